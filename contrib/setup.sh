@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages pts-native needs (idempotent; as root, or through sudo)
+# and builds the project into build/.
+#   contrib/setup.sh            packages + release build
+#   contrib/setup.sh --deps     packages only
+#   BUILD_TYPE=Debug PTSN_WERROR=ON contrib/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake pkg-config git ca-certificates
+  libxml2-dev libxml2-utils libcurl4-openssl-dev libssl-dev libgcrypt20-dev
+  libyaml-cpp-dev libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libsqlite3-dev sqlite3 libpqxx-dev libpq-dev postgresql
+  libcpp-httplib-dev liburing-dev libaio-dev
+  fio procps
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+[ "${1:-}" = "--deps" ] && exit 0
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" -DPTSN_WERROR="${PTSN_WERROR:-OFF}" >/dev/null
+cmake --build build -j"$(nproc)"

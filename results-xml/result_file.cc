@@ -1,0 +1,1 @@
+#include "results-xml/result_file.h"

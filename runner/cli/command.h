@@ -1,0 +1,28 @@
+// The command table: one row per command with its name, aliases, usage and handler. Help text
+// and shell completion come from the same table (ninja's kTools[] idea).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptsn::cli {
+
+struct Command {
+  std::string name;                  // PTS's name where PTS has one, e.g. "merge-results"
+  std::vector<std::string> aliases;  // our own short names, e.g. "merge"
+  std::string group;                 // "Results", "Profiles", "Running", ...
+  std::string usage;                 // arguments after the name, e.g. "FILE [-o PATH]"
+  std::string summary;               // one line
+  std::function<int(const std::vector<std::string>& args)> run;  // returns the exit code
+};
+
+// Each area contributes its rows (cmd_<area>.cc); AllCommands() concatenates them.
+std::vector<Command> CoreCommands();
+std::vector<Command> ResultCommands();
+
+const std::vector<Command>& AllCommands();
+// Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.
+const Command* FindCommand(const std::string& name);
+
+}  // namespace ptsn::cli

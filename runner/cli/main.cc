@@ -1,0 +1,26 @@
+// pts-native: a thin entry point over the command table.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "runner/cli/command.h"
+#include "runner/common/error.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) args = {"help"};
+  const ptsn::cli::Command* command = ptsn::cli::FindCommand(args[0]);
+  if (!command) {
+    std::cerr << "pts-native: unknown command '" << args[0] << "' (pts-native help lists them)\n";
+    return 2;
+  }
+  try {
+    return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const ptsn::Error& e) {
+    std::cerr << "pts-native: error: " << e.what() << "\n";
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::cerr << "pts-native: error: " << e.what() << "\n";
+    return 1;
+  }
+}

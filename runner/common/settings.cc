@@ -1,0 +1,189 @@
+#include "runner/common/settings.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+
+namespace ptsn {
+
+const std::vector<SettingSpec>& SettingsTable() {
+  static const std::vector<SettingSpec> table = {
+      {"home", "PTS_NATIVE_HOME", "{xdg_data}/pts-native",
+       "data directory: test-results/, installed-tests/, download-cache/, test-profiles/"},
+      {"results.directory", "PTS_NATIVE_RESULTS_DIR", "{home}/test-results", "where saved result files live"},
+      {"results.pts_home", "PTS_NATIVE_PTS_HOME", "{user_home}/.phoronix-test-suite",
+       "an existing Phoronix Test Suite home whose test-results/, test-profiles/ and download-cache/ are also read"},
+      {"profiles.directory", "PTS_NATIVE_PROFILES_DIR", "{home}/test-profiles", "the user's own test profiles"},
+      {"install.directory", "PTS_NATIVE_INSTALL_DIR", "{home}/installed-tests", "where tests are installed"},
+      {"install.download_cache", "PTS_NATIVE_DOWNLOAD_CACHE", "{home}/download-cache", "downloaded files, verified"},
+      {"install.extra_caches", "PTS_NATIVE_EXTRA_CACHES", "", "more download-cache directories, ':'-separated"},
+      {"network.offline", "PTS_NATIVE_OFFLINE", "false", "never open a network socket"},
+      {"run.test_dir", "PTS_NATIVE_TEST_DIR", "{home}/scratch", "scratch directory for disk workloads (the file system under test)"},
+      {"run.trial_timeout", "PTS_NATIVE_TRIAL_TIMEOUT", "0", "seconds before a trial is killed; 0 = from the profile's estimate"},
+      {"run.timeout_factor", "PTS_NATIVE_TIMEOUT_FACTOR", "5", "trial timeout = estimated run time x this factor (minimum 60 s)"},
+      {"run.settle_seconds", "PTS_NATIVE_SETTLE_SECONDS", "0", "sync and wait this long between trials and tests (PTS sleeps)"},
+      {"run.dynamic_run_count", "PTS_NATIVE_DYNAMIC_RUNS", "true", "add runs while results are noisy (PTS DynamicRunCount)"},
+      {"run.sd_threshold", "PTS_NATIVE_SD_THRESHOLD", "2.5", "percent standard deviation that triggers extra runs"},
+      {"run.max_runs", "PTS_NATIVE_MAX_RUNS", "20", "cap on the total trials of one test, extra runs included"},
+      {"run.time_budget", "PTS_NATIVE_TIME_BUDGET", "600", "seconds one test may spend on extra runs"},
+      {"monitor.interval", "MONITOR_INTERVAL", "1", "seconds between monitor samples"},
+      {"monitor.pts_compatible", "PTS_NATIVE_MONITOR_PTS_MODE", "true", "cpu.usage as PTS defines it (iowait counts as busy)"},
+      {"monitor.session_summary", "PTS_NATIVE_MONITOR_SESSION", "false", "also write the whole-session monitor result older PTS versions wrote"},
+      {"server.url", "PTS_NATIVE_SERVER", "http://127.0.0.1:8080", "results server used by upload-result, clone-result and run <ID>"},
+      {"server.token", "PTS_NATIVE_TOKEN", "", "upload token for the results server"},
+      {"server.upload", "PTS_NATIVE_UPLOAD", "false", "upload results after a run (never on by default)"},
+  };
+  return table;
+}
+
+const char* SettingOriginName(SettingOrigin origin) {
+  switch (origin) {
+    case SettingOrigin::kDefault: return "default";
+    case SettingOrigin::kConfigFile: return "config file";
+    case SettingOrigin::kEnvironment: return "environment";
+    case SettingOrigin::kCommandLine: return "command line";
+  }
+  return "?";
+}
+
+EnvLookup ProcessEnvironment() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    if (!v) return std::nullopt;
+    return std::string(v);
+  };
+}
+
+namespace {
+
+std::string UserHome(const EnvLookup& env) {
+  auto h = env("HOME");
+  return h && !h->empty() ? *h : std::string("/root");
+}
+
+std::string ExpandPlaceholders(std::string value, const std::map<std::string, std::string>& vars) {
+  for (const auto& [name, replacement] : vars) {
+    std::string token = "{" + name + "}";
+    for (size_t pos; (pos = value.find(token)) != std::string::npos;) value.replace(pos, token.size(), replacement);
+  }
+  return value;
+}
+
+std::optional<std::string> LookupYaml(const YAML::Node& root, const std::string& dotted_key) {
+  YAML::Node node = YAML::Clone(root);
+  for (const auto& part : Split(dotted_key, '.')) {
+    if (!node.IsMap()) return std::nullopt;
+    YAML::Node child = node[part];
+    if (!child) return std::nullopt;
+    node = child;
+  }
+  if (!node.IsScalar()) return std::nullopt;
+  return node.as<std::string>();
+}
+
+}  // namespace
+
+Settings Settings::Load(const EnvLookup& env) {
+  Settings s;
+  std::string user_home = UserHome(env);
+  auto xdg_data = env("XDG_DATA_HOME");
+  auto xdg_config = env("XDG_CONFIG_HOME");
+  std::string data_base = xdg_data && !xdg_data->empty() ? *xdg_data : user_home + "/.local/share";
+  std::string config_base = xdg_config && !xdg_config->empty() ? *xdg_config : user_home + "/.config";
+
+  if (auto p = env("PTS_NATIVE_CONFIG"); p && !p->empty()) {
+    s.config_path_ = *p;
+  } else if (auto h = env("PTS_NATIVE_HOME"); h && !h->empty()) {
+    s.config_path_ = *h + "/config.yaml";
+  } else {
+    s.config_path_ = config_base + "/pts-native/config.yaml";
+  }
+
+  YAML::Node root;
+  std::error_code ec;
+  if (std::filesystem::exists(s.config_path_, ec)) {
+    try {
+      root = YAML::LoadFile(s.config_path_);
+      s.config_file_found_ = true;
+    } catch (const YAML::Exception& e) {
+      throw FileError(s.config_path_, "malformed YAML: " + std::string(e.what()));
+    }
+    if (root && !root.IsNull() && !root.IsMap())
+      throw FileError(s.config_path_, "the top level must be a mapping of setting names");
+  }
+
+  std::map<std::string, std::string> vars = {{"user_home", user_home}, {"xdg_data", data_base},
+                                             {"config_dir", config_base + "/pts-native"}};
+  // The table is ordered so that {home} is resolved before the settings that use it.
+  for (const auto& spec : SettingsTable()) {
+    SettingValue v{spec.default_value, SettingOrigin::kDefault};
+    try {
+      if (root && root.IsMap()) {
+        if (auto y = LookupYaml(root, spec.key)) v = {*y, SettingOrigin::kConfigFile};
+      }
+    } catch (const YAML::Exception& e) {
+      throw FileError(s.config_path_, std::string("bad value for ") + spec.key + ": " + e.what());
+    }
+    if (auto e = env(spec.env); e && !e->empty()) v = {*e, SettingOrigin::kEnvironment};
+    v.value = ExpandPlaceholders(v.value, vars);
+    if (std::string(spec.key) == "home") vars["home"] = v.value;
+    s.values_[spec.key] = v;
+  }
+  return s;
+}
+
+const SettingValue& Settings::GetWithOrigin(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) throw Error("unknown setting '" + key + "'");
+  return it->second;
+}
+
+const std::string& Settings::Get(const std::string& key) const { return GetWithOrigin(key).value; }
+
+bool Settings::GetBool(const std::string& key) const {
+  std::string v = ToLower(Get(key));
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off" || v.empty()) return false;
+  throw Error("setting " + key + ": '" + Get(key) + "' is not a boolean (true/false)");
+}
+
+double Settings::GetDouble(const std::string& key) const {
+  const std::string& v = Get(key);
+  try {
+    size_t used = 0;
+    double d = std::stod(v, &used);
+    if (used == v.size()) return d;
+  } catch (...) {
+  }
+  throw Error("setting " + key + ": '" + v + "' is not a number");
+}
+
+static long GetIntImpl(const std::string& key, const std::string& v) {
+  try {
+    size_t used = 0;
+    long n = std::stol(v, &used);
+    if (used == v.size()) return n;
+  } catch (...) {
+  }
+  throw Error("setting " + key + ": '" + v + "' is not an integer");
+}
+
+long Settings::GetInt(const std::string& key) const { return GetIntImpl(key, Get(key)); }
+
+void Settings::SetFromCommandLine(const std::string& key, const std::string& value) {
+  GetWithOrigin(key);  // validates the key
+  values_[key] = {value, SettingOrigin::kCommandLine};
+}
+
+Settings& MutableGlobalSettings() {
+  static Settings settings = Settings::Load();
+  return settings;
+}
+
+const Settings& GlobalSettings() { return MutableGlobalSettings(); }
+
+}  // namespace ptsn
