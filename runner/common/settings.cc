@@ -19,6 +19,8 @@ const std::vector<SettingSpec>& SettingsTable() {
        "an existing Phoronix Test Suite home whose test-results/, test-profiles/ and download-cache/ are also read"},
       {"results.xsd", "PTS_NATIVE_RESULT_XSD", "", "PTS's result-file.xsd; validate-result-file also checks against it when set (not shipped: GPL)"},
       {"profiles.directory", "PTS_NATIVE_PROFILES_DIR", "{home}/test-profiles", "the user's own test profiles"},
+      {"profiles.server_cache", "PTS_NATIVE_PROFILE_CACHE", "{home}/cache/test-profiles",
+       "test profiles fetched from a results server (searched last)"},
       {"install.directory", "PTS_NATIVE_INSTALL_DIR", "{home}/installed-tests", "where tests are installed"},
       {"install.download_cache", "PTS_NATIVE_DOWNLOAD_CACHE", "{home}/download-cache", "downloaded files, verified"},
       {"install.extra_caches", "PTS_NATIVE_EXTRA_CACHES", "", "more download-cache directories, ':'-separated"},
