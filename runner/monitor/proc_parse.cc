@@ -65,6 +65,16 @@ bool ParseProcStatCpu(std::string_view stat, int cpu, CpuTimes* out) {
   });
 }
 
+int CountProcStatCpus(std::string_view stat) {
+  int count = 0;
+  ForEachLine(stat, [&](std::string_view line) {
+    size_t pos = 0;
+    if (CpuLineNumber(NextToken(line, &pos)) >= 0) ++count;
+    return false;
+  });
+  return count;
+}
+
 std::vector<int> ProcStatCpus(std::string_view stat) {
   std::vector<int> cpus;
   ForEachLine(stat, [&](std::string_view line) {

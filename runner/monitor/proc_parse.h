@@ -22,6 +22,8 @@ struct CpuTimes {
 // The summary line ("cpu ", cpu == -1) or the line of CPU `cpu` ("cpu3 "). False when the line
 // is absent (an offline CPU has no line).
 bool ParseProcStatCpu(std::string_view stat, int cpu, CpuTimes* out);
+// How many "cpuN" lines there are (allocation-free; the online CPU count).
+int CountProcStatCpus(std::string_view stat);
 // The CPU numbers that have a line in /proc/stat (the online CPUs), in file order.
 std::vector<int> ProcStatCpus(std::string_view stat);
 

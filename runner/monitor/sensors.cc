@@ -93,45 +93,64 @@ struct Window {
   bool primed = false;
 };
 
-class CpuUsageReader : public SensorReader {
+// Successive readings of one /proc/stat line and the rules that make two of them comparable.
+class CpuStatWindow {
  public:
-  CpuUsageReader(const SysRoot& root, int cpu, MonitorMode mode) : stat_(root, "/proc/stat"), cpu_(cpu), mode_(mode) {}
+  CpuStatWindow(const SysRoot& root, int cpu) : stat_(root, "/proc/stat"), cpu_(cpu) {}
 
-  void Prime(double now) override {
-    auto text = stat_.Read();
-    window_.primed = text && ParseProcStatCpu(*text, cpu_, &window_.previous);
-    window_.previous_time = now;
+  void Prime() {
+    CpuTimes ignored;
+    Next(&ignored);
   }
 
-  bool Read(double now, double* value) override {
+  // Reads the line; true with the per-column growth since the previous reading when that
+  // reading exists and is comparable. The next window starts here either way.
+  bool Next(CpuTimes* delta) {
     CpuTimes current;
     auto text = stat_.Read();
     if (!text || !ParseProcStatCpu(*text, cpu_, &current)) {
-      window_.primed = false;  // offline CPU: start a fresh window when it returns
+      primed_ = false;  // an offline CPU has no line: start afresh when it returns
       return false;
     }
-    bool had_window = window_.primed;
-    CpuTimes previous = window_.previous;
-    window_ = {current, now, true};
-    if (!had_window) return false;
-    // PTS sums user..guest (guest is already inside user: counted twice); native sums user..steal.
-    int columns = mode_ == MonitorMode::kPts ? kGuestNice : kGuest;
-    // The summary line only counts online CPUs, so a CPU going offline makes it shrink: that
-    // window is not comparable. (Single columns such as iowait can step back a little; those
-    // are clamped to 0 below.)
-    if (SumColumns(current, columns) < SumColumns(previous, columns)) return false;
-    uint64_t delta[kCpuColumns] = {};
-    uint64_t total = 0;
-    for (int i = 0; i < columns; ++i) {
-      delta[i] = current.v[i] >= previous.v[i] ? current.v[i] - previous.v[i] : 0;
-      total += delta[i];
-    }
+    // The summary line sums the online CPUs only: when one goes offline or comes back, the
+    // line jumps by that CPU's whole history.
+    int online = cpu_ < 0 ? CountProcStatCpus(*text) : 0;
+    bool comparable = primed_ && online == online_;
+    CpuTimes previous = previous_;
+    previous_ = current;
+    online_ = online;
+    primed_ = true;
+    if (!comparable) return false;
+    // Single columns (iowait) can step back a little: clamp those to 0.
+    for (int i = 0; i < kCpuColumns; ++i) delta->v[i] = current.v[i] >= previous.v[i] ? current.v[i] - previous.v[i] : 0;
+    delta->columns = current.columns;
+    return true;
+  }
+
+ private:
+  PolledFile stat_;
+  int cpu_;
+  CpuTimes previous_;
+  int online_ = 0;
+  bool primed_ = false;
+};
+
+class CpuUsageReader : public SensorReader {
+ public:
+  CpuUsageReader(const SysRoot& root, int cpu, MonitorMode mode) : window_(root, cpu), mode_(mode) {}
+  void Prime(double) override { window_.Prime(); }
+  bool Read(double, double* value) override {
+    CpuTimes d;
+    if (!window_.Next(&d)) return false;
     double percent;
     if (mode_ == MonitorMode::kPts) {
-      percent = total == 0 ? 0 : 100.0 - static_cast<double>(delta[kIdle]) * 100.0 / static_cast<double>(total);
+      // PTS sums user..guest (guest is already inside user, so it is counted twice).
+      uint64_t total = SumColumns(d, kGuestNice);
+      percent = total == 0 ? 0 : 100.0 - static_cast<double>(d.v[kIdle]) * 100.0 / static_cast<double>(total);
     } else {
+      uint64_t total = SumColumns(d, kGuest);  // user..steal
       if (total == 0) return false;
-      percent = 100.0 * static_cast<double>(total - delta[kIdle] - delta[kIowait]) / static_cast<double>(total);
+      percent = 100.0 * static_cast<double>(total - d.v[kIdle] - d.v[kIowait]) / static_cast<double>(total);
     }
     if (percent < 0 || percent > 100) return false;  // PTS drops these (-1)
     *value = percent;
@@ -139,42 +158,27 @@ class CpuUsageReader : public SensorReader {
   }
 
  private:
-  PolledFile stat_;
-  int cpu_;
+  CpuStatWindow window_;
   MonitorMode mode_;
-  Window<CpuTimes> window_;
 };
 
 class IowaitReader : public SensorReader {
  public:
-  IowaitReader(const SysRoot& root, MonitorMode mode) : stat_(root, "/proc/stat"), mode_(mode) {}
-  void Prime(double now) override {
-    auto text = stat_.Read();
-    window_.primed = text && ParseProcStatCpu(*text, -1, &window_.previous);
-    window_.previous_time = now;
-  }
-  bool Read(double now, double* value) override {
-    CpuTimes current;
-    auto text = stat_.Read();
-    if (!text || !ParseProcStatCpu(*text, -1, &current)) return window_.primed = false;
-    bool had_window = window_.primed;
-    CpuTimes previous = window_.previous;
-    window_ = {current, now, true};
-    if (!had_window) return false;
-    // PTS divides by user..softirq; native by user..steal (all time the CPUs accounted).
-    int columns = mode_ == MonitorMode::kPts ? kSteal : kGuest;
-    uint64_t total = 0;
-    for (int i = 0; i < columns; ++i) total += current.v[i] >= previous.v[i] ? current.v[i] - previous.v[i] : 0;
+  IowaitReader(const SysRoot& root, MonitorMode mode) : window_(root, -1), mode_(mode) {}
+  void Prime(double) override { window_.Prime(); }
+  bool Read(double, double* value) override {
+    CpuTimes d;
+    if (!window_.Next(&d)) return false;
+    // PTS divides by user..softirq; native by user..steal (all the time the CPUs accounted).
+    uint64_t total = SumColumns(d, mode_ == MonitorMode::kPts ? kSteal : kGuest);
     if (total == 0) return false;
-    uint64_t iowait = current.v[kIowait] >= previous.v[kIowait] ? current.v[kIowait] - previous.v[kIowait] : 0;
-    *value = 100.0 * static_cast<double>(iowait) / static_cast<double>(total);
+    *value = 100.0 * static_cast<double>(d.v[kIowait]) / static_cast<double>(total);
     return *value <= 100;
   }
 
  private:
-  PolledFile stat_;
+  CpuStatWindow window_;
   MonitorMode mode_;
-  Window<CpuTimes> window_;
 };
 
 class CpuFreqReader : public SensorReader {
@@ -342,41 +346,37 @@ class RaplReader : public SensorReader {
 
 class CgroupCpuReader : public SensorReader {
  public:
-  CgroupCpuReader(const SysRoot& root, const std::string& cpu_stat) : cgroup_(root, cpu_stat), stat_(root, "/proc/stat") {}
-  bool usable() {
-    uint64_t a, b;
-    return Counters(&a, &b);
+  CgroupCpuReader(const SysRoot& root, const std::string& cpu_stat) : cgroup_(root, cpu_stat), window_(root, -1) {}
+  bool usable() { return Usage().has_value(); }
+  void Prime(double) override {
+    window_.Prime();
+    auto u = Usage();
+    primed_ = u.has_value();
+    usage_ = u.value_or(0);
   }
-  void Prime(double) override { primed_ = Counters(&usage_, &jiffies_); }
   bool Read(double, double* value) override {
-    uint64_t usage, jiffies;
-    if (!Counters(&usage, &jiffies)) return primed_ = false;
+    auto usage = Usage();
+    CpuTimes d;
+    bool cpus_ok = window_.Next(&d);
     bool had_window = primed_;
-    uint64_t d_usage = CounterDelta(usage_, usage), d_jiffies = jiffies >= jiffies_ ? jiffies - jiffies_ : 0;
-    usage_ = usage;
-    jiffies_ = jiffies;
-    primed_ = true;
-    if (!had_window) return false;
+    primed_ = usage.has_value();
+    uint64_t d_usage = usage ? CounterDelta(usage_, *usage) : 0;
+    usage_ = usage.value_or(0);
+    if (!had_window || !usage || !cpus_ok) return false;
     // As PTS: the cgroup's CPU time over the time of all CPUs (both in microseconds here).
-    *value = d_jiffies == 0 ? 0 : 100.0 * static_cast<double>(d_usage) / (static_cast<double>(d_jiffies) * kUserHzMicros);
+    uint64_t jiffies = SumColumns(d, kGuest);
+    *value = jiffies == 0 ? 0 : 100.0 * static_cast<double>(d_usage) / (static_cast<double>(jiffies) * kUserHzMicros);
     return *value >= 0 && *value <= 100;
   }
 
  private:
-  bool Counters(uint64_t* usage, uint64_t* jiffies) {
+  std::optional<uint64_t> Usage() {
     auto text = cgroup_.Read();
-    auto u = text ? KeyedValue(*text, "usage_usec") : std::nullopt;
-    if (!u) return false;
-    CpuTimes t;
-    auto stat = stat_.Read();
-    if (!stat || !ParseProcStatCpu(*stat, -1, &t)) return false;
-    *usage = *u;
-    *jiffies = SumColumns(t, kGuest);
-    return true;
+    return text ? KeyedValue(*text, "usage_usec") : std::nullopt;
   }
   PolledFile cgroup_;
-  PolledFile stat_;
-  uint64_t usage_ = 0, jiffies_ = 0;
+  CpuStatWindow window_;
+  uint64_t usage_ = 0;
   bool primed_ = false;
 };
 
@@ -390,18 +390,17 @@ bool PositiveNumber(const SysRoot& root, const std::string& path) {
 
 std::string Trimmed(const SysRoot& root, const std::string& path) { return root.ReadTrimmed(path).value_or(""); }
 
-bool StartsWithAny(const std::string& name, std::initializer_list<std::string_view> prefixes) {
-  for (auto p : prefixes)
-    if (name.compare(0, p.size(), p) == 0) return true;
-  return false;
-}
-
-// PTS: /sys/block/{[shvm]d*,nvme*,mmcblk*} with a non-empty stat file.
+// PTS: glob /sys/block/{[shvm]d*,nvme*,mmcblk*} (brace groups in that order, each sorted) with a
+// non-empty stat file.
 std::vector<std::string> BlockDevices(const SysRoot& root) {
   std::vector<std::string> out;
-  for (const auto& name : root.List("/sys/block"))
-    if (StartsWithAny(name, {"sd", "hd", "vd", "md", "nvme", "mmcblk"}) && !Trimmed(root, "/sys/block/" + name + "/stat").empty())
-      out.push_back(name);
+  auto names = root.List("/sys/block");
+  for (auto group : {std::initializer_list<std::string_view>{"sd", "hd", "vd", "md"}, {"nvme"}, {"mmcblk"}})
+    for (const auto& name : names) {
+      bool in_group = false;
+      for (auto prefix : group) in_group = in_group || name.compare(0, prefix.size(), prefix) == 0;
+      if (in_group && !Trimmed(root, "/sys/block/" + name + "/stat").empty()) out.push_back(name);
+    }
   return out;
 }
 
