@@ -48,9 +48,21 @@ struct EntryIndex {
 
 std::string PairKey(const Entry& e) { return e.identifier + '\0' + e.value; }
 
-class Merger {
+}  // namespace
+
+class ResultMerger::Impl {
  public:
-  explicit Merger(ClashPolicy policy) : policy_(policy) {}
+  explicit Impl(ClashPolicy policy) : policy_(policy) {}
+
+  void AddAny(MergeInput in) {
+    if (started_) {
+      Add(std::move(in));
+    } else {
+      started_ = true;
+      Start(std::move(in));
+    }
+  }
+  bool started() const { return started_; }
 
   void Start(MergeInput first) {
     out_.merged.leading_comment = first.file.leading_comment;
@@ -173,19 +185,24 @@ class Merger {
   }
 
   ClashPolicy policy_;
+  bool started_ = false;
   MergeOutcome out_;
   std::unordered_set<std::string> identifiers_;
   std::unordered_map<std::string, size_t> by_hash_;
   std::unordered_map<size_t, EntryIndex> entry_index_;
 };
 
-}  // namespace
+ResultMerger::ResultMerger(ClashPolicy on_clash) : impl_(std::make_unique<Impl>(on_clash)) {}
+ResultMerger::~ResultMerger() = default;
+void ResultMerger::Add(MergeInput input) { impl_->AddAny(std::move(input)); }
+MergeOutcome ResultMerger::Finish() {
+  if (!impl_->started()) throw Error("merge-results needs at least one result file");
+  return impl_->Finish();
+}
 
 MergeOutcome MergeResultFiles(std::vector<MergeInput> inputs, ClashPolicy on_clash) {
-  if (inputs.empty()) throw Error("merge-results needs at least one result file");
-  Merger m(on_clash);
-  m.Start(std::move(inputs[0]));
-  for (size_t i = 1; i < inputs.size(); ++i) m.Add(std::move(inputs[i]));
+  ResultMerger m(on_clash);
+  for (MergeInput& in : inputs) m.Add(std::move(in));
   return m.Finish();
 }
 

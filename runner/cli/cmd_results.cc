@@ -39,13 +39,11 @@ int MergeResults(const std::vector<std::string>& argv) {
   if (!out) out = args.Value("--output");
 
   std::vector<std::string> dirs = Dirs();
-  std::vector<MergeInput> inputs;
-  inputs.reserve(names.size());
-  for (const std::string& n : names) {
-    std::string path = ResolveResultFile(n, dirs);  // a missing input is a hard error, before anything is written
-    inputs.push_back({n, ReadResultFile(path)});
-  }
-  MergeOutcome m = MergeResultFiles(std::move(inputs), policy);
+  std::vector<std::string> paths;
+  for (const std::string& n : names) paths.push_back(ResolveResultFile(n, dirs));  // missing input: error, nothing written
+  ResultMerger merger(policy);
+  for (size_t i = 0; i < paths.size(); ++i) merger.Add({names[i], ReadResultFile(paths[i])});  // one input in memory at a time
+  MergeOutcome m = merger.Finish();
   for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
 
   std::string written;
