@@ -41,12 +41,26 @@ bool SameSystem(const System& a, const System& b) {
 }
 
 // The buffer of one merged Result: which identifiers and (identifier, value) pairs it holds.
+// Pairs are kept as hashes pointing at an entry (no key strings to allocate); a hash hit is
+// confirmed against the entry itself.
 struct EntryIndex {
   std::unordered_map<std::string, size_t> last_by_identifier;
-  std::unordered_set<std::string> pairs;  // identifier + '\0' + value
+  std::unordered_multimap<size_t, size_t> pairs;  // PairHash -> entry position
 };
 
-std::string PairKey(const Entry& e) { return e.identifier + '\0' + e.value; }
+size_t PairHash(const Entry& e) {
+  size_t a = std::hash<std::string>{}(e.identifier), b = std::hash<std::string>{}(e.value);
+  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+}
+
+bool HasPair(const Result& r, const EntryIndex& index, const Entry& e, size_t hash) {
+  auto [lo, hi] = index.pairs.equal_range(hash);
+  for (auto it = lo; it != hi; ++it) {
+    const Entry& have = r.entries[it->second];
+    if (have.identifier == e.identifier && have.value == e.value) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -134,7 +148,8 @@ class ResultMerger::Impl {
       for (const Entry& e : file.results[i].entries) {
         if (e.identifier != s.identifier) continue;
         auto it = by_hash_.find(hashes[i]);
-        if (it == by_hash_.end() || !Index(it->second).pairs.count(PairKey(e))) return false;
+        if (it == by_hash_.end() || !HasPair(out_.merged.results[it->second], Index(it->second), e, PairHash(e)))
+          return false;
       }
     }
     return true;
@@ -165,7 +180,7 @@ class ResultMerger::Impl {
     index = {};
     for (size_t i = 0; i < r.entries.size(); ++i) {
       index.last_by_identifier[r.entries[i].identifier] = i;
-      index.pairs.insert(PairKey(r.entries[i]));
+      index.pairs.emplace(PairHash(r.entries[i]), i);
     }
   }
 
@@ -177,9 +192,9 @@ class ResultMerger::Impl {
       std::erase_if(have.entries, [&](const Entry& x) { return x.identifier == e.identifier; });
       Rebuild(have, index);
     }
-    std::string key = PairKey(e);
-    if (index.pairs.count(key)) return;
-    index.pairs.insert(std::move(key));
+    size_t hash = PairHash(e);
+    if (HasPair(have, index, e, hash)) return;
+    index.pairs.emplace(hash, have.entries.size());
     index.last_by_identifier[e.identifier] = have.entries.size();
     have.entries.push_back(std::move(e));
   }
