@@ -204,9 +204,10 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
   }
 }
 
-std::string ResultFileToText(const ResultFile& file, int terminal_width) {
-  std::string out;
-  out.reserve(256 + file.results.size() * (file.systems.size() + 4) * static_cast<size_t>(terminal_width + 2));
+namespace {
+
+// Title, description and each system's hardware/software: the header of both text views.
+void AppendHeader(std::string& out, const ResultFile& file) {
   out += file.generated.title;
   out += '\n';
   out += file.generated.description;
@@ -219,10 +220,64 @@ std::string ResultFileToText(const ResultFile& file, int terminal_width) {
     out += s.software;
     out += "\n\n";
   }
+}
+
+}  // namespace
+
+std::string ResultFileToText(const ResultFile& file, int terminal_width) {
+  std::string out;
+  out.reserve(256 + file.results.size() * (file.systems.size() + 4) * static_cast<size_t>(terminal_width + 2));
+  AppendHeader(out, file);
   const std::string_view prepend = terminal_width > 80 ? "    " : "";
   for (const auto& r : file.results) {
     AppendResultText(out, r, terminal_width, prepend);
     out += "\n\n";
+  }
+  return out;
+}
+
+std::string ResultFileConfidenceText(const ResultFile& file) {
+  std::string out;
+  AppendHeader(out, file);
+  for (const auto& r : file.results) {
+    // identifier → trials, keyed like PTS's array (a repeated identifier keeps its first slot).
+    std::vector<std::pair<const std::string*, std::vector<std::string>>> rows;
+    for (const auto& e : r.entries) {
+      const std::string raw = e.raw_string.value_or("");
+      if (!PhpIsNumeric(e.value) || PhpEmpty(e.value) || raw.empty() || raw == e.value) continue;
+      std::vector<std::string> trials;
+      double sum = 0;
+      for (auto t : SplitViews(raw, ':')) {
+        trials.emplace_back(t);
+        sum += NumericValue(t).value_or(0);
+      }
+      if (sum == 0) continue;
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return *row.first == e.identifier; });
+      if (it != rows.end()) it->second = std::move(trials);
+      else rows.emplace_back(&e.identifier, std::move(trials));
+    }
+    if (rows.empty()) continue;
+    out += "\n    ";
+    out += Trim(r.title + " " + r.app_version);
+    out += "\n    ";
+    out += r.description;
+    for (const auto& [id, trials] : rows) {
+      int precision = 0;
+      std::vector<double> values;
+      for (const auto& t : trials) {
+        precision = std::max(precision, PtsPrecision(t));
+        values.push_back(NumericValue(t).value_or(0));
+      }
+      const auto [low, high] = ThreeSigmaLimits(values, precision);
+      out += "\n    " + *id + "\n        Values: " + Join(trials, ", ") +
+             "\n        Arithmetic Mean: " + PhpFloatToString(PhpRound(Mean(values), precision)) +
+             "\n        Std Deviation: " + PhpFloatToString(PhpRound(PercentStandardDeviation(values), precision)) +
+             "%\n        Three-Sigma Limits: " + PhpFloatToString(low) + " " + PhpFloatToString(high) + "\n";
+      std::vector<std::string> outside;
+      for (size_t i = 0; i < values.size(); ++i)
+        if (values[i] < low || values[i] > high) outside.push_back(trials[i]);
+      if (!outside.empty()) out += "            Results Outside Limits: " + Join(outside, ", ") + "\n";
+    }
   }
   return out;
 }

@@ -95,6 +95,12 @@ int ToJson(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int Confidence(const std::vector<std::string>& argv) {
+  Args a = Args::Parse(argv, kOutputSpec);
+  Emit(a, results::ResultFileConfidenceText(LoadResultFileArgument(SingleFile(a, "result-file-confidence"))));
+  return 0;
+}
+
 int ToSvg(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, {{"-o", "--output", "--result"}, {}});
   const ResultFile file = LoadResultFileArgument(SingleFile(a, "result-file-to-svg"));
@@ -141,6 +147,9 @@ std::vector<Command> ExportCommands() {
       {"result-file-to-csv", {"to-csv"}, "Results", file_o,
        "results x systems CSV matrix (empty cell = no result)", ToCsv},
       {"result-file-raw-to-csv", {"to-raw-csv"}, "Results", file_o, "every trial as one CSV row", RawToCsv},
+      {"result-file-confidence", {"confidence"}, "Results", file_o,
+       "PTS's per-trial view: values, mean, std deviation %, three-sigma limits and trials outside them",
+       Confidence},
       {"result-file-to-json", {"to-json"}, "Results", "FILE [-o PATH] [--pts-only]",
        "PTS's JSON plus every trial's statistics (--pts-only: PTS's keys only)", ToJson},
       {"result-file-to-svg", {"to-svg"}, "Results", "FILE [-o PATH] [--result N]",
