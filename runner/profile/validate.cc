@@ -152,7 +152,7 @@ ValidationReport ValidateProfile(const ProfileRepository& repo, const std::strin
                                  const std::string& schema_dir) {
   ValidationReport report;
   report.identifier = name_or_dir;
-  TestProfile p;
+  TestProfile& p = report.profile;
   try {
     p = repo.LoadProfile(name_or_dir, &report.issues);
     report.loaded = true;

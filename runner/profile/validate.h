@@ -30,6 +30,7 @@ struct ValidationReport {
   bool loaded = false;
   std::string error;              // why it does not load (when !loaded)
   std::vector<LoadIssue> issues;  // warnings: loader findings, schema violations, structural checks
+  TestProfile profile;            // the loaded profile (when loaded)
 };
 // Loads `name_or_dir` through `repo` and runs every check (schemas only when schema_dir != "").
 ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
