@@ -153,3 +153,35 @@ TEST(MonitorSession, BusyChildRecordedLikePtsGoldenRun) {
 
 }  // namespace
 }  // namespace ptsn::monitor
+
+namespace ptsn::monitor {
+namespace {
+
+TEST(MonitorSession, PerformancePerWattOnABatteryFixture) {
+  if (!std::filesystem::is_directory(Reference() + "/pts-output")) GTEST_SKIP() << "no shared reference tree";
+  test::FixtureTree tree("desktop");
+  MonitorConfig c;
+  c.sensors = "cpu.usage";
+  c.performance_per_watt = "1";
+  c.root = tree.root();
+  MonitorSession session(c, std::make_unique<test::FakeClock>(100 + 10));
+  ResultFile file = results::ReadResultFile(Reference() + "/pts-output/result-a/composite.xml");
+  std::erase_if(file.results, [](const Result& r) { return r.parent.has_value(); });
+  session.BeginTest();  // the fake clock runs the whole 10 s at once
+  session.EndTest();
+  auto outcome = session.RecordTest(file, file.results[0], "Baseline");
+  // The fixture's counters do not move: cpu.usage is all zeros and dropped, as PTS does.
+  ASSERT_EQ(outcome.notes.size(), 1u);
+  EXPECT_NE(outcome.notes[0].find("every sample was 0"), std::string::npos);
+  EXPECT_EQ(outcome.results_written, 2);
+  ASSERT_EQ(file.results.size(), 4u);
+  EXPECT_EQ(file.results[1].scale, "MB/s Per Watt");
+  EXPECT_EQ(file.results[1].entries[0].value, "9.93");  // 124.13 MB/s at 12.5 W
+  EXPECT_EQ(file.results[2].description, "System Power Consumption Monitor");
+  EXPECT_EQ(file.results[2].scale, "Milliwatts");
+  EXPECT_EQ(file.results[2].entries[0].value,
+            "12500.00,12500.00,12500.00,12500.00,12500.00,12500.00,12500.00,12500.00,12500.00,12500.00,12500.00");
+}
+
+}  // namespace
+}  // namespace ptsn::monitor

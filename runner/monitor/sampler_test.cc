@@ -4,28 +4,12 @@
 
 #include <cmath>
 
+#include "runner/monitor/test_fixture.h"
+
 namespace ptsn::monitor {
 namespace {
 
-// Advances instantly to each deadline; stops after `end`. `late` adds a delay to one wake-up.
-class FakeClock : public MonitorClock {
- public:
-  explicit FakeClock(double end) : end_(end) {}
-  double Now() override { return now_; }
-  bool SleepUntil(double deadline) override {
-    if (deadline > end_) return false;
-    now_ = deadline + (++wakeups_ == late_at_ ? late_by_ : 0);
-    return true;
-  }
-  void Wake() override {}
-  void MakeLate(int wakeup, double by) { late_at_ = wakeup, late_by_ = by; }
-
- private:
-  double now_ = 100;  // not 0: times must be relative to Start
-  double end_;
-  int wakeups_ = 0, late_at_ = -1;
-  double late_by_ = 0;
-};
+using test::FakeClock;
 
 // Records when it was primed and read; a windowed reader returns the window length.
 class FakeReader : public SensorReader {
