@@ -23,6 +23,7 @@ std::vector<Command> ResultCommands();
 std::vector<Command> ExportCommands();
 std::vector<Command> WorkloadCommands();
 std::vector<Command> ProfileCommands();
+std::vector<Command> MonitorCommands();
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.
