@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "results-xml/statistics.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 
@@ -32,18 +33,9 @@ std::string Percent(double v) {
   return s.str();
 }
 
-double RoundTo(double v, int p) {
-  double f = std::pow(10.0, p);
-  return std::round(v * f) / f;
-}
-
 bool OutsideThreeSigma(const std::vector<double>& v, int precision) {
   if (v.empty()) return false;
-  double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-  double var = 0;
-  for (double x : v) var += (x - mean) * (x - mean);
-  double sd3 = std::sqrt(var / v.size()) * 3;  // population variance, as PTS's three_sigma_limits
-  double lo = RoundTo(mean - sd3, precision), hi = RoundTo(mean + sd3, precision);
+  auto [lo, hi] = results::ThreeSigmaLimits(v, precision);
   return std::any_of(v.begin(), v.end(), [&](double x) { return x < lo || x > hi; });
 }
 
@@ -92,14 +84,7 @@ int ScheduledRuns(int times_to_run, double estimated_seconds, const std::string&
   return std::min(n, 256);
 }
 
-double SdPercent(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-  double sum = 0;
-  for (double x : v) sum += (x - mean) * (x - mean);
-  double sd = std::sqrt(sum / (v.size() - 1));
-  return mean != 0 ? sd / mean * 100 : 0;
-}
+double SdPercent(const std::vector<double>& v) { return results::PercentStandardDeviation(v); }
 
 ExtraRunDecision DecideExtraRuns(const RunState& s, const DynamicRunLimits& limits, const RunCountOverrides& o) {
   ExtraRunDecision d;
