@@ -304,9 +304,12 @@ std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, 
   }
   put("security", Join(security, " + "));
   if (notes.empty()) return "";
-  // PHP's json_encode escapes '/'; keep the bytes identical to what PTS stores.
+  return PhpEscapeSlashes(notes.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+}
+
+std::string PhpEscapeSlashes(const std::string& json) {
   std::string out;
-  for (char ch : notes.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)) {
+  for (char ch : json) {
     if (ch == '/') out += '\\';
     out += ch;
   }

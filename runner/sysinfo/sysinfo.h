@@ -48,4 +48,7 @@ std::string JoinComponents(const Components& c);  // "Processor: X, Memory: Y"
 // when a disk test is part of the run, as in PTS. "" when there is nothing to say.
 std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, bool include_disk_notes);
 
+// PHP's json_encode() escapes '/' as "\/"; applied to JSON text so stored bytes match PTS.
+std::string PhpEscapeSlashes(const std::string& json);
+
 }  // namespace ptsn::sysinfo
