@@ -1,6 +1,5 @@
 // pts-native-server: serve results (`--data DIR --listen HOST:PORT`) or manage upload tokens
 // (`token create NAME --data DIR`).
-#include <httplib.h>
 
 #include <csignal>
 #include <iostream>
@@ -10,6 +9,7 @@
 #include "runner/common/error.h"
 #include "server/app.h"
 #include "server/auth.h"
+#include "server/http_server.h"
 
 namespace {
 
@@ -62,7 +62,7 @@ int Serve(const ptsn::Args& args) {
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
   int port = std::stoi(listen.substr(colon + 1));
 
-  httplib::Server svr;
+  ptsn::server::HttpServer svr;
   ptsn::server::App app(*storage, options);
   app.Install(svr);
   if (port == 0) {
@@ -71,6 +71,7 @@ int Serve(const ptsn::Args& args) {
   } else if (!svr.bind_to_port(host, port)) {
     throw ptsn::Error("--listen: cannot bind " + listen + " (in use, or not a local address)");
   }
+  svr.WidenBacklog();
   g_server = &svr;
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);

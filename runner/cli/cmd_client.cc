@@ -37,7 +37,8 @@ void PrintUploaded(const client::UploadOutcome& out) {
   std::cout << "Results Uploaded To: " << out.url << "\n" << out.id << std::endl;
 }
 
-int RetryPending(const std::string& token) {
+// `server_override` (from --server) replaces the URL each upload was queued for.
+int RetryPending(const std::string& token, const std::string& server_override) {
   auto pending = client::PendingUploads(QueueDir());
   if (pending.empty()) {
     std::cout << "No pending uploads in " << QueueDir() << "\n";
@@ -47,7 +48,7 @@ int RetryPending(const std::string& token) {
   int failed = 0;
   for (const auto& p : pending) {
     try {
-      auto out = client::UploadResult(*http, p.server_url, token, p.form_body);
+      auto out = client::UploadResult(*http, server_override.empty() ? p.server_url : server_override, token, p.form_body);
       client::RemovePending(p);
       std::cout << p.name << ": uploaded as " << out.id << " (" << out.url << ")\n";
     } catch (const client::ServerRefusal& e) {
@@ -65,7 +66,7 @@ int RetryPending(const std::string& token) {
 int UploadCommand(const std::vector<std::string>& argv) {
   auto a = Args::Parse(argv, {{"--server", "--token"}, {"--unlisted", "--dry-run", "--retry-pending"}});
   std::string token = a.ValueOr("--token", GlobalSettings().Get("server.token"));
-  if (a.Has("--retry-pending")) return RetryPending(token);
+  if (a.Has("--retry-pending")) return RetryPending(token, a.ValueOr("--server", ""));
   if (a.positional().size() != 1) throw Error("usage: pts-native upload-result <saved-name|path> [--server URL] [--token T] [--unlisted] [--dry-run]", 2);
   std::string path = FindResultFile(a.positional()[0]);
   wire::Upload up;

@@ -16,7 +16,7 @@ FieldLookup Lookup(const FormFields& fields) {
 }
 
 TEST(Wire, Base64RoundTripsAndIsStrict) {
-  for (std::string s : {"", "f", "fo", "foo", "foob", "fooba", "foobar", std::string("\0\xff\x10", 3)})
+  for (const std::string& s : std::vector<std::string>{"", "f", "fo", "foo", "foob", "fooba", "foobar", std::string("\0\xff\x10", 3)})
     EXPECT_EQ(Base64Decode(Base64Encode(s)), s);
   EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
   EXPECT_EQ(Base64Decode("Zm9v\r\nYmFy"), "foobar");

@@ -9,6 +9,7 @@
 
 #include "server/app.h"
 #include "server/auth.h"
+#include "server/http_server.h"
 
 namespace ptsn::server::testing {
 
@@ -22,6 +23,7 @@ class TestServer {
     app_ = std::make_unique<App>(*storage_, std::move(options));
     app_->Install(server_);
     port_ = server_.bind_to_any_port("127.0.0.1");
+    server_.WidenBacklog();
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     while (!server_.is_running()) std::this_thread::yield();
   }
@@ -39,7 +41,7 @@ class TestServer {
   std::string dir_;
   std::unique_ptr<Storage> storage_;
   std::unique_ptr<App> app_;
-  httplib::Server server_;
+  HttpServer server_;
   int port_ = 0;
   std::thread thread_;
 };
