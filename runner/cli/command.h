@@ -20,6 +20,8 @@ struct Command {
 // Each area contributes its rows (cmd_<area>.cc); AllCommands() concatenates them.
 std::vector<Command> CoreCommands();
 std::vector<Command> ResultCommands();
+std::vector<Command> ExportCommands();
+std::vector<Command> WorkloadCommands();
 std::vector<Command> ClientCommands();
 
 const std::vector<Command>& AllCommands();
