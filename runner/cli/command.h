@@ -24,6 +24,7 @@ std::vector<Command> ExportCommands();
 std::vector<Command> WorkloadCommands();
 std::vector<Command> ProfileCommands();
 std::vector<Command> MonitorCommands();
+std::vector<Command> ClientCommands();
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.
