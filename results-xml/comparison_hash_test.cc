@@ -1,0 +1,59 @@
+#include "results-xml/comparison_hash.h"
+
+#include <gtest/gtest.h>
+
+#include "results-xml/result_xml.h"
+#include "results-xml/test_support.h"
+
+namespace ptsn::results {
+namespace {
+
+Result SampleDisk4k() {
+  Result r;
+  r.identifier = "local/sample-disk-1.0.0";
+  r.title = "Sample Disk";
+  r.app_version = "1.0";
+  r.arguments = "--bs=4k";
+  r.description = "Block Size: 4KB";
+  r.scale = "MB/s";
+  return r;
+}
+
+TEST(ComparisonHash, VerifiedValueFromSpec) {
+  Result r = SampleDisk4k();
+  EXPECT_EQ(ComparisonHashInput(r), "local/sample-disk-1.0,--bs=4k,Block Size: 4KB,1.0,MB/s");
+  EXPECT_EQ(ComparisonHash(r), "2deeb28142ce87a23bdae19f6a64aeb25d716585");
+}
+
+TEST(ComparisonHash, DerivedResultUsesTitle) {
+  Result r = SampleDisk4k();
+  r.identifier = "";
+  r.arguments = "CPU Usage (Summary) --bs=4k";
+  r.description = "CPU Usage (Summary) Monitor";
+  r.scale = "Percent";
+  EXPECT_EQ(ComparisonHashInput(r), "Sample Disk,CPU Usage (Summary) --bs=4k,CPU Usage (Summary) Monitor,1.0,Percent");
+  EXPECT_TRUE(ComparisonHash(r).starts_with("52300b35"));
+}
+
+TEST(ComparisonHash, PatchLevelIgnoredMinorNotAndFieldsTrimmed) {
+  Result a = SampleDisk4k(), b = SampleDisk4k(), c = SampleDisk4k();
+  b.identifier = "local/sample-disk-1.0.7";
+  b.arguments = "  --bs=4k\n";
+  c.identifier = "local/sample-disk-1.1.0";
+  EXPECT_EQ(ComparisonHash(a), ComparisonHash(b));
+  EXPECT_NE(ComparisonHash(a), ComparisonHash(c));
+  Result d = SampleDisk4k();
+  d.scale = "MiB/s";
+  EXPECT_NE(ComparisonHash(a), ComparisonHash(d));
+}
+
+TEST(ComparisonHash, MonitorChildrenPointAtTheirParentInGoldenFile) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = ReadResultFile(test::ReferenceDir() + "/pts-output/result-a/composite.xml");
+  ASSERT_EQ(f.results.size(), 4u);
+  EXPECT_EQ(f.results[1].parent, ComparisonHash(f.results[0]));
+  EXPECT_EQ(f.results[3].parent, ComparisonHash(f.results[2]));
+}
+
+}  // namespace
+}  // namespace ptsn::results

@@ -1,0 +1,57 @@
+// Reading and writing composite.xml exactly as PTS 10.8.6 (pts_result_file::get_xml through PHP
+// DOMDocument with formatOutput) does: XML declaration, the program-title comment, 2-space
+// indentation, `<X></X>` for empty elements, fixed element order, libxml2's text escaping.
+//
+// The reader is strict where PTS is silent: a missing required element, an unknown element or a
+// duplicate child is an error naming the file and line, never a silently dropped value. It keeps
+// everything it reads (absent vs empty optional elements, the leading comment, every Result even
+// if two share a comparison hash) so Serialize(Parse(x)) == x for every file PTS writes.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "results-xml/result_file.h"
+
+namespace ptsn::results {
+
+// What PTS 10.8.6 stamps into a file it saves (pts_core::program_title()).
+inline constexpr const char* kPtsProgramTitle = "Phoronix Test Suite v10.8.6";
+
+// Parses a composite.xml. `source_name` is the file name used in error messages.
+// Throws ptsn::Error "SOURCE: line N: what is wrong" on: malformed or truncated XML, bytes that
+// are not UTF-8, any DOCTYPE (entity declarations are how XML bombs and external-entity reads
+// start; result files never carry one), entity references, a root other than
+// <PhoronixTestSuite>, a missing or duplicated required element, an unknown element.
+// Never touches the network or the file system beyond `xml`.
+ResultFile ParseResultFile(std::string_view xml, const std::string& source_name);
+
+// Reads and parses the file at `path` (errors name `path`).
+ResultFile ReadResultFile(const std::string& path);
+
+struct SerializeOptions {
+  // false (default, what PTS does on every save): LastModified = `now`, TestClient and the leading
+  // comment = kPtsProgramTitle, and System/Notes and Entry/RawString are always written (PTS
+  // writes them even when empty). true: write the file as it was read — LastModified, TestClient
+  // and the leading comment unchanged, absent Notes/RawString stay absent — for byte-exact round
+  // trips and for edits that should not pretend the file was re-generated.
+  bool keep_as_read = false;
+  // "YYYY-MM-DD HH:MM:SS" used for LastModified when restamping; empty = the current local time
+  // (PTS uses date() in PHP's default time zone).
+  std::string now;
+};
+
+// The XML text, byte for byte what PTS's get_xml() would produce for the same model. Results
+// without any Entry are skipped, as PTS does (the XSD requires at least one).
+std::string SerializeResultFile(const ResultFile& file, const SerializeOptions& options = {});
+
+// Serializes and replaces `path` atomically (temporary file + rename); on failure the previous
+// file is untouched and ptsn::Error names `path`.
+void WriteResultFile(const std::string& path, const ResultFile& file,
+                     const SerializeOptions& options = {});
+
+// "YYYY-MM-DD HH:MM:SS" in local time, the format of LastModified and TimeStamp.
+std::string CurrentTimestamp();
+
+}  // namespace ptsn::results

@@ -1,0 +1,235 @@
+#include "results-xml/result_xml.h"
+
+#include <gtest/gtest.h>
+
+#include "results-xml/test_support.h"
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+
+namespace ptsn::results {
+namespace {
+
+std::string ErrorOf(const std::string& xml) {
+  try {
+    ParseResultFile(xml, "in.xml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kMinimal = R"(<?xml version="1.0"?>
+<!--Phoronix Test Suite v10.8.6-->
+<PhoronixTestSuite>
+  <Generated>
+    <Title>T</Title>
+    <LastModified>2026-01-02 03:04:05</LastModified>
+    <TestClient>Phoronix Test Suite v10.8.6</TestClient>
+    <Description>D</Description>
+  </Generated>
+  <System>
+    <Identifier>A</Identifier>
+    <Hardware>H</Hardware>
+    <Software>S</Software>
+    <User>u</User>
+    <TimeStamp>2026-01-02 03:04:05</TimeStamp>
+    <TestClientVersion>10.8.6</TestClientVersion>
+    <Notes></Notes>
+  </System>
+  <Result>
+    <Identifier>pts/x-1.0.0</Identifier>
+    <Title>X</Title>
+    <AppVersion>1</AppVersion>
+    <Arguments></Arguments>
+    <Description>d</Description>
+    <Scale>s</Scale>
+    <Proportion>HIB</Proportion>
+    <DisplayFormat>BAR_GRAPH</DisplayFormat>
+    <Data>
+      <Entry>
+        <Identifier>A</Identifier>
+        <Value>1.5</Value>
+        <RawString>1:2</RawString>
+      </Entry>
+    </Data>
+  </Result>
+</PhoronixTestSuite>
+)";
+
+TEST(ResultXml, EveryReferenceResultFileRoundTripsByteForByte) {
+  PTSN_REQUIRE_REFERENCE();
+  auto files = test::ReferenceResultFiles();
+  ASSERT_GE(files.size(), 15u) << "expected the golden result files of shared/reference";
+  SerializeOptions keep;
+  keep.keep_as_read = true;
+  for (const std::string& path : files) {
+    std::string original = ReadFile(path);
+    ResultFile f = ReadResultFile(path);
+    EXPECT_EQ(SerializeResultFile(f, keep), original) << path;
+  }
+}
+
+TEST(ResultXml, ReadsTheGoldenModel) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = ReadResultFile(test::ReferenceDir() + "/pts-output/result-a/composite.xml");
+  EXPECT_EQ(f.generated.title, "Sample Disk Golden A");
+  EXPECT_EQ(f.generated.preset_environment_variables, "MONITOR=cpu.usage");
+  EXPECT_FALSE(f.generated.notes.has_value());
+  ASSERT_EQ(f.systems.size(), 1u);
+  EXPECT_EQ(f.systems[0].identifier, "Baseline");
+  EXPECT_EQ(f.systems[0].notes, "");
+  ASSERT_EQ(f.results.size(), 4u);
+  EXPECT_EQ(f.results[0].entries[0].value, "124.13");
+  EXPECT_EQ(f.results[0].entries[0].raw_string, "125.1:121.99:125.29");
+  EXPECT_EQ(f.results[1].identifier, "");
+  EXPECT_EQ(f.results[1].parent, "2deeb28142ce87a23bdae19f6a64aeb25d716585");
+}
+
+TEST(ResultXml, DefaultSaveRestampsLikePts) {
+  ResultFile f = ParseResultFile(kMinimal, "in.xml");
+  f.leading_comment = "something else";
+  f.generated.test_client = "Phoronix Test Suite v3.4.0";
+  SerializeOptions o;
+  o.now = "2030-12-31 23:59:58";
+  std::string out = SerializeResultFile(f, o);
+  EXPECT_NE(out.find("<!--Phoronix Test Suite v10.8.6-->\n<PhoronixTestSuite>"), std::string::npos);
+  EXPECT_NE(out.find("<LastModified>2030-12-31 23:59:58</LastModified>"), std::string::npos);
+  EXPECT_NE(out.find("<TestClient>Phoronix Test Suite v10.8.6</TestClient>"), std::string::npos);
+  EXPECT_EQ(out.find("3.4.0"), std::string::npos);
+}
+
+TEST(ResultXml, AlwaysWrittenElementsAppearWhenRestamping) {
+  std::string xml = kMinimal;
+  xml.erase(xml.find("    <Notes></Notes>\n"), 20);
+  xml.erase(xml.find("        <RawString>1:2</RawString>\n"), 35);
+  ResultFile f = ParseResultFile(xml, "in.xml");
+  EXPECT_FALSE(f.systems[0].notes);
+  EXPECT_FALSE(f.results[0].entries[0].raw_string);
+  SerializeOptions keep;
+  keep.keep_as_read = true;
+  EXPECT_EQ(SerializeResultFile(f, keep), xml);
+  std::string saved = SerializeResultFile(f, {});
+  EXPECT_NE(saved.find("    <Notes></Notes>\n"), std::string::npos);
+  EXPECT_NE(saved.find("        <RawString></RawString>\n"), std::string::npos);
+}
+
+TEST(ResultXml, EscapesLikeLibxmlWithoutDeclaredEncoding) {
+  ResultFile f = ParseResultFile(kMinimal, "in.xml");
+  f.generated.title = "a<b>&c \"q\" 'x' caf\xC3\xA9 \xE2\x82\xAC\r\tz";
+  SerializeOptions o;
+  o.now = "2030-01-01 00:00:00";
+  std::string out = SerializeResultFile(f, o);
+  EXPECT_NE(out.find("<Title>a&lt;b&gt;&amp;c \"q\" 'x' caf&#xE9; &#x20AC;&#xD;\tz</Title>"), std::string::npos)
+      << out;
+  EXPECT_EQ(ParseResultFile(out, "out.xml").generated.title, f.generated.title);
+}
+
+TEST(ResultXml, EmptyElementFormsAreReadAndWrittenAsOpenClosePairs) {
+  std::string xml = kMinimal;
+  xml.replace(xml.find("<Arguments></Arguments>"), 23, "<Arguments/>");
+  ResultFile f = ParseResultFile(xml, "in.xml");
+  EXPECT_EQ(f.results[0].arguments, "");
+  SerializeOptions keep;
+  keep.keep_as_read = true;
+  EXPECT_EQ(SerializeResultFile(f, keep), kMinimal);
+}
+
+TEST(ResultXml, ResultsWithoutEntriesAreNotWritten) {
+  ResultFile f = ParseResultFile(kMinimal, "in.xml");
+  f.results.push_back(f.results[0]);
+  f.results.back().entries.clear();
+  SerializeOptions keep;
+  keep.keep_as_read = true;
+  EXPECT_EQ(SerializeResultFile(f, keep), kMinimal);
+}
+
+TEST(ResultXml, TruncatedFileNamesLine) {
+  std::string xml = std::string(kMinimal).substr(0, 600);
+  std::string e = ErrorOf(xml);
+  EXPECT_TRUE(e.starts_with("in.xml: line ")) << e;
+  EXPECT_NE(e.find("malformed XML"), std::string::npos) << e;
+}
+
+TEST(ResultXml, WrongRoot) {
+  std::string e = ErrorOf("<?xml version=\"1.0\"?>\n<Foo><Bar/></Foo>\n");
+  EXPECT_EQ(e, "in.xml: line 2: root element is <Foo>, not <PhoronixTestSuite>: this is not a PTS result file");
+}
+
+TEST(ResultXml, MissingRequiredElement) {
+  std::string xml = kMinimal;
+  xml.erase(xml.find("    <Scale>s</Scale>\n"), 21);
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 19: <Result> lacks the required element <Scale>");
+  xml = kMinimal;
+  xml.erase(xml.find("        <Value>1.5</Value>\n"), 27);
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 29: <Entry> lacks the required element <Value>");
+}
+
+TEST(ResultXml, DuplicateAndUnknownElements) {
+  std::string xml = kMinimal;
+  xml.insert(xml.find("    <Title>X</Title>"), "    <Title>Y</Title>\n");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 22: duplicate <Title> in <Result>");
+  xml = kMinimal;
+  xml.insert(xml.find("    <Title>X</Title>"), "    <Colour>red</Colour>\n");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: unknown element <Colour> in <Result>");
+}
+
+TEST(ResultXml, StrayTextAndNestedElements) {
+  std::string xml = kMinimal;
+  xml.insert(xml.find("    <Title>X</Title>"), "garbage\n");
+  EXPECT_NE(ErrorOf(xml).find("unexpected text inside <Result>"), std::string::npos);
+  xml = kMinimal;
+  xml.replace(xml.find("<Value>1.5</Value>"), 18, "<Value><b>1</b></Value>");
+  EXPECT_NE(ErrorOf(xml).find("unexpected element <b> inside <Value>"), std::string::npos);
+}
+
+TEST(ResultXml, BillionLaughsIsRefusedBeforeParsing) {
+  std::string bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n";
+  for (int i = 1; i < 10; ++i)
+    bomb += " <!ENTITY lol" + std::to_string(i) + " \"" + std::string() + [&] {
+      std::string s;
+      for (int k = 0; k < 10; ++k) s += "&lol" + (i == 1 ? std::string() : std::to_string(i - 1)) + ";";
+      return s;
+    }() + "\">\n";
+  bomb += "]>\n<PhoronixTestSuite><Generated><Title>&lol9;</Title></Generated></PhoronixTestSuite>\n";
+  EXPECT_EQ(ErrorOf(bomb),
+            "in.xml: line 2: DOCTYPE is not allowed in a result file (entity declarations are refused)");
+}
+
+TEST(ResultXml, ExternalEntityIsNeverRead) {
+  std::string xxe =
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
+      "<PhoronixTestSuite><Generated><Title>&x;</Title></Generated></PhoronixTestSuite>\n";
+  std::string e = ErrorOf(xxe);
+  EXPECT_NE(e.find("DOCTYPE is not allowed"), std::string::npos) << e;
+  EXPECT_EQ(e.find("root:"), std::string::npos);
+}
+
+TEST(ResultXml, UndeclaredEntityIsMalformed) {
+  std::string xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>&nope;</Title>");
+  std::string e = ErrorOf(xml);
+  EXPECT_TRUE(e.starts_with("in.xml: line 5: malformed XML")) << e;
+}
+
+TEST(ResultXml, NonUtf8BytesNameTheLine) {
+  std::string xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>caf\xE9</Title>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 5: not valid UTF-8 (byte 0xE9); result files are UTF-8");
+}
+
+TEST(ResultXml, EmptyAndGarbageInput) {
+  EXPECT_EQ(ErrorOf(""), "in.xml: empty file, not a result file");
+  EXPECT_NE(ErrorOf("this is not xml").find("malformed XML"), std::string::npos);
+}
+
+TEST(ResultXml, WriteIsAtomicAndReadBack) {
+  std::string dir = ::testing::TempDir() + "/ptsn_result_xml_write";
+  MakeDirectories(dir);
+  ResultFile f = ParseResultFile(kMinimal, "in.xml");
+  WriteResultFile(dir + "/composite.xml", f, {.keep_as_read = true});
+  EXPECT_EQ(ReadFile(dir + "/composite.xml"), kMinimal);
+  EXPECT_THROW(WriteResultFile(dir + "/no/such/dir/composite.xml", f), Error);
+}
+
+}  // namespace
+}  // namespace ptsn::results
