@@ -271,7 +271,8 @@ class Reader {
 
 // libxml2's xmlEscapeEntities for a document without a declared encoding (PHP's
 // DOMDocument('1.0')): < > & escaped, tab/newline and printable ASCII literal, every other byte
-// sequence as an upper-case hexadecimal character reference (so non-ASCII is written as &#xE9;).
+// sequence as an upper-case hexadecimal character reference (so non-ASCII is written as &#xE9;,
+// \r as &#xD;). Control bytes XML 1.0 cannot carry are dropped (PTS would write an empty element).
 void AppendEscaped(std::string& out, std::string_view text) {
   static const char kHex[] = "0123456789ABCDEF";
   auto hexref = [&](uint32_t v) {
@@ -299,9 +300,11 @@ void AppendEscaped(std::string& out, std::string_view text) {
       for (int k = 1; k < len && i + k < n; ++k) v = (v << 6) | (s[i + k] & 0x3F);
       hexref(v);
       i += len;
-    } else {
-      hexref(c);  // \r and other control bytes
+    } else if (c == '\r') {
+      hexref(c);
       ++i;
+    } else {
+      ++i;  // other control bytes cannot be represented in XML 1.0 (libxml2 gives up on the whole text)
     }
   }
 }

@@ -1,0 +1,92 @@
+#include "results-xml/export_common.h"
+
+#include <cstring>
+
+#include "results-xml/php_number.h"
+#include "runner/common/strings.h"
+
+namespace ptsn::results {
+
+int PhpCompare(std::string_view a, std::string_view b) {
+  auto na = php::ToNumber(a);
+  auto nb = php::ToNumber(b);
+  if (na && nb) return *na < *nb ? -1 : (*na > *nb ? 1 : 0);
+  int c = a.compare(b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+std::string_view PhpMin(const std::vector<std::string_view>& values) {
+  if (values.empty()) return {};
+  std::string_view best = values.front();
+  for (size_t i = 1; i < values.size(); ++i)
+    if (PhpCompare(values[i], best) < 0) best = values[i];
+  return best;
+}
+
+std::string_view PhpMax(const std::vector<std::string_view>& values) {
+  if (values.empty()) return {};
+  std::string_view best = values.front();
+  for (size_t i = 1; i < values.size(); ++i)
+    if (PhpCompare(values[i], best) > 0) best = values[i];
+  return best;
+}
+
+std::vector<std::string_view> SplitViews(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    size_t p = s.find(sep, start);
+    if (p == std::string_view::npos) {
+      out.push_back(s.substr(start));
+      return out;
+    }
+    out.push_back(s.substr(start, p - start));
+    start = p + 1;
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> SplitComponents(std::string_view components) {
+  std::vector<std::pair<std::string, std::string>> out;
+  size_t start = 0;
+  while (start <= components.size()) {
+    size_t end = components.find(", ", start);
+    std::string_view piece =
+        components.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    size_t colon = piece.find(": ");
+    if (colon != std::string_view::npos) {
+      std::string key(piece.substr(0, colon));
+      // explode(': ') keeps only the second piece: "A: B: C" → value "B".
+      std::string_view rest = piece.substr(colon + 2);
+      std::string value(rest.substr(0, rest.find(": ")));
+      bool replaced = false;
+      for (auto& kv : out)
+        if (kv.first == key) kv.second = value, replaced = true;
+      if (!replaced) out.emplace_back(std::move(key), std::move(value));
+    }
+    if (end == std::string_view::npos) break;
+    start = end + 2;
+  }
+  return out;
+}
+
+std::string BrandColor(std::string_view identifier) {
+  if (identifier.empty()) return {};
+  const std::string i = ToLower(identifier) + " ";
+  auto has = [&](const char* needle) { return i.find(needle) != std::string::npos; };
+  if (has("geforce") || has("nvidia") || has("quadro") || has("rtx ") || has("gtx ")) return "#77b900";
+  if (has("radeon") || has("amd ") || has("epyc") || has("opteron ") || has("fx-") || has("firepro ") ||
+      has("ryzen ") || has("threadripper ") || has("a10-") || has("athlon ") || has("r9 ") ||
+      has("r7 ") || has("hd 7") || (has("rx ") && !has("thunderx ")))
+    return "#f1052d";
+  if (has("intel ") || has("xeon ") || has("core i") || has("core ultra") || has("pentium") ||
+      has("celeron") || has("arc "))
+    return "#0b5997";
+  if (has("bsd")) return "#850000";
+  if (has("windows ") || has("microsoft")) return "#373277";
+  if (has("ec2 ") || has("amazon")) return "#ff9900";
+  if (has("google")) return "#4885ed";
+  if (has("arm ")) return "#f6d452";
+  return {};
+}
+
+}  // namespace ptsn::results

@@ -1,0 +1,30 @@
+// Small pieces several exports share: how PTS compares its string values, splits a
+// "Processor: X, Memory: Y" component string, and picks a brand colour for an identifier.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ptsn::results {
+
+// PHP 8 comparison of two strings: numerically when both are numeric, else byte-wise.
+int PhpCompare(std::string_view a, std::string_view b);
+
+// PHP min()/max() over strings with PhpCompare (first of equal elements wins). "" when empty.
+std::string_view PhpMin(const std::vector<std::string_view>& values);
+std::string_view PhpMax(const std::vector<std::string_view>& values);
+
+// Splits `s` at every `sep` into views of `s` (PHP explode()).
+std::vector<std::string_view> SplitViews(std::string_view s, char sep);
+
+// pts_result_file_analyzer::system_component_string_to_array(): "Processor: X, Memory: Y" →
+// {("Processor","X"), ("Memory","Y")}; pieces without ": " are dropped, later keys replace
+// earlier ones in place (PHP array semantics).
+std::vector<std::pair<std::string, std::string>> SplitComponents(std::string_view components);
+
+// The vendor colour PTS paints a system identifier with ("#0b5997" for Intel...), "" when none.
+std::string BrandColor(std::string_view identifier);
+
+}  // namespace ptsn::results

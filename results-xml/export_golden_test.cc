@@ -1,0 +1,64 @@
+// Our exports against what the real PTS 10.8.6 printed for the same files
+// (../shared/reference/{pts-output,seed-results}/*/result-file-to-*). Skipped without ../shared.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "results-xml/export_text.h"
+#include "results-xml/result_xml.h"
+#include "results-xml/test_support.h"
+#include "runner/common/atomic_file.h"
+
+namespace ptsn::results {
+namespace {
+
+// Whitespace runs collapse to one space (the goldens went through a shell capture that added a
+// trailing newline).
+std::string NormalizeWhitespace(const std::string& s) {
+  std::string out;
+  bool in_space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      in_space = true;
+      continue;
+    }
+    if (in_space && !out.empty()) out += ' ';
+    in_space = false;
+    out += c;
+  }
+  return out;
+}
+
+struct TextCase {
+  const char* dir;  // under shared/reference
+  int width;        // the TERMINAL_WIDTH the golden was made with (see the READMEs)
+};
+
+class TextGolden : public ::testing::TestWithParam<TextCase> {};
+
+TEST_P(TextGolden, MatchesPtsResultFileToText) {
+  PTSN_REQUIRE_REFERENCE();
+  const std::string dir = test::ReferenceDir() + "/" + GetParam().dir;
+  const ResultFile file = ReadResultFile(dir + "/composite.xml");
+  const std::string ours = ResultFileToText(file, GetParam().width);
+  const std::string golden = ReadFile(dir + "/result-file-to-text.txt");
+  EXPECT_EQ(NormalizeWhitespace(ours), NormalizeWhitespace(golden));
+  // Stronger than the goal: byte-identical apart from the capture's extra final newline.
+  EXPECT_EQ(ours + "\n", golden);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Reference, TextGolden,
+    ::testing::Values(TextCase{"seed-results/1110088-AR-1110066AR56", 79},
+                      TextCase{"seed-results/ubuntu-1304-disk-encryption", 79},
+                      TextCase{"pts-output/merged", 80}, TextCase{"pts-output/result-a", 80},
+                      TextCase{"pts-output/result-b", 80}),
+    [](const ::testing::TestParamInfo<TextCase>& p) {
+      std::string name = p.param.dir;
+      for (char& c : name)
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+      return name;
+    });
+
+}  // namespace
+}  // namespace ptsn::results

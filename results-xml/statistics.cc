@@ -1,0 +1,389 @@
+#include "results-xml/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace ptsn::results {
+
+namespace {
+
+double Pow10(int power) {
+  static const double kTable[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (power < 0 || power > 22) return std::pow(10.0, power);
+  return kTable[power];
+}
+
+// PHP_ROUND_HALF_UP: half away from zero.
+double RoundHelper(double v) { return v >= 0.0 ? std::floor(v + 0.5) : std::ceil(v - 0.5); }
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+}  // namespace
+
+// The PHP 5.3 .. 8.3 _php_math_round(): when the requested places are within the 15 digits a
+// double guarantees, first round to 15 significant digits so that 1.005 (really 1.00499999...)
+// rounds as the decimal number it was written as.
+double PhpRound(double value, int places) {
+  if (!std::isfinite(value) || value == 0.0) return value;
+  int precision_places = 14 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  double f1 = Pow10(std::abs(places));
+  double tmp;
+  if (precision_places > places && precision_places - 15 < places) {
+    double f2 = Pow10(std::abs(precision_places));
+    tmp = precision_places >= 0 ? value * f2 : value / f2;
+    tmp = RoundHelper(tmp);
+    int use_precision = places - precision_places;  // < 0 here
+    tmp = tmp / Pow10(std::abs(use_precision));
+  } else {
+    tmp = places >= 0 ? value * f1 : value / f1;
+    if (std::fabs(tmp) >= 1e15) return value;
+  }
+  tmp = RoundHelper(tmp);
+  if (std::abs(places) < 23) {
+    tmp = places > 0 ? tmp / f1 : tmp * f1;
+  } else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%15fe%d", tmp, -places);
+    double t = std::strtod(buf, nullptr);
+    if (!std::isfinite(t)) return value;
+    tmp = t;
+  }
+  return tmp;
+}
+
+std::string PhpNumberFormat(double value, int decimals) {
+  decimals = std::max(0, decimals);
+  double d = PhpRound(value, decimals);
+  if (!std::isfinite(d)) return PhpFloatToString(d);
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
+  std::string s = buf;
+  // number_format never prints "-0.00": the sign is dropped when the rounded value is zero.
+  if (d == 0 && !s.empty() && s[0] == '-') s.erase(0, 1);
+  return s;
+}
+
+std::string PhpFloatToString(double value) {
+  if (std::isnan(value)) return "NAN";
+  if (std::isinf(value)) return value > 0 ? "INF" : "-INF";
+  if (value == 0) return std::signbit(value) ? "-0" : "0";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.13e", value);  // d.ddddddddddddde[+-]XX: 14 significant digits
+  std::string s = buf;
+  bool negative = s[0] == '-';
+  if (negative) s.erase(0, 1);
+  size_t e = s.find('e');
+  int exponent = std::atoi(s.c_str() + e + 1);
+  std::string digits = s.substr(0, 1) + s.substr(2, e - 2);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = negative ? "-" : "";
+  if (exponent < -4 || exponent >= 14) {
+    out += digits[0];
+    out += '.';
+    out += digits.size() > 1 ? digits.substr(1) : "0";
+    out += exponent < 0 ? "E-" : "E+";
+    out += std::to_string(std::abs(exponent));
+  } else if (exponent < 0) {
+    out += "0." + std::string(-exponent - 1, '0') + digits;
+  } else {
+    size_t int_len = exponent + 1;
+    if (digits.size() <= int_len) {
+      out += digits + std::string(int_len - digits.size(), '0');
+    } else {
+      out += digits.substr(0, int_len) + "." + digits.substr(int_len);
+    }
+  }
+  return out;
+}
+
+bool PhpIsNumeric(std::string_view s) {
+  size_t i = 0, n = s.size();
+  while (i < n && IsSpace(s[i])) ++i;
+  if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t int_digits = 0, frac_digits = 0;
+  while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++int_digits;
+  if (i < n && s[i] == '.') {
+    ++i;
+    while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++frac_digits;
+  }
+  if (int_digits + frac_digits == 0) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < n && (s[j] == '+' || s[j] == '-')) ++j;
+    size_t exp_digits = 0;
+    while (j < n && std::isdigit(static_cast<unsigned char>(s[j]))) ++j, ++exp_digits;
+    if (exp_digits == 0) return false;
+    i = j;
+  }
+  while (i < n && IsSpace(s[i])) ++i;
+  return i == n;
+}
+
+double PhpToNumber(std::string_view s) {
+  if (!PhpIsNumeric(s)) return 0;
+  return std::strtod(std::string(s).c_str(), nullptr);
+}
+
+int PtsPrecision(std::string_view s) {
+  size_t dot = s.rfind('.');
+  return dot == std::string_view::npos ? 0 : static_cast<int>(s.size() - dot - 1);
+}
+
+std::string TrialToRawString(std::string_view trial) {
+  if (!PhpIsNumeric(trial)) return std::string(trial);
+  return PhpFloatToString(PhpToNumber(trial));
+}
+
+std::string JoinTrials(const std::vector<std::string>& trials) {
+  std::string out;
+  for (size_t i = 0; i < trials.size(); ++i) {
+    if (i) out += ':';
+    out += TrialToRawString(trials[i]);
+  }
+  return out;
+}
+
+namespace {
+std::string_view PhpTrimView(std::string_view s) {
+  constexpr std::string_view kWs(" \t\n\r\0\x0B", 6);
+  size_t b = s.find_first_not_of(kWs);
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(kWs) - b + 1);
+}
+}  // namespace
+
+std::string MeanValue(const std::vector<std::string>& trials, std::optional<int> precision_override) {
+  double total = 0;
+  size_t count = 0;
+  bool is_float = false;
+  for (const std::string& t : trials) {
+    std::string_view v = PhpTrimView(t);
+    if (!PhpIsNumeric(v)) continue;
+    total += PhpToNumber(v);
+    ++count;
+    if (v.find('.') != std::string_view::npos) is_float = true;
+  }
+  int p = 2;
+  if (precision_override) {
+    p = *precision_override;
+  } else {
+    int max_p = 0;
+    for (const std::string& t : trials) max_p = std::max(max_p, PtsPrecision(t));
+    if (max_p > 0 && max_p < 10) p = max_p;
+  }
+  std::string value = PhpNumberFormat(total / static_cast<double>(count > 0 ? count : 1), p);
+  if (!is_float) value = PhpFloatToString(PhpRound(PhpToNumber(value), 0));
+  return value;
+}
+
+std::string EntryValue(std::string_view display_format, std::string_view quantifier,
+                       const std::vector<std::string>& trials, std::optional<int> precision_override) {
+  if (trials.empty()) return "";
+  if (display_format == "LINE_GRAPH" || display_format == "FILLED_LINE_GRAPH" || display_format == "TEST_COUNT_PASS")
+    return trials.front();
+  if (display_format == "PASS_FAIL" || display_format == "MULTI_PASS_FAIL") {
+    if (trials.size() == 1) return trials.front();
+    for (const std::string& t : trials) {
+      bool zero = PhpIsNumeric(t) && PhpToNumber(t) == 0;
+      if (t == "FALSE" || zero || t == "FAIL" || t == "FAILED") return "FAIL";
+    }
+    return "PASS";
+  }
+  if (quantifier == "MAX" || quantifier == "MIN") {
+    // PHP max()/min() over numeric strings compares numerically and returns the string.
+    size_t best = 0;
+    for (size_t i = 1; i < trials.size(); ++i) {
+      double a = PhpToNumber(trials[i]), b = PhpToNumber(trials[best]);
+      if (quantifier == "MAX" ? a > b : a < b) best = i;
+    }
+    return trials[best];
+  }
+  return MeanValue(trials, precision_override);
+}
+
+Entry MakeEntry(const std::string& identifier, const std::string& value, const std::vector<std::string>& trials) {
+  Entry e;
+  e.identifier = identifier;
+  e.value = value;
+  std::string raw = JoinTrials(trials);
+  e.raw_string = raw == value ? "" : raw;
+  return e;
+}
+
+std::vector<std::string> EntryTrials(const Entry& entry) {
+  if (!entry.raw_string || entry.raw_string->empty()) return {entry.value};
+  std::vector<std::string> out;
+  std::string_view s = *entry.raw_string;
+  size_t start = 0;
+  while (true) {
+    size_t colon = s.find(':', start);
+    out.emplace_back(s.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  return out;
+}
+
+std::vector<double> NumericTrials(const Entry& entry) {
+  std::vector<double> out;
+  for (const std::string& t : EntryTrials(entry))
+    if (PhpIsNumeric(t)) out.push_back(PhpToNumber(t));
+  return out;
+}
+
+double Mean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / static_cast<double>(v.size());
+}
+
+double SampleStandardDeviation(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double mean = Mean(v), sum = 0;
+  for (double x : v) sum += (x - mean) * (x - mean);
+  return std::sqrt(sum / static_cast<double>(v.size() - 1));
+}
+
+double PercentStandardDeviation(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double mean = Mean(v);
+  return mean != 0 ? SampleStandardDeviation(v) / mean * 100 : 0;
+}
+
+double StandardError(const std::vector<double>& v) {
+  return v.empty() ? 0 : SampleStandardDeviation(v) / std::sqrt(static_cast<double>(v.size()));
+}
+
+std::pair<double, double> ThreeSigmaLimits(const std::vector<double>& v, int precision) {
+  if (v.empty()) return {0, 0};
+  double mean = Mean(v), sum = 0;
+  for (double x : v) sum += (x - mean) * (x - mean);
+  double three_sd = 3 * std::sqrt(sum / static_cast<double>(v.size()));
+  return {PhpRound(mean - three_sd, precision), PhpRound(mean + three_sd, precision)};
+}
+
+std::string StandardErrorLabel(const Entry& entry) {
+  if (!entry.raw_string || entry.raw_string->empty()) return "";
+  std::vector<std::string> raw = EntryTrials(entry);
+  if (raw.size() < 2) return "";
+  std::vector<double> values;
+  for (const std::string& t : raw)
+    if (PhpIsNumeric(t)) values.push_back(PhpToNumber(t));
+  double se = StandardError(values);
+  return "SE +/- " + PhpNumberFormat(se, std::max(2, PtsPrecision(entry.value))) + ", N = " + std::to_string(raw.size());
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  double hi = v[mid];
+  if (v.size() % 2) return hi;
+  double lo = *std::max_element(v.begin(), v.begin() + mid);
+  return (lo + hi) / 2;
+}
+
+namespace {
+
+// Continued fraction for the regularized incomplete beta function (modified Lentz).
+double BetaContinuedFraction(double a, double b, double x) {
+  const double kTiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1);
+  if (std::fabs(d) < kTiny) d = kTiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m <= 300; ++m) {
+    double m2 = 2.0 * m;
+    double aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    c = 1 + aa / c;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    c = 1 + aa / c;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    double delta = d * c;
+    h *= delta;
+    if (std::fabs(delta - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+double RegularizedIncompleteBeta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return front * BetaContinuedFraction(a, b, x) / a;
+  return 1 - front * BetaContinuedFraction(b, a, 1 - x) / b;
+}
+
+// P(|T| > t) for Student's t with df degrees of freedom.
+double TwoSidedTail(double t, double df) { return RegularizedIncompleteBeta(df / 2, 0.5, df / (df + t * t)); }
+
+}  // namespace
+
+double StudentTQuantile(double confidence, int degrees_of_freedom) {
+  double df = std::max(1, degrees_of_freedom);
+  double tail = 1 - confidence;
+  double lo = 0, hi = 1;
+  while (TwoSidedTail(hi, df) > tail && hi < 1e12) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    double mid = (lo + hi) / 2;
+    (TwoSidedTail(mid, df) > tail ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+std::vector<bool> OutlierFlags(const std::vector<double>& v) {
+  std::vector<bool> flags(v.size(), false);
+  if (v.size() < 3) return flags;
+  double median = Median(v);
+  std::vector<double> dev;
+  dev.reserve(v.size());
+  for (double x : v) dev.push_back(std::fabs(x - median));
+  double mad = Median(dev);
+  double scale;
+  if (mad > 0) {
+    scale = mad / 0.6745;
+  } else {
+    double mean_ad = Mean(dev);
+    if (mean_ad <= 0) return flags;
+    scale = 1.253314 * mean_ad;
+  }
+  for (size_t i = 0; i < v.size(); ++i) flags[i] = std::fabs(v[i] - median) / scale > 3.5;
+  return flags;
+}
+
+TrialSummary Summarize(const std::vector<double>& v) {
+  TrialSummary s;
+  s.n = v.size();
+  s.outliers = OutlierFlags(v);
+  if (v.empty()) return s;
+  s.mean = Mean(v);
+  s.median = Median(v);
+  auto [mn, mx] = std::minmax_element(v.begin(), v.end());
+  s.min = *mn;
+  s.max = *mx;
+  s.sd = SampleStandardDeviation(v);
+  s.percent_sd = PercentStandardDeviation(v);
+  s.se = StandardError(v);
+  s.ci95_low = s.ci95_high = s.mean;
+  if (v.size() >= 2) {
+    double half = StudentTQuantile(0.95, static_cast<int>(v.size()) - 1) * s.se;
+    s.ci95_low = s.mean - half;
+    s.ci95_high = s.mean + half;
+  }
+  return s;
+}
+
+}  // namespace ptsn::results

@@ -1,0 +1,100 @@
+// Statistics of one entry's trials. Two layers:
+//  * PTS-identical pieces (objects/pts_math.php, pts_test_execution::calculate_end_result_post_
+//    processing, the bar-graph "SE +/- x, N = y" label): the entry Value with PTS's precision
+//    rule and PHP number formatting, sample standard deviation, percent sd, standard error,
+//    three-sigma limits — so the numbers we write and print are the numbers PTS would.
+//  * What PTS lacks: median, min, max, a 95 % Student-t confidence interval for any N, and
+//    outlier flags by modified Z-score. Outliers are flagged, never dropped.
+// Everything is a pure function of the trial strings/values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "results-xml/result_file.h"
+
+namespace ptsn::results {
+
+// ---- PHP number semantics PTS relies on ----------------------------------------------------
+
+// PHP round($v, $places) (PHP 8.2 algorithm: pre-rounding to 15 significant digits, then half
+// away from zero) — so round(1.005, 2) == 1.01 as in PHP, not 1.0 as naive code gives.
+double PhpRound(double value, int places);
+// PHP number_format($v, $decimals, '.', '').
+std::string PhpNumberFormat(double value, int decimals);
+// PHP (string)$float with the default precision=14: "125.1", "122", "1.0E+15", "-0".
+std::string PhpFloatToString(double value);
+// PHP is_numeric() for strings: optional leading whitespace, sign, digits with optional '.',
+// optional exponent, optional trailing whitespace; hex/empty not numeric.
+bool PhpIsNumeric(std::string_view s);
+// strtod of a string PhpIsNumeric accepted (0 for anything else).
+double PhpToNumber(std::string_view s);
+// pts_math::get_precision(): number of characters after the last '.', 0 if none.
+int PtsPrecision(std::string_view s);
+
+// ---- PTS's entry value ----------------------------------------------------------------------
+
+// A trial as PTS stores it in RawString: numeric trials become PHP floats and back, so trailing
+// zeros vanish ("125.10" -> "125.1", "122.00" -> "122"); other text is kept.
+std::string TrialToRawString(std::string_view trial);
+// Trials joined by ':' after TrialToRawString (pts_test_result_buffer_active::get_values_as_string).
+std::string JoinTrials(const std::vector<std::string>& trials);
+
+// The BAR_GRAPH/AVG rule: mean of the numeric trials, number_format()ed to the precision p =
+// max digits after '.' over the trial strings (if not 0 < p < 10: 2; `precision_override` =
+// the results-definition's ResultPrecision replaces p), then round()ed to an integer when no
+// trial contains a '.'. `trials` are the strings as stored (after TrialToRawString).
+// Example: {"125.1","121.99","125.29"} -> "124.13".
+std::string MeanValue(const std::vector<std::string>& trials, std::optional<int> precision_override = {});
+
+// The whole calculate_end_result_post_processing() switch: LINE_GRAPH/FILLED_LINE_GRAPH/
+// TEST_COUNT_PASS -> first trial; PASS_FAIL/MULTI_PASS_FAIL -> PASS/FAIL; BAR_GRAPH with
+// quantifier "MAX"/"MIN" -> the max/min trial; otherwise MeanValue().
+std::string EntryValue(std::string_view display_format, std::string_view quantifier,
+                       const std::vector<std::string>& trials, std::optional<int> precision_override = {});
+
+// An Entry for `identifier` from its trials, with PTS's "RawString empty when it equals Value".
+Entry MakeEntry(const std::string& identifier, const std::string& value, const std::vector<std::string>& trials);
+
+// The trials of an entry: RawString split at ':' (Value alone when RawString is empty).
+std::vector<std::string> EntryTrials(const Entry& entry);
+// The numeric trials of an entry as doubles (non-numeric dropped, like pts_math::clean_numeric_array).
+std::vector<double> NumericTrials(const Entry& entry);
+
+// ---- PTS statistics (pts_math) -----------------------------------------------------------------
+
+double Mean(const std::vector<double>& v);                       // 0 for none
+double SampleStandardDeviation(const std::vector<double>& v);    // n-1; 0 if n < 2
+double PercentStandardDeviation(const std::vector<double>& v);   // sd / mean * 100; 0 if mean == 0
+double StandardError(const std::vector<double>& v);              // sd / sqrt(n); 0 if n == 0
+// pts_math::three_sigma_limits(): POPULATION variance, rounded to p with PhpRound.
+std::pair<double, double> ThreeSigmaLimits(const std::vector<double>& v, int precision);
+
+// The bar-graph label "SE +/- 1.07, N = 3" (SE formatted with max(2, precision of Value));
+// "" when RawString is empty or N < 2, where PTS draws no label.
+std::string StandardErrorLabel(const Entry& entry);
+
+// ---- What PTS lacks -----------------------------------------------------------------------------
+
+// The true median (mean of the middle two for even n; PTS's own median() is off for even n).
+double Median(std::vector<double> v);
+// Two-sided Student t quantile: t such that P(|T_df| <= t) = confidence (df >= 1).
+double StudentTQuantile(double confidence, int degrees_of_freedom);
+
+// Modified Z-score outlier flags (Iglewicz & Hoaglin): |0.6745 (x - median) / MAD| > 3.5.
+// When MAD is 0 (more than half the trials identical) the mean absolute deviation is used
+// instead (score = (x - median) / (1.253314 * meanAD)); when that is 0 too, nothing is flagged.
+std::vector<bool> OutlierFlags(const std::vector<double>& v);
+
+struct TrialSummary {
+  size_t n = 0;
+  double mean = 0, median = 0, min = 0, max = 0;
+  double sd = 0, percent_sd = 0, se = 0;
+  double ci95_low = 0, ci95_high = 0;  // mean -/+ t(0.975, n-1) * se; equal to mean when n < 2
+  std::vector<bool> outliers;          // one flag per value, same order
+};
+TrialSummary Summarize(const std::vector<double>& v);
+
+}  // namespace ptsn::results

@@ -1,0 +1,184 @@
+#include "results-xml/statistics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "results-xml/result_xml.h"
+#include "results-xml/test_support.h"
+
+namespace ptsn::results {
+namespace {
+
+Entry E(const std::string& value, const std::string& raw) {
+  Entry e;
+  e.identifier = "x";
+  e.value = value;
+  e.raw_string = raw;
+  return e;
+}
+
+TEST(PhpNumbers, RoundAndNumberFormatMatchPhp82) {
+  // Values printed by PHP 8.2.36 (number_format($v, $p, '.', ''), (string)round($v, $p)).
+  struct Case {
+    double v;
+    int p;
+    const char* number_format;
+    const char* round;
+  } cases[] = {
+      {1.005, 2, "1.01", "1.01"},     {2.675, 2, "2.68", "2.68"},   {124.126666, 2, "124.13", "124.13"},
+      {0.285, 2, "0.29", "0.29"},     {1.955, 2, "1.96", "1.96"},   {-1.005, 2, "-1.01", "-1.01"},
+      {5.055, 2, "5.06", "5.06"},     {0.5, 2, "0.50", "0.5"},      {2.5, 0, "3", "3"},
+      {-0.5, 0, "-1", "-1"},          {1234567.891, 2, "1234567.89", "1234567.89"},
+      {67009.494999999995, 5, "67009.49500", "67009.495"},
+      {4211260640.0000501, 5, "4211260640.00005", "4211260640.0001"},
+      {-0.001, 2, "0.00", "-0"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(PhpNumberFormat(c.v, c.p), c.number_format) << c.v;
+    EXPECT_EQ(PhpFloatToString(PhpRound(c.v, c.p)), c.round) << c.v;
+  }
+}
+
+TEST(PhpNumbers, FloatToStringUsesPrecision14) {
+  EXPECT_EQ(PhpFloatToString(125.10), "125.1");
+  EXPECT_EQ(PhpFloatToString(122.0), "122");
+  EXPECT_EQ(PhpFloatToString(1e15), "1.0E+15");
+  EXPECT_EQ(PhpFloatToString(1e25), "1.0E+25");
+  EXPECT_EQ(PhpFloatToString(1.5e-5), "1.5E-5");
+  EXPECT_EQ(PhpFloatToString(0.0001), "0.0001");
+  EXPECT_EQ(PhpFloatToString(-0.0), "-0");
+  EXPECT_EQ(PhpFloatToString(0.1 + 0.2), "0.3");
+  EXPECT_EQ(PhpFloatToString(123456789012345678.0), "1.2345678901235E+17");
+  EXPECT_EQ(PhpFloatToString(12345678901234.5), "12345678901234");
+  EXPECT_EQ(PhpFloatToString(99999999999999.99), "1.0E+14");
+}
+
+TEST(PhpNumbers, IsNumeric) {
+  for (const char* yes : {"1", "-1.5", "+.5", "5.", "1e3", " 12", "12 ", "1.5E-3"}) EXPECT_TRUE(PhpIsNumeric(yes)) << yes;
+  for (const char* no : {"", ".", "abc", "1x", "0x1A", "1e", "--1", "1.2.3", "nan"}) EXPECT_FALSE(PhpIsNumeric(no)) << no;
+}
+
+TEST(EntryValue, GoldenMeanWithPrecision) {
+  EXPECT_EQ(MeanValue({"125.1", "121.99", "125.29"}), "124.13");
+  EXPECT_EQ(MeanValue({"456.97", "458.02", "449.75"}), "454.91");
+  EXPECT_EQ(MeanValue({"123.51", "121.3", "124.52"}), "123.11");
+}
+
+TEST(EntryValue, IntegerRuleAndPrecisionDefaults) {
+  EXPECT_EQ(MeanValue({"694", "695", "694"}), "694");   // no '.', rounded to an integer
+  EXPECT_EQ(MeanValue({"1", "2"}), "2");                // 1.50 -> round() half away from zero
+  EXPECT_EQ(MeanValue({"1.5", "2"}), "1.8");            // p = 1 from "1.5": 1.75 -> 1.8
+  EXPECT_EQ(MeanValue({"1.1234567891", "1"}), "1.06");  // p = 10 is out of range -> 2
+  EXPECT_EQ(MeanValue({"1.25", "2.5"}, 3), "1.875");    // ResultPrecision override
+  EXPECT_EQ(MeanValue({"1.25", "2.5"}, 0), "2");
+  EXPECT_EQ(MeanValue({"10.5", "abc", "11.5"}), "11.0");  // non-numeric ignored
+}
+
+TEST(EntryValue, OtherDisplayFormatsAndQuantifiers) {
+  EXPECT_EQ(EntryValue("LINE_GRAPH", "", {"1,2,3", "4,5,6"}), "1,2,3");
+  EXPECT_EQ(EntryValue("PASS_FAIL", "", {"PASS"}), "PASS");
+  EXPECT_EQ(EntryValue("PASS_FAIL", "", {"PASS", "FAIL"}), "FAIL");
+  EXPECT_EQ(EntryValue("PASS_FAIL", "", {"1", "1"}), "PASS");
+  EXPECT_EQ(EntryValue("BAR_GRAPH", "MAX", {"9.5", "10.25", "10"}), "10.25");
+  EXPECT_EQ(EntryValue("BAR_GRAPH", "MIN", {"9.5", "10.25", "10"}), "9.5");
+  EXPECT_EQ(EntryValue("BAR_GRAPH", "AVG", {"125.1", "121.99", "125.29"}), "124.13");
+}
+
+TEST(EntryValue, RawStringLosesTrailingZerosAndIsEmptyWhenEqual) {
+  EXPECT_EQ(JoinTrials({"125.10", "122.00", "121.99"}), "125.1:122:121.99");
+  Entry single = MakeEntry("A", "694", {"694"});
+  EXPECT_EQ(single.raw_string, "");
+  Entry three = MakeEntry("A", "124.13", {"125.10", "121.99", "125.29"});
+  EXPECT_EQ(three.raw_string, "125.1:121.99:125.29");
+}
+
+TEST(Statistics, StandardErrorLabelGolden) {
+  EXPECT_EQ(StandardErrorLabel(E("124.13", "125.1:121.99:125.29")), "SE +/- 1.07, N = 3");
+  EXPECT_EQ(StandardErrorLabel(E("454.91", "456.97:458.02:449.75")), "SE +/- 2.60, N = 3");
+  EXPECT_EQ(StandardErrorLabel(E("694", "")), "");
+  EXPECT_EQ(StandardErrorLabel(E("1.234", "1.2:1.268")), "SE +/- 0.034, N = 2");
+}
+
+TEST(Statistics, ConfidenceFileGolden) {
+  // pts-output/merged/result-file-confidence.txt: Baseline and Tuned 4KB.
+  std::vector<double> base = {125.1, 121.99, 125.29}, tuned = {123.51, 121.3, 124.52};
+  EXPECT_EQ(PhpNumberFormat(PercentStandardDeviation(base), 2), "1.49");
+  EXPECT_EQ(PhpNumberFormat(PercentStandardDeviation(tuned), 2), "1.34");
+  auto [lo, hi] = ThreeSigmaLimits(base, 2);
+  EXPECT_EQ(PhpFloatToString(lo), "119.59");
+  EXPECT_EQ(PhpFloatToString(hi), "128.67");
+  auto [lo2, hi2] = ThreeSigmaLimits(tuned, 2);
+  EXPECT_EQ(PhpFloatToString(lo2), "119.08");
+  EXPECT_EQ(PhpFloatToString(hi2), "127.14");
+}
+
+TEST(Statistics, EveryBarEntryOfThePtsGoldenRunsRecomputes) {
+  PTSN_REQUIRE_REFERENCE();
+  int checked = 0;
+  for (const char* rel : {"result-a", "result-b", "dynamic-run-count", "auto-naming"}) {
+    std::string path = test::ReferenceDir() + "/pts-output/" + rel + "/composite.xml";
+    if (!std::filesystem::exists(path)) continue;
+    ResultFile f = ReadResultFile(path);
+    for (const Result& r : f.results) {
+      if (r.display_format != "BAR_GRAPH") continue;
+      for (const Entry& e : r.entries) {
+        EXPECT_EQ(MeanValue(EntryTrials(e)), e.value) << path << " " << *e.raw_string;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 5);
+}
+
+TEST(Statistics, BasicsAndMedian) {
+  EXPECT_DOUBLE_EQ(Mean({1, 2, 3, 4}), 2.5);
+  EXPECT_DOUBLE_EQ(Median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(Median({5, 1, 3}), 3);
+  EXPECT_DOUBLE_EQ(SampleStandardDeviation({5}), 0);
+  EXPECT_NEAR(SampleStandardDeviation({2, 4, 4, 4, 5, 5, 7, 9}), 2.138089935, 1e-9);
+  EXPECT_NEAR(StandardError({2, 4, 4, 4, 5, 5, 7, 9}), 2.138089935 / std::sqrt(8.0), 1e-9);
+}
+
+TEST(Statistics, StudentTQuantiles) {
+  // Published two-sided 95 % critical values.
+  EXPECT_NEAR(StudentTQuantile(0.95, 1), 12.7062, 1e-4);
+  EXPECT_NEAR(StudentTQuantile(0.95, 2), 4.3027, 1e-4);
+  EXPECT_NEAR(StudentTQuantile(0.95, 10), 2.2281, 1e-4);
+  EXPECT_NEAR(StudentTQuantile(0.95, 30), 2.0423, 1e-4);
+  EXPECT_NEAR(StudentTQuantile(0.95, 1000), 1.9623, 1e-4);
+  EXPECT_NEAR(StudentTQuantile(0.99, 5), 4.0321, 1e-4);
+}
+
+TEST(Statistics, SummaryConfidenceInterval) {
+  TrialSummary s = Summarize({125.1, 121.99, 125.29});
+  EXPECT_EQ(s.n, 3u);
+  EXPECT_DOUBLE_EQ(s.min, 121.99);
+  EXPECT_DOUBLE_EQ(s.max, 125.29);
+  EXPECT_DOUBLE_EQ(s.median, 125.1);
+  double half = 4.302652729911275 * s.se;
+  EXPECT_NEAR(s.ci95_low, s.mean - half, 1e-9);
+  EXPECT_NEAR(s.ci95_high, s.mean + half, 1e-9);
+  EXPECT_NEAR(s.ci95_high - s.ci95_low, 2 * 4.3027 * 1.07, 0.01);
+  TrialSummary one = Summarize({5});
+  EXPECT_EQ(one.ci95_low, 5);
+  EXPECT_EQ(one.ci95_high, 5);
+}
+
+TEST(Statistics, OutliersAreFlaggedNotDropped) {
+  std::vector<double> v = {100, 101, 99, 100.5, 99.5, 150};
+  std::vector<bool> f = OutlierFlags(v);
+  ASSERT_EQ(f.size(), v.size());
+  EXPECT_EQ(f, (std::vector<bool>{false, false, false, false, false, true}));
+  EXPECT_EQ(Summarize(v).n, 6u);  // kept
+  // MAD == 0: falls back to the mean absolute deviation.
+  EXPECT_EQ(OutlierFlags({10, 10, 10, 10, 10, 30}), (std::vector<bool>{false, false, false, false, false, true}));
+  EXPECT_EQ(OutlierFlags({10, 10, 10}), (std::vector<bool>{false, false, false}));
+  // With 3 trials the MAD is tiny (0.19 here), so the rule flags the odd one out: |0.6745 * 3.11 / 0.19| = 11.
+  EXPECT_EQ(OutlierFlags({125.1, 121.99, 125.29}), (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(OutlierFlags({1, 1000}), (std::vector<bool>{false, false}));  // fewer than 3: never flagged
+}
+
+}  // namespace
+}  // namespace ptsn::results
