@@ -63,12 +63,17 @@ void MergeByHash(results::ResultFile& file, const results::Result& r, std::vecto
 
 }  // namespace
 
-std::optional<std::string> StandInOf(const results::Entry& entry) {
+namespace {
+std::optional<std::string> JsonString(const results::Entry& entry, const char* key) {
   Json j = ParseEntryJson(entry.json);
-  auto it = j.find(kStandInJsonKey);
+  auto it = j.find(key);
   if (it == j.end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
 }
+}  // namespace
+
+std::optional<std::string> StandInOf(const results::Entry& entry) { return JsonString(entry, kStandInJsonKey); }
+std::optional<std::string> StandInScaleOf(const results::Entry& entry) { return JsonString(entry, "stand-in-scale"); }
 
 void PutEntry(results::Result& result, results::Entry entry, const std::optional<std::string>& stand_in_label) {
   if (stand_in_label) MarkEntry(entry, *stand_in_label, "");

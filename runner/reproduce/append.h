@@ -22,6 +22,8 @@ inline constexpr const char* kStandInJsonKey = "stand-in";
 
 // "native/fs-files-1.0.0 for pts/fs-mark-1.0" when `entry` is a stand-in's, else nullopt.
 std::optional<std::string> StandInOf(const results::Entry& entry);
+// The stand-in's own unit when it differs from the published result's scale, else nullopt.
+std::optional<std::string> StandInScaleOf(const results::Entry& entry);
 
 // Adds (or replaces, on a resumed run) `entry` in `result`; a stand-in label is merged into the
 // entry's JSON (PTS json_encode style, '/' escaped).
