@@ -138,15 +138,26 @@ std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanIte
   return hashes;
 }
 
-void NoteStandIns(results::System& system, const ReproducePlan& plan) {
-  std::vector<std::string> labels;
-  for (const auto& it : plan.items)
-    if (it.kind == PlanKind::kStandIn) labels.push_back(it.stand_in_label);
-  if (labels.empty()) return;
-  std::string note = "Stand-ins (not the original programs): " + Join(labels, "; ") + ".";
+namespace {
+void AddNote(results::System& system, const std::string& note) {
   std::string notes = system.notes.value_or("");
   if (notes.find(note) != std::string::npos) return;
   system.notes = notes.empty() ? note : notes + " " + note;
+}
+constexpr const char* kReproductionNote = "Reproduction of ";
+}  // namespace
+
+void NoteReproduction(results::System& system, const std::string& reproduced_name, const ReproducePlan& plan) {
+  AddNote(system, kReproductionNote + reproduced_name + " by pts-native.");
+  std::vector<std::string> labels;
+  for (const auto& it : plan.items)
+    if (it.kind == PlanKind::kStandIn) labels.push_back(it.stand_in_label);
+  if (!labels.empty()) AddNote(system, "Stand-ins (not the original programs): " + Join(labels, "; ") + ".");
+}
+
+bool IsReproductionSystem(const results::System& system) {
+  return system.notes && system.notes->find(kReproductionNote) != std::string::npos &&
+         system.notes->find(" by pts-native.") != std::string::npos;
 }
 
 }  // namespace ptsn::reproduce

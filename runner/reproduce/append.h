@@ -49,7 +49,10 @@ std::vector<results::Result> RelabelAsOriginal(const std::vector<results::Result
 std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanItem& item,
                                         const std::vector<results::Result>& produced, const std::string& identifier);
 
-// Appends "Stand-ins: A; B." (one per stand-in in the plan) to the notes of `system`.
-void NoteStandIns(results::System& system, const ReproducePlan& plan);
+// Appends "Reproduction of NAME by pts-native." and, when the plan has stand-ins, "Stand-ins
+// (not the original programs): A; B." to the notes of the new `system` (idempotent). The first
+// sentence is also how a later run recognises this system as its own (see consent.h).
+void NoteReproduction(results::System& system, const std::string& reproduced_name, const ReproducePlan& plan);
+bool IsReproductionSystem(const results::System& system);
 
 }  // namespace ptsn::reproduce

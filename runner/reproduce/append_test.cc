@@ -130,11 +130,13 @@ TEST(Append, SystemNotesListStandIns) {
   plan.items = {a, b};
   results::System s;
   s.notes = "Disk Scheduler: MQ-DEADLINE.";
-  NoteStandIns(s, plan);
-  NoteStandIns(s, plan);  // idempotent on resume
+  EXPECT_FALSE(IsReproductionSystem(s));
+  NoteReproduction(s, "1110088-AR-1110066AR56", plan);
+  NoteReproduction(s, "1110088-AR-1110066AR56", plan);  // idempotent on resume
   EXPECT_EQ(*s.notes,
-            "Disk Scheduler: MQ-DEADLINE. Stand-ins (not the original programs): native/fs-files-1.0.0 for "
-            "pts/fs-mark-1.0.");
+            "Disk Scheduler: MQ-DEADLINE. Reproduction of 1110088-AR-1110066AR56 by pts-native. Stand-ins (not the "
+            "original programs): native/fs-files-1.0.0 for pts/fs-mark-1.0.");
+  EXPECT_TRUE(IsReproductionSystem(s));
 }
 
 }  // namespace ptsn::reproduce
