@@ -2,14 +2,24 @@
 
 #include <cstring>
 
-#include "results-xml/php_number.h"
+#include "results-xml/statistics.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
 
+std::optional<double> NumericValue(std::string_view s) {
+  if (!PhpIsNumeric(s)) return std::nullopt;
+  return PhpToNumber(s);
+}
+
+std::string SetPrecision(std::string_view value, int decimals) {
+  auto n = NumericValue(value);
+  return n ? PhpNumberFormat(*n, decimals) : std::string(value);
+}
+
 int PhpCompare(std::string_view a, std::string_view b) {
-  auto na = php::ToNumber(a);
-  auto nb = php::ToNumber(b);
+  auto na = NumericValue(a);
+  auto nb = NumericValue(b);
   if (na && nb) return *na < *nb ? -1 : (*na > *nb ? 1 : 0);
   int c = a.compare(b);
   return c < 0 ? -1 : (c > 0 ? 1 : 0);

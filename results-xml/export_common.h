@@ -2,12 +2,22 @@
 // "Processor: X, Memory: Y" component string, and picks a brand colour for an identifier.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace ptsn::results {
+
+// The value of a PHP-numeric string, nullopt otherwise (statistics.h has the PHP rules).
+std::optional<double> NumericValue(std::string_view s);
+
+// pts_math::set_precision(): number_format() for numeric strings, others unchanged.
+std::string SetPrecision(std::string_view value, int decimals);
+
+// PHP empty() of a string: "" and "0".
+inline bool PhpEmpty(std::string_view s) { return s.empty() || s == "0"; }
 
 // PHP 8 comparison of two strings: numerically when both are numeric, else byte-wise.
 int PhpCompare(std::string_view a, std::string_view b);

@@ -2,8 +2,9 @@
 // (../shared/reference/{pts-output,seed-results}/*/result-file-to-*). Skipped without ../shared.
 #include <gtest/gtest.h>
 
-#include <sstream>
+#include <nlohmann/json.hpp>
 
+#include "results-xml/export_json.h"
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/test_support.h"
@@ -59,6 +60,44 @@ INSTANTIATE_TEST_SUITE_P(
         if (!isalnum(static_cast<unsigned char>(c))) c = '_';
       return name;
     });
+
+// JSON: with our additions switched off the text equals PTS's result-file-to-json byte for
+// byte; with them on, removing every "ptsn*" key gives the same document.
+class JsonGolden : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(JsonGolden, CoreEqualsPtsResultFileToJson) {
+  PTSN_REQUIRE_REFERENCE();
+  const std::string dir = test::ReferenceDir() + "/" + GetParam();
+  const ResultFile file = ReadResultFile(dir + "/composite.xml");
+  const std::string golden = ReadFile(dir + "/result-file-to-json.json");
+  EXPECT_EQ(ResultFileToJson(file, {.statistics = false}), golden);
+
+  auto strip = [](auto& self, nlohmann::ordered_json& j) -> void {
+    if (!j.is_object()) return;
+    for (auto it = j.begin(); it != j.end();) {
+      if (it.key().rfind("ptsn", 0) == 0) {
+        it = j.erase(it);
+      } else {
+        self(self, *it);
+        ++it;
+      }
+    }
+  };
+  auto ours = nlohmann::ordered_json::parse(ResultFileToJson(file));
+  strip(strip, ours);
+  EXPECT_EQ(ours, nlohmann::ordered_json::parse(golden));
+}
+
+INSTANTIATE_TEST_SUITE_P(Reference, JsonGolden,
+                         ::testing::Values("seed-results/1110088-AR-1110066AR56",
+                                           "seed-results/ubuntu-1304-disk-encryption", "pts-output/merged",
+                                           "pts-output/result-a", "pts-output/result-b"),
+                         [](const ::testing::TestParamInfo<const char*>& p) {
+                           std::string name = p.param;
+                           for (char& c : name)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace ptsn::results

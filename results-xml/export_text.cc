@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "results-xml/export_common.h"
-#include "results-xml/php_number.h"
+#include "results-xml/statistics.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -21,28 +21,28 @@ std::vector<std::string> AdjustedValues(const Result& result) {
   int max_precision = 0;
   for (const auto& e : result.entries) {
     std::string_view lo;
-    if (!php::IsNumeric(e.value)) {
+    if (!PhpIsNumeric(e.value)) {
       auto parts = SplitViews(e.value, ',');
       lo = PhpMin(parts);
-      if (!php::IsNumeric(lo)) continue;
+      if (!PhpIsNumeric(lo)) continue;
     } else {
       lo = e.value;
     }
-    double v = *php::ToNumber(lo);
+    double v = *NumericValue(lo);
     if (!min_value || v < tracked_min || tracked_min == 0) tracked_min = v;
     min_value = tracked_min;
-    max_precision = std::max(max_precision, php::Precision(e.value));
+    max_precision = std::max(max_precision, PtsPrecision(e.value));
   }
 
   int precision = max_precision;
   if (min_value) {
-    double shown_min = *php::ToNumber(php::NumberFormat(*min_value, max_precision));
+    double shown_min = *NumericValue(PhpNumberFormat(*min_value, max_precision));
     if (shown_min >= 10) precision = std::min(2, max_precision);
   }
   std::vector<std::string> values;
   values.reserve(result.entries.size());
   for (const auto& e : result.entries)
-    values.push_back(php::IsNumeric(e.value) ? php::SetPrecision(e.value, precision) : e.value);
+    values.push_back(PhpIsNumeric(e.value) ? SetPrecision(e.value, precision) : e.value);
   return values;
 }
 
@@ -71,12 +71,12 @@ void AppendBoxPlot(std::string& line, const std::vector<std::string_view>& parts
   unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
   for (double v : unique)
     if ((v < whisker_bottom || v > whisker_top) && v > 0.1) put(std::floor(v / max_value * size), '.');
-  const double start = php::Round(whisker_bottom / max_value * size, 0);
-  const double end = php::Round(whisker_top / max_value * size, 0);
+  const double start = PhpRound(whisker_bottom / max_value * size, 0);
+  const double end = PhpRound(whisker_top / max_value * size, 0);
   for (double i = start; i <= end && i < size - 1; ++i) put(i, '-');
-  const double box_left = php::Round(Percentile(values, 0.25) / max_value * size, 0);
-  const double box_middle = php::Round(Percentile(values, 0.5) / max_value * size, 0);
-  const double box_right = php::Round(Percentile(values, 0.75) / max_value * size, 0);
+  const double box_left = PhpRound(Percentile(values, 0.25) / max_value * size, 0);
+  const double box_middle = PhpRound(Percentile(values, 0.5) / max_value * size, 0);
+  const double box_right = PhpRound(Percentile(values, 0.75) / max_value * size, 0);
   for (double i = box_left; i <= box_right; ++i) put(i, '#');
   put(start, '|');
   put(end, '|');
@@ -119,17 +119,17 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
   std::vector<size_t> shown;
   for (size_t i = 0; i < values.size(); ++i) {
     const std::string& v = values[i];
-    if (!php::IsEmpty(v)) shown.push_back(i);
+    if (!PhpEmpty(v)) shown.push_back(i);
     longest_result = std::max(longest_result, v.size());
     if (v.find(',') != std::string::npos) {
       auto parts = SplitViews(v, ',');
-      double hi = php::ToNumber(PhpMax(parts)).value_or(0);
-      double lo = php::ToNumber(PhpMin(parts)).value_or(0);
+      double hi = NumericValue(PhpMax(parts)).value_or(0);
+      double lo = NumericValue(PhpMin(parts)).value_or(0);
       max_value = std::max(max_value, hi * 1.03);
       if (!min_poisoned) min_value = min_value ? std::min(*min_value, lo) : lo;
       largest_min = std::max(largest_min, lo);
       is_line_graph = true;
-    } else if (auto n = php::ToNumber(v)) {
+    } else if (auto n = NumericValue(v)) {
       if (*n > max_value) max_value = *n;
     } else if (v.empty()) {
       min_poisoned = true;
@@ -144,8 +144,8 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
   const int precision = (max_value > 100 || (min_above_29 && max_value > 79)) ? 0 : 1;
   size_t largest_min_length = 0, max_value_length = 0;
   if (is_line_graph) {
-    largest_min_length = php::NumberFormat(largest_min, precision).size();
-    max_value_length = php::NumberFormat(max_value, precision).size();
+    largest_min_length = PhpNumberFormat(largest_min, precision).size();
+    max_value_length = PhpNumberFormat(max_value, precision).size();
   }
 
   std::string line;
@@ -161,10 +161,10 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
     }
     if (is_line_graph) {
       auto parts = SplitViews(val, ',');
-      std::string min_text = php::SetPrecision(PhpMin(parts), precision);
+      std::string min_text = SetPrecision(PhpMin(parts), precision);
       double sum = 0;
       for (auto p : parts) sum += std::strtod(std::string(p).c_str(), nullptr);
-      std::string avg_text = php::NumberFormat(sum / static_cast<double>(parts.size()), precision);
+      std::string avg_text = PhpNumberFormat(sum / static_cast<double>(parts.size()), precision);
       line += "MIN: ";
       line += min_text;
       if (largest_min_length > min_text.size()) line.append(largest_min_length - min_text.size(), ' ');
@@ -172,17 +172,17 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
       line += avg_text;
       if (max_value_length > avg_text.size()) line.append(max_value_length - avg_text.size(), ' ');
       line += "  MAX: ";
-      line += php::SetPrecision(PhpMax(parts), precision);
+      line += SetPrecision(PhpMax(parts), precision);
       line += ' ';
       if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows > 1)
         AppendBoxPlot(line, parts, max_value, terminal_width);
-    } else if (auto n = php::ToNumber(val)) {
+    } else if (auto n = NumericValue(val)) {
       line += val;
       if (longest_result > val.size()) line.append(longest_result - val.size(), ' ');
       line += '|';
       if (max_value > 0) {
         const double width = static_cast<double>(terminal_width) - static_cast<double>(line.size());
-        const double bars = php::Round(*n / max_value * width, 0);
+        const double bars = PhpRound(*n / max_value * width, 0);
         if (bars > 0) line.append(static_cast<size_t>(bars), '=');
       }
     } else if (result.display_format == "PASS_FAIL") {

@@ -20,6 +20,7 @@ struct Command {
 // Each area contributes its rows (cmd_<area>.cc); AllCommands() concatenates them.
 std::vector<Command> CoreCommands();
 std::vector<Command> ResultCommands();
+std::vector<Command> ExportCommands();
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.

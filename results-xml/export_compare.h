@@ -1,0 +1,43 @@
+// Side-by-side comparison of result files (compare-results A B ...): every system of every file
+// becomes a column, results line up by comparison hash, and each value is shown with its change
+// against the first column and whether that change is within noise (95 % confidence intervals
+// of the trials overlap). PTS has no such command (only compare-results-to-baseline for two
+// single-system files); this is ours.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results-xml/result_file.h"
+
+namespace ptsn::results {
+
+struct ComparedValue {
+  std::optional<double> value;        // nullopt: no (numeric) result for this column
+  std::optional<double> ci_low, ci_high;  // 95 % CI of the trials (N >= 2 only)
+  size_t n = 0;                       // trials
+  std::optional<double> change_pct;   // (value - first) / first * 100; columns after the first
+  // Relative to the first column: +1 better, -1 worse, 0 within noise (CIs overlap),
+  // nullopt when it cannot be told (a missing value or a side with fewer than 2 trials).
+  std::optional<int> verdict;
+};
+
+struct ComparedResult {
+  std::string label;       // "Sample Disk 1.0 - Block Size: 4KB"
+  std::string scale;       // "MB/s"
+  std::string proportion;  // HIB | LIB | ""
+  std::vector<ComparedValue> values;  // one per column
+};
+
+struct Comparison {
+  std::vector<std::string> columns;  // system identifiers, "file: system" when they repeat
+  std::vector<ComparedResult> results;
+};
+
+// `names` label the files in column headers when identifiers repeat across files.
+Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names);
+
+std::string ComparisonToText(const Comparison& comparison);
+
+}  // namespace ptsn::results

@@ -1,0 +1,28 @@
+// JSON view of a result file. The core is PTS's result-file-to-json, key for key (title,
+// systems keyed by identifier, results keyed by comparison hash, per system value / raw_values /
+// test_run_times / details), so tools written for PTS's output keep working; PTS's number and
+// string conventions are kept too (integral floats without ".0", "\/" escapes, \uXXXX).
+//
+// Our additions all start with "ptsn":
+//  * every entry: "ptsn_statistics" {n, mean, median, min, max, sd, percent_sd, se,
+//    ci95: [low, high] (Student t), outliers: [bool per trial, modified Z-score], se_label}
+//    over its trials (the series for LINE_GRAPH values);
+//  * "ptsn_shadowed_systems" / "ptsn_shadowed_entries" / "ptsn_shadowed_results": whatever
+//    PTS's keyed objects would silently drop when two systems, entries or results share a key
+//    (a merge that kept two "Baseline" runs), so every trial is in the output;
+//  * top level "ptsn": {"generator": ...}.
+#pragma once
+
+#include <string>
+
+#include "results-xml/result_file.h"
+
+namespace ptsn::results {
+
+struct JsonOptions {
+  bool statistics = true;  // false: PTS's keys only (what the golden comparison checks)
+};
+
+std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options = {});
+
+}  // namespace ptsn::results

@@ -1,0 +1,85 @@
+#include "results-xml/export_json.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "results-xml/comparison_hash.h"
+#include "results-xml/export_test_fixture.h"
+
+namespace ptsn::results {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+TEST(ExportJson, EntriesCarryTrialsAndStatistics) {
+  const ResultFile f = test::SmallResultFile();
+  const Json j = Json::parse(ResultFileToJson(f));
+  const Json& bar = j["results"][ComparisonHash(f.results[0])];
+  EXPECT_EQ(bar["identifier"], "local/sample-disk-1.0.0");
+  const Json& base = bar["results"]["Baseline"];
+  EXPECT_EQ(base["value"], 124.13);
+  EXPECT_EQ(base["raw_values"], Json::parse("[125.1, 121.99, 125.29]"));
+  EXPECT_EQ(base["test_run_times"], Json::parse("[10.66, 8.05, 7.92]"));
+  const Json& st = base["ptsn_statistics"];
+  EXPECT_EQ(st["n"], 3);
+  EXPECT_NEAR(st["mean"].get<double>(), 124.126667, 1e-6);
+  EXPECT_EQ(st["median"], 125.1);
+  EXPECT_EQ(st["min"], 121.99);
+  EXPECT_EQ(st["max"], 125.29);
+  EXPECT_NEAR(st["se"].get<double>(), 1.06974, 1e-5);
+  EXPECT_EQ(st["se_label"], "SE +/- 1.07, N = 3");
+  EXPECT_LT(st["ci95"][0].get<double>(), 124.12);
+  EXPECT_GT(st["ci95"][1].get<double>(), 124.13);
+  // Modified Z-score: MAD = 0.19, so 121.99 scores 0.6745 * 3.11 / 0.19 = 11 > 3.5.
+  EXPECT_EQ(st["outliers"], Json::parse("[false, true, false]"));
+
+  // A monitor series: the value stays a string, statistics cover its samples.
+  const Json& series = j["results"][ComparisonHash(f.results[1])]["results"]["Tuned"];
+  EXPECT_TRUE(series["value"].is_string());
+  EXPECT_EQ(series["ptsn_statistics"]["n"], 7);
+  EXPECT_EQ(series["ptsn_statistics"]["min"], 50.5);
+
+  // A failed entry keeps its error under details and has no value (PTS's array_filter).
+  const Json& failed = j["results"][ComparisonHash(f.results[3])]["results"]["Baseline"];
+  EXPECT_FALSE(failed.contains("value"));
+  EXPECT_EQ(failed["details"]["error"], "The test quit with a non-zero exit status.");
+  EXPECT_EQ(failed["ptsn_statistics"]["n"], 0);
+}
+
+TEST(ExportJson, PhpConventions) {
+  const std::string text = ResultFileToJson(test::SmallResultFile(), {.statistics = false});
+  EXPECT_NE(text.find("\"scale\": \"MB\\/s\""), std::string::npos);  // escaped slash
+  EXPECT_NE(text.find("\n    \"systems\": {\n        \"Baseline\": {"), std::string::npos);  // 4-space indent
+  EXPECT_EQ(text.find("ptsn"), std::string::npos);
+  ResultFile f;
+  f.generated.title = "T\xc3\xa9";
+  Result r;
+  r.title = "T";
+  r.entries = {{"a", "8.00", "8:8.0:8", {}}};
+  f.results.push_back(r);
+  const std::string j = ResultFileToJson(f, {.statistics = false});
+  EXPECT_NE(j.find("\"T\\u00e9\""), std::string::npos);
+  EXPECT_NE(j.find("\"value\": 8,"), std::string::npos);  // integral floats print like PHP
+  EXPECT_NE(j.find("\"systems\": []"), std::string::npos);
+}
+
+TEST(ExportJson, NothingIsLostWhenKeysCollide) {
+  ResultFile f = test::SmallResultFile();
+  f.systems.push_back(f.systems[0]);                            // a merge kept two "Baseline"s
+  f.results[0].entries.push_back({"Baseline", "130.5", "130:131", {}});
+  f.results.push_back(f.results[2]);                            // same comparison hash twice
+  f.results.back().entries[0].value = "7.5";
+  const Json j = Json::parse(ResultFileToJson(f));
+  EXPECT_EQ(j["ptsn_shadowed_systems"].size(), 1u);
+  const Json& bar = j["results"][ComparisonHash(f.results[0])];
+  EXPECT_EQ(bar["results"]["Baseline"]["value"], 130.5);       // the later one, as PTS
+  ASSERT_EQ(bar["ptsn_shadowed_entries"].size(), 1u);
+  EXPECT_EQ(bar["ptsn_shadowed_entries"][0]["value"], 124.13);
+  EXPECT_EQ(bar["ptsn_shadowed_entries"][0]["ptsn_key"], "Baseline");
+  ASSERT_EQ(j["ptsn_shadowed_results"].size(), 1u);
+  EXPECT_EQ(j["ptsn_shadowed_results"][0]["results"]["Tuned"]["value"], 9.5);
+}
+
+}  // namespace
+}  // namespace ptsn::results

@@ -1,0 +1,138 @@
+#include "results-xml/result_store.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+#include "runner/common/settings.h"
+#include "runner/common/strings.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::results {
+
+namespace {
+
+bool IsFile(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+// A saved name is one path component; anything else is a path or an attempt to escape the
+// results directory.
+bool IsPlainName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> ResultDirectories(const Settings& settings) {
+  std::vector<std::string> dirs = {settings.ResultsDirectory()};
+  std::string pts = settings.Get("results.pts_home");
+  if (!pts.empty()) dirs.push_back(pts + "/test-results");
+  return dirs;
+}
+
+std::optional<std::string> FindSavedResultDir(const std::string& name, const std::vector<std::string>& dirs) {
+  if (!IsPlainName(name)) return std::nullopt;
+  for (const std::string& d : dirs) {
+    fs::path dir = fs::path(d) / name;
+    if (IsFile(dir / "composite.xml")) return dir.string();
+  }
+  return std::nullopt;
+}
+
+std::string ResolveResultFile(const std::string& name_or_path, const std::vector<std::string>& dirs) {
+  if (IsFile(name_or_path)) return name_or_path;
+  if (IsFile(fs::path(name_or_path) / "composite.xml")) return (fs::path(name_or_path) / "composite.xml").string();
+  if (auto dir = FindSavedResultDir(name_or_path, dirs)) return *dir + "/composite.xml";
+  throw FileError(name_or_path, "no such file and no saved result of that name (looked in " + Join(dirs, ", ") + ")");
+}
+
+std::vector<SavedResultInfo> ListSavedResults(const std::vector<std::string>& dirs) {
+  std::vector<SavedResultInfo> out;
+  std::set<std::string> seen;
+  for (const std::string& d : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(d, ec)) continue;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(d, ec))
+      if (IsFile(e.path() / "composite.xml")) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      if (!seen.insert(name).second) continue;
+      SavedResultInfo info;
+      info.name = name;
+      info.directory = d;
+      try {
+        ResultFile f = ReadResultFile((fs::path(d) / name / "composite.xml").string());
+        info.title = f.generated.title;
+        info.last_modified = f.generated.last_modified;
+        for (const System& s : f.systems) info.systems.push_back(s.identifier);
+        info.results = f.results.size();
+      } catch (const Error& e) {
+        info.error = e.what();
+      }
+      out.push_back(std::move(info));
+    }
+  }
+  return out;
+}
+
+std::string CleanSaveName(const std::string& wanted) {
+  std::string out;
+  for (char c : Trim(wanted)) {
+    if (c == ' ') c = '-';
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    if (!keep) continue;
+    if (c == '-' && !out.empty() && out.back() == '-') continue;
+    out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  if (out.size() > 126) out.resize(126);
+  if (out.empty() || out == "-") throw Error("'" + wanted + "' leaves no usable save name (letters, digits and '-' are kept)");
+  return out;
+}
+
+std::string SimplifyForFileHandling(const std::string& s) {
+  std::string out;
+  for (char c : Trim(s)) {
+    if (c == '/' || c == '\\') c = '_';
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                std::string_view("-. _,@+;=").find(c) != std::string_view::npos;
+    if (keep) out += c;
+  }
+  return out;
+}
+
+std::string SaveResult(const std::string& results_dir, const std::string& name, const ResultFile& file,
+                       const SerializeOptions& options) {
+  if (!IsPlainName(name)) throw Error("'" + name + "' is not a valid saved-result name");
+  std::string dir = (fs::path(results_dir) / name).string();
+  MakeDirectories(dir);
+  std::string path = dir + "/composite.xml";
+  WriteResultFile(path, file, options);
+  return path;
+}
+
+std::string UnusedSaveName(const std::string& results_dir, const std::string& prefix) {
+  for (int n = 1;; ++n) {
+    std::string name = prefix + "-" + std::to_string(n);
+    std::error_code ec;
+    if (!fs::exists(fs::path(results_dir) / name, ec)) return name;
+  }
+}
+
+std::string RemoveSavedResult(const std::string& name, const std::vector<std::string>& dirs) {
+  if (!IsPlainName(name))
+    throw Error("remove-result takes a saved result's name, not a path: '" + name + "'");
+  auto dir = FindSavedResultDir(name, dirs);
+  if (!dir) throw Error(name + ": no saved result of that name (looked in " + Join(dirs, ", ") + ")");
+  std::error_code ec;
+  fs::remove_all(*dir, ec);
+  if (ec) throw FileError(*dir, "cannot delete: " + ec.message());
+  return *dir;
+}
+
+}  // namespace ptsn::results

@@ -1,0 +1,65 @@
+// Where saved results live and how a command finds one. A saved result is a directory
+// <results dir>/<name>/ holding composite.xml (PTS's layout, so PTS's own test-results directory
+// can be read as is). Commands accept a path or a saved name; names are looked up in our
+// results directory first, then in PTS's (<pts_home>/test-results).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results-xml/result_file.h"
+#include "results-xml/result_xml.h"
+
+namespace ptsn {
+class Settings;
+}
+
+namespace ptsn::results {
+
+// The directories searched for saved names, in order: results.directory, then
+// results.pts_home + "/test-results".
+std::vector<std::string> ResultDirectories(const Settings& settings);
+
+// A result file named on the command line: an existing file path, a directory holding
+// composite.xml, or a saved name in one of `dirs`. Throws ptsn::Error
+// "NAME: no such file and no saved result of that name (looked in DIR, DIR)".
+std::string ResolveResultFile(const std::string& name_or_path, const std::vector<std::string>& dirs);
+
+// The saved result's directory for a saved name (not a path); nullopt when there is none.
+std::optional<std::string> FindSavedResultDir(const std::string& name, const std::vector<std::string>& dirs);
+
+struct SavedResultInfo {
+  std::string name;       // directory name
+  std::string directory;  // the results directory it was found in
+  std::string title;
+  std::vector<std::string> systems;  // identifiers
+  size_t results = 0;
+  std::string last_modified;
+  std::string error;  // set (and the rest empty) when composite.xml cannot be read
+};
+// Every saved result in `dirs`, sorted by name within each directory; a name present in an
+// earlier directory hides the same name in a later one.
+std::vector<SavedResultInfo> ListSavedResults(const std::vector<std::string>& dirs);
+
+// PTS's clean_save_name(): trim, spaces -> '-', keep [A-Za-z0-9-], collapse "--", lower-case,
+// at most 126 characters. Throws ptsn::Error when nothing is left.
+std::string CleanSaveName(const std::string& wanted);
+// pts_strings::simplify_string_for_file_handling(): '/' and '\' -> '_', keep
+// [A-Za-z0-9-. _,@+;=] (log directory names of identifiers).
+std::string SimplifyForFileHandling(const std::string& s);
+
+// Writes `file` to <results_dir>/<name>/composite.xml (atomically, creating the directory);
+// returns the path.
+std::string SaveResult(const std::string& results_dir, const std::string& name, const ResultFile& file,
+                       const SerializeOptions& options = {});
+
+// The first "<prefix>-N" (N = 1, 2, ...) that is not yet a saved result in `results_dir`
+// (PTS picks merge-<random 1000..9999>; a predictable name is easier to script).
+std::string UnusedSaveName(const std::string& results_dir, const std::string& prefix);
+
+// Deletes a saved result's directory (remove-result). Only saved names are accepted, never
+// paths, and only a directory that holds a composite.xml is deleted. Returns the directory.
+std::string RemoveSavedResult(const std::string& name, const std::vector<std::string>& dirs);
+
+}  // namespace ptsn::results

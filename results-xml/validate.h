@@ -1,0 +1,32 @@
+// Is a result file well-formed in PTS's sense? Two independent checks:
+//  * ValidateResultFile: our own structural rules, always available — the XSD's facets
+//    (Title lengths, TimeStamp pattern, Proportion/DisplayFormat enumerations, identifier
+//    lengths, at least one System/Result/Entry) plus what the XSD cannot say (every Entry names a
+//    System, numeric values where the display format needs numbers, Parent names a result,
+//    JSON fields parse). Problems PTS itself produces (duplicate system identifiers after its
+//    merge) are warnings, not errors.
+//  * ValidateAgainstSchema: libxml2 XSD validation against PTS's result-file.xsd. The XSD is
+//    GPL reference data we do not ship; the caller finds it (setting results.xsd).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "results-xml/result_file.h"
+
+namespace ptsn::results {
+
+struct ValidationIssue {
+  bool error = true;   // false = warning
+  std::string where;   // "Generated/Title", "Result 3 (Sample Disk, Block Size: 4KB) Entry 'Tuned'"
+  std::string what;
+};
+
+std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file);
+
+// Errors as "line N: message" strings; empty = valid. Throws ptsn::Error naming the XSD if it
+// cannot be loaded. `xml` is parsed with the same safe options as ParseResultFile.
+std::vector<std::string> ValidateAgainstSchema(std::string_view xml, const std::string& xsd_path);
+
+}  // namespace ptsn::results

@@ -1,0 +1,100 @@
+// The export commands through the built binary: stdout by default, -o writes a file, saved
+// names resolve in the results directory, bad input is one line and a non-zero exit.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "runner/common/atomic_file.h"
+#include "tests/cli/run_binary.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Golden(const std::string& rel) { return std::string(PTSN_SHARED_DIR) + "/reference/" + rel; }
+
+#define REQUIRE_GOLDEN()                                                  \
+  if (!fs::is_directory(Golden("pts-output")))                            \
+  GTEST_SKIP() << "shared reference tree not found at " << Golden("")
+
+// A scratch directory per test, removed afterwards.
+class ExportsE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ptsn-exports-e2e-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(ExportsE2E, TextToStdoutMatchesPts) {
+  REQUIRE_GOLDEN();
+  auto r = ptsn::test::RunPtsNative("result-file-to-text " + Golden("pts-output/merged/composite.xml"),
+                                    "TERMINAL_WIDTH=80", /*merge_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output + "\n", ptsn::ReadFile(Golden("pts-output/merged/result-file-to-text.txt")));
+  // The default width is PTS's 79 (the seed result's golden was made with it).
+  auto seed = ptsn::test::RunPtsNative("show " + Golden("seed-results/ubuntu-1304-disk-encryption/composite.xml"),
+                                       "", false);
+  EXPECT_EQ(seed.output + "\n", ptsn::ReadFile(Golden("seed-results/ubuntu-1304-disk-encryption/result-file-to-text.txt")));
+}
+
+TEST_F(ExportsE2E, OutputFileAndSavedName) {
+  REQUIRE_GOLDEN();
+  // A saved result: <results dir>/<name>/composite.xml.
+  fs::create_directories(dir_ / "results" / "golden-merge");
+  fs::copy_file(Golden("pts-output/merged/composite.xml"), dir_ / "results" / "golden-merge" / "composite.xml");
+  const std::string env = "PTS_NATIVE_RESULTS_DIR=" + (dir_ / "results").string();
+  const fs::path out = dir_ / "out.json";
+  auto r = ptsn::test::RunPtsNative("to-json golden-merge -o " + out.string(), env);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "");
+  const std::string json = ptsn::ReadFile(out.string());
+  EXPECT_NE(json.find("\"ptsn_statistics\""), std::string::npos);
+  EXPECT_NE(json.find("\"SE +\\/- 1.07, N = 3\""), std::string::npos);
+
+  auto pts_only = ptsn::test::RunPtsNative("result-file-to-json golden-merge --pts-only", env, false);
+  EXPECT_EQ(pts_only.output, ptsn::ReadFile(Golden("pts-output/merged/result-file-to-json.json")) + "\n");
+
+  auto csv = ptsn::test::RunPtsNative("to-csv golden-merge", env, false);
+  EXPECT_EQ(csv.exit_code, 0);
+  EXPECT_EQ(csv.output.substr(0, csv.output.find('\n')), "Title,Description,Scale,Proportion,Baseline,Tuned");
+}
+
+TEST_F(ExportsE2E, CompareShowsChangeAndNoise) {
+  REQUIRE_GOLDEN();
+  auto r = ptsn::test::RunPtsNative("compare " + Golden("pts-output/result-a/composite.xml") + " " +
+                                    Golden("pts-output/result-b/composite.xml"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // 123.11 vs 124.13 is -0.82%, inside the overlapping 95% intervals of 3 trials each.
+  EXPECT_NE(r.output.find("-0.82%  within noise"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Tuned     0 better, 0 worse, 2 within noise"), std::string::npos) << r.output;
+}
+
+TEST_F(ExportsE2E, BadInputIsOneLineAndNonZero) {
+  auto missing = ptsn::test::RunPtsNative("result-file-to-text " + (dir_ / "nope.xml").string(),
+                                          "PTS_NATIVE_RESULTS_DIR=" + dir_.string());
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("nope.xml: no such result file"), std::string::npos) << missing.output;
+
+  ptsn::WriteFileAtomically((dir_ / "broken.xml").string(), "<PhoronixTestSuite><Generated>");
+  auto broken = ptsn::test::RunPtsNative("to-csv " + (dir_ / "broken.xml").string());
+  EXPECT_NE(broken.exit_code, 0);
+  EXPECT_NE(broken.output.find("broken.xml"), std::string::npos) << broken.output;
+  EXPECT_EQ(std::count(broken.output.begin(), broken.output.end(), '\n'), 1) << broken.output;
+
+  // -o into a missing directory fails and leaves nothing behind.
+  auto r = ptsn::test::RunPtsNative("to-csv " + (dir_ / "broken.xml").string() + " -o " +
+                                    (dir_ / "no" / "such" / "out.csv").string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_FALSE(fs::exists(dir_ / "no"));
+
+  auto usage = ptsn::test::RunPtsNative("compare-results only-one.xml");
+  EXPECT_EQ(usage.exit_code, 2);
+}
+
+}  // namespace
