@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -10,31 +11,18 @@
 
 namespace ptsn::reproduce {
 
-std::optional<std::string> FindSavedResult(const std::string& name, const std::vector<std::string>& result_dirs) {
-  // A name with a path separator or ".." is not a saved-result name; never look outside the dirs.
-  if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") return std::nullopt;
-  for (const auto& dir : result_dirs) {
-    if (dir.empty()) continue;
-    std::string path = dir + "/" + name + "/composite.xml";
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) return path;
-  }
-  return std::nullopt;
-}
-
 ResolvedResult ResolveResult(const std::string& name, const ResolveOptions& options, const Cloner& clone) {
-  if (auto saved = FindSavedResult(name, options.result_dirs)) {
+  if (auto dir = results::FindSavedResultDir(name, options.result_dirs)) {
     ResolvedResult r;
-    r.path = *saved;
-    r.file = results::ReadResultFile(*saved);
-    r.origin = "saved result " + *saved;
+    std::string saved = *dir + "/composite.xml";
+    r.path = saved;
+    r.file = results::ReadResultFile(saved);
+    r.origin = "saved result " + saved;
     // A PTS home's copy is read, never written: the reproduction is saved in our results dir.
     std::string own = options.save_dir + "/" + name + "/composite.xml";
-    if (!options.save_dir.empty() && std::filesystem::absolute(own) != std::filesystem::absolute(*saved)) {
-      MakeDirectories(options.save_dir + "/" + name);
-      results::WriteResultFile(own, r.file, {.keep_as_read = true});
-      r.path = own;
-      r.origin += " (copied to " + own + ")";
+    if (!options.save_dir.empty() && std::filesystem::absolute(own) != std::filesystem::absolute(saved)) {
+      r.path = results::SaveResult(options.save_dir, name, r.file, {.keep_as_read = true});
+      r.origin += " (copied to " + r.path + ")";
     }
     return r;
   }
@@ -56,9 +44,7 @@ ResolvedResult ResolveResult(const std::string& name, const ResolveOptions& opti
     ResolvedResult r;
     r.file = results::ParseResultFile(xml, server + " result " + name);
     r.file.generated.reference_id = name;
-    MakeDirectories(options.save_dir + "/" + name);
-    r.path = options.save_dir + "/" + name + "/composite.xml";
-    results::WriteResultFile(r.path, r.file, {.keep_as_read = true});
+    r.path = results::SaveResult(options.save_dir, name, r.file, {.keep_as_read = true});
     r.origin = "cloned from " + server;
     r.cloned = true;
     return r;

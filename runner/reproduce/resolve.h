@@ -32,9 +32,6 @@ struct ResolvedResult {
   bool cloned = false;
 };
 
-// <dir>/<name>/composite.xml of the first dir that has one.
-std::optional<std::string> FindSavedResult(const std::string& name, const std::vector<std::string>& result_dirs);
-
 // Throws ptsn::Error naming what was tried when nothing answers.
 ResolvedResult ResolveResult(const std::string& name, const ResolveOptions& options, const Cloner& clone);
 
