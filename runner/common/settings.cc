@@ -18,6 +18,8 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"results.pts_home", "PTS_NATIVE_PTS_HOME", "{user_home}/.phoronix-test-suite",
        "an existing Phoronix Test Suite home whose test-results/, test-profiles/ and download-cache/ are also read"},
       {"profiles.directory", "PTS_NATIVE_PROFILES_DIR", "{home}/test-profiles", "the user's own test profiles"},
+      {"profiles.server_cache", "PTS_NATIVE_PROFILE_CACHE", "{home}/cache/test-profiles",
+       "test profiles fetched from a results server (searched last)"},
       {"install.directory", "PTS_NATIVE_INSTALL_DIR", "{home}/installed-tests", "where tests are installed"},
       {"install.download_cache", "PTS_NATIVE_DOWNLOAD_CACHE", "{home}/download-cache", "downloaded files, verified"},
       {"install.extra_caches", "PTS_NATIVE_EXTRA_CACHES", "", "more download-cache directories, ':'-separated"},

@@ -1,0 +1,433 @@
+#include "runner/profile/options.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "runner/common/strings.h"
+#include "runner/profile/php_compat.h"
+
+namespace ptsn::profile {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool PhpEmpty(const std::string& s) { return s.empty() || s == "0"; }
+
+bool ContainsI(const std::string& haystack, const std::string& needle) {
+  return ToLower(haystack).find(ToLower(needle)) != std::string::npos;
+}
+
+// PHP trim_explode(): empty($s) gives no parts.
+std::vector<std::string> TrimExplode(const std::string& s, char delimiter) {
+  std::vector<std::string> out;
+  if (PhpEmpty(s)) return out;
+  for (const auto& p : Split(s, delimiter)) out.push_back(php::Trim(p));
+  return out;
+}
+
+}  // namespace
+
+std::string OptionEntryValue(const TestOption& o, int index) {
+  std::string v = index >= 0 && index < static_cast<int>(o.entries.size()) ? o.entries[index].value : "";
+  return o.prefix + v + o.postfix;
+}
+
+std::string OptionEntryDescription(const TestOption& o, int index) {
+  std::string name = index >= 0 && index < static_cast<int>(o.entries.size()) ? o.entries[index].name : "";
+  size_t cut = name.find('(');
+  if (cut != std::string::npos && cut > 1) {
+    size_t close = name.find(')');
+    if (close != std::string::npos && close > cut) name = php::Trim(name.substr(0, cut));
+  }
+  if (o.display_name.empty() || name.empty()) return "";
+  return o.display_name + ": " + name;
+}
+
+std::vector<std::string> ComputeAllCombinations(const std::vector<std::vector<std::string>>& parts,
+                                                const std::string& delimiter) {
+  std::vector<std::string> out;
+  std::function<void(const std::string&, size_t)> rec = [&](const std::string& current, size_t counter) {
+    if (counter >= parts.size()) {
+      out.push_back(current.empty() ? std::string() : php::Trim(current));
+      return;
+    }
+    for (const auto& single : parts[counter]) {
+      std::string next = current;
+      if (!PhpEmpty(next)) next += delimiter;  // PHP !empty(): "0" takes no delimiter either
+      next += single;
+      rec(next, counter + 1);
+    }
+  };
+  rec("", 0);
+  return out;
+}
+
+namespace {
+
+std::vector<RunOption> Combine(const std::vector<std::vector<std::string>>& args,
+                               const std::vector<std::vector<std::string>>& descs) {
+  auto a = ComputeAllCombinations(args, " ");
+  auto d = ComputeAllCombinations(descs, " - ");
+  std::vector<RunOption> out;
+  for (size_t i = 0; i < a.size(); ++i) out.push_back({a[i], i < d.size() ? d[i] : ""});
+  return out;
+}
+
+}  // namespace
+
+std::vector<RunOption> BatchOptions(const std::vector<TestOption>& options, const std::string& option_select) {
+  std::map<std::string, std::vector<std::string>> selected;
+  bool have_select = !PhpEmpty(option_select);
+  if (have_select) {
+    for (const auto& one : Split(option_select, ',')) {
+      auto kv = TrimExplode(one, '=');
+      if (kv.size() != 2) continue;
+      selected[kv[0]].push_back(kv[1]);
+    }
+    have_select = !selected.empty();
+  }
+  std::vector<std::vector<std::string>> args, descs;
+  for (const auto& o : options) {
+    std::vector<std::string> oa, od;
+    auto sel = have_select ? selected.find(o.identifier) : selected.end();
+    for (int i = 0; i < static_cast<int>(o.entries.size()); ++i) {
+      if (sel != selected.end()) {
+        std::string name = php::Trim(o.entries[i].name);
+        bool hit = std::any_of(sel->second.begin(), sel->second.end(), [&](const std::string& v) {
+          return php::LooseEquals(php::Value::Str(name), php::Value::Str(v));
+        });
+        if (!hit) continue;
+      }
+      oa.push_back(OptionEntryValue(o, i));
+      od.push_back(OptionEntryDescription(o, i));
+    }
+    args.push_back(std::move(oa));
+    descs.push_back(std::move(od));
+  }
+  return Combine(args, descs);
+}
+
+std::vector<RunOption> DefaultOptions(const std::vector<TestOption>& options) {
+  std::vector<std::vector<std::string>> args, descs;
+  for (const auto& o : options) {
+    std::vector<std::string> oa, od;
+    std::vector<int> picks;
+    if (o.entries.size() == 2) {
+      picks = {0, 1};
+    } else {
+      picks = {o.DefaultIndex()};
+    }
+    for (int i : picks) {
+      oa.push_back(OptionEntryValue(o, i));
+      od.push_back(OptionEntryDescription(o, i));
+    }
+    args.push_back(std::move(oa));
+    descs.push_back(std::move(od));
+  }
+  return Combine(args, descs);
+}
+
+PresetMap ParsePresetString(const std::string& value) {
+  PresetMap out;
+  for (const auto& preset : Split(value, ';')) {
+    auto kv = TrimExplode(preset, '=');
+    if (kv.size() != 2) continue;
+    size_t dot = kv[0].rfind('.');
+    if (dot == std::string::npos) continue;
+    std::string test = kv[0].substr(0, dot), option = kv[0].substr(dot + 1);
+    if (test.empty() || option.empty()) continue;
+    out[test][option] = kv[1];
+  }
+  return out;
+}
+
+std::vector<int> ParseSelectionChoice(const TestOption& o, const std::string& choice) {
+  std::vector<int> keys;
+  int count = static_cast<int>(o.entries.size());
+  if (choice == "0") {
+    keys.push_back(0);
+  } else {
+    for (const auto& item : TrimExplode(choice, ',')) {
+      php::Value v = php::Value::Str(item);
+      if (php::LooseEquals(v, php::Value::Int(count)) || item == "Test All Options") {
+        for (int i = 0; i < count; ++i) keys.push_back(i);
+        break;
+      }
+      if (php::IsNumericString(item)) {
+        // A numeric choice is a 0-based index when in range (it wins over Names). A non-integer
+        // index names no entry in PHP's array either, so it is skipped.
+        php::Value n = php::ToNumber(v);
+        if (n.kind == php::Value::Kind::kInt && n.i >= 0 && n.i < count) {
+          keys.push_back(static_cast<int>(n.i));
+          continue;
+        }
+        if (n.kind == php::Value::Kind::kFloat && n.d >= 0 && n.d < count) continue;
+      }
+      for (int i = 0; i < count; ++i) {
+        if (php::LooseEquals(php::Value::Str(o.entries[i].name), v)) {
+          keys.push_back(i);
+          break;
+        }
+      }
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  if (keys.empty()) keys.push_back(o.DefaultIndex());
+  return keys;
+}
+
+std::vector<RunOption> PresetOptions(const std::vector<TestOption>& options, const std::string& test_base_name,
+                                     const std::string& test_identifier, const PresetMap& presets,
+                                     const PresetMap& preset_values, const std::string& subtitle) {
+  auto lookup = [](const PresetMap& m, const std::string& test, const std::string& option) -> const std::string* {
+    auto t = m.find(test);
+    if (t == m.end()) return nullptr;
+    auto o = t->second.find(option);
+    return o == t->second.end() ? nullptr : &o->second;
+  };
+  std::vector<std::vector<std::string>> args, descs;
+  for (const auto& o : options) {
+    std::vector<std::string> oa, od;
+    if (const std::string* raw = lookup(preset_values, test_base_name, o.identifier)) {
+      for (const auto& piece : Split(*raw, ',')) {
+        oa.push_back(o.prefix + piece + o.postfix);
+        od.push_back(o.display_name.empty() || piece.empty() ? "" : o.display_name + ": " + piece);
+      }
+    } else {
+      const std::string* choice = lookup(presets, test_base_name, o.identifier);
+      if (!choice) choice = lookup(presets, test_identifier, o.identifier);
+      if (o.entries.empty()) {
+        std::string value = choice ? *choice : "";
+        oa.push_back(o.prefix + value + o.postfix);
+        od.push_back(o.display_name.empty() || value.empty() ? "" : o.display_name + ": " + value);
+      } else {
+        std::vector<int> picks = choice ? ParseSelectionChoice(o, *choice) : std::vector<int>{o.DefaultIndex()};
+        for (int i : picks) {
+          oa.push_back(OptionEntryValue(o, i));
+          od.push_back(OptionEntryDescription(o, i));
+        }
+      }
+    }
+    args.push_back(std::move(oa));
+    descs.push_back(std::move(od));
+  }
+  std::vector<RunOption> out = Combine(args, descs);
+  if (out.size() == 1 && out[0].arguments.empty() && out[0].description.empty() && !subtitle.empty())
+    out[0].description = subtitle;
+  return out;
+}
+
+std::vector<RunOption> PresetOptions(const TestProfile& profile, const std::string& preset_options,
+                                     const std::string& preset_options_values) {
+  return PresetOptions(profile.options, profile.BaseName(), profile.IdentifierWithoutVersion(),
+                       ParsePresetString(preset_options), ParsePresetString(preset_options_values), profile.subtitle);
+}
+
+std::string PresetSyntax(const TestProfile& profile, const TestOption& o, int index) {
+  std::string key = profile.BaseName() + "." + o.identifier + "=";
+  if (index < 0 || index >= static_cast<int>(o.entries.size())) return key + "VALUE";
+  const std::string& name = o.entries[index].name;
+  // A Name works unless it is numeric (then it would be read as an index), contains a ',' or
+  // ';' (list separators) or another entry has the same Name.
+  int same = 0;
+  for (const auto& e : o.entries)
+    if (e.name == name) ++same;
+  bool usable = !name.empty() && !php::IsNumericString(name) && name.find_first_of(",;=") == std::string::npos &&
+                same == 1 && php::Trim(name) == name && name != "Test All Options";
+  return key + (usable ? name : std::to_string(index));
+}
+
+std::string PtsTestArguments(const std::string& default_arguments, const std::string& extra_arguments,
+                             const std::string& default_post_arguments) {
+  std::string middle = !default_arguments.empty() && !PhpEmpty(extra_arguments)
+                           ? php::StrReplace(extra_arguments, default_arguments, "")
+                           : extra_arguments;
+  return php::Trim(default_arguments + " " + middle + " " + default_post_arguments);
+}
+
+std::string PtsTestArguments(const TestProfile& profile, const std::string& extra_arguments) {
+  return PtsTestArguments(profile.default_arguments, extra_arguments, profile.default_post_arguments);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Machine-dependent menus.
+
+namespace {
+
+// validate_test_arguments_compatibility: false when an entry Name asks for something absent.
+bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::vector<std::string>& deps) {
+  bool wine = std::find(deps.begin(), deps.end(), "wine") != deps.end();
+  if ((ContainsI(name, "Direct3D") || ContainsI(name, "D3D")) && f.os != "Windows" && !wine) return false;
+  if (name.find("Apple ") != std::string::npos && f.os != "MacOSX") return false;
+  if ((ContainsI(name, "NVIDIA ") || ContainsI(name + " ", "CUDA ")) && !ContainsI(f.gpu_model, "NVIDIA")) return false;
+  if ((ContainsI(name, "Radeon ") || ContainsI(name + " ", "ROCm ")) && !ContainsI(f.gpu_model, "AMD") &&
+      !ContainsI(f.gpu_model, "Radeon"))
+    return false;
+  if (ContainsI(name, "OpenCL") && !f.opencl) return false;
+  if (ContainsI(name, "Vulkan") && !f.vulkan) return false;
+  if (ContainsI(name, "Windows") && f.os != "Windows") return false;
+  if (ContainsI(name, "Linux") && f.os != "Linux") return false;
+  if (ContainsI(name, "macOS ") && f.os != "MacOSX") return false;
+  if (ContainsI(name, "x86_64") && f.arch != "x86_64") return false;
+  return true;
+}
+
+std::string Replace2(const std::string& s, int w, int h) {
+  return php::StrReplace(php::StrReplace(s, "$VIDEO_WIDTH", std::to_string(w)), "$VIDEO_HEIGHT", std::to_string(h));
+}
+
+}  // namespace
+
+std::vector<std::string> AutoProcessOptions(std::vector<TestOption>* options, const MachineFacts& f,
+                                            const std::vector<std::string>& deps) {
+  std::vector<std::string> errors;
+  for (auto& o : *options) {
+    // PTS rebuilds names and values but leaves the messages array untouched, so messages stay
+    // attached to positions, not to entries.
+    std::vector<std::string> messages;
+    for (const auto& e : o.entries) messages.push_back(e.message);
+    std::vector<std::pair<std::string, std::string>> nv;  // name, value
+    bool rebuilt = true;
+    const std::string& id = o.identifier;
+    if (id == "auto-resolution" || id == "auto-resolution-wide") {
+      if (o.entries.size() != 1) {
+        rebuilt = false;
+      } else {
+        std::vector<std::pair<int, int>> modes;
+        if (id == "auto-resolution") {
+          if (f.screen_resolution != std::pair<int, int>{-1, -1} && f.screen_resolution.first > 0) modes = f.screen_modes;
+          if (modes.empty())
+            modes = {{800, 600},   {1024, 768},  {1280, 768},  {1280, 960},  {1280, 1024}, {1366, 768}, {1400, 1050},
+                     {1600, 900},  {1680, 1050}, {1600, 1200}, {1920, 1080}, {2560, 1600}, {3840, 2160}};
+        } else {
+          const std::pair<int, int> stock[] = {{1280, 960},  {1600, 1200}, {1280, 1024}, {1920, 1080}, {2560, 1080},
+                                               {2560, 1440}, {2880, 1620}, {3840, 1600}, {4096, 2304}, {6144, 2560}};
+          for (const auto& m : stock)
+            if (m.first <= f.screen_resolution.first && m.second <= f.screen_resolution.second) modes.push_back(m);
+        }
+        for (const auto& [w, h] : modes) nv.emplace_back(Replace2(o.entries[0].name, w, h), Replace2(o.entries[0].value, w, h));
+      }
+    } else if (id == "auto-disk-mount-points") {
+      nv.emplace_back("Default Test Directory", "");
+      for (const auto& m : f.disk_mount_points) nv.emplace_back(m, m);
+    } else if (id == "auto-disk-partitions") {
+      for (const auto& p : f.disk_partitions) nv.emplace_back(p, p);
+    } else if (id == "auto-disks") {
+      for (const auto& d : f.disks) nv.emplace_back(d, d);
+    } else if (id == "auto-removable-media") {
+      for (const auto& e : o.entries) nv.emplace_back(e.name, e.value);
+      for (const auto& m : f.removable_media) nv.emplace_back(m, m);
+    } else if (id == "auto-file-select" || id == "auto-executable" || id == "auto-directory-select") {
+      const auto& check = id == "auto-file-select" ? f.is_file : id == "auto-executable" ? f.is_executable : f.is_writable_dir;
+      for (const auto& e : o.entries)
+        if (check && check(e.value)) nv.emplace_back(e.name, e.value);
+    } else if (id == "cpu-threads" || id == "cpu-physical-threads") {
+      int n = id == "cpu-threads" ? f.logical_cores : f.physical_cores;
+      bool has_n = false;
+      for (int i = 1; i <= n; i *= 2) {
+        nv.emplace_back(std::to_string(i), std::to_string(i));
+        has_n = has_n || i == n;
+      }
+      if (!has_n) nv.emplace_back(std::to_string(n), std::to_string(n));
+    } else if (id == "ram-capacity") {
+      for (long long i = 32; i < f.memory_mb; i *= 2) {
+        std::string pretty = i >= 1024 ? php::FloatToString(php::Round(static_cast<double>(i) / 1024, 0)) + "GB"
+                                       : std::to_string(i) + "MB";
+        nv.emplace_back(pretty, std::to_string(i));
+      }
+    } else {
+      bool had_fail = false;
+      for (const auto& e : o.entries) {
+        if (!EntryCompatible(e.name, f, deps)) {
+          had_fail = true;
+          continue;
+        }
+        nv.emplace_back(e.name, e.value);
+      }
+      if (had_fail && nv.empty()) errors.push_back("No supported options found for " + id);
+    }
+    if (!rebuilt) continue;
+    std::vector<OptionEntry> entries;
+    for (size_t i = 0; i < nv.size(); ++i)
+      entries.push_back({nv[i].first, nv[i].second, i < messages.size() ? messages[i] : ""});
+    o.entries = std::move(entries);
+  }
+  return errors;
+}
+
+MachineFacts DetectMachineFacts() {
+  MachineFacts f;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  f.logical_cores = n > 0 ? static_cast<int>(n) : 1;
+  {
+    std::ifstream in("/proc/cpuinfo");
+    std::set<std::pair<std::string, std::string>> cores;  // (physical id, core id)
+    std::string line, phys = "0";
+    while (std::getline(in, line)) {
+      auto colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      std::string key = Trim(line.substr(0, colon)), value = Trim(line.substr(colon + 1));
+      if (key == "physical id") phys = value;
+      if (key == "core id") cores.emplace(phys, value);
+    }
+    f.physical_cores = cores.empty() ? f.logical_cores : static_cast<int>(cores.size());
+  }
+  {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    long long kb = 0;
+    while (in >> key >> kb) {
+      if (key == "MemTotal:") {
+        f.memory_mb = kb / 1024;
+        break;
+      }
+      in.ignore(1 << 20, '\n');
+    }
+  }
+  {
+    std::ifstream in("/proc/mounts");
+    std::string dev, mnt, type, rest;
+    while (in >> dev >> mnt >> type && std::getline(in, rest)) {
+      bool block = StartsWith(dev, "/dev/sd") || StartsWith(dev, "/dev/hd") || StartsWith(dev, "/dev/vd") ||
+                   StartsWith(dev, "/dev/md") || StartsWith(dev, "/dev/nvme") || StartsWith(dev, "/dev/pmem") ||
+                   StartsWith(dev, "/dev/mapper/") || type == "zfs";
+      if (!block || mnt == "/boot" || mnt == "/boot/efi") continue;
+      if (access(mnt.c_str(), W_OK) != 0) continue;
+      if (std::find(f.disk_mount_points.begin(), f.disk_mount_points.end(), mnt) == f.disk_mount_points.end())
+        f.disk_mount_points.push_back(mnt);
+    }
+  }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/dev", ec)) {
+    std::string p = e.path().string(), name = e.path().filename().string();
+    bool candidate = StartsWith(name, "sd") || StartsWith(name, "hd") || StartsWith(name, "vd") ||
+                     StartsWith(name, "md") || StartsWith(name, "nvme") || StartsWith(name, "pmem");
+    if (!candidate) continue;
+    bool numeric_end = std::isdigit(static_cast<unsigned char>(name.back()));
+    if (numeric_end) f.disk_partitions.push_back(p);
+    if (!numeric_end || StartsWith(name, "md")) f.disks.push_back(p);
+  }
+  std::sort(f.disks.begin(), f.disks.end());
+  std::sort(f.disk_partitions.begin(), f.disk_partitions.end());
+  f.is_file = [](const std::string& p) {
+    std::error_code e2;
+    return fs::is_regular_file(p, e2);
+  };
+  f.is_executable = [](const std::string& p) { return access(p.c_str(), X_OK) == 0; };
+  f.is_writable_dir = [](const std::string& p) {
+    std::error_code e2;
+    return fs::is_directory(p, e2) && access(p.c_str(), W_OK) == 0;
+  };
+  return f;
+}
+
+}  // namespace ptsn::profile

@@ -1,0 +1,382 @@
+#include "runner/profile/profile_loader.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+
+namespace ptsn::profile {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Element names PTS 10.8.6 reads (and the schemas list); anything else is reported.
+const std::set<std::string, std::less<>> kTestInformation = {
+    "Title", "AppVersion", "Description", "ResultScale", "Proportion", "ResultQuantifier", "DisplayFormat",
+    "SubTitle", "Executable", "TimesToRun", "IgnoreRuns", "PreInstallMessage", "PostInstallMessage",
+    "InstallationAgreement", "PreRunMessage", "PostRunMessage"};
+const std::set<std::string, std::less<>> kTestProfile = {
+    "Version", "SupportedPlatforms", "SoftwareType", "TestType", "License", "Status", "SupportedArchitectures",
+    "ExternalDependencies", "SystemDependencies", "Extends", "RequiresRoot", "RequiresRootInstall",
+    "RequiresDisplay", "RequiresNetwork", "RequiresInternet", "InstallRequiresInternet", "EnvironmentSize",
+    "EnvironmentTestingSize", "EstimatedTimePerRun", "ProjectURL", "RepositoryURL", "InternalTags", "Maintainer",
+    "AutoSaveResults", "AllowResultsSharing", "RemoveInstallDirectoryOnReinstall", "RequiresCoreVersionMin",
+    "RequiresCoreVersionMax"};
+const std::set<std::string, std::less<>> kDefault = {"Arguments", "PostArguments", "AllowCacheShare", "MinimumLength",
+                                                     "MaximumLength"};
+const std::set<std::string, std::less<>> kOption = {"DisplayName", "Identifier", "ArgumentPrefix", "ArgumentPostfix",
+                                                    "Message", "DefaultEntry", "Menu"};
+const std::set<std::string, std::less<>> kEntry = {"Name", "Value", "Message"};
+const std::set<std::string, std::less<>> kSystemMonitor = {"Sensor", "PollingFrequency", "Report"};
+const std::set<std::string, std::less<>> kImageParser = {"SourceImage", "MatchToTestArguments", "ImageX", "ImageY",
+                                                         "ImageWidth", "ImageHeight"};
+const std::set<std::string, std::less<>> kPackage = {"URL", "MD5", "SHA256", "FileName", "FileSize",
+                                                     "PlatformSpecific", "ArchitectureSpecific", "Optional"};
+const std::set<std::string, std::less<>> kSuiteInformation = {
+    "Title", "Version", "TestType", "Description", "Maintainer", "Status", "RunMode", "RequiresCoreVersionMin",
+    "RequiresCoreVersionMax", "PreRunMessage", "PostRunMessage"};
+const std::set<std::string, std::less<>> kExecute = {"Test", "Mode", "Arguments", "Description", "OptionSelect",
+                                                     "OverrideTestOptions"};
+
+void Issue(std::vector<LoadIssue>* issues, const std::string& file, const std::string& element,
+           const std::string& message, bool fatal) {
+  if (issues) issues->push_back({file, element, message, fatal});
+}
+
+std::string Where(const std::string& path, const XmlElement& e) {
+  return path + (e.line > 0 ? " (line " + std::to_string(e.line) + ")" : "");
+}
+
+void CheckChildren(const XmlElement& parent, const std::set<std::string, std::less<>>& known,
+                   const std::string& path, const std::string& file, std::vector<LoadIssue>* issues) {
+  for (const auto& c : parent.children)
+    if (!known.count(c.name))
+      Issue(issues, file, Where(path + "/" + c.name, c), "unknown element (PTS ignores it)", true);
+}
+
+void CheckRoot(const XmlElement& root, const std::string& file) {
+  if (root.name != "PhoronixTestSuite")
+    throw FileError(file, root.name + ": root element must be <PhoronixTestSuite>");
+}
+
+const std::string kTemplateFrameTime[] = {"libframetime-output", "libframetime-output-no-limit",
+                                          "csv-dump-frame-latencies"};
+
+}  // namespace
+
+void ParseTestDefinition(const XmlElement& root, const std::string& file, ProfileSource* out,
+                         std::vector<LoadIssue>* issues) {
+  CheckRoot(root, file);
+  for (const auto& section : root.children) {
+    if (section.name == "TestInformation" || section.name == "TestProfile") {
+      CheckChildren(section, section.name == "TestInformation" ? kTestInformation : kTestProfile, section.name, file,
+                    issues);
+      for (const auto& e : section.children) out->fields.try_emplace(section.name + "/" + e.name, e.text);
+    } else if (section.name == "TestSettings") {
+      int option_no = 0;
+      for (const auto& e : section.children) {
+        if (e.name == "Default") {
+          CheckChildren(e, kDefault, "TestSettings/Default", file, issues);
+          for (const auto& d : e.children) out->fields.try_emplace("TestSettings/Default/" + d.name, d.text);
+        } else if (e.name == "Option") {
+          ++option_no;
+          std::string path = "TestSettings/Option[" + std::to_string(option_no) + "]";
+          CheckChildren(e, kOption, path, file, issues);
+          TestOption o;
+          o.identifier = e.ChildText("Identifier");
+          o.display_name = e.ChildText("DisplayName");
+          o.message = e.ChildText("Message");
+          o.prefix = e.ChildText("ArgumentPrefix");
+          o.postfix = e.ChildText("ArgumentPostfix");
+          o.default_entry_raw = e.ChildText("DefaultEntry");
+          if (o.identifier.empty())
+            Issue(issues, file, Where(path + "/Identifier", e), "option has no Identifier (PRESET_OPTIONS cannot name it)",
+                  false);
+          // Like SimpleXML's $option->Menu->Entry: only the first Menu counts.
+          if (const XmlElement* menu = e.Child("Menu")) {
+            for (const auto& m : menu->children) {
+              if (m.name != "Entry") {
+                Issue(issues, file, Where(path + "/Menu/" + m.name, m), "unknown element (PTS ignores it)", true);
+                continue;
+              }
+              CheckChildren(m, kEntry, path + "/Menu/Entry", file, issues);
+              o.entries.push_back({m.ChildText("Name"), m.ChildText("Value"), m.ChildText("Message")});
+            }
+            if (o.entries.empty())
+              Issue(issues, file, Where(path + "/Menu", *menu),
+                    "option '" + o.identifier + "' has a Menu without any Entry", true);
+          }
+          out->options.push_back(std::move(o));
+        } else {
+          Issue(issues, file, Where("TestSettings/" + e.name, e), "unknown element (PTS ignores it)", true);
+        }
+      }
+    } else {
+      Issue(issues, file, Where(section.name, section), "unknown element (PTS ignores it)", true);
+    }
+  }
+}
+
+ResultsDefinition ParseResultsDefinition(const XmlElement& root, const std::string& file,
+                                         std::vector<LoadIssue>* issues) {
+  CheckRoot(root, file);
+  ResultsDefinition def;
+  def.path = file;
+  int parser_no = 0;
+  for (const auto& b : root.children) {
+    if (b.name == "ResultsParser") {
+      ++parser_no;
+      ResultsParserBlock p;
+      p.line = b.line;
+      const std::pair<const char*, std::string ResultsParserBlock::*> kFields[] = {
+          {"OutputTemplate", &ResultsParserBlock::output_template},
+          {"MatchToTestArguments", &ResultsParserBlock::match_to_test_arguments},
+          {"ResultKey", &ResultsParserBlock::result_key},
+          {"LineHint", &ResultsParserBlock::line_hint},
+          {"LineBeforeHint", &ResultsParserBlock::line_before_hint},
+          {"LineAfterHint", &ResultsParserBlock::line_after_hint},
+          {"ResultBeforeString", &ResultsParserBlock::result_before_string},
+          {"ResultAfterString", &ResultsParserBlock::result_after_string},
+          {"StripFromResult", &ResultsParserBlock::strip_from_result},
+          {"StripResultPostfix", &ResultsParserBlock::strip_result_postfix},
+          {"MultiMatch", &ResultsParserBlock::multi_match},
+          {"DivideResultBy", &ResultsParserBlock::divide_result_by},
+          {"DivideResultDivisor", &ResultsParserBlock::divide_result_divisor},
+          {"MultiplyResultBy", &ResultsParserBlock::multiply_result_by},
+          {"ResultScale", &ResultsParserBlock::result_scale},
+          {"ResultProportion", &ResultsParserBlock::result_proportion},
+          {"ResultPrecision", &ResultsParserBlock::result_precision},
+          {"ArgumentsDescription", &ResultsParserBlock::arguments_description},
+          {"AppendToArgumentsDescription", &ResultsParserBlock::append_to_arguments_description},
+          {"FileFormat", &ResultsParserBlock::file_format},
+          {"TurnCharsToSpace", &ResultsParserBlock::turn_chars_to_space},
+          {"DeleteOutputBefore", &ResultsParserBlock::delete_output_before},
+          {"DeleteOutputAfter", &ResultsParserBlock::delete_output_after},
+          {"DisplayFormat", &ResultsParserBlock::display_format},
+          {"Importance", &ResultsParserBlock::importance},
+      };
+      std::string path = "ResultsParser[" + std::to_string(parser_no) + "]";
+      for (const auto& c : b.children) {
+        bool known = false;
+        for (const auto& [name, member] : kFields)
+          if (c.name == name) known = true;
+        if (!known) Issue(issues, file, Where(path + "/" + c.name, c), "unknown element (PTS ignores it)", true);
+      }
+      for (const auto& [name, member] : kFields) p.*member = b.ChildText(name);
+      if (!b.HasChild("OutputTemplate")) {
+        Issue(issues, file, Where(path, b), "no OutputTemplate: this block can never produce a result", false);
+      } else if (p.file_format != "XML" && p.result_key.empty() &&
+                 std::find(std::begin(kTemplateFrameTime), std::end(kTemplateFrameTime), p.output_template) ==
+                     std::end(kTemplateFrameTime) &&
+                 p.output_template.find("#_RESULT_#") == std::string::npos) {
+        Issue(issues, file, Where(path + "/OutputTemplate", b),
+              "template has no #_RESULT_# key; PTS falls back to guessing the token position", false);
+      }
+      if (!p.file_format.empty() && p.file_format != "CSV" && p.file_format != "XML")
+        Issue(issues, file, Where(path + "/FileFormat", b), "FileFormat '" + p.file_format + "' is neither CSV nor XML",
+              false);
+      def.parsers.push_back(std::move(p));
+    } else if (b.name == "SystemMonitor") {
+      CheckChildren(b, kSystemMonitor, "SystemMonitor", file, issues);
+      def.system_monitors.push_back({b.ChildText("Sensor"), b.ChildText("PollingFrequency"), b.ChildText("Report")});
+    } else if (b.name == "ExtraData") {
+      def.extra_data.push_back(b.ChildText("Identifier"));
+    } else if (b.name == "ImageParser") {
+      CheckChildren(b, kImageParser, "ImageParser", file, issues);
+      def.image_parsers.push_back({b.ChildText("SourceImage"), b.ChildText("MatchToTestArguments"),
+                                   b.ChildText("ImageX"), b.ChildText("ImageY"), b.ChildText("ImageWidth"),
+                                   b.ChildText("ImageHeight")});
+    } else {
+      Issue(issues, file, Where(b.name, b), "unknown element (PTS ignores it)", true);
+    }
+  }
+  return def;
+}
+
+std::vector<Download> ParseDownloads(const XmlElement& root, const std::string& file, std::vector<LoadIssue>* issues) {
+  CheckRoot(root, file);
+  std::vector<Download> out;
+  for (const auto& section : root.children) {
+    if (section.name != "Downloads") {
+      Issue(issues, file, Where(section.name, section), "unknown element (PTS ignores it)", true);
+      continue;
+    }
+    for (const auto& pkg : section.children) {
+      if (pkg.name != "Package") {
+        Issue(issues, file, Where("Downloads/" + pkg.name, pkg), "unknown element (PTS ignores it)", true);
+        continue;
+      }
+      CheckChildren(pkg, kPackage, "Downloads/Package", file, issues);
+      Download d;
+      d.urls = CommaList(pkg.ChildText("URL"));
+      d.md5 = Trim(pkg.ChildText("MD5"));
+      d.sha256 = Trim(pkg.ChildText("SHA256"));
+      d.file_name = Trim(pkg.ChildText("FileName"));
+      std::string raw_url = pkg.ChildText("URL");
+      if (d.file_name.empty()) {
+        // PTS: basename() of the whole URL text (with several mirrors that is the last one's name).
+        std::string u = raw_url;
+        while (!u.empty() && u.back() == '/') u.pop_back();
+        d.file_name = u.substr(u.rfind('/') == std::string::npos ? 0 : u.rfind('/') + 1);
+      }
+      if (d.file_name == raw_url) d.urls.clear();  // PTS: FileName == URL means no URL
+      std::string size = Trim(pkg.ChildText("FileSize"));
+      d.file_size = size.empty() ? 0 : std::atoll(size.c_str());
+      d.platform_specific = CommaList(pkg.ChildText("PlatformSpecific"));
+      d.architecture_specific = CommaList(pkg.ChildText("ArchitectureSpecific"));
+      d.optional = ParsePtsBool(pkg.ChildText("Optional"), false);
+      if (d.file_name.empty())
+        Issue(issues, file, Where("Downloads/Package", pkg), "package has neither URL nor FileName", true);
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
+TestSuite ParseSuiteDefinition(const XmlElement& root, const std::string& file, std::vector<LoadIssue>* issues) {
+  CheckRoot(root, file);
+  TestSuite s;
+  for (const auto& section : root.children) {
+    if (section.name == "SuiteInformation") {
+      CheckChildren(section, kSuiteInformation, "SuiteInformation", file, issues);
+      s.title = section.ChildText("Title");
+      s.version = section.ChildText("Version");
+      s.test_type = section.ChildText("TestType");
+      s.description = section.ChildText("Description");
+      s.maintainer = section.ChildText("Maintainer");
+      s.status = section.ChildText("Status");
+      s.run_mode = section.ChildText("RunMode");
+      s.pre_run_message = section.ChildText("PreRunMessage");
+      s.post_run_message = section.ChildText("PostRunMessage");
+      s.requires_core_version_min = section.ChildText("RequiresCoreVersionMin");
+      s.requires_core_version_max = section.ChildText("RequiresCoreVersionMax");
+    } else if (section.name == "Execute") {
+      CheckChildren(section, kExecute, "Execute", file, issues);
+      SuiteExecute e;
+      e.test = Trim(section.ChildText("Test"));
+      e.arguments = section.ChildText("Arguments");
+      e.description = section.ChildText("Description");
+      e.mode = Trim(section.ChildText("Mode"));
+      e.option_select = section.ChildText("OptionSelect");
+      e.override_test_options = section.ChildText("OverrideTestOptions");
+      if (e.test.empty()) Issue(issues, file, Where("Execute/Test", section), "Execute without a Test", true);
+      if (!e.mode.empty() && e.mode != "BATCH" && e.mode != "DEFAULTS")
+        Issue(issues, file, Where("Execute/Mode", section), "Mode '" + e.mode + "' is neither BATCH nor DEFAULTS", false);
+      s.executes.push_back(std::move(e));
+    } else {
+      Issue(issues, file, Where(section.name, section), "unknown element (PTS ignores it)", true);
+    }
+  }
+  return s;
+}
+
+std::string IdentifierForDirectory(const std::string& dir) {
+  fs::path p = fs::path(dir).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  std::string base = p.filename().string();
+  std::string repo = p.parent_path().filename().string();
+  return repo.empty() ? base : repo + "/" + base;
+}
+
+ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& identifier,
+                                   std::vector<LoadIssue>* issues) {
+  ProfileSource src;
+  src.directory = fs::path(dir).lexically_normal().string();
+  while (src.directory.size() > 1 && src.directory.back() == '/') src.directory.pop_back();
+  src.identifier = identifier.empty() ? IdentifierForDirectory(src.directory) : identifier;
+  std::string def_path = src.directory + "/test-definition.xml";
+  std::error_code ec;
+  if (!fs::is_regular_file(def_path, ec)) throw FileError(src.directory, "no test-definition.xml (not a test profile)");
+  ParseTestDefinition(ParseXmlFile(def_path), def_path, &src, issues);
+  std::string results_path = src.directory + "/results-definition.xml";
+  if (fs::is_regular_file(results_path, ec))
+    src.results = ParseResultsDefinition(ParseXmlFile(results_path), results_path, issues);
+  std::string downloads_path = src.directory + "/downloads.xml";
+  if (fs::is_regular_file(downloads_path, ec)) {
+    src.has_downloads_file = true;
+    src.downloads = ParseDownloads(ParseXmlFile(downloads_path), downloads_path, issues);
+  }
+  for (const auto& entry : fs::directory_iterator(src.directory, ec)) {
+    std::string name = entry.path().filename().string();
+    if (EndsWith(name, ".sh")) src.scripts[name] = entry.path().string();
+  }
+  return src;
+}
+
+TestSuite ReadSuiteDirectory(const std::string& dir, const std::string& identifier, std::vector<LoadIssue>* issues) {
+  std::string d = fs::path(dir).lexically_normal().string();
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  std::string path = d + "/suite-definition.xml";
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw FileError(d, "no suite-definition.xml (not a test suite)");
+  TestSuite s = ParseSuiteDefinition(ParseXmlFile(path), path, issues);
+  s.directory = d;
+  s.identifier = identifier.empty() ? IdentifierForDirectory(d) : identifier;
+  return s;
+}
+
+void FillTypedFields(TestProfile* p) {
+  auto f = [&](const char* key) { return p->Field(key); };
+  auto num = [&](const char* key, double fallback) {
+    std::string t = Trim(f(key));
+    return t.empty() ? fallback : std::atof(t.c_str());
+  };
+  p->title = f("TestInformation/Title");
+  p->app_version = f("TestInformation/AppVersion");
+  p->description = f("TestInformation/Description");
+  p->result_scale = f("TestInformation/ResultScale");
+  p->proportion = f("TestInformation/Proportion");
+  p->result_quantifier = f("TestInformation/ResultQuantifier");
+  p->display_format = f("TestInformation/DisplayFormat");
+  if (p->display_format.empty()) p->display_format = "BAR_GRAPH";
+  p->subtitle = f("TestInformation/SubTitle");
+  p->executable = f("TestInformation/Executable");
+  if (p->executable.empty()) p->executable = p->BaseName();
+  p->pre_install_message = f("TestInformation/PreInstallMessage");
+  p->post_install_message = f("TestInformation/PostInstallMessage");
+  p->installation_agreement = f("TestInformation/InstallationAgreement");
+  p->pre_run_message = f("TestInformation/PreRunMessage");
+  p->post_run_message = f("TestInformation/PostRunMessage");
+  p->times_to_run = static_cast<int>(num("TestInformation/TimesToRun", 3));
+  p->ignore_runs.clear();
+  for (const auto& r : CommaList(f("TestInformation/IgnoreRuns"))) p->ignore_runs.push_back(std::atoi(r.c_str()));
+  p->version = f("TestProfile/Version");
+  p->extends = Trim(f("TestProfile/Extends"));
+  p->software_type = f("TestProfile/SoftwareType");
+  p->test_type = f("TestProfile/TestType");
+  p->license = f("TestProfile/License");
+  p->status = f("TestProfile/Status");
+  p->maintainer = f("TestProfile/Maintainer");
+  p->project_url = f("TestProfile/ProjectURL");
+  p->repository_url = f("TestProfile/RepositoryURL");
+  p->supported_platforms = CommaList(f("TestProfile/SupportedPlatforms"));
+  p->supported_architectures = CommaList(f("TestProfile/SupportedArchitectures"));
+  p->external_dependencies = CommaList(f("TestProfile/ExternalDependencies"));
+  p->system_dependencies = CommaList(f("TestProfile/SystemDependencies"));
+  p->internal_tags = CommaList(f("TestProfile/InternalTags"));
+  p->environment_size = num("TestProfile/EnvironmentSize", 0);
+  p->environment_testing_size = num("TestProfile/EnvironmentTestingSize", 0);
+  p->estimated_time_per_run = num("TestProfile/EstimatedTimePerRun", 0);
+  p->requires_root = ParsePtsBool(f("TestProfile/RequiresRoot"), false);
+  p->requires_root_install = ParsePtsBool(f("TestProfile/RequiresRootInstall"), false);
+  p->requires_display = ParsePtsBool(f("TestProfile/RequiresDisplay"), false);
+  p->requires_network = ParsePtsBool(f("TestProfile/RequiresNetwork"), false);
+  p->requires_internet = ParsePtsBool(f("TestProfile/RequiresInternet"), false);
+  p->install_requires_internet = ParsePtsBool(f("TestProfile/InstallRequiresInternet"), false);
+  p->auto_save_results = ParsePtsBool(f("TestProfile/AutoSaveResults"), false);
+  p->allow_results_sharing = ParsePtsBool(f("TestProfile/AllowResultsSharing"), true);
+  p->remove_install_directory_on_reinstall = ParsePtsBool(f("TestProfile/RemoveInstallDirectoryOnReinstall"), true);
+  p->requires_core_version_min = static_cast<int>(num("TestProfile/RequiresCoreVersionMin", 2950));
+  p->requires_core_version_max = static_cast<int>(num("TestProfile/RequiresCoreVersionMax", 19990));
+  p->default_arguments = f("TestSettings/Default/Arguments");
+  p->default_post_arguments = f("TestSettings/Default/PostArguments");
+  p->allow_cache_share = ParsePtsBool(f("TestSettings/Default/AllowCacheShare"), true);
+  p->minimum_length = f("TestSettings/Default/MinimumLength");
+  p->maximum_length = f("TestSettings/Default/MaximumLength");
+}
+
+}  // namespace ptsn::profile

@@ -1,0 +1,38 @@
+// Reading the files of one profile or suite directory into plain data (no inheritance, no name
+// resolution: see profile_repository.h). Problems are collected as LoadIssues ("FILE: element:
+// what is wrong"); ptsn::Error is thrown only when a file cannot be read or parsed at all.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runner/profile/test_profile.h"
+#include "runner/profile/xml_tree.h"
+
+namespace ptsn::profile {
+
+// test-definition.xml, results-definition.xml (if present), downloads.xml (if present) and the
+// scripts of `dir`. Unknown elements and structural problems are appended to `issues` (fatal=true
+// for those that make the profile unusable: e.g. an Option whose Menu has no Entry).
+// Throws ptsn::Error for a missing test-definition.xml or malformed XML.
+ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& identifier,
+                                   std::vector<LoadIssue>* issues);
+
+// The parts, for tests and for callers holding a document already.
+void ParseTestDefinition(const XmlElement& root, const std::string& file, ProfileSource* out,
+                         std::vector<LoadIssue>* issues);
+ResultsDefinition ParseResultsDefinition(const XmlElement& root, const std::string& file,
+                                         std::vector<LoadIssue>* issues);
+std::vector<Download> ParseDownloads(const XmlElement& root, const std::string& file, std::vector<LoadIssue>* issues);
+TestSuite ParseSuiteDefinition(const XmlElement& root, const std::string& file, std::vector<LoadIssue>* issues);
+
+// suite-definition.xml of `dir`; throws ptsn::Error when missing or malformed.
+TestSuite ReadSuiteDirectory(const std::string& dir, const std::string& identifier, std::vector<LoadIssue>* issues);
+
+// Typed view of the merged fields (used after inheritance is applied).
+void FillTypedFields(TestProfile* profile);
+
+// Identifier for a directory in PTS's layout: ".../pts/fs-mark-1.0.3" -> "pts/fs-mark-1.0.3".
+std::string IdentifierForDirectory(const std::string& dir);
+
+}  // namespace ptsn::profile
