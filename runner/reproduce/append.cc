@@ -138,6 +138,34 @@ std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanIte
   return hashes;
 }
 
+size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier) {
+  size_t moved = 0;
+  for (const auto& item : plan.items) {
+    if (item.kind != PlanKind::kStandIn || item.result_index >= file.results.size()) continue;
+    for (size_t i = 0; i < file.results.size(); ++i) {
+      const results::Result& r = file.results[i];
+      if (r.identifier != item.profile || Trim(r.arguments) != Trim(item.arguments)) continue;
+      if (std::none_of(r.entries.begin(), r.entries.end(),
+                       [&](const results::Entry& e) { return e.identifier == identifier; }))
+        continue;
+      std::string h = results::ComparisonHash(r);
+      std::vector<size_t> taken = {i};
+      for (size_t j = 0; j < file.results.size(); ++j)
+        if (j != i && file.results[j].parent == h) taken.push_back(j);
+      std::vector<results::Result> produced;
+      for (size_t k : taken) produced.push_back(file.results[k]);
+      // Take this system's entries out of the stand-in's own elements first, then file them.
+      for (size_t k : taken)
+        std::erase_if(file.results[k].entries, [&](const results::Entry& e) { return e.identifier == identifier; });
+      FoldRunResults(file, item, produced, identifier);
+      ++moved;
+      break;
+    }
+  }
+  std::erase_if(file.results, [](const results::Result& r) { return r.entries.empty(); });
+  return moved;
+}
+
 namespace {
 void AddNote(results::System& system, const std::string& note) {
   std::string notes = system.notes.value_or("");

@@ -49,6 +49,12 @@ std::vector<results::Result> RelabelAsOriginal(const std::vector<results::Result
 std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanItem& item,
                                         const std::vector<results::Result>& produced, const std::string& identifier);
 
+// For a run loop that files every result by its own hash (the runner's AddResult): moves each
+// stand-in's result (Identifier = the stand-in profile, Arguments = the plan's) and its monitor
+// children for `identifier` under the original results, marked, and drops what is left empty.
+// Idempotent, so it can run after every save; returns how many stand-in results were moved.
+size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier);
+
 // Appends "Reproduction of NAME by pts-native." and, when the plan has stand-ins, "Stand-ins
 // (not the original programs): A; B." to the notes of the new `system` (idempotent). The first
 // sentence is also how a later run recognises this system as its own (see consent.h).

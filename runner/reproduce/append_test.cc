@@ -120,6 +120,31 @@ TEST(Append, StandInInAnotherUnitSaysSo) {
   EXPECT_NE(file.results[0].entries.back().json->find("\"stand-in-scale\":\"MB\\/s\""), std::string::npos);
 }
 
+TEST(Append, FoldStandInsAfterARunLoopFiledThemByTheirOwnHash) {
+  auto file = Published();
+  std::string original_hash = results::ComparisonHash(file.results[0]);
+  ReproducePlan plan;
+  PlanItem item;
+  item.result_index = 0;
+  item.kind = PlanKind::kStandIn;
+  item.profile = "native/fs-files-1.0.0";
+  item.arguments = "--size 1048576 --files 1000";
+  item.stand_in_label = "native/fs-files-1.0.0 for pts/fs-mark-1.0";
+  plan.items = {item};
+  // What a hash-merging run loop leaves: the stand-in's result and its monitor child appended.
+  auto produced = Res("native/fs-files-1.0.0", "Native File Creation", "--size 1048576 --files 1000", "Files/s");
+  produced.entries = {E("New", "55")};
+  file.results.push_back(produced);
+  file.results.push_back(Monitor(produced, "New", "5,6,7"));
+  EXPECT_EQ(FoldStandIns(file, plan, "New"), 1u);
+  ASSERT_EQ(file.results.size(), 2u);
+  EXPECT_EQ(results::ComparisonHash(file.results[0]), original_hash);
+  EXPECT_EQ(StandInOf(file.results[0].entries.back()), item.stand_in_label);
+  EXPECT_EQ(file.results[1].entries.size(), 2u);
+  EXPECT_EQ(FoldStandIns(file, plan, "New"), 0u);  // idempotent
+  EXPECT_EQ(file.results[0].entries.size(), 3u);
+}
+
 TEST(Append, SystemNotesListStandIns) {
   ReproducePlan plan;
   PlanItem a;
