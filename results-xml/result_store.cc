@@ -124,6 +124,26 @@ std::string UnusedSaveName(const std::string& results_dir, const std::string& pr
   }
 }
 
+size_t RenameIdentifierLogs(const std::string& result_dir, const std::string& from, const std::string& to) {
+  std::string old_name = SimplifyForFileHandling(from), new_name = SimplifyForFileHandling(to);
+  if (old_name.empty() || new_name.empty() || old_name == new_name) return 0;
+  size_t renamed = 0;
+  auto move = [&](const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    if (!fs::exists(a, ec) || fs::exists(b, ec)) return;
+    fs::rename(a, b, ec);
+    if (ec) throw FileError(a.string(), "cannot rename to " + b.string() + ": " + ec.message());
+    ++renamed;
+  };
+  fs::path root(result_dir);
+  for (const char* sub : {"system-logs", "installation-logs"}) move(root / sub / old_name, root / sub / new_name);
+  std::error_code ec;
+  if (fs::is_directory(root / "test-logs", ec))
+    for (const auto& e : fs::directory_iterator(root / "test-logs", ec))
+      if (e.is_directory()) move(e.path() / (old_name + ".log"), e.path() / (new_name + ".log"));
+  return renamed;
+}
+
 std::string RemoveSavedResult(const std::string& name, const std::vector<std::string>& dirs) {
   if (!IsPlainName(name))
     throw Error("remove-result takes a saved result's name, not a path: '" + name + "'");

@@ -58,6 +58,11 @@ std::string SaveResult(const std::string& results_dir, const std::string& name, 
 // (PTS picks merge-<random 1000..9999>; a predictable name is easier to script).
 std::string UnusedSaveName(const std::string& results_dir, const std::string& prefix);
 
+// After a system is renamed in a saved result, its logs follow (as PTS's rename_run does):
+// system-logs/<old>, installation-logs/<old> and test-logs/*/<old>.log, names simplified with
+// SimplifyForFileHandling. Missing logs are fine; returns how many were renamed.
+size_t RenameIdentifierLogs(const std::string& result_dir, const std::string& from, const std::string& to);
+
 // Deletes a saved result's directory (remove-result). Only saved names are accepted, never
 // paths, and only a directory that holds a composite.xml is deleted. Returns the directory.
 std::string RemoveSavedResult(const std::string& name, const std::vector<std::string>& dirs);

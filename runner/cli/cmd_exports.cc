@@ -7,7 +7,9 @@
 
 #include "results-xml/export_compare.h"
 #include "results-xml/export_csv.h"
+#include "results-xml/export_html.h"
 #include "results-xml/export_json.h"
+#include "results-xml/export_svg.h"
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
@@ -102,6 +104,27 @@ int ToJson(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int ToSvg(const std::vector<std::string>& argv) {
+  Args a = Args::Parse(argv, {{"-o", "--output", "--result"}, {}});
+  const ResultFile file = LoadResultFileArgument(SingleFile(a, "result-file-to-svg"));
+  if (auto n = a.Value("--result")) {
+    char* end = nullptr;
+    long i = std::strtol(n->c_str(), &end, 10);
+    if (*end != '\0' || i < 1 || static_cast<size_t>(i) > file.results.size())
+      throw Error("--result: '" + *n + "' is not a result number (1.." + std::to_string(file.results.size()) + ")", 2);
+    Emit(a, results::ResultToSvg(file.results[static_cast<size_t>(i - 1)]));
+  } else {
+    Emit(a, results::ResultFileToSvg(file));
+  }
+  return 0;
+}
+
+int ToHtml(const std::vector<std::string>& argv) {
+  Args a = Args::Parse(argv, kOutputSpec);
+  Emit(a, results::ResultFileToHtml(LoadResultFileArgument(SingleFile(a, "result-file-to-html"))));
+  return 0;
+}
+
 int Compare(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, kOutputSpec);
   if (a.positional().size() < 2) throw Error("compare-results: expected at least two FILEs", 2);
@@ -129,6 +152,10 @@ std::vector<Command> ExportCommands() {
       {"result-file-raw-to-csv", {"to-raw-csv"}, "Results", file_o, "every trial as one CSV row", RawToCsv},
       {"result-file-to-json", {"to-json"}, "Results", "FILE [-o PATH] [--pts-only]",
        "PTS's JSON plus every trial's statistics (--pts-only: PTS's keys only)", ToJson},
+      {"result-file-to-svg", {"to-svg"}, "Results", "FILE [-o PATH] [--result N]",
+       "SVG charts (bars with SE labels, line charts for monitor series); --result N: only the Nth", ToSvg},
+      {"result-file-to-html", {"to-html"}, "Results", file_o,
+       "self-contained HTML report: systems table, one inline SVG chart and statistics table per result", ToHtml},
       {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH]",
        "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap)",
        Compare},

@@ -1,8 +1,172 @@
-// Result-file commands (results-xml/): merge, exports, show, validate, rename, remove, compare.
+// Result-file management commands (results-xml/): merge-results, list-saved-results,
+// rename-identifier-in-result-file, remove-result-from-result-file, remove-result,
+// validate-result-file. Exports and show/compare live in cmd_exports.cc.
+#include <filesystem>
+#include <iostream>
+
+#include "results-xml/comparison_hash.h"
+#include "results-xml/edit.h"
+#include "results-xml/merge.h"
+#include "results-xml/result_store.h"
+#include "results-xml/result_xml.h"
+#include "results-xml/validate.h"
 #include "runner/cli/command.h"
+#include "runner/common/args.h"
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+#include "runner/common/settings.h"
 
 namespace ptsn::cli {
 
-std::vector<Command> ResultCommands() { return {}; }
+namespace {
+
+using namespace ptsn::results;
+
+std::vector<std::string> Dirs() { return ResultDirectories(GlobalSettings()); }
+
+// The saved result's directory when `path` is <dir>/<name>/composite.xml, else "".
+std::string SavedDirOf(const std::string& path) {
+  std::filesystem::path p(path);
+  return p.filename() == "composite.xml" ? p.parent_path().string() : "";
+}
+
+int MergeResults(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"-o", "--output", "--on-clash"}, {}});
+  const auto& names = args.positional();
+  if (names.size() < 2) throw Error("merge-results needs at least two result files (usage: merge-results A B ... -o OUT.xml)", 2);
+  ClashPolicy policy = ParseClashPolicy(args.ValueOr("--on-clash", "rename"));
+  std::optional<std::string> out = args.Value("-o");
+  if (!out) out = args.Value("--output");
+
+  std::vector<std::string> dirs = Dirs();
+  std::vector<MergeInput> inputs;
+  inputs.reserve(names.size());
+  for (const std::string& n : names) {
+    std::string path = ResolveResultFile(n, dirs);  // a missing input is a hard error, before anything is written
+    inputs.push_back({n, ReadResultFile(path)});
+  }
+  MergeOutcome m = MergeResultFiles(std::move(inputs), policy);
+  for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
+
+  std::string written;
+  if (out) {
+    WriteResultFile(*out, m.merged);
+    written = *out;
+  } else {
+    std::string results_dir = GlobalSettings().ResultsDirectory();
+    written = SaveResult(results_dir, UnusedSaveName(results_dir, "merge"), m.merged);
+  }
+  std::cout << "Merged Results Saved To: " << written << "\n"
+            << "  " << names.size() << " files, " << m.merged.systems.size() << " systems, "
+            << m.merged.results.size() << " results\n";
+  return 0;
+}
+
+int ListSavedCmd(const std::vector<std::string>& argv) {
+  Args::Parse(argv, {});
+  std::vector<std::string> dirs = Dirs();
+  std::vector<SavedResultInfo> list = ListSavedResults(dirs);
+  std::cout << list.size() << " Saved Results\n";
+  for (const SavedResultInfo& r : list) {
+    std::cout << "\n" << r.name;
+    if (!r.error.empty()) {
+      std::cout << "  [unreadable: " << r.error << "]\n";
+      continue;
+    }
+    std::cout << "  " << r.title << "\n    " << r.results << " results, last modified " << r.last_modified
+              << ", in " << r.directory << "\n";
+    for (const std::string& s : r.systems) std::cout << "    - " << s << "\n";
+  }
+  return 0;
+}
+
+int RenameIdentifierCmd(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {});
+  const auto& p = args.positional();
+  if (p.size() != 3) throw Error("usage: rename-identifier-in-result-file FILE OLD-IDENTIFIER NEW-IDENTIFIER", 2);
+  std::string path = ResolveResultFile(p[0], Dirs());
+  ResultFile f = ReadResultFile(path);
+  RenameIdentifier(f, p[1], p[2]);
+  WriteResultFile(path, f);
+  if (std::string dir = SavedDirOf(path); !dir.empty()) RenameIdentifierLogs(dir, p[1], p[2]);
+  std::cout << path << ": '" << p[1] << "' renamed to '" << p[2] << "'\n";
+  return 0;
+}
+
+int RemoveResultFromFile(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {});
+  const auto& p = args.positional();
+  if (p.size() < 2) throw Error("usage: remove-result-from-result-file FILE RESULT-NUMBER-OR-HASH...", 2);
+  std::string path = ResolveResultFile(p[0], Dirs());
+  ResultFile f = ReadResultFile(path);
+  // Every selector is resolved against the file as read, so "1 2" means the first two results.
+  std::vector<std::string> hashes;
+  for (size_t i = 1; i < p.size(); ++i) hashes.push_back(ComparisonHash(f.results[FindResult(f, p[i])]));
+  std::vector<std::string> removed;
+  for (const std::string& h : hashes) {
+    for (size_t i = 0; i < f.results.size(); ++i) {
+      if (ComparisonHash(f.results[i]) != h) continue;
+      for (std::string& t : RemoveResult(f, i)) removed.push_back(std::move(t));
+      break;
+    }
+  }
+  WriteResultFile(path, f);
+  for (const std::string& t : removed) std::cout << "removed: " << t << "\n";
+  std::cout << path << ": " << f.results.size() << " results left\n";
+  return 0;
+}
+
+int RemoveResultCmd(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {});
+  if (args.positional().size() != 1) throw Error("usage: remove-result SAVED-NAME", 2);
+  std::string dir = RemoveSavedResult(args.positional()[0], Dirs());
+  std::cout << "removed " << dir << "\n";
+  return 0;
+}
+
+int ValidateCmd(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--schema"}, {}});
+  if (args.positional().size() != 1) throw Error("usage: validate-result-file FILE [--schema result-file.xsd]", 2);
+  std::string path = ResolveResultFile(args.positional()[0], Dirs());
+  std::string xml = ReadFile(path);
+  ResultFile f = ParseResultFile(xml, path);  // malformed/unsafe: ptsn::Error, exit 1
+  int errors = 0;
+  for (const ValidationIssue& i : ValidateResultFile(f)) {
+    (i.error ? std::cout : std::cerr) << path << ": " << (i.error ? "" : "warning: ") << i.where << ": " << i.what
+                                      << "\n";
+    errors += i.error;
+  }
+  std::string xsd = args.ValueOr("--schema", GlobalSettings().Get("results.xsd"));
+  if (!xsd.empty()) {
+    for (const std::string& e : ValidateAgainstSchema(xml, xsd)) {
+      std::cout << path << ": " << e << " (" << std::filesystem::path(xsd).filename().string() << ")\n";
+      ++errors;
+    }
+  }
+  if (errors) {
+    std::cout << path << ": invalid (" << errors << (errors == 1 ? " problem" : " problems") << ")\n";
+    return 1;
+  }
+  std::cout << path << ": valid" << (xsd.empty() ? "" : " (also against " + xsd + ")") << "\n";
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> ResultCommands() {
+  return {
+      {"merge-results", {"merge"}, "Results", "A B ... [-o OUT.xml] [--on-clash=rename|error|keep]",
+       "merge result files (paths or saved names); without -o saves as a new saved result", MergeResults},
+      {"list-saved-results", {"list-results", "list-test-results"}, "Results", "",
+       "list saved results (ours, then PTS's test-results)", ListSavedCmd},
+      {"rename-identifier-in-result-file", {"rename-identifier"}, "Results", "FILE OLD NEW",
+       "rename a system identifier in a result file", RenameIdentifierCmd},
+      {"remove-result-from-result-file", {}, "Results", "FILE RESULT-NUMBER-OR-HASH...",
+       "remove results (1-based number or comparison hash) and their monitor children", RemoveResultFromFile},
+      {"remove-result", {}, "Results", "SAVED-NAME", "delete a saved result directory", RemoveResultCmd},
+      {"validate-result-file", {"validate"}, "Results", "FILE [--schema XSD]",
+       "check a result file (our rules; PTS's XSD too with --schema or results.xsd)", ValidateCmd},
+  };
+}
 
 }  // namespace ptsn::cli

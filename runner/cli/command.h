@@ -21,6 +21,7 @@ struct Command {
 std::vector<Command> CoreCommands();
 std::vector<Command> ResultCommands();
 std::vector<Command> ExportCommands();
+std::vector<Command> WorkloadCommands();
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.

@@ -1,0 +1,222 @@
+// `pts-native workload KIND [options]`: the native disk and cipher workloads (runner/workloads/).
+// Output is the stable text format the bundled profiles' results-definition.xml parse, or one
+// JSON object with --json.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "runner/cli/command.h"
+#include "runner/common/args.h"
+#include "runner/common/error.h"
+#include "runner/common/settings.h"
+#include "runner/common/strings.h"
+#include "runner/workloads/cipher_bench.h"
+#include "runner/workloads/disk.h"
+#include "runner/workloads/fs_workloads.h"
+#include "runner/workloads/sqlite_workload.h"
+#include "runner/workloads/units.h"
+
+namespace ptsn::cli {
+namespace {
+
+using namespace ptsn::workloads;
+
+// OpenSSL reads OPENSSL_ia32cap once, when it initialises: clearing the AES-NI and PCLMULQDQ
+// bits (CPUID.1:ECX 25 and 1) and VAES/VPCLMULQDQ (CPUID.7:ECX 9, 10) must happen before that,
+// hence a re-exec of ourselves with the variable set.
+constexpr const char* kNoAesniMask = "~0x200000200000000:~0x60000000000";
+constexpr const char* kNoAesniMarker = "PTSN_NO_AESNI";
+
+void Print(const Report& r, bool json) { std::cout << (json ? r.ToJson() : r.ToText()) << std::flush; }
+
+std::string TestDir(const Args& a) {
+  if (auto d = a.Value("--dir")) return *d;
+  return GlobalSettings().Get("run.test_dir");
+}
+
+uint64_t SizeOr(const Args& a, const std::string& opt, uint64_t fallback) {
+  auto v = a.Value(opt);
+  return v ? ParseSize(*v, opt) : fallback;
+}
+
+long CountOr(const Args& a, const std::string& opt, long fallback) {
+  auto v = a.Value(opt);
+  return v ? ParseCount(*v, opt) : fallback;
+}
+
+std::optional<Backend> ParseBackend(const std::string& s) {
+  if (s == "auto") return std::nullopt;
+  if (s == "openssl") return Backend::kOpenSsl;
+  if (s == "gcrypt" || s == "libgcrypt") return Backend::kGcrypt;
+  if (s == "kernel" || s == "af_alg") return Backend::kKernel;
+  throw Error("--backend: '" + s + "' is not one of openssl, gcrypt, kernel, auto");
+}
+
+[[noreturn]] void ReexecWithoutAesni(const std::vector<std::string>& args) {
+  setenv("OPENSSL_ia32cap", kNoAesniMask, 1);
+  setenv(kNoAesniMarker, "1", 1);
+  std::vector<std::string> argv = {"pts-native", "workload"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& s : argv) cargv.push_back(s.data());
+  cargv.push_back(nullptr);
+  execv("/proc/self/exe", cargv.data());
+  throw Error(std::string("--no-aesni: cannot re-execute /proc/self/exe: ") + std::strerror(errno));
+}
+
+int RunCipher(const std::vector<std::string>& all, const std::vector<std::string>& rest) {
+  Args a = Args::Parse(rest, {{"--cipher", "--backend", "--block-size", "--threads", "--seconds", "--direction", "--key-bits"},
+                              {"--json", "--no-aesni"}});
+  bool no_aesni = a.Has("--no-aesni");
+  if (no_aesni && !std::getenv(kNoAesniMarker)) ReexecWithoutAesni(all);
+  InitGcrypt(no_aesni);
+  CipherBenchOptions o;
+  o.cipher = LookupCipher(a.ValueOr("--cipher", "aes-256-xts"), a.Value("--key-bits") ? ParseCount(*a.Value("--key-bits"), "--key-bits") : 0);
+  o.backend = ParseBackend(a.ValueOr("--backend", "auto"));
+  o.block_size = SizeOr(a, "--block-size", 4096);
+  o.threads = static_cast<int>(CountOr(a, "--threads", 1));
+  o.seconds = a.Value("--seconds") ? ParseSeconds(*a.Value("--seconds"), "--seconds") : 3.0;
+  std::string dir = a.ValueOr("--direction", "both");
+  if (dir != "both" && dir != "encrypt" && dir != "decrypt") throw Error("--direction: '" + dir + "' is not one of encrypt, decrypt, both");
+  o.encrypt = dir != "decrypt";
+  o.decrypt = dir != "encrypt";
+  if (o.backend == Backend::kKernel) {
+    std::string reason;
+    if (!KernelCryptoAvailable(&reason)) throw Error(reason);
+  }
+  Print(CipherReport(o, RunCipherBench(o), no_aesni), a.Has("--json"));
+  return 0;
+}
+
+int RunPbkdf2Command(const std::vector<std::string>& rest) {
+  Args a = Args::Parse(rest, {{"--hash", "--backend", "--seconds"}, {"--json"}});
+  auto backend = ParseBackend(a.ValueOr("--backend", "openssl"));
+  if (!backend) backend = Backend::kOpenSsl;
+  double seconds = a.Value("--seconds") ? ParseSeconds(*a.Value("--seconds"), "--seconds") : 1.0;
+  std::vector<std::string> hashes = a.Values("--hash");
+  if (hashes.empty()) hashes = {"sha256", "sha512"};
+  std::vector<Pbkdf2Result> results;
+  for (const auto& h : hashes) results.push_back(RunPbkdf2(h, *backend, seconds));
+  if (a.Has("--json")) Print(Pbkdf2Report(results, *backend), true);
+  else std::cout << Pbkdf2Text(results) << std::flush;
+  return 0;
+}
+
+int ListCiphers() {
+  std::string kernel_reason;
+  bool kernel = KernelCryptoAvailable(&kernel_reason);
+  for (const auto& c : AllCiphers()) {
+    std::vector<std::string> b;
+    if (c.openssl) b.push_back("openssl");
+    if (c.gcrypt) b.push_back("gcrypt");
+    if (c.kernel && kernel) b.push_back("kernel");
+    std::cout << c.name << "  " << c.key_bits << "-bit key  backends: " << Join(b, ", ") << "\n";
+  }
+  if (!kernel) std::cout << "(kernel backend unavailable: " << kernel_reason << ")\n";
+  return 0;
+}
+
+int RunDisk(const std::vector<std::string>& rest, std::optional<DiskPattern> fixed) {
+  Args a = Args::Parse(rest, {{"--pattern", "--block-size", "--size", "--dir", "--fsync", "--threads", "--iodepth"},
+                              {"--direct", "--json", "--zero-data", "--keep-cache"}});
+  DiskOptions o;
+  if (fixed) o.pattern = *fixed;
+  else if (auto p = a.Value("--pattern")) o.pattern = ParseDiskPattern(*p);
+  else throw Error("workload disk needs --pattern seq-write|seq-read|rand-read|rand-write|file-server");
+  bool random = o.pattern == DiskPattern::kRandRead || o.pattern == DiskPattern::kRandWrite;
+  o.block_size = SizeOr(a, "--block-size", random ? 4096 : 1 << 20);
+  o.size = SizeOr(a, "--size", 256ull << 20);
+  o.dir = TestDir(a);
+  o.direct = a.Has("--direct");
+  o.fsync = ParseFsyncPolicy(a.ValueOr("--fsync", "end"));
+  o.threads = static_cast<int>(CountOr(a, "--threads", 1));
+  o.iodepth = static_cast<int>(CountOr(a, "--iodepth", 1));
+  o.zero_data = a.Has("--zero-data");
+  o.keep_cache = a.Has("--keep-cache");
+  Print(DiskReport(o, RunDiskWorkload(o)), a.Has("--json"));
+  return 0;
+}
+
+int RunFsFilesCommand(const std::vector<std::string>& rest) {
+  Args a = Args::Parse(rest, {{"--files", "--file-size", "--threads", "--dirs", "--dir"}, {"--no-fsync", "--json", "--zero-data"}});
+  FsFilesOptions o;
+  o.dir = TestDir(a);
+  o.files = static_cast<uint64_t>(CountOr(a, "--files", 1000));
+  o.file_size = SizeOr(a, "--file-size", 1 << 20);
+  o.threads = static_cast<int>(CountOr(a, "--threads", 1));
+  o.dirs = static_cast<int>(CountOr(a, "--dirs", 1));
+  o.fsync = !a.Has("--no-fsync");
+  o.zero_data = a.Has("--zero-data");
+  Print(FsFilesReport(o, RunFsFiles(o)), a.Has("--json"));
+  return 0;
+}
+
+int RunMailServerCommand(const std::vector<std::string>& rest) {
+  Args a = Args::Parse(rest, {{"--files", "--transactions", "--min-size", "--max-size", "--subdirs", "--io-size", "--dir", "--seed"},
+                              {"--fsync", "--json"}});
+  MailServerOptions o;
+  o.dir = TestDir(a);
+  o.files = static_cast<uint64_t>(CountOr(a, "--files", 500));
+  o.transactions = static_cast<uint64_t>(CountOr(a, "--transactions", 5000));
+  o.min_size = SizeOr(a, "--min-size", 5 * 1024);
+  o.max_size = SizeOr(a, "--max-size", 512 * 1024);
+  o.subdirs = static_cast<int>(CountOr(a, "--subdirs", 10));
+  o.io_size = SizeOr(a, "--io-size", 4096);
+  o.fsync = a.Has("--fsync");
+  if (auto s = a.Value("--seed")) o.seed = static_cast<uint64_t>(ParseCount(*s, "--seed"));
+  Print(MailServerReport(o, RunMailServer(o)), a.Has("--json"));
+  return 0;
+}
+
+int RunSqliteCommand(const std::vector<std::string>& rest) {
+  Args a = Args::Parse(rest, {{"--rows", "--rows-per-transaction", "--journal", "--synchronous", "--dir"}, {"--json"}});
+  SqliteOptions o;
+  o.dir = TestDir(a);
+  o.rows = static_cast<uint64_t>(CountOr(a, "--rows", 1000));
+  o.rows_per_transaction = static_cast<uint64_t>(CountOr(a, "--rows-per-transaction", 1));
+  o.journal = ToLower(a.ValueOr("--journal", "delete"));
+  o.synchronous = ToLower(a.ValueOr("--synchronous", "full"));
+  Print(SqliteReport(o, RunSqliteInserts(o)), a.Has("--json"));
+  return 0;
+}
+
+const char* kWorkloadUsage =
+    "KIND [options]\n"
+    "  cipher       --cipher NAME (aes-256-xts) --backend openssl|gcrypt|kernel|auto --block-size 4096\n"
+    "               --threads N --seconds S --direction encrypt|decrypt|both --key-bits N --no-aesni\n"
+    "  pbkdf2       --hash sha256|sha512 (repeatable) --backend openssl|gcrypt --seconds S\n"
+    "  list-ciphers\n"
+    "  disk         --pattern seq-write|seq-read|rand-read|rand-write|file-server --block-size B --size S\n"
+    "               --dir D --direct --fsync none|end|every --threads N --iodepth N --zero-data --keep-cache\n"
+    "  file-server  (disk --pattern file-server: fio's IOMeter file-server mix, 80% reads)\n"
+    "  fs-files     --files N (per thread) --file-size S --threads N --dirs N --no-fsync --dir D\n"
+    "  mail-server  --files N --transactions N --min-size S --max-size S --subdirs N --io-size S --fsync --dir D\n"
+    "  sqlite       --rows N --rows-per-transaction N --journal delete|wal --synchronous full|normal|off --dir D\n"
+    "  every kind takes --json; sizes: 4096, 4k, 1m, 256m, 2g";
+
+int RunWorkload(const std::vector<std::string>& args) {
+  if (args.empty()) throw Error(std::string("workload needs a kind:\n") + kWorkloadUsage, 2);
+  const std::string& kind = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (kind == "cipher") return RunCipher(args, rest);
+  if (kind == "pbkdf2") return RunPbkdf2Command(rest);
+  if (kind == "list-ciphers") return ListCiphers();
+  if (kind == "disk") return RunDisk(rest, std::nullopt);
+  if (kind == "file-server") return RunDisk(rest, DiskPattern::kFileServer);
+  if (kind == "fs-files") return RunFsFilesCommand(rest);
+  if (kind == "mail-server") return RunMailServerCommand(rest);
+  if (kind == "sqlite") return RunSqliteCommand(rest);
+  throw Error("workload: unknown kind '" + kind + "' (cipher, pbkdf2, list-ciphers, disk, file-server, fs-files, mail-server, sqlite)", 2);
+}
+
+}  // namespace
+
+std::vector<Command> WorkloadCommands() {
+  return {{"workload", {"workloads"}, "Workloads", kWorkloadUsage,
+           "run a native disk, file-system, SQLite or cipher workload and print its result", RunWorkload}};
+}
+
+}  // namespace ptsn::cli

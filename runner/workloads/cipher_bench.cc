@@ -1,0 +1,222 @@
+#include "runner/workloads/cipher_bench.h"
+
+#include <gcrypt.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <latch>
+#include <thread>
+#include <vector>
+
+#include "runner/common/error.h"
+#include "runner/workloads/units.h"
+
+namespace ptsn::workloads {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<uint8_t> RandomBytes(size_t n) {
+  std::vector<uint8_t> v(n);
+  if (n && RAND_bytes(v.data(), static_cast<int>(n)) != 1) throw Error("OpenSSL: RAND_bytes failed");
+  return v;
+}
+
+struct ThreadTally {
+  uint64_t bytes = 0;
+  double seconds = 0;
+  std::string error;
+};
+
+// Runs one direction on every thread; returns MiB/s summed over threads.
+double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, double seconds, double* elapsed) {
+  size_t sectors = std::max<size_t>(1, o.buffer_bytes / o.block_size);
+  size_t size = sectors * o.block_size;
+  std::vector<uint8_t> key = RandomKey(o.cipher.key_bits);
+  std::vector<ThreadTally> tally(o.threads);
+  std::latch ready(o.threads + 1);
+  std::atomic<bool> go{false};
+  Clock::time_point deadline;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < o.threads; ++t) {
+    workers.emplace_back([&, t] {
+      ThreadTally& me = tally[t];
+      bool counted = false;
+      try {
+        auto cipher = MakeSectorCipher(o.cipher, backend, key, o.block_size);
+        std::vector<uint8_t> plain = RandomBytes(size), in = plain, out(size), tags(sectors * 16);
+        if (!encrypt) {
+          // Decrypt real ciphertext (with valid tags) and check the first round trip.
+          cipher->Encrypt(0, plain.data(), in.data(), size, tags.data());
+          if (!cipher->Decrypt(0, in.data(), out.data(), size, tags.data()) || out != plain)
+            throw Error(o.cipher.name + " (" + BackendName(backend) + "): decrypt(encrypt(x)) != x");
+        }
+        ready.count_down();
+        counted = true;
+        while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+        auto start = Clock::now(), now = start;
+        do {
+          if (encrypt) {
+            cipher->Encrypt(0, in.data(), out.data(), size, tags.data());
+          } else if (!cipher->Decrypt(0, in.data(), out.data(), size, tags.data())) {
+            throw Error(o.cipher.name + ": tag verification failed during the run");
+          }
+          me.bytes += size;
+          now = Clock::now();
+        } while (now < deadline);
+        me.seconds = std::chrono::duration<double>(now - start).count();
+      } catch (const std::exception& e) {
+        me.error = e.what();
+        if (!counted) ready.count_down();
+      }
+    });
+  }
+  ready.arrive_and_wait();
+  deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  go.store(true, std::memory_order_release);
+  for (auto& w : workers) w.join();
+  double mib = 0, longest = 0;
+  for (const auto& t : tally) {
+    if (!t.error.empty()) throw Error(t.error);
+    if (t.seconds > 0) mib += static_cast<double>(t.bytes) / kMiB / t.seconds;
+    longest = std::max(longest, t.seconds);
+  }
+  if (elapsed) *elapsed = longest;
+  return mib;
+}
+
+}  // namespace
+
+std::vector<uint8_t> RandomKey(size_t bits) {
+  std::vector<uint8_t> key = RandomBytes(bits / 8);
+  size_t half = key.size() / 2;
+  if (half && std::memcmp(key.data(), key.data() + half, half) == 0) key[0] ^= 0xff;
+  return key;
+}
+
+Backend ChooseBackend(const CipherInfo& cipher, size_t block_size, std::string* calibration) {
+  if (!cipher.openssl) return Backend::kGcrypt;
+  if (!cipher.gcrypt) return Backend::kOpenSsl;
+  CipherBenchOptions o;
+  o.cipher = cipher;
+  o.block_size = block_size;
+  double best = -1;
+  Backend choice = Backend::kOpenSsl;
+  std::string text;
+  for (Backend b : {Backend::kOpenSsl, Backend::kGcrypt}) {
+    double mib = TimedRun(o, b, true, 0.15, nullptr);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%s %.1f MiB/s", text.empty() ? "" : ", ", BackendName(b), mib);
+    text += buf;
+    if (mib > best) {
+      best = mib;
+      choice = b;
+    }
+  }
+  if (calibration) *calibration = text;
+  return choice;
+}
+
+CipherBenchResult RunCipherBench(const CipherBenchOptions& o) {
+  if (o.threads < 1) throw Error("--threads must be at least 1");
+  CipherBenchResult r;
+  if (o.backend) {
+    r.backend = *o.backend;
+  } else {
+    r.backend = ChooseBackend(o.cipher, o.block_size, &r.calibration);
+    r.auto_chosen = true;
+  }
+  if (o.encrypt) r.encrypt_mib_per_s = TimedRun(o, r.backend, true, o.seconds, &r.encrypt_seconds);
+  if (o.decrypt) r.decrypt_mib_per_s = TimedRun(o, r.backend, false, o.seconds, &r.decrypt_seconds);
+  return r;
+}
+
+Pbkdf2Result RunPbkdf2(const std::string& hash, Backend backend, double seconds) {
+  if (hash != "sha256" && hash != "sha512") throw Error("--hash: '" + hash + "' is not sha256 or sha512");
+  if (backend == Backend::kKernel) throw Error("PBKDF2 is measured through openssl or gcrypt, not the kernel");
+  const char password[] = "pts-native benchmark password";
+  std::vector<uint8_t> salt = RandomBytes(32);
+  uint8_t out[32];
+  auto derive = [&](unsigned long iterations) {
+    if (backend == Backend::kOpenSsl) {
+      const EVP_MD* md = hash == "sha256" ? EVP_sha256() : EVP_sha512();
+      if (PKCS5_PBKDF2_HMAC(password, sizeof password - 1, salt.data(), static_cast<int>(salt.size()),
+                            static_cast<int>(iterations), md, sizeof out, out) != 1)
+        throw Error("OpenSSL: PBKDF2 failed");
+    } else {
+      InitGcrypt(false);
+      if (gcry_kdf_derive(password, sizeof password - 1, GCRY_KDF_PBKDF2,
+                          hash == "sha256" ? GCRY_MD_SHA256 : GCRY_MD_SHA512, salt.data(), salt.size(),
+                          iterations, sizeof out, out))
+        throw Error("libgcrypt: PBKDF2 failed");
+    }
+  };
+  // Grow the chunk until one takes ~50 ms, then run chunks until the time is spent.
+  unsigned long chunk = 1000;
+  for (;;) {
+    auto t0 = Clock::now();
+    derive(chunk);
+    double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (t >= 0.05 || chunk >= (1ul << 30)) break;
+    chunk *= 2;
+  }
+  double total = 0;
+  unsigned long iterations = 0;
+  while (total < seconds) {
+    auto t0 = Clock::now();
+    derive(chunk);
+    total += std::chrono::duration<double>(Clock::now() - t0).count();
+    iterations += chunk;
+  }
+  return {hash, static_cast<double>(iterations) / total};
+}
+
+}  // namespace ptsn::workloads
+
+namespace ptsn::workloads {
+
+Report CipherReport(const CipherBenchOptions& o, const CipherBenchResult& r, bool aesni_disabled) {
+  Report rep;
+  rep.Text("workload", "Workload", "cipher");
+  rep.Text("cipher", "Cipher", o.cipher.name);
+  rep.Integer("key_bits", "Key", static_cast<int64_t>(o.cipher.key_bits), "bits");
+  rep.Text("backend", "Backend", BackendName(r.backend));
+  rep.Flag("backend_auto", r.auto_chosen);
+  if (!r.calibration.empty()) rep.Text("calibration", "Calibration", r.calibration);
+  rep.Flag("aesni_disabled", aesni_disabled);
+  rep.Text("aesni", "AES-NI", aesni_disabled ? "disabled" : __builtin_cpu_supports("aes") ? "enabled" : "not in this CPU");
+  rep.Integer("block_size", "Block size", static_cast<int64_t>(o.block_size), "bytes");
+  rep.Integer("threads", "Threads", o.threads);
+  rep.Number("seconds", "", o.seconds);
+  if (r.encrypt_mib_per_s) rep.Number("encrypt_mib_per_s", "Encrypt", *r.encrypt_mib_per_s, "MiB/s");
+  else rep.Null("encrypt_mib_per_s");
+  if (r.decrypt_mib_per_s) rep.Number("decrypt_mib_per_s", "Decrypt", *r.decrypt_mib_per_s, "MiB/s");
+  else rep.Null("decrypt_mib_per_s");
+  return rep;
+}
+
+Report Pbkdf2Report(const std::vector<Pbkdf2Result>& results, Backend backend) {
+  Report rep;
+  rep.Text("workload", "", "pbkdf2");
+  rep.Text("backend", "", BackendName(backend));
+  rep.Integer("key_bits", "", 256);
+  for (const auto& p : results)
+    rep.Number("pbkdf2_" + p.hash + "_iterations_per_s", "", p.iterations_per_second);
+  return rep;
+}
+
+// cryptsetup's own line format, so the same results-definition parses both programs.
+std::string Pbkdf2Text(const std::vector<Pbkdf2Result>& results) {
+  std::string out;
+  for (const auto& p : results) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "PBKDF2-%-9s %7.0f iterations per second for 256-bit key\n", p.hash.c_str(), p.iterations_per_second);
+    out += buf;
+  }
+  return out;
+}
+
+}  // namespace ptsn::workloads

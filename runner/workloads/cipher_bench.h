@@ -1,0 +1,63 @@
+// The cipher benchmark: encrypt (then decrypt) sector buffers for a fixed time on N threads,
+// each with its own cipher context, and report MiB/s summed over threads. Plus PBKDF2
+// iterations per second as `cryptsetup benchmark` reports them.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "runner/workloads/cipher.h"
+#include "runner/workloads/report.h"
+
+namespace ptsn::workloads {
+
+struct CipherBenchOptions {
+  CipherInfo cipher;
+  std::optional<Backend> backend;  // nullopt = auto: the faster of OpenSSL and libgcrypt here
+  size_t block_size = 4096;        // sector size; one IV per sector
+  int threads = 1;
+  double seconds = 3;              // per direction
+  bool encrypt = true;
+  bool decrypt = true;
+  size_t buffer_bytes = 64 * 1024;  // sectors processed between clock checks (stays in L2)
+};
+
+struct CipherBenchResult {
+  Backend backend = Backend::kOpenSsl;
+  bool auto_chosen = false;
+  std::string calibration;  // "openssl 1234.5 MiB/s, gcrypt 2345.6 MiB/s" when auto chose
+  std::optional<double> encrypt_mib_per_s;
+  std::optional<double> decrypt_mib_per_s;
+  double encrypt_seconds = 0, decrypt_seconds = 0;
+};
+
+// Throws ptsn::Error for an unavailable backend/cipher, or when decryption does not give back
+// the plaintext (a cipher that computes the wrong thing must not produce a figure).
+CipherBenchResult RunCipherBench(const CipherBenchOptions& options);
+
+// Auto backend: a short single-threaded encryption run of each backend offering the cipher.
+Backend ChooseBackend(const CipherInfo& cipher, size_t block_size, std::string* calibration);
+
+struct Pbkdf2Result {
+  std::string hash;  // "sha256" / "sha512"
+  double iterations_per_second = 0;
+};
+// Iterations per second deriving a 256-bit key (cryptsetup's figure). backend: OpenSSL or gcrypt.
+Pbkdf2Result RunPbkdf2(const std::string& hash, Backend backend, double seconds);
+
+// A random key of `bits`; XTS keys get two different halves (OpenSSL rejects equal halves).
+std::vector<uint8_t> RandomKey(size_t bits);
+
+}  // namespace ptsn::workloads
+
+namespace ptsn::workloads {
+
+Report CipherReport(const CipherBenchOptions& options, const CipherBenchResult& result, bool aesni_disabled);
+Report Pbkdf2Report(const std::vector<Pbkdf2Result>& results, Backend backend);
+
+}  // namespace ptsn::workloads
+
+namespace ptsn::workloads {
+// "PBKDF2-sha256    1234567 iterations per second for 256-bit key" (cryptsetup's spacing).
+std::string Pbkdf2Text(const std::vector<Pbkdf2Result>& results);
+}  // namespace ptsn::workloads

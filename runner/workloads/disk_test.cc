@@ -1,0 +1,122 @@
+#include "runner/workloads/disk.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "runner/common/error.h"
+#include "runner/workloads/test_dir.h"
+
+namespace ptsn::workloads {
+namespace {
+
+DiskOptions Small(const std::string& dir, DiskPattern p, uint64_t bs) {
+  DiskOptions o;
+  o.dir = dir;
+  o.pattern = p;
+  o.block_size = bs;
+  o.size = 4 << 20;
+  return o;
+}
+
+TEST(Disk, SequentialWriteWritesEveryByteAndCleansUp) {
+  testing::TempDir tmp;
+  auto o = Small(tmp.path(), DiskPattern::kSeqWrite, 64 * 1024);
+  auto s = RunDiskWorkload(o);
+  EXPECT_EQ(s.bytes, 4u << 20);
+  EXPECT_EQ(s.ops, 64u);
+  EXPECT_EQ(s.write_ops, 64u);
+  EXPECT_EQ(s.latency.count(), 64u);
+  ASSERT_EQ(s.file_sizes.size(), 1u);
+  EXPECT_EQ(s.file_sizes[0], 4u << 20);
+  EXPECT_EQ(s.engine, "psync");
+  EXPECT_FALSE(std::filesystem::exists(s.files[0]));
+  EXPECT_EQ(tmp.EntryCount(), 0u);
+  auto r = DiskReport(o, s);
+  EXPECT_NE(r.ToText().find("Throughput: "), std::string::npos);
+  EXPECT_NE(r.Find("mib_per_s"), nullptr);
+  EXPECT_NE(r.Find("iops"), nullptr);
+}
+
+TEST(Disk, RandomPatternsTouchEachBlockOncePerThread) {
+  testing::TempDir tmp;
+  for (auto p : {DiskPattern::kRandRead, DiskPattern::kRandWrite, DiskPattern::kSeqRead}) {
+    auto o = Small(tmp.path(), p, 4096);
+    o.threads = 2;
+    auto s = RunDiskWorkload(o);
+    EXPECT_EQ(s.ops, 2u * 1024u) << DiskPatternName(p);
+    EXPECT_EQ(s.bytes, 2u * (4u << 20));
+    EXPECT_EQ(s.file_sizes, (std::vector<uint64_t>{4u << 20, 4u << 20}));
+  }
+  EXPECT_EQ(tmp.EntryCount(), 0u);
+}
+
+TEST(Disk, IoUringAndDirectDoTheSameWork) {
+  testing::TempDir tmp;
+  auto o = Small(tmp.path(), DiskPattern::kRandWrite, 4096);
+  o.iodepth = 8;
+  auto s = RunDiskWorkload(o);
+  EXPECT_EQ(s.engine, "io_uring");
+  EXPECT_EQ(s.ops, 1024u);
+  o.pattern = DiskPattern::kRandRead;
+  o.direct = true;
+  try {
+    s = RunDiskWorkload(o);
+  } catch (const Error& e) {
+    GTEST_SKIP() << "O_DIRECT unsupported here: " << e.what();  // e.g. tmpfs
+  }
+  EXPECT_EQ(s.read_ops, 1024u);
+}
+
+TEST(Disk, FileServerMixIsEightyPercentReads) {
+  testing::TempDir tmp;
+  DiskOptions o;
+  o.dir = tmp.path();
+  o.pattern = DiskPattern::kFileServer;
+  o.size = 8 << 20;
+  auto s = RunDiskWorkload(o);
+  EXPECT_GE(s.bytes, 8u << 20);
+  EXPECT_LT(s.bytes, (8u << 20) + 65536);
+  double reads = static_cast<double>(s.read_ops) / static_cast<double>(s.ops);
+  EXPECT_NEAR(reads, 0.8, 0.05);
+}
+
+TEST(Disk, RefusesWhenSpaceIsShortAndOnBadOptions) {
+  testing::TempDir tmp;
+  auto o = Small(tmp.path(), DiskPattern::kSeqWrite, 4096);
+  o.size = 1ull << 50;  // a petabyte
+  try {
+    RunDiskWorkload(o);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not enough free space"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(tmp.EntryCount(), 0u);
+  o = Small(tmp.path(), DiskPattern::kSeqWrite, 8 << 20);  // block larger than file
+  EXPECT_THROW(RunDiskWorkload(o), Error);
+  o = Small(tmp.path(), DiskPattern::kSeqWrite, 4096);
+  o.fsync = FsyncPolicy::kEvery;
+  o.iodepth = 4;
+  EXPECT_THROW(RunDiskWorkload(o), Error);
+  EXPECT_THROW(ParseDiskPattern("sideways"), Error);
+  EXPECT_THROW(ParseFsyncPolicy("sometimes"), Error);
+}
+
+TEST(Disk, FsyncEveryWriteStillCountsWork) {
+  testing::TempDir tmp;
+  auto o = Small(tmp.path(), DiskPattern::kSeqWrite, 256 * 1024);
+  o.size = 1 << 20;
+  o.fsync = FsyncPolicy::kEvery;
+  EXPECT_EQ(RunDiskWorkload(o).write_ops, 4u);
+}
+
+TEST(Rng, DeterministicAndSpread) {
+  Rng a(1), b(1);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(a.Next(), b.Next());
+  int buckets[4] = {};
+  for (int i = 0; i < 4000; ++i) ++buckets[a.Below(4)];
+  for (int c : buckets) EXPECT_NEAR(c, 1000, 150);
+}
+
+}  // namespace
+}  // namespace ptsn::workloads
