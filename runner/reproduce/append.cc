@@ -95,7 +95,7 @@ std::vector<results::Result> RelabelAsOriginal(const std::vector<results::Result
   std::string original_hash = results::ComparisonHash(original);
 
   results::Result t = test;
-  std::string scale_note = test.scale != original.scale ? test.scale : "";
+  std::string scale_note = test.scale != original.scale ? test.scale : "";  // kept even for MiB/s vs MB/s
   t.identifier = original.identifier;
   t.title = original.title;
   t.app_version = original.app_version;
@@ -138,29 +138,55 @@ std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanIte
   return hashes;
 }
 
+bool SameUnit(const std::string& a, const std::string& b) {
+  auto norm = [](const std::string& s) {
+    std::string n = ToLower(Trim(s));
+    return n == "mib/s" ? std::string("mb/s") : n;  // many PTS "MB/s" are MiB/s; the note says which
+  };
+  return norm(a) == norm(b);
+}
+
 size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier) {
   size_t moved = 0;
+  auto unfiled = [&](const results::Result& r) {
+    return std::any_of(r.entries.begin(), r.entries.end(), [&](const results::Entry& e) {
+      return e.identifier == identifier && !StandInOf(e);
+    });
+  };
   for (const auto& item : plan.items) {
     if (item.kind != PlanKind::kStandIn || item.result_index >= file.results.size()) continue;
+    // A stand-in may report several results (MiB/s, IOPS, latency); the one in the original's
+    // unit lines up, the others stay under the stand-in's own name, marked.
+    std::vector<size_t> candidates;
     for (size_t i = 0; i < file.results.size(); ++i) {
       const results::Result& r = file.results[i];
-      if (r.identifier != item.profile || Trim(r.arguments) != Trim(item.arguments)) continue;
-      if (std::none_of(r.entries.begin(), r.entries.end(),
-                       [&](const results::Entry& e) { return e.identifier == identifier; }))
-        continue;
-      std::string h = results::ComparisonHash(r);
-      std::vector<size_t> taken = {i};
-      for (size_t j = 0; j < file.results.size(); ++j)
-        if (j != i && file.results[j].parent == h) taken.push_back(j);
-      std::vector<results::Result> produced;
-      for (size_t k : taken) produced.push_back(file.results[k]);
-      // Take this system's entries out of the stand-in's own elements first, then file them.
-      for (size_t k : taken)
-        std::erase_if(file.results[k].entries, [&](const results::Entry& e) { return e.identifier == identifier; });
-      FoldRunResults(file, item, produced, identifier);
-      ++moved;
-      break;
+      if (r.identifier == item.profile && Trim(r.arguments) == Trim(item.arguments) && unfiled(r))
+        candidates.push_back(i);
     }
+    if (candidates.empty()) continue;
+    const std::string& want = file.results[item.result_index].scale;
+    size_t chosen = candidates.front();
+    for (size_t c : candidates)
+      if (file.results[c].scale == want) { chosen = c; break; }
+    if (file.results[chosen].scale != want)
+      for (size_t c : candidates)
+        if (SameUnit(file.results[c].scale, want)) { chosen = c; break; }
+
+    for (size_t c : candidates)
+      for (auto& e : file.results[c].entries)
+        if (e.identifier == identifier && c != chosen) MarkEntry(e, item.stand_in_label, "");
+
+    std::string h = results::ComparisonHash(file.results[chosen]);
+    std::vector<size_t> taken = {chosen};
+    for (size_t j = 0; j < file.results.size(); ++j)
+      if (j != chosen && file.results[j].parent == h) taken.push_back(j);
+    std::vector<results::Result> produced;
+    for (size_t k : taken) produced.push_back(file.results[k]);
+    // Take this system's entries out of the stand-in's own elements first, then file them.
+    for (size_t k : taken)
+      std::erase_if(file.results[k].entries, [&](const results::Entry& e) { return e.identifier == identifier; });
+    FoldRunResults(file, item, produced, identifier);
+    ++moved;
   }
   std::erase_if(file.results, [](const results::Result& r) { return r.entries.empty(); });
   return moved;

@@ -49,6 +49,10 @@ std::vector<results::Result> RelabelAsOriginal(const std::vector<results::Result
 std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanItem& item,
                                         const std::vector<results::Result>& produced, const std::string& identifier);
 
+// Units that compare directly: equal, or MB/s vs MiB/s (PTS's "MB/s" is often MiB/s; the
+// comparison prints the caveat).
+bool SameUnit(const std::string& a, const std::string& b);
+
 // For a run loop that files every result by its own hash (the runner's AddResult): moves each
 // stand-in's result (Identifier = the stand-in profile, Arguments = the plan's) and its monitor
 // children for `identifier` under the original results, marked, and drops what is left empty.

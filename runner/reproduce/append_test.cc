@@ -145,6 +145,34 @@ TEST(Append, FoldStandInsAfterARunLoopFiledThemByTheirOwnHash) {
   EXPECT_EQ(file.results[0].entries.size(), 3u);
 }
 
+TEST(Append, FoldStandInsPicksTheResultInTheOriginalUnit) {
+  auto file = Published();
+  ReproducePlan plan;
+  PlanItem item;
+  item.result_index = 0;
+  item.kind = PlanKind::kStandIn;
+  item.profile = "native/fs-files-1.0.0";
+  item.arguments = "--files 1000";
+  item.stand_in_label = "native/fs-files-1.0.0 for pts/fs-mark-1.0";
+  plan.items = {item};
+  auto latency = Res("native/fs-files-1.0.0", "Native File Creation", "--files 1000", "Microseconds");
+  latency.entries = {E("New", "12")};
+  auto files = Res("native/fs-files-1.0.0", "Native File Creation", "--files 1000", "Files/s");
+  files.entries = {E("New", "55")};
+  file.results.push_back(latency);
+  file.results.push_back(files);
+  EXPECT_EQ(FoldStandIns(file, plan, "New"), 1u);
+  EXPECT_EQ(file.results[0].entries.back().value, "55");
+  // The latency result stays under the stand-in's own name, marked, and is not folded later.
+  ASSERT_EQ(file.results.size(), 3u);
+  EXPECT_EQ(file.results[2].scale, "Microseconds");
+  EXPECT_EQ(StandInOf(file.results[2].entries[0]), item.stand_in_label);
+  EXPECT_EQ(FoldStandIns(file, plan, "New"), 0u);
+  EXPECT_EQ(file.results[0].entries.back().value, "55");
+  EXPECT_TRUE(SameUnit("MiB/s", "MB/s"));
+  EXPECT_FALSE(SameUnit("TPS", "Seconds"));
+}
+
 TEST(Append, SystemNotesListStandIns) {
   ReproducePlan plan;
   PlanItem a;

@@ -36,7 +36,9 @@ std::vector<ResultComparison> CompareWithPublished(const results::ResultFile& fi
     ResultComparison c;
     c.result_index = i;
     c.stand_in = StandInOf(*mine);
-    if (auto scale = StandInScaleOf(*mine)) c.not_comparable = "the stand-in measured in " + *scale;
+    auto scale = StandInScaleOf(*mine);
+    if (scale && !SameUnit(*scale, r.scale)) c.not_comparable = "the stand-in measured in " + *scale + ", not " + r.scale;
+    else if (scale) c.caveat = "stand-in measured in " + *scale + ", published in " + r.scale;
     else if (!results::PhpIsNumeric(mine->value)) c.not_comparable = mine->value.empty() ? "this run failed" : "not a number";
     else if (r.display_format != "BAR_GRAPH") c.not_comparable = "not a bar result";
     if (c.not_comparable.empty()) {
@@ -85,6 +87,7 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
     results::AppendResultText(out, shown, width, "");
     out += '\n';
     if (stand_in) out += "    * STAND-IN: " + *stand_in + " (not the original program)\n";
+    if (by_index.count(i) && !by_index[i]->caveat.empty()) out += "    note: " + by_index[i]->caveat + "\n";
     auto it = by_index.find(i);
     if (it == by_index.end()) continue;
     const ResultComparison& c = *it->second;

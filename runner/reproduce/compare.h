@@ -23,7 +23,8 @@ struct VersusPublished {
 struct ResultComparison {
   size_t result_index = 0;
   std::optional<std::string> stand_in;  // label when this system's entry came from a stand-in
-  std::string not_comparable;           // why no percentages ("failed", "measured in MB/s")
+  std::string not_comparable;           // why no percentages ("failed", "measured in TPS, not Seconds")
+  std::string caveat;                   // percentages shown, but read them with this in mind
   std::vector<VersusPublished> versus;
 };
 

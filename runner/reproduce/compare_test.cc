@@ -82,7 +82,7 @@ TEST(Compare, FailedAndForeignUnitEntriesAreNotCompared) {
   auto cmp = CompareWithPublished(f, "Me");
   ASSERT_EQ(cmp.size(), 2u);
   EXPECT_EQ(cmp[0].not_comparable, "this run failed");
-  EXPECT_EQ(cmp[1].not_comparable, "the stand-in measured in MB/s");
+  EXPECT_EQ(cmp[1].not_comparable, "the stand-in measured in MB/s, not TPS");
   EXPECT_TRUE(cmp[1].versus.empty());
   // Single trials on both sides: a percentage but no noise verdict.
   PutEntry(f.results[0], Trials("Me", "120", ""), std::nullopt);

@@ -75,18 +75,19 @@ ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& c
       continue;
     }
     item.reason = problem;
-    if (auto m = FindStandIn(stand_ins, r.identifier, r.arguments)) {
-      std::string why_not = catalog.WhyNotRunnable(m->rule->stand_in_profile);
-      if (why_not.empty()) {
-        item.kind = PlanKind::kStandIn;
-        item.profile = m->rule->stand_in_profile;
-        item.arguments = m->arguments;
-        item.description = m->description;
-        item.stand_in_label = StandInLabel(m->rule->stand_in_profile, r.identifier);
-        item.note = m->rule->note;
-      } else {
-        item.reason += "; stand-in " + m->rule->stand_in_profile + ": " + why_not;
+    for (const auto& m : FindStandIns(stand_ins, r.identifier, r.arguments)) {
+      std::string why_not = catalog.WhyNotRunnable(m.rule->stand_in_profile);
+      if (!why_not.empty()) {
+        item.reason += "; stand-in " + m.rule->stand_in_profile + ": " + why_not;
+        continue;
       }
+      item.kind = PlanKind::kStandIn;
+      item.profile = m.rule->stand_in_profile;
+      item.arguments = m.arguments;
+      item.description = m.description;
+      item.stand_in_label = StandInLabel(m.rule->stand_in_profile, r.identifier);
+      item.note = m.rule->note;
+      break;
     }
     plan.items.push_back(std::move(item));
   }

@@ -66,7 +66,9 @@ std::vector<StandInRule> Rules() {
   tio.stand_in_profile = "native/disk-random-1.0.0";
   tio.for_profile = "pts/tiobench-1.1";
   tio.use_arguments = "$&";
-  return {fs, sq, tio};
+  StandInRule tio2 = tio;  // a second candidate for the same test, tried when the first cannot run
+  tio2.stand_in_profile = "native/disk-rand-write-1.0.0";
+  return {fs, sq, tio, tio2};
 }
 
 }  // namespace
@@ -103,8 +105,13 @@ TEST(Plan, StandInOnlyWhenTheOriginalCannotRun) {
   // No profile and no stand-in: unavailable, with the reason.
   EXPECT_EQ(plan.items[1].kind, PlanKind::kUnavailable);
   EXPECT_EQ(plan.items[1].reason, "no profile pts/dbench-1.0.x here");
-  // A stand-in that cannot run either leaves the test unavailable and says both reasons.
+  // The next candidate is taken when the first stand-in cannot run...
   cat.broken["native/disk-random-1.0.0"] = "needs liburing";
+  plan = BuildPlan(SampleFile(), cat, Rules());
+  EXPECT_EQ(plan.items[3].kind, PlanKind::kStandIn);
+  EXPECT_EQ(plan.items[3].profile, "native/disk-rand-write-1.0.0");
+  // ...and when none can, the test is unavailable with every reason.
+  cat.broken["native/disk-rand-write-1.0.0"] = "unsupported";
   plan = BuildPlan(SampleFile(), cat, Rules());
   EXPECT_EQ(plan.items[3].kind, PlanKind::kUnavailable);
   EXPECT_NE(plan.items[3].reason.find("stand-in native/disk-random-1.0.0: needs liburing"), std::string::npos);

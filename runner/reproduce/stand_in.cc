@@ -107,11 +107,15 @@ bool ProfileCovers(const std::string& for_profile, const std::string& identifier
   return have.version == want.version || StartsWith(have.version, want.version + ".");
 }
 
-std::optional<StandInMatch> FindStandIn(const std::vector<StandInRule>& rules, const std::string& original_identifier,
-                                        const std::string& arguments) {
+std::vector<StandInMatch> FindStandIns(const std::vector<StandInRule>& rules, const std::string& original_identifier,
+                                       const std::string& arguments) {
   std::string args = Trim(arguments);
+  std::vector<StandInMatch> found;
   for (const auto& r : rules) {
     if (!ProfileCovers(r.for_profile, original_identifier)) continue;
+    if (std::any_of(found.begin(), found.end(),
+                    [&](const StandInMatch& m) { return m.rule->stand_in_profile == r.stand_in_profile; }))
+      continue;
     std::regex re = CompilePattern(r.arguments_pattern.value_or("[\\s\\S]*"), r.declared_in);
     std::smatch m;
     if (!std::regex_match(args, m, re)) continue;
@@ -119,9 +123,9 @@ std::optional<StandInMatch> FindStandIn(const std::vector<StandInRule>& rules, c
     out.rule = &r;
     out.arguments = Trim(m.format(r.use_arguments));
     if (r.use_description) out.description = Trim(m.format(*r.use_description));
-    return out;
+    found.push_back(std::move(out));
   }
-  return std::nullopt;
+  return found;
 }
 
 std::string StandInLabel(const std::string& stand_in_profile, const std::string& original_identifier) {

@@ -50,10 +50,12 @@ std::vector<StandInRule> ParseStandInDeclaration(const std::string& xml, const s
 // (missing roots are fine). The stand-in profile's identifier is "<repo>/<name-version>".
 std::vector<StandInRule> LoadStandIns(const std::vector<std::string>& profile_roots);
 
-// The first rule (in the order given) that covers `original_identifier` ("pts/fs-mark-1.0.0")
-// run with `arguments`; nullopt when none does.
-std::optional<StandInMatch> FindStandIn(const std::vector<StandInRule>& rules, const std::string& original_identifier,
-                                        const std::string& arguments);
+// Every rule (in the order given, one match per stand-in profile) that covers
+// `original_identifier` ("pts/fs-mark-1.0.0") run with `arguments`. The plan takes the first one
+// that can run here. Declarations are read in path order, so debian/... (the original program
+// from a Debian package) is preferred over native/... (our own engine).
+std::vector<StandInMatch> FindStandIns(const std::vector<StandInRule>& rules, const std::string& original_identifier,
+                                       const std::string& arguments);
 
 // Does `for_profile` ("pts/fs-mark-1.0", "pts/fs-mark") cover `identifier` ("pts/fs-mark-1.0.3")?
 bool ProfileCovers(const std::string& for_profile, const std::string& identifier);

@@ -28,19 +28,20 @@ const char* kFsMark = R"(<?xml version="1.0"?>
 TEST(StandIn, ParsesRulesAndSubstitutesCaptures) {
   auto rules = ParseStandInDeclaration(kFsMark, "native/fs-files-1.0.0", "x/stand-in-for.xml");
   ASSERT_EQ(rules.size(), 2u);
-  auto m = FindStandIn(rules, "pts/fs-mark-1.0.0", " -s 1048576 -n 1000 ");
-  ASSERT_TRUE(m);
+  auto all = FindStandIns(rules, "pts/fs-mark-1.0.0", " -s 1048576 -n 1000 ");
+  ASSERT_EQ(all.size(), 1u);
+  auto* m = &all[0];
   EXPECT_EQ(m->arguments, "--size 1048576 --files 1000");
   EXPECT_EQ(m->description, "Files: 1000, Size: 1048576");
   EXPECT_EQ(m->rule->note, "fsync per file, one thread");
   // Whole-string match: extra options the stand-in does not model are not covered.
-  EXPECT_FALSE(FindStandIn(rules, "pts/fs-mark-1.0.0", "-s 1048576 -n 5000 -t 4"));
+  EXPECT_TRUE(FindStandIns(rules, "pts/fs-mark-1.0.0", "-s 1048576 -n 5000 -t 4").empty());
   // Another major.minor is another test.
-  EXPECT_FALSE(FindStandIn(rules, "pts/fs-mark-1.1.0", "-s 1048576 -n 1000"));
+  EXPECT_TRUE(FindStandIns(rules, "pts/fs-mark-1.1.0", "-s 1048576 -n 1000").empty());
   // No Arguments pattern = any arguments, passed through unchanged.
-  auto pm = FindStandIn(rules, "pts/postmark-1.1.0", "");
-  ASSERT_TRUE(pm);
-  EXPECT_EQ(pm->arguments, "");
+  auto pm = FindStandIns(rules, "pts/postmark-1.1.0", "");
+  ASSERT_EQ(pm.size(), 1u);
+  EXPECT_EQ(pm[0].arguments, "");
 }
 
 TEST(StandIn, LabelNamesBothProfiles) {
