@@ -303,15 +303,8 @@ void NumberList(PhpJsonWriter& w, const char* key, std::string_view list, char s
 void Statistics(PhpJsonWriter& w, const Entry& e) {
   // A LINE_GRAPH value is a series of monitor samples, not independent trials: describe it
   // (n, mean, median, min, max, sd) but give no interval or outlier verdicts.
-  const bool series = e.value.find(',') != std::string::npos;
-  std::vector<double> values;
-  if (series) {
-    for (auto p : SplitViews(e.value, ','))
-      if (auto n = NumericValue(p)) values.push_back(*n);
-  } else {
-    values = NumericTrials(e);
-  }
-  const TrialSummary s = Summarize(values);
+  const bool series = IsSeries(e);
+  const TrialSummary s = Summarize(EntryNumbers(e));
   w.Key("ptsn_statistics");
   w.BeginObject();
   w.Key("n");
