@@ -25,6 +25,14 @@ std::optional<double> NumericValue(std::string_view s) {
   return PhpToNumber(s);
 }
 
+std::vector<double> EntryNumbers(const Entry& e) {
+  if (!IsSeries(e)) return NumericTrials(e);
+  std::vector<double> out;
+  for (auto part : SplitViews(e.value, ','))
+    if (auto n = NumericValue(part)) out.push_back(*n);
+  return out;
+}
+
 ParsedSeries ParseSeries(std::string_view s) {
   ParsedSeries p;
   p.values.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "results-xml/result_file.h"
+
 namespace ptsn::results {
 
 // The value of a PHP-numeric string, nullopt otherwise (statistics.h has the PHP rules).
@@ -22,6 +24,13 @@ struct ParsedSeries {
   double min = 0, max = 0, sum = 0;
 };
 ParsedSeries ParseSeries(std::string_view s);
+
+// True for a LINE_GRAPH value: a comma list of monitor samples rather than one number.
+inline bool IsSeries(const Entry& e) { return e.value.find(',') != std::string::npos; }
+
+// The numbers an entry's statistics describe: the samples of a series, else the numeric trials
+// (RawString, or Value alone for a single trial). Non-numeric pieces are left out.
+std::vector<double> EntryNumbers(const Entry& e);
 
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);

@@ -16,20 +16,15 @@ namespace {
 
 ComparedValue Measure(const Entry& e) {
   ComparedValue v;
-  std::vector<double> trials;
-  if (e.value.find(',') != std::string::npos) {  // a series: compare its mean
-    for (auto p : SplitViews(e.value, ','))
-      if (auto n = NumericValue(p)) trials.push_back(*n);
-    if (!trials.empty()) v.value = Mean(trials);
-    v.n = trials.size();
-    return v;  // samples of a series are not independent trials: no CI
+  const std::vector<double> numbers = EntryNumbers(e);
+  v.n = numbers.size();
+  if (IsSeries(e)) {  // a series: compare its mean; samples are not trials, so no interval
+    if (!numbers.empty()) v.value = Mean(numbers);
+    return v;
   }
   v.value = NumericValue(e.value);
-  if (!v.value) return v;
-  trials = NumericTrials(e);
-  v.n = trials.size();
-  if (trials.size() >= 2) {
-    const TrialSummary s = Summarize(trials);
+  if (v.value && numbers.size() >= 2) {
+    const TrialSummary s = Summarize(numbers);
     v.ci_low = s.ci95_low;
     v.ci_high = s.ci95_high;
   }

@@ -76,14 +76,8 @@ void ValuesTable(std::string& out, const Result& r) {
     out += "<tr><td>";
     Esc(out, e.identifier);
     out += "</td>";
-    const bool series = e.value.find(',') != std::string::npos;
-    std::vector<double> values;
-    if (series) {
-      for (auto p : SplitViews(e.value, ','))
-        if (auto n = NumericValue(p)) values.push_back(*n);
-    } else {
-      values = NumericTrials(e);
-    }
+    const bool series = IsSeries(e);
+    const std::vector<double> values = EntryNumbers(e);
     const TrialSummary st = Summarize(values);
     out += "<td class=\"num\">";
     if (series) out += "avg " + Fixed(st.mean, 2);

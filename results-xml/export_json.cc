@@ -301,32 +301,34 @@ void NumberList(PhpJsonWriter& w, const char* key, std::string_view list, char s
 }
 
 void Statistics(PhpJsonWriter& w, const Entry& e) {
-  std::vector<double> values;
-  if (e.value.find(',') != std::string::npos) {
-    for (auto p : SplitViews(e.value, ','))
-      if (auto n = NumericValue(p)) values.push_back(*n);
-  } else {
-    values = NumericTrials(e);
-  }
-  const TrialSummary s = Summarize(values);
+  // A LINE_GRAPH value is a series of monitor samples, not independent trials: describe it
+  // (n, mean, median, min, max, sd) but give no interval or outlier verdicts.
+  const bool series = IsSeries(e);
+  const TrialSummary s = Summarize(EntryNumbers(e));
   w.Key("ptsn_statistics");
   w.BeginObject();
   w.Key("n");
   w.Integer(static_cast<long long>(s.n));
   if (s.n > 0) {
     for (auto [k, v] : {std::pair{"mean", s.mean}, {"median", s.median}, {"min", s.min}, {"max", s.max},
-                        {"sd", s.sd}, {"percent_sd", s.percent_sd}, {"se", s.se}}) {
+                        {"sd", s.sd}, {"percent_sd", s.percent_sd}}) {
       w.Key(k);
       w.Number(v);
     }
+  }
+  if (s.n > 0 && !series) {
+    w.Key("se");
+    w.Number(s.se);
     w.Key("ci95");
     w.BeginArray();
     w.Number(s.ci95_low);
     w.Number(s.ci95_high);
     w.EndArray();
+    // 0-based positions (in raw_values) of trials flagged by the modified Z-score; none dropped.
     w.Key("outliers");
     w.BeginArray();
-    for (bool b : s.outliers) w.Bool(b);
+    for (size_t i = 0; i < s.outliers.size(); ++i)
+      if (s.outliers[i]) w.Integer(static_cast<long long>(i));
     w.EndArray();
   }
   const std::string label = StandardErrorLabel(e);

@@ -5,8 +5,9 @@
 //
 // Our additions all start with "ptsn":
 //  * every entry: "ptsn_statistics" {n, mean, median, min, max, sd, percent_sd, se,
-//    ci95: [low, high] (Student t), outliers: [bool per trial, modified Z-score], se_label}
-//    over its trials (the series for LINE_GRAPH values);
+//    ci95: [low, high] (Student t), outliers: [0-based trial positions flagged by the modified
+//    Z-score; nothing is dropped], se_label} over its trials; for LINE_GRAPH series only
+//    n/mean/median/min/max/sd/percent_sd (samples are not independent trials);
 //  * "ptsn_shadowed_systems" / "ptsn_shadowed_entries" / "ptsn_shadowed_results": whatever
 //    PTS's keyed objects would silently drop when two systems, entries or results share a key
 //    (a merge that kept two "Baseline" runs), so every trial is in the output;

@@ -230,10 +230,8 @@ int AppendResultSvg(std::string& out, const Result& r, const SvgOptions& o) {
   std::vector<Series> series;
   std::vector<Bar> bars;
   for (const auto& e : r.entries) {
-    if (e.value.find(',') != std::string::npos || (r.display_format == "LINE_GRAPH" && PhpIsNumeric(e.value))) {
-      Series s{&e, {}};
-      for (auto p : SplitViews(e.value, ','))
-        if (auto n = NumericValue(p)) s.values.push_back(*n);
+    if (IsSeries(e) || (r.display_format == "LINE_GRAPH" && PhpIsNumeric(e.value))) {
+      Series s{&e, EntryNumbers(e)};
       if (!s.values.empty()) series.push_back(std::move(s));
     } else if (auto n = NumericValue(e.value)) {
       bars.push_back({&e, *n});

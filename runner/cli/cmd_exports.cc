@@ -3,6 +3,7 @@
 // to a file.
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include "results-xml/export_compare.h"
@@ -67,59 +68,60 @@ int TextWidth(const Args& args) {
 const ArgSpec kOutputSpec{{"-o", "--output"}, {}};
 const ArgSpec kTextSpec{{"-o", "--output", "--width"}, {}};
 
-int ToText(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kTextSpec);
-  Emit(a, results::ResultFileToText(LoadResultFileArgument(SingleFile(a, "result-file-to-text")), TextWidth(a)));
+// The shape every single-file view shares: parse options, load FILE, render, emit.
+int RunFileView(const std::vector<std::string>& argv, const ArgSpec& spec, const char* command,
+                const std::function<std::string(const ResultFile&, const Args&)>& render) {
+  Args a = Args::Parse(argv, spec);
+  Emit(a, render(LoadResultFileArgument(SingleFile(a, command)), a));
   return 0;
+}
+
+int ToText(const std::vector<std::string>& argv) {
+  return RunFileView(argv, kTextSpec, "result-file-to-text",
+                     [](const ResultFile& f, const Args& a) { return results::ResultFileToText(f, TextWidth(a)); });
 }
 
 int ToCsv(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kOutputSpec);
-  Emit(a, results::ResultFileToCsv(LoadResultFileArgument(SingleFile(a, "result-file-to-csv"))));
-  return 0;
+  return RunFileView(argv, kOutputSpec, "result-file-to-csv",
+                     [](const ResultFile& f, const Args&) { return results::ResultFileToCsv(f); });
 }
 
 int RawToCsv(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kOutputSpec);
-  Emit(a, results::ResultFileRawToCsv(LoadResultFileArgument(SingleFile(a, "result-file-raw-to-csv"))));
-  return 0;
+  return RunFileView(argv, kOutputSpec, "result-file-raw-to-csv",
+                     [](const ResultFile& f, const Args&) { return results::ResultFileRawToCsv(f); });
 }
 
 int ToJson(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, {{"-o", "--output"}, {"--pts-only"}});
-  results::JsonOptions options;
-  options.statistics = !a.Has("--pts-only");
-  std::string json = results::ResultFileToJson(LoadResultFileArgument(SingleFile(a, "result-file-to-json")), options);
-  json += '\n';
-  Emit(a, json);
-  return 0;
+  return RunFileView(argv, {{"-o", "--output"}, {"--pts-only"}}, "result-file-to-json",
+                     [](const ResultFile& f, const Args& a) {
+                       results::JsonOptions options;
+                       options.statistics = !a.Has("--pts-only");
+                       return results::ResultFileToJson(f, options) + "\n";
+                     });
 }
 
 int Confidence(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kOutputSpec);
-  Emit(a, results::ResultFileConfidenceText(LoadResultFileArgument(SingleFile(a, "result-file-confidence"))));
-  return 0;
+  return RunFileView(argv, kOutputSpec, "result-file-confidence",
+                     [](const ResultFile& f, const Args&) { return results::ResultFileConfidenceText(f); });
 }
 
 int ToSvg(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, {{"-o", "--output", "--result"}, {}});
-  const ResultFile file = LoadResultFileArgument(SingleFile(a, "result-file-to-svg"));
-  if (auto n = a.Value("--result")) {
-    char* end = nullptr;
-    long i = std::strtol(n->c_str(), &end, 10);
-    if (*end != '\0' || i < 1 || static_cast<size_t>(i) > file.results.size())
-      throw Error("--result: '" + *n + "' is not a result number (1.." + std::to_string(file.results.size()) + ")", 2);
-    Emit(a, results::ResultToSvg(file.results[static_cast<size_t>(i - 1)]));
-  } else {
-    Emit(a, results::ResultFileToSvg(file));
-  }
-  return 0;
+  return RunFileView(argv, {{"-o", "--output", "--result"}, {}}, "result-file-to-svg",
+                     [](const ResultFile& f, const Args& a) {
+                       auto n = a.Value("--result");
+                       if (!n) return results::ResultFileToSvg(f);
+                       char* end = nullptr;
+                       long i = std::strtol(n->c_str(), &end, 10);
+                       if (*end != '\0' || i < 1 || static_cast<size_t>(i) > f.results.size())
+                         throw Error("--result: '" + *n + "' is not a result number (1.." +
+                                         std::to_string(f.results.size()) + ")", 2);
+                       return results::ResultToSvg(f.results[static_cast<size_t>(i - 1)]);
+                     });
 }
 
 int ToHtml(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kOutputSpec);
-  Emit(a, results::ResultFileToHtml(LoadResultFileArgument(SingleFile(a, "result-file-to-html"))));
-  return 0;
+  return RunFileView(argv, kOutputSpec, "result-file-to-html",
+                     [](const ResultFile& f, const Args&) { return results::ResultFileToHtml(f); });
 }
 
 int Compare(const std::vector<std::string>& argv) {
