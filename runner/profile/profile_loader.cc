@@ -327,58 +327,72 @@ void FillTypedFields(TestProfile* p) {
     std::string t = Trim(f(key));
     return t.empty() ? fallback : std::atof(t.c_str());
   };
-  p->title = f("TestInformation/Title");
-  p->app_version = f("TestInformation/AppVersion");
-  p->description = f("TestInformation/Description");
-  p->result_scale = f("TestInformation/ResultScale");
-  p->proportion = f("TestInformation/Proportion");
-  p->result_quantifier = f("TestInformation/ResultQuantifier");
-  p->display_format = f("TestInformation/DisplayFormat");
+  static const std::pair<const char*, std::string TestProfile::*> kText[] = {
+      {"TestInformation/Title", &TestProfile::title},
+      {"TestInformation/AppVersion", &TestProfile::app_version},
+      {"TestInformation/Description", &TestProfile::description},
+      {"TestInformation/ResultScale", &TestProfile::result_scale},
+      {"TestInformation/Proportion", &TestProfile::proportion},
+      {"TestInformation/ResultQuantifier", &TestProfile::result_quantifier},
+      {"TestInformation/DisplayFormat", &TestProfile::display_format},
+      {"TestInformation/SubTitle", &TestProfile::subtitle},
+      {"TestInformation/Executable", &TestProfile::executable},
+      {"TestInformation/PreInstallMessage", &TestProfile::pre_install_message},
+      {"TestInformation/PostInstallMessage", &TestProfile::post_install_message},
+      {"TestInformation/InstallationAgreement", &TestProfile::installation_agreement},
+      {"TestInformation/PreRunMessage", &TestProfile::pre_run_message},
+      {"TestInformation/PostRunMessage", &TestProfile::post_run_message},
+      {"TestProfile/Version", &TestProfile::version},
+      {"TestProfile/SoftwareType", &TestProfile::software_type},
+      {"TestProfile/TestType", &TestProfile::test_type},
+      {"TestProfile/License", &TestProfile::license},
+      {"TestProfile/Status", &TestProfile::status},
+      {"TestProfile/Maintainer", &TestProfile::maintainer},
+      {"TestProfile/ProjectURL", &TestProfile::project_url},
+      {"TestProfile/RepositoryURL", &TestProfile::repository_url},
+      {"TestSettings/Default/Arguments", &TestProfile::default_arguments},
+      {"TestSettings/Default/PostArguments", &TestProfile::default_post_arguments},
+      {"TestSettings/Default/MinimumLength", &TestProfile::minimum_length},
+      {"TestSettings/Default/MaximumLength", &TestProfile::maximum_length},
+  };
+  static const std::pair<const char*, std::vector<std::string> TestProfile::*> kLists[] = {
+      {"TestProfile/SupportedPlatforms", &TestProfile::supported_platforms},
+      {"TestProfile/SupportedArchitectures", &TestProfile::supported_architectures},
+      {"TestProfile/ExternalDependencies", &TestProfile::external_dependencies},
+      {"TestProfile/SystemDependencies", &TestProfile::system_dependencies},
+      {"TestProfile/InternalTags", &TestProfile::internal_tags},
+  };
+  struct BoolField {
+    const char* key;
+    bool TestProfile::*member;
+    bool fallback;
+  };
+  static const BoolField kBools[] = {
+      {"TestProfile/RequiresRoot", &TestProfile::requires_root, false},
+      {"TestProfile/RequiresRootInstall", &TestProfile::requires_root_install, false},
+      {"TestProfile/RequiresDisplay", &TestProfile::requires_display, false},
+      {"TestProfile/RequiresNetwork", &TestProfile::requires_network, false},
+      {"TestProfile/RequiresInternet", &TestProfile::requires_internet, false},
+      {"TestProfile/InstallRequiresInternet", &TestProfile::install_requires_internet, false},
+      {"TestProfile/AutoSaveResults", &TestProfile::auto_save_results, false},
+      {"TestProfile/AllowResultsSharing", &TestProfile::allow_results_sharing, true},
+      {"TestProfile/RemoveInstallDirectoryOnReinstall", &TestProfile::remove_install_directory_on_reinstall, true},
+      {"TestSettings/Default/AllowCacheShare", &TestProfile::allow_cache_share, true},
+  };
+  for (const auto& [key, member] : kText) p->*member = f(key);
+  for (const auto& [key, member] : kLists) p->*member = CommaList(f(key));
+  for (const auto& b : kBools) p->*b.member = ParsePtsBool(f(b.key), b.fallback);
   if (p->display_format.empty()) p->display_format = "BAR_GRAPH";
-  p->subtitle = f("TestInformation/SubTitle");
-  p->executable = f("TestInformation/Executable");
   if (p->executable.empty()) p->executable = p->BaseName();
-  p->pre_install_message = f("TestInformation/PreInstallMessage");
-  p->post_install_message = f("TestInformation/PostInstallMessage");
-  p->installation_agreement = f("TestInformation/InstallationAgreement");
-  p->pre_run_message = f("TestInformation/PreRunMessage");
-  p->post_run_message = f("TestInformation/PostRunMessage");
+  p->extends = Trim(f("TestProfile/Extends"));
   p->times_to_run = static_cast<int>(num("TestInformation/TimesToRun", 3));
   p->ignore_runs.clear();
   for (const auto& r : CommaList(f("TestInformation/IgnoreRuns"))) p->ignore_runs.push_back(std::atoi(r.c_str()));
-  p->version = f("TestProfile/Version");
-  p->extends = Trim(f("TestProfile/Extends"));
-  p->software_type = f("TestProfile/SoftwareType");
-  p->test_type = f("TestProfile/TestType");
-  p->license = f("TestProfile/License");
-  p->status = f("TestProfile/Status");
-  p->maintainer = f("TestProfile/Maintainer");
-  p->project_url = f("TestProfile/ProjectURL");
-  p->repository_url = f("TestProfile/RepositoryURL");
-  p->supported_platforms = CommaList(f("TestProfile/SupportedPlatforms"));
-  p->supported_architectures = CommaList(f("TestProfile/SupportedArchitectures"));
-  p->external_dependencies = CommaList(f("TestProfile/ExternalDependencies"));
-  p->system_dependencies = CommaList(f("TestProfile/SystemDependencies"));
-  p->internal_tags = CommaList(f("TestProfile/InternalTags"));
   p->environment_size = num("TestProfile/EnvironmentSize", 0);
   p->environment_testing_size = num("TestProfile/EnvironmentTestingSize", 0);
   p->estimated_time_per_run = num("TestProfile/EstimatedTimePerRun", 0);
-  p->requires_root = ParsePtsBool(f("TestProfile/RequiresRoot"), false);
-  p->requires_root_install = ParsePtsBool(f("TestProfile/RequiresRootInstall"), false);
-  p->requires_display = ParsePtsBool(f("TestProfile/RequiresDisplay"), false);
-  p->requires_network = ParsePtsBool(f("TestProfile/RequiresNetwork"), false);
-  p->requires_internet = ParsePtsBool(f("TestProfile/RequiresInternet"), false);
-  p->install_requires_internet = ParsePtsBool(f("TestProfile/InstallRequiresInternet"), false);
-  p->auto_save_results = ParsePtsBool(f("TestProfile/AutoSaveResults"), false);
-  p->allow_results_sharing = ParsePtsBool(f("TestProfile/AllowResultsSharing"), true);
-  p->remove_install_directory_on_reinstall = ParsePtsBool(f("TestProfile/RemoveInstallDirectoryOnReinstall"), true);
   p->requires_core_version_min = static_cast<int>(num("TestProfile/RequiresCoreVersionMin", 2950));
   p->requires_core_version_max = static_cast<int>(num("TestProfile/RequiresCoreVersionMax", 19990));
-  p->default_arguments = f("TestSettings/Default/Arguments");
-  p->default_post_arguments = f("TestSettings/Default/PostArguments");
-  p->allow_cache_share = ParsePtsBool(f("TestSettings/Default/AllowCacheShare"), true);
-  p->minimum_length = f("TestSettings/Default/MinimumLength");
-  p->maximum_length = f("TestSettings/Default/MaximumLength");
 }
 
 }  // namespace ptsn::profile

@@ -90,13 +90,17 @@ TEST_P(ParserElementTest, MatchesRealPts) {
 INSTANTIATE_TEST_SUITE_P(Elements, ParserElementTest, testing::ValuesIn(CaseNames()),
                          [](const testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
 
-TEST(ResultsParser, NoLogFileIsNoResult) {
+ResultsDefinition OneBlock(const std::string& output_template) {
   ResultsDefinition def;
   def.path = "results-definition.xml";
   ResultsParserBlock b;
-  b.output_template = "x #_RESULT_#";
+  b.output_template = output_template;
   def.parsers.push_back(b);
-  ParseSession s(def, ParseContext{});
+  return def;
+}
+
+TEST(ResultsParser, NoLogFileIsNoResult) {
+  ParseSession s(OneBlock("x #_RESULT_#"), ParseContext{});
   std::vector<std::string> trace;
   EXPECT_FALSE(s.ParseLog(std::nullopt, &trace));
   EXPECT_TRUE(s.Results().empty());
@@ -105,14 +109,9 @@ TEST(ResultsParser, NoLogFileIsNoResult) {
 }
 
 TEST(ResultsParser, TrialsAccumulateAndAverage) {
-  ResultsDefinition def;
-  def.path = "results-definition.xml";
-  ResultsParserBlock b;
-  b.output_template = "speed: #_RESULT_#";
-  def.parsers.push_back(b);
   ParseContext ctx;
   ctx.result_scale = "MB/s";
-  ParseSession s(def, ctx);
+  ParseSession s(OneBlock("speed: #_RESULT_#"), ctx);
   EXPECT_TRUE(s.ParseLog(std::string("x\nspeed: 10.5\n")));
   EXPECT_TRUE(s.ParseLog(std::string("x\nspeed: 11\n")));
   auto r = s.Results();

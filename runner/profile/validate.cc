@@ -148,19 +148,29 @@ std::vector<LoadIssue> StructuralChecks(const TestProfile& p) {
   return out;
 }
 
+namespace {
+
+// Runs `load`, recording in `report` whether it worked; returns false when it did not.
+template <class T, class Load>
+bool TryLoad(ValidationReport* report, const std::string& name, T* out, Load load) {
+  report->identifier = name;
+  try {
+    *out = load();
+    report->loaded = true;
+    report->identifier = out->identifier;
+  } catch (const Error& e) {
+    report->error = e.what();
+  }
+  return report->loaded;
+}
+
+}  // namespace
+
 ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
                                  const std::string& schema_dir) {
   ValidationReport report;
-  report.identifier = name_or_dir;
   TestProfile& p = report.profile;
-  try {
-    p = repo.LoadProfile(name_or_dir, &report.issues);
-    report.loaded = true;
-    report.identifier = p.identifier;
-  } catch (const Error& e) {
-    report.error = e.what();
-    return report;
-  }
+  if (!TryLoad(&report, name_or_dir, &p, [&] { return repo.LoadProfile(name_or_dir, &report.issues); })) return report;
   if (!schema_dir.empty()) {
     std::error_code ec;
     const std::pair<const char*, const char*> files[] = {{"test-definition.xml", "test-profile.xsd"},
@@ -179,16 +189,8 @@ ValidationReport ValidateProfile(const ProfileRepository& repo, const std::strin
 ValidationReport ValidateSuite(const ProfileRepository& repo, const std::string& name_or_dir,
                                const std::string& schema_dir) {
   ValidationReport report;
-  report.identifier = name_or_dir;
   TestSuite s;
-  try {
-    s = repo.LoadSuite(name_or_dir, &report.issues);
-    report.loaded = true;
-    report.identifier = s.identifier;
-  } catch (const Error& e) {
-    report.error = e.what();
-    return report;
-  }
+  if (!TryLoad(&report, name_or_dir, &s, [&] { return repo.LoadSuite(name_or_dir, &report.issues); })) return report;
   if (!schema_dir.empty())
     for (auto& i : ValidateAgainstSchema(s.directory + "/suite-definition.xml", schema_dir + "/test-suite.xsd"))
       report.issues.push_back(std::move(i));
