@@ -183,8 +183,9 @@ int RunSqliteCommand(const std::vector<std::string>& rest) {
   return 0;
 }
 
-const char* kWorkloadUsage =
-    "KIND [options]\n"
+const char* kWorkloadUsage = "KIND [options]  (cipher, pbkdf2, list-ciphers, disk, file-server, fs-files, mail-server, sqlite)";
+const char* kWorkloadKinds =
+    "kinds and their options:\n"
     "  cipher       --cipher NAME (aes-256-xts) --backend openssl|gcrypt|kernel|auto --block-size 4096\n"
     "               --threads N --seconds S --direction encrypt|decrypt|both --key-bits N --no-aesni\n"
     "  pbkdf2       --hash sha256|sha512 (repeatable) --backend openssl|gcrypt --seconds S\n"
@@ -198,7 +199,7 @@ const char* kWorkloadUsage =
     "  every kind takes --json; sizes: 4096, 4k, 1m, 256m, 2g";
 
 int RunWorkload(const std::vector<std::string>& args) {
-  if (args.empty()) throw Error(std::string("workload needs a kind:\n") + kWorkloadUsage, 2);
+  if (args.empty()) throw Error(std::string("workload needs a kind; ") + kWorkloadKinds, 2);
   const std::string& kind = args[0];
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (kind == "cipher") return RunCipher(args, rest);

@@ -91,6 +91,13 @@ void Rng::Fill(uint8_t* p, size_t n) {
   for (; i < n; ++i) p[i] = static_cast<uint8_t>(Next());
 }
 
+void StampBlocks(uint8_t* p, size_t length, uint64_t tag) {
+  for (size_t off = 0, i = 0; off + 8 <= length; off += 4096, ++i) {
+    uint64_t v = tag ^ i;
+    std::memcpy(p + off, &v, 8);
+  }
+}
+
 namespace {
 
 // ---- helpers ----------------------------------------------------------------------------------
@@ -186,18 +193,26 @@ class OpSource {
 
 constexpr size_t kPoolBytes = 8u << 20;
 
-// Random (or zero) data that writes are taken from: a different 4 KiB-aligned window per write,
-// so neither compression nor block de-duplication can shortcut the work.
+// Random (or zero) data that writes are taken from: a different 4 KiB-aligned window of an 8 MiB
+// pool per write, and every 4 KiB block of it stamped with a unique number just before the write
+// (as fio's scramble_buffers does) — so neither compression nor block de-duplication in the
+// storage stack (thin-provisioned or de-duplicating hosts) can shortcut the work.
 class DataPool {
  public:
-  DataPool(bool zero, uint64_t seed, size_t max_block) : buf_(kPoolBytes + max_block) {
+  DataPool(bool zero, uint64_t seed, size_t max_block) : buf_(kPoolBytes + max_block), zero_(zero), seed_(seed) {
     if (zero) std::memset(buf_.data, 0, kPoolBytes + max_block);
     else Rng(seed).Fill(buf_.data, kPoolBytes + max_block);
   }
-  const uint8_t* For(uint64_t k) const { return buf_.data + ((k * 4096 * 37) % kPoolBytes); }
+  const uint8_t* For(uint64_t k, size_t length) {
+    uint8_t* p = buf_.data + ((k * 4096 * 37) % kPoolBytes);
+    if (!zero_) StampBlocks(p, length, (seed_ << 48) ^ (k << 16));
+    return p;
+  }
 
  private:
   AlignedBuffer buf_;
+  bool zero_;
+  uint64_t seed_;
 };
 
 struct ThreadResult {
@@ -219,12 +234,12 @@ void CountOp(ThreadResult& r, const Op& op, uint64_t ns) {
   r.latency.Record(ns);
 }
 
-void RunSync(const DiskOptions& o, int fd, const std::string& file, OpSource& src, const DataPool& pool, ThreadResult& r) {
+void RunSync(const DiskOptions& o, int fd, const std::string& file, OpSource& src, DataPool& pool, ThreadResult& r) {
   AlignedBuffer rbuf(std::max<uint64_t>(o.block_size, kMaxFileServerBlock));
   Op op;
   for (uint64_t k = 0; !Interrupted() && src.Next(op); ++k) {
     uint64_t t0 = NowNs();
-    ssize_t n = op.write ? pwrite(fd, pool.For(k), op.length, static_cast<off_t>(op.offset))
+    ssize_t n = op.write ? pwrite(fd, pool.For(k, op.length), op.length, static_cast<off_t>(op.offset))
                          : pread(fd, rbuf.data, op.length, static_cast<off_t>(op.offset));
     CheckTransfer(n < 0 ? -errno : n, op, file);
     if (op.write && o.fsync == FsyncPolicy::kEvery && fsync(fd) != 0) throw FileError(file, Errno("fsync"));
@@ -232,7 +247,7 @@ void RunSync(const DiskOptions& o, int fd, const std::string& file, OpSource& sr
   }
 }
 
-void RunUring(const DiskOptions& o, int fd, const std::string& file, OpSource& src, const DataPool& pool, ThreadResult& r) {
+void RunUring(const DiskOptions& o, int fd, const std::string& file, OpSource& src, DataPool& pool, ThreadResult& r) {
   io_uring ring;
   unsigned depth = static_cast<unsigned>(o.iodepth);
   if (int e = io_uring_queue_init(depth, &ring, 0); e < 0)
@@ -250,7 +265,7 @@ void RunUring(const DiskOptions& o, int fd, const std::string& file, OpSource& s
     if (Interrupted() || !src.Next(slots[i].op)) return false;
     io_uring_sqe* sqe = io_uring_get_sqe(&ring);
     const Op& op = slots[i].op;
-    if (op.write) io_uring_prep_write(sqe, fd, pool.For(k++), op.length, op.offset);
+    if (op.write) io_uring_prep_write(sqe, fd, pool.For(k++, op.length), op.length, op.offset);
     else io_uring_prep_read(sqe, fd, rbufs.data + i * rstride, op.length, op.offset);
     io_uring_sqe_set_data64(sqe, i);
     slots[i].start = NowNs();
@@ -289,7 +304,7 @@ void LayOut(const std::string& file, uint64_t size, bool zero, uint64_t seed, bo
   DataPool pool(zero, seed, 1 << 20);
   for (uint64_t off = 0, k = 0; off < size && !Interrupted(); off += 1 << 20, ++k) {
     size_t len = static_cast<size_t>(std::min<uint64_t>(1 << 20, size - off));
-    if (pwrite(fd, pool.For(k), len, static_cast<off_t>(off)) != static_cast<ssize_t>(len)) {
+    if (pwrite(fd, pool.For(k, len), len, static_cast<off_t>(off)) != static_cast<ssize_t>(len)) {
       std::string err = Errno("cannot lay out the file");
       close(fd);
       throw FileError(file, err);
@@ -347,6 +362,10 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
     }
     // Reserve the space up front as fio does, so the write patterns measure writing, not allocating.
     if (!reads_existing) posix_fallocate(fds[t], 0, static_cast<off_t>(o.size));
+    // Tell the kernel the access pattern (fio's fadvise_hint): no read-ahead for random I/O, so a
+    // random 4 KiB read costs one 4 KiB read from the disk.
+    bool random = o.pattern == DiskPattern::kRandRead || o.pattern == DiskPattern::kRandWrite || file_server;
+    posix_fadvise(fds[t], 0, 0, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
   }
   if (Interrupted()) {
     close_all();

@@ -64,4 +64,8 @@ struct Rng {
   void Fill(uint8_t* p, size_t n);
 };
 
+// Writes `tag` ^ block-number into the first 8 bytes of every 4 KiB block of p[0, length), so
+// that data written repeatedly from one pool is still unique per block (defeats de-duplication).
+void StampBlocks(uint8_t* p, size_t length, uint64_t tag);
+
 }  // namespace ptsn::workloads

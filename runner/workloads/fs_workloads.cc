@@ -43,13 +43,15 @@ std::vector<uint8_t> MakeData(size_t n, bool zero, uint64_t seed) {
   return v;
 }
 
-// Writes `size` bytes from `data` (cycled with a rotating start so blocks differ) in `chunk`s.
-void WriteAll(int fd, const std::string& file, const std::vector<uint8_t>& data, uint64_t size, size_t chunk, uint64_t salt) {
+// Writes `size` bytes from `data` (a rotating window, each 4 KiB block stamped unique) in `chunk`s.
+void WriteAll(int fd, const std::string& file, std::vector<uint8_t>& data, uint64_t size, size_t chunk, uint64_t salt,
+              bool stamp = true) {
   uint64_t done = 0;
   size_t window = data.size() - chunk;
   while (done < size) {
     size_t len = static_cast<size_t>(std::min<uint64_t>(chunk, size - done));
-    const uint8_t* src = data.data() + ((salt * 4096 + done) % (window + 1));
+    uint8_t* src = data.data() + ((salt * 4096 + done) % (window + 1));
+    if (stamp) StampBlocks(src, len, (salt << 32) ^ done);
     ssize_t n = write(fd, src, len);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -107,7 +109,7 @@ FsFilesStats RunFsFiles(const FsFilesOptions& o) {
           int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
           if (fd < 0) throw FileError(file, Errno("cannot create"));
           try {
-            WriteAll(fd, file, data, o.file_size, chunk, i);
+            WriteAll(fd, file, data, o.file_size, chunk, i, !o.zero_data);
             if (o.fsync && fsync(fd) != 0) throw FileError(file, Errno("fsync"));
           } catch (...) {
             close(fd);
