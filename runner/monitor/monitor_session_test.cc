@@ -149,6 +149,19 @@ TEST(MonitorSession, BusyChildRecordedLikePtsGoldenRun) {
   // What we write reads back unchanged.
   std::string xml = results::SerializeResultFile(file);
   EXPECT_EQ(results::SerializeResultFile(results::ParseResultFile(xml, "monitor.xml")), xml);
+
+  // The text view (exports) shows MIN/AVG/MAX of each monitor result, as PTS's does.
+  std::string path = std::filesystem::temp_directory_path() / ("ptsn-monitor-" + std::to_string(getpid()) + ".xml");
+  results::WriteResultFile(path, file);
+  std::string text;
+  if (FILE* p = popen((std::string(PTSN_BINARY) + " result-file-to-text " + path + " 2>&1").c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    pclose(p);
+  }
+  std::filesystem::remove(path);
+  EXPECT_NE(text.find("CPU Usage (Summary) Monitor\nPercent < Lower Is Better\nBaseline . MIN: "), std::string::npos) << text;
+  EXPECT_NE(text.find("Memory Usage Monitor\nMegabytes < Lower Is Better\nBaseline . MIN: "), std::string::npos) << text;
 }
 
 }  // namespace
