@@ -22,6 +22,7 @@ std::vector<Command> CoreCommands();
 std::vector<Command> ResultCommands();
 std::vector<Command> ExportCommands();
 std::vector<Command> WorkloadCommands();
+std::vector<Command> RunCommands();
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.
