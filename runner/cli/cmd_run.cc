@@ -96,7 +96,7 @@ std::string UserName() {
 struct Context {
   const Settings& settings = GlobalSettings();
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(GlobalSettings());
-  std::unique_ptr<sysinfo::SystemReader> reader = sysinfo::MakeRootedReader("/");
+  std::unique_ptr<sysinfo::SystemReader> reader = sysinfo::MakeRootedReader("/", GlobalSettings().Home() + "/cache");
   exec::PosixProcessRunner runner;
   std::unique_ptr<install::Fetcher> fetcher;
   bool offline = false;
@@ -171,14 +171,21 @@ int InstallDependencies(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {{}, {"--dry-run"}});
   Context ctx(true);
   std::vector<std::string> packages;
+  bool unmapped_commands = false;
   for (const auto& t : ResolveTargets(ctx.repo, args.positional())) {
     auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
+    for (const auto& c : check.missing_commands)
+      if (install::DebianPackagesFor(c).empty()) {
+        std::cerr << t.profile.identifier << ": needs the command or file '" << c << "' (no Debian package known)\n";
+        unmapped_commands = true;
+      }
     for (const auto& p : check.missing_packages)
       if (std::find(packages.begin(), packages.end(), p) == packages.end()) packages.push_back(p);
     for (const auto& u : check.unknown_names)
       std::cerr << t.profile.identifier << ": dependency '" << u << "' has no Debian mapping\n";
   }
   if (packages.empty()) {
+    if (unmapped_commands) return 1;
     std::cout << "All dependencies are installed.\n";
     return 0;
   }
@@ -373,7 +380,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
 
 int SystemInfo(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {{"--root"}, {"--json"}});
-  auto reader = sysinfo::MakeRootedReader(args.ValueOr("--root", "/"));
+  auto reader = sysinfo::MakeRootedReader(args.ValueOr("--root", "/"), GlobalSettings().Home() + "/cache");
   std::string test_dir = GlobalSettings().Get("run.test_dir");
   std::error_code ec;
   if (!fs::exists(test_dir, ec)) test_dir = "/";

@@ -169,7 +169,8 @@ TEST_F(RunE2E, NoisyProgramGetsBoundedDynamicRunsRecordedInTheResult) {
   auto r = RunPtsNative("batch-run --json-events " + Profile("noisy"),
                         Env("PTS_NATIVE_MAX_RUNS=7 TEST_RESULTS_NAME=n TEST_RESULTS_IDENTIFIER=A"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto& e = Saved("n").results.at(0).entries.at(0);
+  auto file = Saved("n");
+  const auto& e = file.results.at(0).entries.at(0);
   EXPECT_EQ(std::count(e.raw_string->begin(), e.raw_string->end(), ':'), 6);  // 7 trials
   auto j = nlohmann::json::parse(*e.json);
   EXPECT_EQ(j["runs-added"], 4);

@@ -1,7 +1,7 @@
 #!/bin/sh
 cat > ~/download <<'RUN'
 #!/bin/sh
-tr -d "\n" < ~/payload.txt | sed "s/^/Result: /" > $LOG_FILE
+echo "Result: $(cat ~/payload.txt)" > $LOG_FILE
 echo 0 > ~/test-exit-status
 RUN
 chmod +x ~/download
