@@ -175,7 +175,7 @@ TEST_F(RunE2E, NoisyProgramGetsBoundedDynamicRunsRecordedInTheResult) {
   auto j = nlohmann::json::parse(*e.json);
   EXPECT_EQ(j["runs-added"], 4);
   EXPECT_EQ(j["runs-stopped-by"], "max_runs");
-  EXPECT_NE(j["runs-added-reason"].get<std::string>().find("sd 20"), std::string::npos);
+  EXPECT_NE(j["runs-added-reason"].get<std::string>().find("sd 21.7% >= 2.5%"), std::string::npos);
   // --json-events: one JSON object per line.
   std::istringstream lines(r.output);
   int events = 0;
