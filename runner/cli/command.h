@@ -25,6 +25,7 @@ std::vector<Command> WorkloadCommands();
 std::vector<Command> ProfileCommands();
 std::vector<Command> MonitorCommands();
 std::vector<Command> ClientCommands();
+std::vector<Command> RunCommands();
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.
