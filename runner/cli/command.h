@@ -22,6 +22,8 @@ std::vector<Command> CoreCommands();
 std::vector<Command> ResultCommands();
 std::vector<Command> ExportCommands();
 std::vector<Command> WorkloadCommands();
+std::vector<Command> ProfileCommands();
+std::vector<Command> MonitorCommands();
 std::vector<Command> ClientCommands();
 
 const std::vector<Command>& AllCommands();

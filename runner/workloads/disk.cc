@@ -315,7 +315,19 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
   InterruptGuard guard;  // declared before the scratch directory: removed after it
   ScratchDir scratch(o.dir, o.size * static_cast<uint64_t>(o.threads), "disk");
   DiskStats stats;
-  stats.engine = o.iodepth > 1 ? "io_uring" : "psync";
+  DiskOptions effective = o;
+  stats.engine = "psync";
+  if (o.iodepth > 1) {
+    // Kernels or sandboxes without io_uring: plain threads with pread/pwrite, and the report says so.
+    io_uring probe;
+    if (int e = io_uring_queue_init(static_cast<unsigned>(o.iodepth), &probe, 0); e < 0) {
+      stats.engine = std::string("psync (io_uring unavailable: ") + std::strerror(-e) + ")";
+      effective.iodepth = 1;
+    } else {
+      io_uring_queue_exit(&probe);
+      stats.engine = "io_uring";
+    }
+  }
   bool reads_existing = o.pattern == DiskPattern::kSeqRead || o.pattern == DiskPattern::kRandRead || file_server;
   std::vector<int> fds(o.threads, -1);
   auto close_all = [&] {
@@ -350,13 +362,13 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
       ThreadResult& r = results[t];
       bool counted = false;
       try {
-        OpSource src(o, t);
+        OpSource src(effective, t);
         DataPool pool(o.zero_data, 77 + static_cast<uint64_t>(t), std::max<uint64_t>(o.block_size, kMaxFileServerBlock));
         ready.count_down();
         counted = true;
         while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-        if (o.iodepth > 1) RunUring(o, fds[t], stats.files[t], src, pool, r);
-        else RunSync(o, fds[t], stats.files[t], src, pool, r);
+        if (effective.iodepth > 1) RunUring(effective, fds[t], stats.files[t], src, pool, r);
+        else RunSync(effective, fds[t], stats.files[t], src, pool, r);
         if (r.writes > 0 && o.fsync == FsyncPolicy::kEnd && fsync(fds[t]) != 0) throw FileError(stats.files[t], Errno("fsync"));
       } catch (const std::exception& e) {
         r.error = e.what();

@@ -40,7 +40,7 @@ struct DiskStats {
   uint64_t read_ops = 0, write_ops = 0;
   double seconds = 0;       // wall time of the timed phase
   double cpu_seconds = 0;   // user + system time of this process during it
-  std::string engine;       // "psync" or "io_uring"
+  std::string engine;       // "psync" or "io_uring" (or "psync (io_uring unavailable: why)")
   LatencyHistogram latency;
   std::vector<std::string> files;  // the data files (gone after the run; for tests)
   std::vector<uint64_t> file_sizes;

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Native disk workload vs Debian's fio on the same directory, side by side in one run: for each
+# pattern (sequential 1 MiB write/read, random 4 KiB read/write; buffered and O_DIRECT) fio and
+# `pts-native workload disk` run alternately REPEATS times; prints median MiB/s, our/fio ratio
+# (goal: within +-10 %) and median CPU use of each while the disk works (goal: ours below fio's).
+#   bench/bench_disk.sh [build-dir] [directory]   env: REPEATS=3 SEQ_SIZE=512m RAND_SIZE=128m
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+DIR=${2:-$BUILD/bench-disk-scratch}
+BIN=$BUILD/pts-native
+REPEATS=${REPEATS:-3}
+SEQ_SIZE=${SEQ_SIZE:-512m}
+RAND_SIZE=${RAND_SIZE:-128m}
+command -v fio >/dev/null || { echo "fio not found (apt-get install fio)"; exit 1; }
+mkdir -p "$DIR"
+trap 'rm -rf "$DIR"/fio-*' EXIT
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+spread() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {printf "%.0f%%", (a[NR]-a[1])/a[int((NR+1)/2)]*100}'; }
+
+# fio's JSON -> "MiB/s CPU%" (bandwidth of the direction that moved data; usr+sys CPU of the job)
+fio_run() {
+  local rw=$1 bs=$2 size=$3 direct=$4
+  local fsync=0
+  [[ $rw == *write ]] && fsync=1
+  fio --name=bench --directory="$DIR" --filename=fio-data --rw="$rw" --bs="$bs" --size="$size" \
+      --ioengine=psync --direct="$direct" --end_fsync="$fsync" --output-format=json 2>/dev/null |
+    python3 -c "
+import json,sys
+j=json.load(sys.stdin)['jobs'][0]
+d=j['write'] if j['write']['io_bytes'] else j['read']
+print('%.2f %.2f' % (d['io_bytes']/1048576/(d['runtime']/1000.0), j['usr_cpu']+j['sys_cpu']))"
+  rm -f "$DIR/fio-data"
+}
+ours_run() {
+  local pattern=$1 bs=$2 size=$3 direct=$4
+  local flag=""
+  [ "$direct" = 1 ] && flag="--direct"
+  "$BIN" workload disk --pattern "$pattern" --block-size "$bs" --size "$size" --dir "$DIR" $flag --json |
+    python3 -c "import json,sys; j=json.load(sys.stdin); print('%.2f %.2f' % (j['mib_per_s'], j['cpu_percent']))"
+}
+
+echo "directory: $DIR ($(df -T "$DIR" | awk 'NR==2 {print $2" on "$1}')); load $(cut -d' ' -f1-3 /proc/loadavg); $REPEATS repeats, interleaved"
+printf "%-11s %-6s %-8s %10s %10s %7s %8s %8s %13s\n" pattern bs mode fio-MiB/s ours-MiB/s ratio fio-cpu ours-cpu spread(f/o)
+for direct in 0 1; do
+  for c in "write:seq-write:1m:$SEQ_SIZE" "read:seq-read:1m:$SEQ_SIZE" "randread:rand-read:4k:$RAND_SIZE" "randwrite:rand-write:4k:$RAND_SIZE"; do
+    IFS=: read -r rw pattern bs size <<< "$c"
+    fb="" fc="" ob="" oc=""
+    for ((i = 0; i < REPEATS; i++)); do
+      read -r b u <<< "$(fio_run "$rw" "$bs" "$size" "$direct")"; fb+=" $b"; fc+=" $u"
+      read -r b u <<< "$(ours_run "$pattern" "$bs" "$size" "$direct")"; ob+=" $b"; oc+=" $u"
+    done
+    fm=$(echo "$fb" | median); om=$(echo "$ob" | median)
+    printf "%-11s %-6s %-8s %10s %10s %7.3f %8s %8s %6s/%-6s\n" "$pattern" "$bs" "$([ $direct = 1 ] && echo direct || echo buffered)" \
+      "$fm" "$om" "$(awk -v o="$om" -v f="$fm" 'BEGIN {print o / f}')" "$(echo "$fc" | median)" "$(echo "$oc" | median)" \
+      "$(echo "$fb" | spread)" "$(echo "$ob" | spread)"
+  done
+done

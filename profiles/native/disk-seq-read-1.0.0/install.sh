@@ -1,0 +1,22 @@
+#!/bin/sh
+# Native Sequential Read (pts-native workload disk)
+# Nothing is downloaded: the workload is built into pts-native. The run script looks for the
+# binary in $PTS_NATIVE_BIN (set by pts-native's runner), else for `pts-native` on PATH, so the
+# profile also runs under the real Phoronix Test Suite.
+if [ -n "$PTS_NATIVE_BIN" ] && [ -x "$PTS_NATIVE_BIN" ] || command -v pts-native >/dev/null 2>&1; then
+	echo 0 > ~/install-exit-status
+else
+	echo "ERROR: pts-native not found: set PTS_NATIVE_BIN or put pts-native on PATH"
+	echo 2 > ~/install-exit-status
+fi
+
+cat > disk_seq_read_run <<'EOF'
+#!/bin/sh
+BIN="${PTS_NATIVE_BIN:-pts-native}"
+# Like PTS disk tests: the install directory (on the file system under test) unless
+# PTS_NATIVE_TEST_DIR names another directory.
+DIR="${PTS_NATIVE_TEST_DIR:-$HOME}"
+"$BIN" workload disk "$@" --dir "$DIR" > "$LOG_FILE" 2>&1
+echo $? > ~/test-exit-status
+EOF
+chmod +x disk_seq_read_run

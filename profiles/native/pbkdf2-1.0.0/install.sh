@@ -1,0 +1,19 @@
+#!/bin/sh
+# Native PBKDF2 (pts-native workload pbkdf2)
+# Nothing is downloaded: the workload is built into pts-native. The run script looks for the
+# binary in $PTS_NATIVE_BIN (set by pts-native's runner), else for `pts-native` on PATH, so the
+# profile also runs under the real Phoronix Test Suite.
+if [ -n "$PTS_NATIVE_BIN" ] && [ -x "$PTS_NATIVE_BIN" ] || command -v pts-native >/dev/null 2>&1; then
+	echo 0 > ~/install-exit-status
+else
+	echo "ERROR: pts-native not found: set PTS_NATIVE_BIN or put pts-native on PATH"
+	echo 2 > ~/install-exit-status
+fi
+
+cat > pbkdf2_run <<'EOF'
+#!/bin/sh
+BIN="${PTS_NATIVE_BIN:-pts-native}"
+"$BIN" workload pbkdf2 "$@" > "$LOG_FILE" 2>&1
+echo $? > ~/test-exit-status
+EOF
+chmod +x pbkdf2_run

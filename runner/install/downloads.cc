@@ -1,0 +1,191 @@
+#include "runner/install/downloads.h"
+
+#include <filesystem>
+
+#include "runner/common/strings.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::install {
+namespace {
+
+bool IsUrl(const std::string& s) { return s.find("://") != std::string::npos; }
+
+// Copies via a temporary name so a half-copied file never looks present.
+bool CopyInto(const std::string& from, const std::string& to, std::string* error) {
+  std::string tmp = to + ".ptsn-part";
+  std::error_code ec;
+  fs::copy_file(from, tmp, fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::rename(tmp, to, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    *error = ec.message();
+    return false;
+  }
+  return true;
+}
+
+std::string JoinUrl(const std::string& base, const std::string& name) {
+  return base + (EndsWith(base, "/") ? "" : "/") + name;
+}
+
+}  // namespace
+
+bool CacheLocation::IsUrl() const { return install::IsUrl(location); }
+
+bool DownloadReport::ok() const {
+  for (const auto& f : files)
+    if (!f.ok) return false;
+  return true;
+}
+
+std::vector<std::string> DownloadReport::Missing() const {
+  std::vector<std::string> out;
+  for (const auto& f : files)
+    if (!f.ok) out.push_back(f.file_name + (f.problems.empty() ? "" : " (" + Join(f.problems, "; ") + ")"));
+  return out;
+}
+
+std::vector<CacheLocation> CacheLocationsFrom(const std::string& our_cache, const std::string& pts_home,
+                                              const std::string& extra_caches, const std::string& pts_download_cache_env) {
+  std::vector<CacheLocation> out;
+  auto add = [&](const std::string& loc) {
+    std::string t = Trim(loc);
+    if (t.empty()) return;
+    for (const auto& c : out)
+      if (c.location == t) return;
+    out.push_back({t});
+  };
+  add(our_cache);
+  if (!pts_home.empty()) add(pts_home + "/download-cache");
+  // Split at ':' but glue "scheme" + "://rest" (and "host" + ":port/...") back together.
+  auto split_paths = [&](const std::string& list) {
+    std::vector<std::string> parts = Split(list, ':'), merged;
+    for (const auto& p : parts) {
+      if (!merged.empty() && (StartsWith(p, "//") || (IsUrl(merged.back()) && !p.empty() && std::isdigit(static_cast<unsigned char>(p[0])))))
+        merged.back() += ":" + p;
+      else
+        merged.push_back(p);
+    }
+    for (const auto& m : merged) add(m);
+  };
+  split_paths(extra_caches);
+  split_paths(pts_download_cache_env);
+  return out;
+}
+
+DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::string& install_dir,
+                            const DownloadOptions& options, Fetcher& fetcher) {
+  DownloadReport report;
+  std::error_code ec;
+  fs::create_directories(install_dir, ec);
+  if (!options.download_cache.empty()) fs::create_directories(options.download_cache, ec);
+  for (const auto& item : items) {
+    DownloadOutcome out;
+    out.file_name = item.file_name;
+    std::string dest = install_dir + "/" + item.file_name;
+    auto verify = [&](const std::string& path, const std::string& from) {
+      auto problem = CheckFile(path, item.check, options.skip_hashes);
+      if (problem) {
+        out.problems.push_back(from + ": " + *problem);
+        fs::remove(path, ec);
+      }
+      return !problem;
+    };
+    // 1. Already in the install dir (a previous install): kept if it verifies.
+    if (fs::exists(dest, ec) && verify(dest, dest)) {
+      out.ok = true;
+      out.source = "install dir";
+    }
+    // 2. Caches, in order.
+    for (const auto& cache : options.caches) {
+      if (out.ok) break;
+      if (cache.IsUrl()) {
+        std::string url = JoinUrl(cache.location, item.file_name);
+        if (!fetcher.CanReach(url)) continue;
+        std::string part = dest + ".ptsn-download";
+        fs::remove(part, ec);
+        auto r = fetcher.Fetch(url, part);
+        if (!r.ok) {
+          fs::remove(part, ec);
+          continue;  // a remote cache without the file is normal, not a problem to report
+        }
+        if (verify(part, url)) {
+          fs::rename(part, dest, ec);
+          out.ok = !ec;
+          out.source = url;
+        }
+        continue;
+      }
+      std::string cached = cache.location + "/" + item.file_name;
+      if (!fs::exists(cached, ec)) continue;
+      auto problem = CheckFile(cached, item.check, options.skip_hashes);
+      if (problem) {
+        out.problems.push_back(cached + ": " + *problem + " (cache file left in place)");
+        continue;
+      }
+      std::string error;
+      if (CopyInto(cached, dest, &error)) {
+        out.ok = true;
+        out.source = cache.location;
+      } else {
+        out.problems.push_back(cached + ": copy failed: " + error);
+      }
+    }
+    // 3. Mirrors in the profile's order, downloaded into our cache (resumable) then copied.
+    for (const auto& url : item.urls) {
+      if (out.ok) break;
+      if (!fetcher.CanReach(url)) {
+        out.problems.push_back(url + ": not fetched (offline)");
+        continue;
+      }
+      std::string target_dir = options.download_cache.empty() ? install_dir : options.download_cache;
+      std::string part = target_dir + "/" + item.file_name + ".part";
+      auto r = fetcher.Fetch(url, part);
+      if (!r.ok) {
+        out.problems.push_back(url + ": " + r.error);
+        continue;  // the partial file stays for a resume from the next mirror / next install
+      }
+      if (!verify(part, url)) continue;
+      std::string final_path = target_dir + "/" + item.file_name;
+      fs::rename(part, final_path, ec);
+      std::string error;
+      if (final_path == dest || CopyInto(final_path, dest, &error)) {
+        out.ok = true;
+        out.source = url;
+      } else {
+        out.problems.push_back(final_path + ": copy failed: " + error);
+      }
+    }
+    if (!out.ok && item.urls.empty() && out.problems.empty())
+      out.problems.push_back("no URL: place the file in a download cache");
+    if (!out.ok && item.optional) out.ok = true, out.source = "optional, skipped";
+    report.files.push_back(out);
+  }
+  return report;
+}
+
+std::vector<std::string> MissingOffline(const std::vector<DownloadItem>& items, const std::string& install_dir,
+                                        const DownloadOptions& options) {
+  std::vector<std::string> missing;
+  std::error_code ec;
+  for (const auto& item : items) {
+    if (item.optional) continue;
+    bool found = fs::exists(install_dir + "/" + item.file_name, ec);
+    for (const auto& cache : options.caches) {
+      if (found) break;
+      if (cache.IsUrl()) {
+        if (StartsWith(cache.location, "file://"))
+          found = fs::exists(cache.location.substr(7) + "/" + item.file_name, ec);
+        continue;
+      }
+      found = fs::exists(cache.location + "/" + item.file_name, ec);
+    }
+    for (const auto& url : item.urls)
+      if (!found && StartsWith(url, "file://")) found = fs::exists(url.substr(7), ec);
+    if (!found) missing.push_back(item.file_name);
+  }
+  return missing;
+}
+
+}  // namespace ptsn::install

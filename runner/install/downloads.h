@@ -1,0 +1,60 @@
+// Getting a profile's downloads.xml files into its install directory: caches first (ours, a PTS
+// download-cache, install.extra_caches: directories or file:// / http:// base URLs), then the
+// mirrors in the order the profile lists them. Every file is verified; a file with a wrong
+// checksum is deleted and the report says which URL (or cache) gave what.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runner/install/checksum.h"
+#include "runner/install/fetcher.h"
+
+namespace ptsn::install {
+
+struct DownloadItem {
+  std::vector<std::string> urls;  // mirrors, in order
+  std::string file_name;
+  FileCheck check;
+  bool optional = false;
+};
+
+struct CacheLocation {
+  std::string location;  // a directory, or a base URL (file://..., http://...)
+  bool IsUrl() const;
+};
+
+struct DownloadOptions {
+  std::string download_cache;          // ours: verified downloads are kept here ("" = none)
+  std::vector<CacheLocation> caches;   // searched after the install dir and before the mirrors
+  bool skip_hashes = false;            // NO_FILE_HASH_CHECKS
+};
+
+struct DownloadOutcome {
+  std::string file_name;
+  bool ok = false;
+  std::string source;                 // where it came from: "install dir", a cache dir, a URL
+  std::vector<std::string> problems;  // "URL: sha256 is X, expected Y", "URL: HTTP 404", ...
+};
+
+struct DownloadReport {
+  std::vector<DownloadOutcome> files;
+  bool ok() const;                         // every non-optional file present
+  std::vector<std::string> Missing() const;  // "name (tried: ...)" for each failed required file
+};
+
+// The caches named by the settings: our download cache, <pts_home>/download-cache, then each
+// ':'-separated entry of install.extra_caches (URLs may contain ':' — "http://h:80/x" stays whole),
+// then PTS_DOWNLOAD_CACHE entries.
+std::vector<CacheLocation> CacheLocationsFrom(const std::string& our_cache, const std::string& pts_home,
+                                              const std::string& extra_caches, const std::string& pts_download_cache_env);
+
+// Puts each file into `install_dir`. `fetcher` decides whether the network may be used.
+DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::string& install_dir,
+                            const DownloadOptions& options, Fetcher& fetcher);
+
+// Offline planning: which files are neither in the install dir nor in a reachable cache.
+std::vector<std::string> MissingOffline(const std::vector<DownloadItem>& items, const std::string& install_dir,
+                                        const DownloadOptions& options);
+
+}  // namespace ptsn::install

@@ -1,0 +1,217 @@
+#include "runner/reproduce/append.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "results-xml/comparison_hash.h"
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+
+namespace ptsn::reproduce {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json ParseEntryJson(const std::optional<std::string>& text) {
+  if (!text || Trim(*text).empty()) return Json::object();
+  Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() ? j : Json::object();
+}
+
+// PHP json_encode: non-ASCII as \uXXXX and '/' as '\/' ('/' only occurs inside JSON strings).
+std::string PtsJson(const Json& j) {
+  std::string s = j.dump(-1, ' ', /*ensure_ascii=*/true);
+  std::string out;
+  for (char c : s) {
+    if (c == '/') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void MarkEntry(results::Entry& e, const std::string& label, const std::string& scale_note) {
+  Json j = ParseEntryJson(e.json);
+  j[kStandInJsonKey] = label;
+  if (!scale_note.empty()) j["stand-in-scale"] = scale_note;
+  e.json = PtsJson(j);
+}
+
+// Replaces a trailing `from` in `s` by `to` (monitor children append the test's arguments).
+std::string ReplaceSuffix(const std::string& s, const std::string& from, const std::string& to) {
+  if (from.empty()) return to.empty() ? s : (EndsWith(s, " ") ? s + to : s + " " + to);
+  if (!EndsWith(s, from)) return s;
+  return s.substr(0, s.size() - from.size()) + to;
+}
+
+void MergeByHash(results::ResultFile& file, const results::Result& r, std::vector<std::string>& hashes) {
+  std::string h = results::ComparisonHash(r);
+  hashes.push_back(h);
+  for (auto& existing : file.results) {
+    if (results::ComparisonHash(existing) != h) continue;
+    for (const auto& e : r.entries) {
+      auto it = std::find_if(existing.entries.begin(), existing.entries.end(),
+                             [&](const results::Entry& x) { return x.identifier == e.identifier; });
+      if (it != existing.entries.end()) *it = e;
+      else existing.entries.push_back(e);
+    }
+    return;
+  }
+  file.results.push_back(r);
+}
+
+}  // namespace
+
+namespace {
+std::optional<std::string> JsonString(const results::Entry& entry, const char* key) {
+  Json j = ParseEntryJson(entry.json);
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+}  // namespace
+
+std::optional<std::string> StandInOf(const results::Entry& entry) { return JsonString(entry, kStandInJsonKey); }
+std::optional<std::string> StandInScaleOf(const results::Entry& entry) { return JsonString(entry, "stand-in-scale"); }
+
+void PutEntry(results::Result& result, results::Entry entry, const std::optional<std::string>& stand_in_label) {
+  if (stand_in_label) MarkEntry(entry, *stand_in_label, "");
+  for (auto& e : result.entries) {
+    if (e.identifier == entry.identifier) {
+      e = std::move(entry);
+      return;
+    }
+  }
+  result.entries.push_back(std::move(entry));
+}
+
+std::vector<results::Result> RelabelAsOriginal(const std::vector<results::Result>& produced,
+                                               const results::Result& original, const std::string& label) {
+  std::vector<results::Result> out;
+  if (produced.empty()) return out;
+  const results::Result& test = produced.front();
+  std::string produced_hash = results::ComparisonHash(test);
+  std::string original_hash = results::ComparisonHash(original);
+
+  results::Result t = test;
+  std::string scale_note = test.scale != original.scale ? test.scale : "";  // kept even for MiB/s vs MB/s
+  t.identifier = original.identifier;
+  t.title = original.title;
+  t.app_version = original.app_version;
+  t.arguments = original.arguments;
+  t.description = original.description;
+  t.scale = original.scale;
+  t.proportion = original.proportion;
+  for (auto& e : t.entries) MarkEntry(e, label, scale_note);
+  out.push_back(std::move(t));
+
+  for (size_t i = 1; i < produced.size(); ++i) {
+    results::Result c = produced[i];
+    if (c.parent && *c.parent == produced_hash) {
+      c.parent = original_hash;
+      c.title = original.title;
+      c.app_version = original.app_version;
+      c.arguments = ReplaceSuffix(c.arguments, Trim(test.arguments), Trim(original.arguments));
+    }
+    for (auto& e : c.entries) MarkEntry(e, label, "");
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanItem& item,
+                                        const std::vector<results::Result>& produced, const std::string& identifier) {
+  std::vector<std::string> hashes;
+  if (item.kind == PlanKind::kUnavailable) return hashes;
+  if (item.result_index >= file.results.size())
+    throw Error("reproduce: plan item refers to result " + std::to_string(item.result_index + 1) +
+                " but the file has " + std::to_string(file.results.size()));
+  std::vector<results::Result> filed =
+      item.kind == PlanKind::kStandIn ? RelabelAsOriginal(produced, file.results[item.result_index], item.stand_in_label)
+                                      : produced;
+  for (auto& r : filed) {
+    // Only this run's entries travel; whatever else the runner's result held stays out.
+    std::erase_if(r.entries, [&](const results::Entry& e) { return e.identifier != identifier; });
+    if (!r.entries.empty()) MergeByHash(file, r, hashes);
+  }
+  return hashes;
+}
+
+bool SameUnit(const std::string& a, const std::string& b) {
+  auto norm = [](const std::string& s) {
+    std::string n = ToLower(Trim(s));
+    return n == "mib/s" ? std::string("mb/s") : n;  // many PTS "MB/s" are MiB/s; the note says which
+  };
+  return norm(a) == norm(b);
+}
+
+size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier) {
+  size_t moved = 0;
+  auto unfiled = [&](const results::Result& r) {
+    return std::any_of(r.entries.begin(), r.entries.end(), [&](const results::Entry& e) {
+      return e.identifier == identifier && !StandInOf(e);
+    });
+  };
+  for (const auto& item : plan.items) {
+    if (item.kind != PlanKind::kStandIn || item.result_index >= file.results.size()) continue;
+    // A stand-in may report several results (MiB/s, IOPS, latency); the one in the original's
+    // unit lines up, the others stay under the stand-in's own name, marked.
+    std::vector<size_t> candidates;
+    for (size_t i = 0; i < file.results.size(); ++i) {
+      const results::Result& r = file.results[i];
+      if (r.identifier == item.profile && Trim(r.arguments) == Trim(item.arguments) && unfiled(r))
+        candidates.push_back(i);
+    }
+    if (candidates.empty()) continue;
+    const std::string& want = file.results[item.result_index].scale;
+    size_t chosen = candidates.front();
+    for (size_t c : candidates)
+      if (file.results[c].scale == want) { chosen = c; break; }
+    if (file.results[chosen].scale != want)
+      for (size_t c : candidates)
+        if (SameUnit(file.results[c].scale, want)) { chosen = c; break; }
+
+    for (size_t c : candidates)
+      for (auto& e : file.results[c].entries)
+        if (e.identifier == identifier && c != chosen) MarkEntry(e, item.stand_in_label, "");
+
+    std::string h = results::ComparisonHash(file.results[chosen]);
+    std::vector<size_t> taken = {chosen};
+    for (size_t j = 0; j < file.results.size(); ++j)
+      if (j != chosen && file.results[j].parent == h) taken.push_back(j);
+    std::vector<results::Result> produced;
+    for (size_t k : taken) produced.push_back(file.results[k]);
+    // Take this system's entries out of the stand-in's own elements first, then file them.
+    for (size_t k : taken)
+      std::erase_if(file.results[k].entries, [&](const results::Entry& e) { return e.identifier == identifier; });
+    FoldRunResults(file, item, produced, identifier);
+    ++moved;
+  }
+  std::erase_if(file.results, [](const results::Result& r) { return r.entries.empty(); });
+  return moved;
+}
+
+namespace {
+void AddNote(results::System& system, const std::string& note) {
+  std::string notes = system.notes.value_or("");
+  if (notes.find(note) != std::string::npos) return;
+  system.notes = notes.empty() ? note : notes + " " + note;
+}
+constexpr const char* kReproductionNote = "Reproduction of ";
+}  // namespace
+
+void NoteReproduction(results::System& system, const std::string& reproduced_name, const ReproducePlan& plan) {
+  AddNote(system, kReproductionNote + reproduced_name + " by pts-native.");
+  std::vector<std::string> labels;
+  for (const auto& it : plan.items)
+    if (it.kind == PlanKind::kStandIn) labels.push_back(it.stand_in_label);
+  if (!labels.empty()) AddNote(system, "Stand-ins (not the original programs): " + Join(labels, "; ") + ".");
+}
+
+bool IsReproductionSystem(const results::System& system) {
+  return system.notes && system.notes->find(kReproductionNote) != std::string::npos &&
+         system.notes->find(" by pts-native.") != std::string::npos;
+}
+
+}  // namespace ptsn::reproduce

@@ -1,0 +1,68 @@
+// Filing this system's results into the published file so each lines up under the published
+// ones. A test run with the stored profile produces a Result with the same comparison hash and
+// lands in the original Result element, as PTS's add_result() does. A stand-in produces a
+// different test (other profile, other arguments, often another scale), so its hash cannot
+// match; its entry is filed into the ORIGINAL Result element instead, and marked:
+//   Entry/JSON  {"stand-in":"native/fs-files-1.0.0 for pts/fs-mark-1.0", ...}
+//   System/Notes of the new identifier: "Stand-ins: ... ." listing each one
+// so no view can pass it off as the original program's number.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results-xml/result_file.h"
+#include "runner/reproduce/plan.h"
+
+namespace ptsn::reproduce {
+
+// The Entry JSON key that marks a stand-in entry.
+inline constexpr const char* kStandInJsonKey = "stand-in";
+
+// "native/fs-files-1.0.0 for pts/fs-mark-1.0" when `entry` is a stand-in's, else nullopt.
+std::optional<std::string> StandInOf(const results::Entry& entry);
+// The stand-in's own unit when it differs from the published result's scale, else nullopt.
+std::optional<std::string> StandInScaleOf(const results::Entry& entry);
+
+// Adds (or replaces, on a resumed run) `entry` in `result`; a stand-in label is merged into the
+// entry's JSON (PTS json_encode style, '/' escaped).
+void PutEntry(results::Result& result, results::Entry entry, const std::optional<std::string>& stand_in_label);
+
+// Rewrites what a stand-in produced so it files under the original: the test result takes the
+// original's Identifier/Title/AppVersion/Arguments/Description/Scale/Proportion (hence its
+// comparison hash), its entries are marked with `label` (and "stand-in-scale" when the stand-in
+// measured in another unit); monitor children follow (Parent, Title, AppVersion, the arguments
+// suffix). Used both by FoldRunResults and as a hook for a run loop that merges by hash itself.
+std::vector<results::Result> RelabelAsOriginal(const std::vector<results::Result>& produced,
+                                               const results::Result& original, const std::string& label);
+
+// Folds what the runner produced for `item` into `file`. `produced` holds the run's results
+// for the test: the test's own result first, then its derived (monitor) children whose Parent is
+// the test result's comparison hash. Each carries one Entry for `identifier`.
+//  * original: results merge by comparison hash (a new Result element is appended when the hash
+//    is new, e.g. the newer profile changed AppVersion — exactly what PTS does);
+//  * stand-in: the test entry goes into file.results[item.result_index]; its monitor children
+//    are re-labelled as children of the original (Title/AppVersion/arguments of the original,
+//    Parent = the original's hash) so they line up with the published monitor results too.
+// Returns the comparison hashes the entries were filed under, test result first.
+std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanItem& item,
+                                        const std::vector<results::Result>& produced, const std::string& identifier);
+
+// Units that compare directly: equal, or MB/s vs MiB/s (PTS's "MB/s" is often MiB/s; the
+// comparison prints the caveat).
+bool SameUnit(const std::string& a, const std::string& b);
+
+// For a run loop that files every result by its own hash (the runner's AddResult): moves each
+// stand-in's result (Identifier = the stand-in profile, Arguments = the plan's) and its monitor
+// children for `identifier` under the original results, marked, and drops what is left empty.
+// Idempotent, so it can run after every save; returns how many stand-in results were moved.
+size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier);
+
+// Appends "Reproduction of NAME by pts-native." and, when the plan has stand-ins, "Stand-ins
+// (not the original programs): A; B." to the notes of the new `system` (idempotent). The first
+// sentence is also how a later run recognises this system as its own (see consent.h).
+void NoteReproduction(results::System& system, const std::string& reproduced_name, const ReproducePlan& plan);
+bool IsReproductionSystem(const results::System& system);
+
+}  // namespace ptsn::reproduce

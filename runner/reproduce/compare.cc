@@ -1,0 +1,124 @@
+#include "runner/reproduce/compare.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "results-xml/export_text.h"
+#include "results-xml/statistics.h"
+#include "runner/reproduce/append.h"
+
+namespace ptsn::reproduce {
+
+namespace {
+
+const results::Entry* FindEntry(const results::Result& r, const std::string& identifier) {
+  for (const auto& e : r.entries)
+    if (e.identifier == identifier) return &e;
+  return nullptr;
+}
+
+std::string Percent(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", p);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<ResultComparison> CompareWithPublished(const results::ResultFile& file, const std::string& identifier) {
+  std::vector<ResultComparison> out;
+  for (size_t i = 0; i < file.results.size(); ++i) {
+    const results::Result& r = file.results[i];
+    if (r.identifier.empty()) continue;  // derived (monitor) results: shown by the text view only
+    const results::Entry* mine = FindEntry(r, identifier);
+    if (!mine) continue;
+    ResultComparison c;
+    c.result_index = i;
+    c.stand_in = StandInOf(*mine);
+    auto scale = StandInScaleOf(*mine);
+    if (scale && !SameUnit(*scale, r.scale)) c.not_comparable = "the stand-in measured in " + *scale + ", not " + r.scale;
+    else if (scale) c.caveat = "stand-in measured in " + *scale + ", published in " + r.scale;
+    else if (!results::PhpIsNumeric(mine->value)) c.not_comparable = mine->value.empty() ? "this run failed" : "not a number";
+    else if (r.display_format != "BAR_GRAPH") c.not_comparable = "not a bar result";
+    if (c.not_comparable.empty()) {
+      double value = results::PhpToNumber(mine->value);
+      auto my_stats = results::Summarize(results::NumericTrials(*mine));
+      for (const auto& e : r.entries) {
+        if (e.identifier == identifier || !results::PhpIsNumeric(e.value)) continue;
+        double published = results::PhpToNumber(e.value);
+        if (published == 0) continue;
+        VersusPublished v;
+        v.published = e.identifier;
+        v.percent = value / published * 100.0;
+        v.better = r.proportion == "LIB" ? value < published : value > published;
+        auto their = results::Summarize(results::NumericTrials(e));
+        if (my_stats.n >= 2 && their.n >= 2)
+          v.within_noise = my_stats.ci95_low <= their.ci95_high && their.ci95_low <= my_stats.ci95_high;
+        c.versus.push_back(v);
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string ComparisonText(const results::ResultFile& file, const std::string& identifier, int width) {
+  std::string out;
+  auto comparisons = CompareWithPublished(file, identifier);
+  std::map<size_t, const ResultComparison*> by_index;
+  for (const auto& c : comparisons) by_index[c.result_index] = &c;
+
+  // Geometric mean of relative performance per published system (stand-ins excluded: they
+  // measured something else).
+  std::map<std::string, std::pair<double, int>> geo;
+  std::vector<std::string> order;
+
+  for (size_t i = 0; i < file.results.size(); ++i) {
+    const results::Result& r = file.results[i];
+    const results::Entry* mine = FindEntry(r, identifier);
+    if (!mine) continue;
+    results::Result shown = r;
+    std::optional<std::string> stand_in = StandInOf(*mine);
+    if (stand_in) {
+      for (auto& e : shown.entries)
+        if (e.identifier == identifier) e.identifier += " *";
+    }
+    results::AppendResultText(out, shown, width, "");
+    out += '\n';
+    if (stand_in) out += "    * STAND-IN: " + *stand_in + " (not the original program)\n";
+    if (by_index.count(i) && !by_index[i]->caveat.empty()) out += "    note: " + by_index[i]->caveat + "\n";
+    auto it = by_index.find(i);
+    if (it == by_index.end()) continue;
+    const ResultComparison& c = *it->second;
+    if (!c.not_comparable.empty()) {
+      out += "    " + identifier + ": no comparison (" + c.not_comparable + ")\n";
+      continue;
+    }
+    for (const auto& v : c.versus) {
+      std::string noise = !v.within_noise ? "noise unknown (fewer than 2 trials)"
+                          : *v.within_noise ? "within noise (95% CIs overlap)"
+                                            : (v.better ? "better" : "worse") + std::string(", beyond noise");
+      out += "    " + identifier + " = " + Percent(v.percent) + " of " + v.published + "  [" + noise + "]\n";
+      if (!stand_in) {
+        double rel = r.proportion == "LIB" ? 100.0 / v.percent : v.percent / 100.0;
+        if (rel > 0) {
+          if (!geo.count(v.published)) order.push_back(v.published);
+          geo[v.published].first += std::log(rel);
+          geo[v.published].second += 1;
+        }
+      }
+    }
+  }
+  if (!order.empty()) {
+    out += "\nRelative performance of " + identifier + " (geometric mean, higher is better, stand-ins excluded):\n";
+    for (const auto& name : order) {
+      auto [sum, n] = geo[name];
+      out += "    vs " + name + ": " + Percent(std::exp(sum / n) * 100.0) + " over " + std::to_string(n) +
+             (n == 1 ? " result\n" : " results\n");
+    }
+  }
+  return out;
+}
+
+}  // namespace ptsn::reproduce

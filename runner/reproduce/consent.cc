@@ -1,0 +1,103 @@
+#include "runner/reproduce/consent.h"
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+#include "runner/reproduce/append.h"
+
+namespace ptsn::reproduce {
+
+namespace {
+
+class Terminal : public Prompter {
+ public:
+  explicit Terminal(bool non_interactive) : interactive_(!non_interactive && isatty(0) && isatty(2)) {}
+  bool Interactive() const override { return interactive_; }
+  std::string Ask(const std::string& question) override {
+    std::cerr << question << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line)) return "";
+    return line;
+  }
+
+ private:
+  bool interactive_;
+};
+
+bool IsYes(const std::string& answer) {
+  std::string a = ToLower(Trim(answer));
+  return a == "y" || a == "yes";
+}
+
+const results::System* FindSystem(const results::ResultFile& file, const std::string& identifier) {
+  for (const auto& s : file.systems)
+    if (s.identifier == identifier) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<Prompter> TerminalPrompter(bool non_interactive) { return std::make_unique<Terminal>(non_interactive); }
+
+void RequireConsentToSkip(const results::ResultFile& file, const ReproducePlan& plan, bool skip_unavailable,
+                          Prompter& prompter) {
+  auto missing = plan.Unavailable();
+  if (missing.empty() || skip_unavailable) return;
+  std::vector<std::string> names;
+  for (const PlanItem* it : missing) {
+    const results::Result& r = file.results[it->result_index];
+    names.push_back(r.title + " [" + it->original + (r.arguments.empty() ? "" : " " + r.arguments) + "]: " + it->reason);
+  }
+  std::string list = Join(names, "; ");
+  if (prompter.Interactive()) {
+    std::string q = std::to_string(missing.size()) + " of " + std::to_string(plan.items.size()) +
+                    " tests cannot run here (listed above). Skip them and run the rest? [y/N] ";
+    if (IsYes(prompter.Ask(q))) return;
+    throw Error("not started: " + std::to_string(missing.size()) + " tests cannot run here: " + list);
+  }
+  throw Error(std::to_string(missing.size()) + " tests cannot run here (pass --skip-unavailable to run the rest): " +
+              list);
+}
+
+std::string ChooseIdentifier(const results::ResultFile& file, const std::optional<std::string>& from_environment,
+                             Prompter& prompter) {
+  auto check = [&](const std::string& id) {
+    if (id.empty()) return std::string("an empty identifier");
+    const results::System* s = FindSystem(file, id);
+    if (s && !IsReproductionSystem(*s))
+      return "'" + id + "' is a published system of this result; choose another identifier for this one";
+    return std::string();
+  };
+  if (from_environment && !Trim(*from_environment).empty()) {
+    std::string id = Trim(*from_environment);
+    if (auto problem = check(id); !problem.empty()) throw Error("TEST_RESULTS_IDENTIFIER: " + problem);
+    return id;
+  }
+  if (!prompter.Interactive())
+    throw Error("no identifier for this system: set TEST_RESULTS_IDENTIFIER (running non-interactively)");
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::string id = Trim(prompter.Ask("Enter a unique name to describe this test run / configuration: "));
+    std::string problem = check(id);
+    if (problem.empty()) return id;
+    std::cerr << "  " << problem << "\n";
+  }
+  throw Error("no usable identifier for this system was given");
+}
+
+std::vector<PlanItem> RemainingItems(const results::ResultFile& file, const ReproducePlan& plan,
+                                     const std::string& identifier) {
+  std::vector<PlanItem> out;
+  for (const auto& it : plan.items) {
+    if (it.kind == PlanKind::kUnavailable) continue;
+    bool done = false;
+    for (const auto& e : file.results[it.result_index].entries)
+      if (e.identifier == identifier && !e.value.empty()) done = true;
+    if (!done) out.push_back(it);
+  }
+  return out;
+}
+
+}  // namespace ptsn::reproduce

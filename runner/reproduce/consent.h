@@ -1,0 +1,43 @@
+// The questions a reproduction may have to ask before anything runs — whether to skip tests
+// that cannot run here, and the new system's identifier — answered by flags and environment
+// first, by the user on a TTY otherwise, and never guessed: `--non-interactive` without an
+// answer is an error naming what is missing.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results-xml/result_file.h"
+#include "runner/reproduce/plan.h"
+
+namespace ptsn::reproduce {
+
+class Prompter {
+ public:
+  virtual ~Prompter() = default;
+  virtual bool Interactive() const = 0;  // a TTY and not --non-interactive
+  // Shows `question` and returns the answer line (without the newline); "" at end of input.
+  virtual std::string Ask(const std::string& question) = 0;
+};
+
+// stdin/stderr; interactive when both are TTYs and `non_interactive` is false.
+std::unique_ptr<Prompter> TerminalPrompter(bool non_interactive);
+
+// Returns normally when nothing is unavailable, or `skip_unavailable`, or the user says yes.
+// Otherwise throws ptsn::Error listing every test that cannot run and why.
+void RequireConsentToSkip(const results::ResultFile& file, const ReproducePlan& plan, bool skip_unavailable,
+                          Prompter& prompter);
+
+// The new system's identifier: TEST_RESULTS_IDENTIFIER's value when given, else asked. An
+// identifier that names a published system is refused (its entries would be mixed with theirs);
+// one left by an earlier, interrupted reproduction is accepted (the missing tests are resumed).
+std::string ChooseIdentifier(const results::ResultFile& file, const std::optional<std::string>& from_environment,
+                             Prompter& prompter);
+
+// The items still to run for `identifier` (all of them for a new identifier).
+std::vector<PlanItem> RemainingItems(const results::ResultFile& file, const ReproducePlan& plan,
+                                     const std::string& identifier);
+
+}  // namespace ptsn::reproduce

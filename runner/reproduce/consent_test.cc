@@ -1,0 +1,125 @@
+#include "runner/reproduce/consent.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "runner/common/error.h"
+#include "runner/reproduce/append.h"
+
+namespace ptsn::reproduce {
+
+namespace {
+
+class ScriptedPrompter : public Prompter {
+ public:
+  bool interactive = true;
+  std::deque<std::string> answers;
+  std::vector<std::string> questions;
+  bool Interactive() const override { return interactive; }
+  std::string Ask(const std::string& q) override {
+    questions.push_back(q);
+    if (answers.empty()) return "";
+    std::string a = answers.front();
+    answers.pop_front();
+    return a;
+  }
+};
+
+results::ResultFile File() {
+  results::ResultFile f;
+  results::System pub;
+  pub.identifier = "Published";
+  f.systems.push_back(pub);
+  for (const char* id : {"pts/a-1.0.0", "pts/b-1.0.0"}) {
+    results::Result r;
+    r.identifier = id;
+    r.title = id;
+    results::Entry e;
+    e.identifier = "Published";
+    e.value = "1";
+    r.entries.push_back(e);
+    f.results.push_back(r);
+  }
+  return f;
+}
+
+ReproducePlan Plan(bool b_unavailable) {
+  ReproducePlan p;
+  PlanItem a;
+  a.result_index = 0;
+  a.kind = PlanKind::kOriginal;
+  a.original = "pts/a-1.0.0";
+  PlanItem b;
+  b.result_index = 1;
+  b.kind = b_unavailable ? PlanKind::kUnavailable : PlanKind::kOriginal;
+  b.original = "pts/b-1.0.0";
+  b.reason = "no profile pts/b-1.0.x here";
+  p.items = {a, b};
+  return p;
+}
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(Consent, UnavailableTestsNeedConsent) {
+  auto file = File();
+  ScriptedPrompter p;
+  p.interactive = false;
+  std::string err = ErrorOf([&] { RequireConsentToSkip(file, Plan(true), false, p); });
+  EXPECT_NE(err.find("1 tests cannot run here (pass --skip-unavailable"), std::string::npos) << err;
+  EXPECT_NE(err.find("pts/b-1.0.0]: no profile pts/b-1.0.x here"), std::string::npos) << err;
+  EXPECT_EQ(ErrorOf([&] { RequireConsentToSkip(file, Plan(true), true, p); }), "no error");
+  EXPECT_EQ(ErrorOf([&] { RequireConsentToSkip(file, Plan(false), false, p); }), "no error");
+  EXPECT_TRUE(p.questions.empty());
+  p.interactive = true;
+  p.answers = {"y"};
+  EXPECT_EQ(ErrorOf([&] { RequireConsentToSkip(file, Plan(true), false, p); }), "no error");
+  p.answers = {"n"};
+  EXPECT_NE(ErrorOf([&] { RequireConsentToSkip(file, Plan(true), false, p); }).find("not started"), std::string::npos);
+}
+
+TEST(Consent, IdentifierFromEnvironmentOrAskedNeverAPublishedOne) {
+  auto file = File();
+  ScriptedPrompter p;
+  p.interactive = false;
+  EXPECT_EQ(ChooseIdentifier(file, std::string(" Mine "), p), "Mine");
+  EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::nullopt, p); }).find("set TEST_RESULTS_IDENTIFIER"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string("Published"), p); }).find("is a published system"),
+            std::string::npos);
+  p.interactive = true;
+  p.answers = {"Published", "Mine"};
+  EXPECT_EQ(ChooseIdentifier(file, std::nullopt, p), "Mine");
+  EXPECT_EQ(p.questions.size(), 2u);
+  // A system an earlier reproduction left is ours to resume.
+  results::System mine;
+  mine.identifier = "Mine";
+  NoteReproduction(mine, "X", ReproducePlan{});
+  file.systems.push_back(mine);
+  EXPECT_EQ(ChooseIdentifier(file, std::string("Mine"), p), "Mine");
+}
+
+TEST(Consent, ResumeRunsOnlyWhatIsMissing) {
+  auto file = File();
+  auto plan = Plan(false);
+  EXPECT_EQ(RemainingItems(file, plan, "Mine").size(), 2u);
+  results::Entry e;
+  e.identifier = "Mine";
+  e.value = "5";
+  file.results[0].entries.push_back(e);
+  auto left = RemainingItems(file, plan, "Mine");
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].original, "pts/b-1.0.0");
+  EXPECT_EQ(RemainingItems(file, Plan(true), "Other").size(), 1u);  // unavailable ones never run
+}
+
+}  // namespace ptsn::reproduce

@@ -1,0 +1,131 @@
+#include "runner/reproduce/plan.h"
+
+#include "runner/common/strings.h"
+#include "runner/reproduce/profile_id.h"
+
+namespace ptsn::reproduce {
+
+std::vector<const PlanItem*> ReproducePlan::Unavailable() const {
+  std::vector<const PlanItem*> out;
+  for (const auto& i : items)
+    if (i.kind == PlanKind::kUnavailable) out.push_back(&i);
+  return out;
+}
+
+std::vector<EnvVar> ParsePresetEnvironment(const std::string& preset) {
+  // PTS splits on ';' and keeps pairs whose '=' is not the first character.
+  std::vector<EnvVar> out;
+  for (const auto& part : Split(preset, ';')) {
+    size_t eq = part.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    std::string name = Trim(part.substr(0, eq));
+    if (name.empty()) continue;
+    out.push_back({name, Trim(part.substr(eq + 1))});
+  }
+  return out;
+}
+
+namespace {
+
+std::optional<std::string> UnsafeArguments(const std::string& args) {
+  for (const char* bad : {"; ", "&&", "|"})
+    if (args.find(bad) != std::string::npos) return std::string("arguments contain '") + bad + "'";
+  return std::nullopt;
+}
+
+// Why the stored profile cannot be used; "" when `chosen` is set and runnable.
+std::string OriginalProblem(const std::string& original, const std::optional<std::string>& chosen,
+                            const ProfileCatalog& catalog) {
+  if (!chosen) {
+    ProfileId id = SplitProfileId(original);
+    std::string series = id.version.empty() ? id.base : id.base + "-" + MajorMinor(id.version) + ".x";
+    return "no profile " + series + " here";
+  }
+  std::string why = catalog.WhyNotRunnable(*chosen);
+  return why.empty() ? "" : *chosen + ": " + why;
+}
+
+}  // namespace
+
+ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& catalog,
+                        const std::vector<StandInRule>& stand_ins) {
+  ReproducePlan plan;
+  for (size_t i = 0; i < file.results.size(); ++i) {
+    const results::Result& r = file.results[i];
+    if (Trim(r.identifier).empty()) {
+      plan.not_rerun.push_back({i, "derived result (no test profile)"});
+      continue;
+    }
+    if (auto bad = UnsafeArguments(r.arguments)) {
+      plan.not_rerun.push_back({i, *bad + ", which PTS refuses to re-run"});
+      continue;
+    }
+    PlanItem item;
+    item.result_index = i;
+    item.original = r.identifier;
+    ProfileId id = SplitProfileId(r.identifier);
+    auto chosen = ChooseProfileVersion(r.identifier, catalog.Installed(id.base), catalog.Available(id.base));
+    std::string problem = OriginalProblem(r.identifier, chosen, catalog);
+    if (problem.empty()) {
+      item.kind = PlanKind::kOriginal;
+      item.profile = *chosen;
+      item.arguments = r.arguments;
+      item.description = r.description;
+      plan.items.push_back(std::move(item));
+      continue;
+    }
+    item.reason = problem;
+    for (const auto& m : FindStandIns(stand_ins, r.identifier, r.arguments)) {
+      std::string why_not = catalog.WhyNotRunnable(m.rule->stand_in_profile);
+      if (!why_not.empty()) {
+        item.reason += "; stand-in " + m.rule->stand_in_profile + ": " + why_not;
+        continue;
+      }
+      item.kind = PlanKind::kStandIn;
+      item.profile = m.rule->stand_in_profile;
+      item.arguments = m.arguments;
+      item.description = m.description;
+      item.stand_in_label = StandInLabel(m.rule->stand_in_profile, r.identifier);
+      item.note = m.rule->note;
+      break;
+    }
+    plan.items.push_back(std::move(item));
+  }
+  return plan;
+}
+
+std::string FormatPlan(const results::ResultFile& file, const ReproducePlan& plan) {
+  std::string out;
+  size_t originals = 0, stand_ins = 0, unavailable = 0;
+  for (const auto& it : plan.items) {
+    const results::Result& r = file.results[it.result_index];
+    std::string head = r.title + (r.app_version.empty() ? "" : " " + r.app_version) +
+                       (r.description.empty() ? "" : " [" + r.description + "]");
+    out += "  " + std::to_string(it.result_index + 1) + ". " + head + "\n";
+    switch (it.kind) {
+      case PlanKind::kOriginal:
+        ++originals;
+        out += "       run      " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) +
+               (it.profile != it.original ? "  (in place of " + it.original + ")" : "") + "\n";
+        break;
+      case PlanKind::kStandIn:
+        ++stand_ins;
+        out += "       STAND-IN " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) + "\n";
+        out += "                (" + it.stand_in_label + "; original: " + it.reason + ")\n";
+        if (!it.note.empty()) out += "                note: " + it.note + "\n";
+        break;
+      case PlanKind::kUnavailable:
+        ++unavailable;
+        out += "       CANNOT RUN " + it.original + ": " + it.reason + "\n";
+        break;
+    }
+  }
+  out += "Plan: " + std::to_string(plan.items.size()) + " tests: " + std::to_string(originals) + " original, " +
+         std::to_string(stand_ins) + " stand-in, " + std::to_string(unavailable) + " cannot run";
+  if (!plan.not_rerun.empty())
+    out += "; " + std::to_string(plan.not_rerun.size()) + " derived/refused results are not re-run";
+  out += "\n";
+  return out;
+}
+
+}  // namespace ptsn::reproduce

@@ -1,0 +1,14 @@
+// Recognising what `run <ID>` was given: an OpenBenchmarking-style result ID
+// (`1110088-AR-1110066AR56`) as opposed to a test profile, suite or path.
+#pragma once
+
+#include <string_view>
+
+namespace ptsn::reproduce {
+
+// The client-side shape check PTS applies before asking a server (22 characters, three
+// dash-separated parts: 7 digits, 2..8 alphanumerics, alphanumerics). Says nothing about
+// whether any server knows the ID.
+bool IsOpenBenchmarkingId(std::string_view s);
+
+}  // namespace ptsn::reproduce

@@ -1,0 +1,89 @@
+#include "runner/reproduce/stand_in.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+
+namespace ptsn::reproduce {
+
+namespace {
+const char* kFsMark = R"(<?xml version="1.0"?>
+<StandInFor>
+  <Test>
+    <Profile>pts/fs-mark-1.0</Profile>
+    <Arguments>-s (\d+) -n (\d+)</Arguments>
+    <UseArguments>--size $1 --files $2</UseArguments>
+    <UseDescription>Files: $2, Size: $1</UseDescription>
+    <Note>fsync per file, one thread</Note>
+  </Test>
+  <Test>
+    <Profile>pts/postmark</Profile>
+  </Test>
+</StandInFor>)";
+}  // namespace
+
+TEST(StandIn, ParsesRulesAndSubstitutesCaptures) {
+  auto rules = ParseStandInDeclaration(kFsMark, "native/fs-files-1.0.0", "x/stand-in-for.xml");
+  ASSERT_EQ(rules.size(), 2u);
+  auto all = FindStandIns(rules, "pts/fs-mark-1.0.0", " -s 1048576 -n 1000 ");
+  ASSERT_EQ(all.size(), 1u);
+  auto* m = &all[0];
+  EXPECT_EQ(m->arguments, "--size 1048576 --files 1000");
+  EXPECT_EQ(m->description, "Files: 1000, Size: 1048576");
+  EXPECT_EQ(m->rule->note, "fsync per file, one thread");
+  // Whole-string match: extra options the stand-in does not model are not covered.
+  EXPECT_TRUE(FindStandIns(rules, "pts/fs-mark-1.0.0", "-s 1048576 -n 5000 -t 4").empty());
+  // Another major.minor is another test.
+  EXPECT_TRUE(FindStandIns(rules, "pts/fs-mark-1.1.0", "-s 1048576 -n 1000").empty());
+  // No Arguments pattern = any arguments, passed through unchanged.
+  auto pm = FindStandIns(rules, "pts/postmark-1.1.0", "");
+  ASSERT_EQ(pm.size(), 1u);
+  EXPECT_EQ(pm[0].arguments, "");
+}
+
+TEST(StandIn, LabelNamesBothProfiles) {
+  EXPECT_EQ(StandInLabel("native/fs-files-1.0.0", "pts/fs-mark-1.0.3"), "native/fs-files-1.0.0 for pts/fs-mark-1.0");
+  EXPECT_TRUE(ProfileCovers("pts/fs-mark-1.0", "pts/fs-mark-1.0.3"));
+  EXPECT_FALSE(ProfileCovers("pts/fs-mark-1.0", "pts/fs-mark-1.01.0"));
+  EXPECT_FALSE(ProfileCovers("pts/fs", "pts/fs-mark-1.0.0"));
+}
+
+TEST(StandIn, BadDeclarationsNameTheFile) {
+  auto message = [](const std::string& xml) {
+    try {
+      ParseStandInDeclaration(xml, "native/x-1.0.0", "p/stand-in-for.xml");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("<StandInFor><Test>").find("p/stand-in-for.xml: not well-formed"), std::string::npos);
+  EXPECT_NE(message("<Other/>").find("root element"), std::string::npos);
+  EXPECT_NE(message("<StandInFor><Test><Arguments>x</Arguments></Test></StandInFor>").find("no <Profile>"),
+            std::string::npos);
+  EXPECT_NE(message("<StandInFor><Test><Profile>a/b</Profile><Arguments>(</Arguments></Test></StandInFor>")
+                .find("not a valid regular expression"),
+            std::string::npos);
+  // External entities are never fetched or expanded.
+  std::string xxe = "<?xml version=\"1.0\"?><!DOCTYPE s [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
+                    "<StandInFor><Test><Profile>&e;</Profile></Test></StandInFor>";
+  EXPECT_NE(message(xxe).find("DOCTYPE is not allowed"), std::string::npos);
+}
+
+TEST(StandIn, LoadsDeclarationsFromProfileTrees) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::path(::testing::TempDir()) / "standin-tree";
+  fs::remove_all(root);
+  MakeDirectories((root / "native/fs-files-1.0.0").string());
+  MakeDirectories((root / "native/plain-1.0.0").string());
+  WriteFileAtomically((root / "native/fs-files-1.0.0/stand-in-for.xml").string(), kFsMark);
+  auto rules = LoadStandIns({root.string(), (root / "missing").string()});
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0].stand_in_profile, "native/fs-files-1.0.0");
+  fs::remove_all(root);
+}
+
+}  // namespace ptsn::reproduce

@@ -1,0 +1,97 @@
+// What the run loop tells the outside world, and the three ways it is shown: a live status line
+// on a TTY, one plain line per event otherwise, JSON lines (--json-events) for machines.
+// Also the hook the monitor module plugs into around each test.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "results-xml/result_file.h"
+
+namespace ptsn::run {
+
+struct TestHeader {
+  int index = 0;           // 1-based
+  int total = 0;
+  std::string identifier;  // "local/trivial-1.0.0"
+  std::string title;
+  std::string description; // option description, "" if none
+  int scheduled_trials = 0;
+  double estimated_seconds = 0;  // for the ETA: profile estimate, 0 when unknown
+};
+
+struct TrialReport {
+  int trial = 0;         // 1-based
+  int of = 0;            // current planned trials (grows when runs are added)
+  bool warmup = false;
+  bool ok = false;
+  std::string value;     // the parsed trial value(s), "" when failed
+  std::string failure;   // why it failed
+  double seconds = 0;
+};
+
+struct TestReport {
+  std::string value;      // entry value, "" when failed
+  std::string scale;
+  int trials = 0;
+  int extra_runs = 0;
+  std::string failure;    // "" when a value was produced
+  bool skipped = false;
+};
+
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void RunStarted(const std::string& /*name*/, const std::string& /*identifier*/,
+                          const std::vector<double>& /*estimated_seconds_per_test*/) {}
+  virtual void TestStarted(const TestHeader&) {}
+  virtual void TrialFinished(const TestHeader&, const TrialReport&) {}
+  virtual void RunsAdded(const TestHeader&, int /*count*/, const std::string& /*reason*/) {}
+  virtual void TestFinished(const TestHeader&, const TestReport&) {}
+  virtual void Saved(const std::string& /*path*/) {}
+  virtual void Message(const std::string& /*text*/) {}
+  virtual void RunFinished(int /*tests_ok*/, int /*tests_failed*/) {}
+};
+
+// Fans out to several observers (printer + monitor, ...).
+class ObserverList : public RunObserver {
+ public:
+  void Add(RunObserver* o) { list_.push_back(o); }
+  void RunStarted(const std::string& n, const std::string& i, const std::vector<double>& e) override;
+  void TestStarted(const TestHeader& h) override;
+  void TrialFinished(const TestHeader& h, const TrialReport& t) override;
+  void RunsAdded(const TestHeader& h, int c, const std::string& r) override;
+  void TestFinished(const TestHeader& h, const TestReport& r) override;
+  void Saved(const std::string& p) override;
+  void Message(const std::string& t) override;
+  void RunFinished(int ok, int failed) override;
+
+ private:
+  std::vector<RunObserver*> list_;
+};
+
+// The monitor's hook: called just before pre.sh starts and right after post.sh ended. The
+// results it returns (e.g. cpu.usage children with Parent = the test's comparison hash) are
+// stored right after the test's own result.
+class TestHook {
+ public:
+  virtual ~TestHook() = default;
+  virtual void BeforeTest(const results::Result& /*test*/) {}
+  virtual std::vector<results::Result> AfterTest(const results::Result& /*test*/) { return {}; }
+};
+
+using Clock = std::function<double()>;  // seconds, monotonic; injectable for tests
+Clock SteadyClock();
+
+enum class PrinterKind { kTty, kPlain, kJson };
+std::unique_ptr<RunObserver> MakePrinter(PrinterKind kind, std::ostream& out, Clock clock = SteadyClock());
+
+// "1m 05s" / "42s" / "1h 02m"
+std::string FormatDuration(double seconds);
+
+}  // namespace ptsn::run

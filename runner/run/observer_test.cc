@@ -1,0 +1,84 @@
+#include "runner/run/observer.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ptsn::run {
+namespace {
+
+struct FakeClock {
+  double now = 100;
+  Clock AsClock() {
+    return [this] { return now; };
+  }
+};
+
+void Script(RunObserver& o, FakeClock& clock) {
+  TestHeader h{1, 2, "local/trivial-1.0.0", "Trivial", "Size: 4KB", 3, 10};
+  o.RunStarted("My Run", "Box", {10, 20});
+  o.TestStarted(h);
+  clock.now += 2;
+  o.TrialFinished(h, {1, 3, false, true, "1.5", "", 2});
+  clock.now += 2;
+  o.TrialFinished(h, {2, 3, false, false, "", "exited with status 1", 2});
+  o.RunsAdded(h, 1, "1 failed run(s) retried");
+  o.TestFinished(h, {"1.5", "Units", 4, 1, "", false});
+  o.Saved("/tmp/x/composite.xml");
+  o.RunFinished(1, 0);
+}
+
+TEST(PlainPrinterTest, OneLinePerEvent) {
+  std::ostringstream out;
+  FakeClock clock;
+  auto p = MakePrinter(PrinterKind::kPlain, out, clock.AsClock());
+  Script(*p, clock);
+  EXPECT_EQ(out.str(),
+            "Running 2 test(s) for My Run as Box\n"
+            "Test 1 of 2: local/trivial-1.0.0 [Size: 4KB] (3 trials)\n"
+            "  trial 1 of 3: 1.5 [2.00 s]\n"
+            "  trial 2 of 3: FAILED (exited with status 1) [2.00 s]\n"
+            "  +1 run(s): 1 failed run(s) retried\n"
+            "  result: 1.5 Units (4 trials)\n"
+            "Saved /tmp/x/composite.xml\n"
+            "1 test(s) completed, 0 failed, in 4s\n");
+}
+
+TEST(TtyPrinterTest, StatusLineShowsTrialElapsedAndEta) {
+  std::ostringstream out;
+  FakeClock clock;
+  auto p = MakePrinter(PrinterKind::kTty, out, clock.AsClock());
+  Script(*p, clock);
+  std::string s = out.str();
+  // After trial 1 (2 s each): 2 trials left here (4 s) + 20 s estimated for test 2.
+  EXPECT_NE(s.find("test 1/2, trial 1/3, elapsed 2s, ~24s left"), std::string::npos) << s;
+  EXPECT_NE(s.find("\r\033[K  trial 2 of 3: FAILED (exited with status 1)\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("1 test(s) completed"), std::string::npos);
+}
+
+TEST(JsonPrinterTest, EveryLineIsAJsonEvent) {
+  std::ostringstream out;
+  FakeClock clock;
+  auto p = MakePrinter(PrinterKind::kJson, out, clock.AsClock());
+  Script(*p, clock);
+  std::istringstream lines(out.str());
+  std::vector<nlohmann::json> events;
+  for (std::string line; std::getline(lines, line);) events.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(events.size(), 8u);
+  EXPECT_EQ(events[0]["event"], "run-started");
+  EXPECT_EQ(events[2]["value"], "1.5");
+  EXPECT_EQ(events[3]["failure"], "exited with status 1");
+  EXPECT_EQ(events[4]["reason"], "1 failed run(s) retried");
+  EXPECT_EQ(events[5]["extra_runs"], 1);
+  EXPECT_DOUBLE_EQ(events[5]["t"].get<double>(), 4.0);
+}
+
+TEST(FormatDurationTest, Units) {
+  EXPECT_EQ(FormatDuration(42.4), "42s");
+  EXPECT_EQ(FormatDuration(65), "1m 05s");
+  EXPECT_EQ(FormatDuration(3720), "1h 02m");
+}
+
+}  // namespace
+}  // namespace ptsn::run

@@ -1,0 +1,241 @@
+#include "runner/run/test_runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "results-xml/result_xml.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::run {
+namespace {
+
+// Plays the run script: each trial takes the next scripted step, writes LOG_FILE and
+// test-exit-status as a real script would, and returns the scripted outcome. No process runs.
+struct Step {
+  std::string log;  // written to $LOG_FILE ("" = none)
+  int exit_status = 0;
+  exec::ProcessStatus status = exec::ProcessStatus::kExited;
+  double seconds = 0.01;
+};
+
+class FakeRunner : public exec::ProcessRunner {
+ public:
+  std::deque<Step> steps;
+  std::vector<exec::ProcessSpec> specs;
+  exec::ProcessOutcome Run(const exec::ProcessSpec& spec) override {
+    specs.push_back(spec);
+    exec::ProcessOutcome out;
+    out.status = exec::ProcessStatus::kExited;
+    out.exit_code = 0;
+    bool trial = spec.argv.size() == 3 && spec.argv[2].find("exec ./") != std::string::npos;
+    if (!trial) return out;  // pre/interim/post
+    Step s = steps.empty() ? Step{"Result: 1"} : steps.front();
+    if (!steps.empty()) steps.pop_front();
+    if (!s.log.empty()) std::ofstream(spec.env.at("LOG_FILE")) << s.log << "\n";
+    std::ofstream(spec.working_directory + "/test-exit-status") << s.exit_status;
+    out.status = s.status;
+    out.elapsed_seconds = s.seconds;
+    if (s.status == exec::ProcessStatus::kSignaled) out.signal = 11;
+    return out;
+  }
+  int Trials() const {
+    int n = 0;
+    for (const auto& s : specs) n += s.argv.size() == 3 && s.argv[2].find("exec ./") != std::string::npos;
+    return n;
+  }
+};
+
+class RecordingObserver : public RunObserver {
+ public:
+  std::vector<std::string> events;
+  void TrialFinished(const TestHeader&, const TrialReport& t) override {
+    events.push_back("trial " + std::to_string(t.trial) + (t.ok ? " ok " + t.value : " failed " + t.failure));
+  }
+  void RunsAdded(const TestHeader&, int count, const std::string& reason) override {
+    events.push_back("added " + std::to_string(count) + " " + reason);
+  }
+};
+
+class TestRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("ptsn-runner-" + std::to_string(getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "installed" / "local" / "fake-1.0.0");
+    std::ofstream(root_ / "installed" / "local" / "fake-1.0.0" / "fake") << "#!/bin/sh\n";
+    profile_.identifier = "local/fake-1.0.0";
+    profile_.title = "Fake";
+    profile_.app_version = "1.0";
+    profile_.result_scale = "Units";
+    profile_.proportion = "HIB";
+    profile_.executable = "fake";
+    profile_.times_to_run = 3;
+    profile_.results.path = "results-definition.xml";
+    profile::ResultsParserBlock block;
+    block.output_template = "Result: #_RESULT_#";
+    profile_.results.parsers.push_back(block);
+    config_.result_dir = (root_ / "results" / "fake-run").string();
+    config_.title = "Fake Run";
+    config_.description = "testing";
+    config_.system.identifier = "Box A";
+    config_.system.hardware = "Processor: X (1 Cores)";
+    config_.system.software = "OS: Y";
+    config_.system.user = "me";
+    config_.system.test_client_version = "10.8.6";
+    config_.install_root = (root_ / "installed").string();
+    config_.host_env = {{"PATH", "/usr/bin:/bin"}};
+    config_.limits = {true, 2.5, 6, 600};
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  RunSummary RunPlan(std::vector<PlannedTest> plan) {
+    TestRunner runner(config_, fake_, observer_, nullptr, [this](double) { settles_++; });
+    return runner.Run(plan);
+  }
+  PlannedTest Test(const std::string& args = "", const std::string& desc = "") {
+    return MakePlannedTest(profile_, {args, desc});
+  }
+  results::ResultFile Saved() { return results::ReadResultFile(config_.result_dir + "/composite.xml"); }
+
+  fs::path root_;
+  profile::TestProfile profile_;
+  RunConfig config_;
+  FakeRunner fake_;
+  RecordingObserver observer_;
+  int settles_ = 0;
+};
+
+TEST_F(TestRunnerTest, ThreeTrialsBecomeOneEntryWithRawStringTimesAndLog) {
+  fake_.steps = {{"Result: 10"}, {"Result: 11"}, {"Result: 12"}};
+  config_.overrides.force_times_to_run = 3;  // sd 9 % would add runs otherwise
+  auto summary = RunPlan({Test()});
+  EXPECT_EQ(summary.ok(), 1);
+  auto file = Saved();
+  ASSERT_EQ(file.results.size(), 1u);
+  const auto& e = file.results[0].entries.at(0);
+  EXPECT_EQ(e.identifier, "Box A");
+  EXPECT_EQ(e.value, "11") << e.json.value_or("");
+  EXPECT_EQ(e.raw_string.value_or(""), "10:11:12");
+  EXPECT_EQ(nlohmann::json::parse(*e.json)["test-run-times"], "0.01:0.01:0.01");
+  EXPECT_EQ(file.generated.title, "Fake Run");
+  EXPECT_EQ(file.systems.at(0).identifier, "Box A");
+  // Each trial had its own LOG_FILE, named as PTS names it, and the environment contract.
+  ASSERT_EQ(fake_.Trials(), 3);
+  const auto& env = fake_.specs[0].env;
+  EXPECT_EQ(env.at("HOME"), config_.install_root + "/local/fake-1.0.0/");
+  EXPECT_NE(env.at("LOG_FILE").find("/local/fake-1.0.0/fake-1.0.0-"), std::string::npos);
+  EXPECT_EQ(env.at("LOG_FILE").substr(env.at("LOG_FILE").size() - 6), "-1.log");
+  EXPECT_NE(fake_.specs[1].env.at("LOG_FILE"), env.at("LOG_FILE"));
+  // Logs saved under test-logs/<comparison hash>/<identifier>.log
+  int logs = 0;
+  for (auto& d : fs::recursive_directory_iterator(config_.result_dir + "/test-logs")) {
+    if (!d.is_regular_file()) continue;
+    logs++;
+    EXPECT_EQ(d.path().filename(), "Box A.log");
+    std::ifstream in(d.path());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("local/fake-1.0.0 - Run 3"), std::string::npos);
+    EXPECT_NE(text.find("Result: 12"), std::string::npos);
+  }
+  EXPECT_EQ(logs, 1);
+  EXPECT_EQ(settles_, 2);  // between trials only
+}
+
+TEST_F(TestRunnerTest, ArgumentsAreWordSplitIntoTheCommandLine) {
+  auto summary = RunPlan({Test("-s 4", "Size: 4")});
+  ASSERT_FALSE(fake_.specs.empty());
+  EXPECT_EQ(fake_.specs[0].argv[2], "exec ./fake -s 4 2>&1");
+  EXPECT_EQ(Saved().results[0].description, "Size: 4");
+}
+
+TEST_F(TestRunnerTest, FailedTrialIsRecordedRetriedAndNeverInvented) {
+  fake_.steps = {{"Result: 10"}, {"segfault in foo\n", 139}, {"Result: 10"}, {"Result: 10"}};
+  RunPlan({Test()});
+  auto file = Saved();
+  const auto& e = file.results.at(0).entries.at(0);
+  EXPECT_EQ(e.raw_string.value_or(""), "10:10:10");  // the failed run leaves no trial value
+  EXPECT_EQ(e.value, "10");
+  auto j = nlohmann::json::parse(*e.json);
+  EXPECT_EQ(j["runs-added"], 1);
+  EXPECT_EQ(j["runs-added-reason"], "1 failed run(s) retried");
+  EXPECT_EQ(fake_.Trials(), 4);
+  EXPECT_EQ(observer_.events[1], "trial 2 failed The test quit with a non-zero exit status (139): segfault in foo");
+}
+
+TEST_F(TestRunnerTest, AllTrialsFailingSavesAnEmptyValueWithTheError) {
+  fake_.steps = {{"", 1}, {"", 1}, {"", 1}};
+  auto summary = RunPlan({Test()});
+  EXPECT_EQ(summary.failed(), 1);
+  auto file = Saved();
+  const auto& e = file.results.at(0).entries.at(0);
+  EXPECT_EQ(e.value, "");
+  EXPECT_NE(nlohmann::json::parse(*e.json)["error"].get<std::string>().find("run 1: The test quit with a non-zero exit status (1)"),
+            std::string::npos);
+}
+
+TEST_F(TestRunnerTest, TimeoutAndCrashAreFailuresWithReasons) {
+  fake_.steps = {{"", 0, exec::ProcessStatus::kTimedOut, 5}, {"", 0, exec::ProcessStatus::kSignaled}, {"Result: 3"}};
+  config_.limits.enabled = false;
+  RunPlan({Test()});
+  EXPECT_NE(observer_.events[0].find("timed out after 5 s"), std::string::npos) << observer_.events[0];
+  EXPECT_NE(observer_.events[1].find("crashed: killed by signal 11"), std::string::npos) << observer_.events[1];
+  EXPECT_EQ(Saved().results.at(0).entries.at(0).value, "3");
+}
+
+TEST_F(TestRunnerTest, NoisyResultsAddRunsUpToTheCap) {
+  for (int i = 0; i < 20; ++i) fake_.steps.push_back({"Result: " + std::to_string(i % 2 ? 80 : 120)});
+  RunPlan({Test()});
+  EXPECT_EQ(fake_.Trials(), 6);  // run.max_runs
+  auto j = nlohmann::json::parse(*Saved().results.at(0).entries.at(0).json);
+  EXPECT_EQ(j["runs-added"], 3);
+  EXPECT_EQ(j["runs-stopped-by"], "max_runs");
+}
+
+TEST_F(TestRunnerTest, ForceTimesToRunDisablesExtraRuns) {
+  for (int i = 0; i < 20; ++i) fake_.steps.push_back({"Result: " + std::to_string(i % 2 ? 80 : 120)});
+  config_.overrides.force_times_to_run = 2;
+  RunPlan({Test()});
+  EXPECT_EQ(fake_.Trials(), 2);
+}
+
+TEST_F(TestRunnerTest, RerunResumesOnlyMissingTests) {
+  RunPlan({Test("-a", "A")});
+  int first = fake_.Trials();
+  auto summary = RunPlan({Test("-a", "A"), Test("-b", "B")});
+  EXPECT_EQ(fake_.Trials() - first, 3);  // only B ran
+  EXPECT_TRUE(summary.tests[0].skipped);
+  auto file = Saved();
+  EXPECT_EQ(file.results.size(), 2u);
+  EXPECT_EQ(file.systems.size(), 1u);
+}
+
+TEST_F(TestRunnerTest, NotInstalledIsAFailureNamingTheCommand) {
+  fs::remove_all(root_ / "installed");
+  auto summary = RunPlan({Test()});
+  EXPECT_NE(summary.tests[0].failure.find("run pts-native install local/fake-1.0.0"), std::string::npos);
+  EXPECT_FALSE(fs::exists(config_.result_dir + "/composite.xml"));
+}
+
+TEST_F(TestRunnerTest, WarmupRunsAreNotCounted) {
+  fake_.steps = {{"Result: 999"}, {"Result: 5"}, {"Result: 5"}, {"Result: 5"}};
+  config_.warmup_runs = 1;
+  RunPlan({Test()});
+  EXPECT_EQ(fake_.Trials(), 4);
+  EXPECT_EQ(Saved().results.at(0).entries.at(0).value, "5");
+}
+
+TEST(AutoDescriptionTest, LayerOrCpu) {
+  EXPECT_EQ(AutoDescription("Processor: AMD EPYC (2 Cores)", "OS: Debian 12, System Layer: docker"),
+            "docker testing on Debian 12 via pts-native.");
+  EXPECT_EQ(AutoDescription("Processor: AMD EPYC (2 Cores)", "OS: Debian 12"),
+            "AMD EPYC (2 Cores) testing on Debian 12 via pts-native.");
+}
+
+}  // namespace
+}  // namespace ptsn::run

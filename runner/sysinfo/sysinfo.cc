@@ -1,0 +1,319 @@
+#include "runner/sysinfo/sysinfo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "runner/common/strings.h"
+
+namespace ptsn::sysinfo {
+namespace {
+
+std::string ToUpper(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+std::string ReadTrimmed(const SystemReader& r, const std::string& path) {
+  auto v = r.ReadFile(path);
+  return v ? Trim(*v) : std::string();
+}
+
+// "none [mq-deadline] kyber" -> "mq-deadline"
+std::string Bracketed(const std::string& s) {
+  auto a = s.find('['), b = s.find(']');
+  if (a == std::string::npos || b == std::string::npos || b < a) return Trim(s);
+  return s.substr(a + 1, b - a - 1);
+}
+
+std::string CollapseSpaces(std::string s) {
+  std::string out;
+  for (char c : s)
+    if (!(c == ' ' && (out.empty() || out.back() == ' '))) out += c;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string FormatGhz(double ghz) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fGHz", ghz);
+  return buf;
+}
+
+std::string RoundedGB(uint64_t bytes) {
+  return std::to_string(static_cast<uint64_t>(std::llround(bytes / 1073741824.0))) + "GB";
+}
+
+// Block device holding a partition: vda1 -> vda, nvme0n1p2 -> nvme0n1.
+std::string WholeDisk(const SystemReader& r, std::string dev) {
+  if (StartsWith(dev, "/dev/")) dev = dev.substr(5);
+  if (dev.empty() || r.Exists("/sys/block/" + dev)) return dev;
+  std::string d = dev;
+  while (!d.empty() && std::isdigit(static_cast<unsigned char>(d.back()))) d.pop_back();
+  if (!d.empty() && d.back() == 'p' && r.Exists("/sys/block/" + d.substr(0, d.size() - 1)))
+    return d.substr(0, d.size() - 1);
+  return r.Exists("/sys/block/" + d) ? d : dev;
+}
+
+// pci.ids lookup for Graphics/Network names; "" when the database or the id is missing.
+std::string PciName(const SystemReader& r, const std::string& vendor_hex, const std::string& device_hex) {
+  static const char* kDbs[] = {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"};
+  std::string v = ToLower(vendor_hex.substr(vendor_hex.rfind('x') + 1));
+  std::string d = ToLower(device_hex.substr(device_hex.rfind('x') + 1));
+  for (const char* db : kDbs) {
+    auto text = r.ReadFile(db);
+    if (!text) continue;
+    std::string vendor_name;
+    bool in_vendor = false;
+    for (const auto& line : Split(*text, '\n')) {
+      if (line.empty() || line[0] == '#') continue;
+      if (line[0] != '\t') {
+        in_vendor = StartsWith(line, v + "  ");
+        if (in_vendor) vendor_name = line.substr(v.size() + 2);
+        else if (!vendor_name.empty()) break;
+      } else if (in_vendor && line.size() > 1 && line[1] != '\t' && StartsWith(line.substr(1), d + "  ")) {
+        std::string first = Split(vendor_name, ' ')[0];
+        std::string device = line.substr(d.size() + 3);
+        return first + " " + device;
+      }
+    }
+    if (!vendor_name.empty()) return Split(vendor_name, ' ')[0];
+  }
+  return "";
+}
+
+std::string PciDevicesOf(const SystemReader& r, const std::string& cls_dir, const std::string& name_prefix) {
+  std::vector<std::string> names;
+  for (const auto& e : r.ListDir(cls_dir)) {
+    if (!name_prefix.empty() && !StartsWith(e, name_prefix)) continue;
+    if (e.find('-') != std::string::npos) continue;  // card0-HDMI-A-1 connectors
+    std::string base = cls_dir + "/" + e + "/device/";
+    std::string vendor = ReadTrimmed(r, base + "vendor"), device = ReadTrimmed(r, base + "device");
+    if (vendor.empty() || device.empty()) continue;
+    std::string n = PciName(r, vendor, device);
+    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  return Join(names, " + ");
+}
+
+}  // namespace
+
+CpuInfo ReadCpu(const SystemReader& r) {
+  CpuInfo cpu;
+  auto text = r.ReadFile("/proc/cpuinfo");
+  std::set<std::pair<std::string, std::string>> cores;
+  std::set<std::string> sockets;
+  std::string physical_id = "0";
+  if (text) {
+    for (const auto& line : Split(*text, '\n')) {
+      auto colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      std::string key = Trim(line.substr(0, colon)), value = Trim(line.substr(colon + 1));
+      if (key == "processor") cpu.logical++;
+      else if (key == "model name" && cpu.model.empty()) cpu.model = value;
+      else if (key == "physical id") {
+        physical_id = value;
+        sockets.insert(value);
+      } else if (key == "core id") cores.insert({physical_id, value});
+      else if (key == "microcode" && cpu.microcode.empty()) cpu.microcode = value;
+    }
+  }
+  cpu.physical = cores.empty() ? cpu.logical : static_cast<int>(cores.size());
+  cpu.sockets = sockets.empty() ? 1 : static_cast<int>(sockets.size());
+  std::smatch m;
+  static const std::regex at_ghz(R"(@\s*([0-9.]+)\s*GHz)");
+  if (std::regex_search(cpu.model, m, at_ghz)) cpu.max_ghz = std::stod(m[1]);
+  std::string khz = ReadTrimmed(r, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  if (!khz.empty()) cpu.max_ghz = std::stod(khz) / 1e6;
+  // Marketing noise PTS also strips from the model name.
+  std::string s = std::regex_replace(cpu.model, std::regex(R"(\((R|TM|r|tm)\))"), "");
+  s = std::regex_replace(s, at_ghz, "");
+  s = std::regex_replace(s, std::regex(R"(\b(CPU|Processor)\b)"), "");
+  cpu.model = CollapseSpaces(Trim(s));
+  return cpu;
+}
+
+OsRelease ReadOsRelease(const SystemReader& r) {
+  OsRelease os;
+  auto text = r.ReadFile("/etc/os-release");
+  if (!text) text = r.ReadFile("/usr/lib/os-release");
+  std::map<std::string, std::string> kv;
+  if (text)
+    for (const auto& line : Split(*text, '\n')) {
+      auto eq = line.find('=');
+      if (eq == std::string::npos) continue;
+      std::string v = Trim(line.substr(eq + 1));
+      if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'')) v = v.substr(1, v.size() - 2);
+      kv[Trim(line.substr(0, eq))] = v;
+    }
+  os.id = kv["ID"];
+  os.version_id = kv["VERSION_ID"];
+  // PTS shows the distribution's short name and version: "Debian 12", "Ubuntu 22.04".
+  std::string name = kv["NAME"];
+  for (const char* noise : {" GNU/Linux", " Linux"}) {
+    auto p = name.find(noise);
+    if (p != std::string::npos && name != "Arch Linux") name.erase(p);
+  }
+  os.name = Trim(name + " " + os.version_id);
+  return os;
+}
+
+long MemoryMegabytes(const SystemReader& r) {
+  auto text = r.ReadFile("/proc/meminfo");
+  if (!text) return 0;
+  for (const auto& line : Split(*text, '\n'))
+    if (StartsWith(line, "MemTotal:")) return std::stol(Trim(line.substr(9))) / 1024;
+  return 0;
+}
+
+std::string Architecture(const SystemReader& r) {
+  std::string arch = ReadTrimmed(r, "/proc/sys/kernel/arch");
+  if (arch.empty()) {
+    auto out = r.RunCommand({"uname", "-m"});
+    if (out) arch = Trim(*out);
+  }
+  return arch;
+}
+
+MountInfo MountFor(const SystemReader& r, const std::string& path) {
+  MountInfo best;
+  auto text = r.ReadFile("/proc/mounts");
+  if (!text) return best;
+  for (const auto& line : Split(*text, '\n')) {
+    auto f = Split(line, ' ');
+    if (f.size() < 4) continue;
+    const std::string& mp = f[1];
+    bool covers = path == mp || mp == "/" || StartsWith(path, mp + "/");
+    if (covers && mp.size() >= best.mount_point.size()) best = {f[0], mp, f[2], f[3]};
+  }
+  return best;
+}
+
+Components HardwareComponents(const SystemReader& r) {
+  Components c;
+  CpuInfo cpu = ReadCpu(r);
+  if (!cpu.model.empty()) {
+    std::string p = (cpu.sockets > 1 ? std::to_string(cpu.sockets) + " x " : "") + cpu.model;
+    if (cpu.max_ghz > 0) p += " @ " + FormatGhz(cpu.max_ghz);
+    p += " (" + std::to_string(cpu.physical) + " Cores";
+    if (cpu.logical != cpu.physical) p += " / " + std::to_string(cpu.logical) + " Threads";
+    c.push_back({"Processor", p + ")"});
+  }
+  std::string board = CollapseSpaces(ReadTrimmed(r, "/sys/class/dmi/id/board_vendor") + " " +
+                                     ReadTrimmed(r, "/sys/class/dmi/id/board_name"));
+  if (!board.empty()) {
+    std::string bios = ReadTrimmed(r, "/sys/class/dmi/id/bios_version");
+    c.push_back({"Motherboard", board + (bios.empty() ? "" : " (" + bios + " BIOS)")});
+  }
+  long mb = MemoryMegabytes(r);
+  if (mb > 0) c.push_back({"Memory", std::to_string(std::lround(mb / 1024.0)) + "GB"});
+  // Physical disks with a model name; without any (virtio, containers) PTS reports the size of
+  // the root file system.
+  std::vector<std::string> disks;
+  for (const auto& dev : r.ListDir("/sys/block")) {
+    if (StartsWith(dev, "loop") || StartsWith(dev, "ram") || StartsWith(dev, "zram") || StartsWith(dev, "dm-"))
+      continue;
+    std::string model = CollapseSpaces(ReadTrimmed(r, "/sys/block/" + dev + "/device/model"));
+    std::string sectors = ReadTrimmed(r, "/sys/block/" + dev + "/size");
+    if (model.empty() || sectors.empty()) continue;
+    // Drives are sold in decimal gigabytes and PTS shows them so ("500GB", "2000GB").
+    uint64_t gb = static_cast<uint64_t>(std::llround(std::stoull(sectors) * 512 / 1e9));
+    disks.push_back(std::to_string(gb) + "GB " + model);
+  }
+  if (disks.empty()) {
+    if (auto fsinfo = r.StatFileSystem("/")) disks.push_back(RoundedGB(fsinfo->total_bytes));
+  }
+  if (!disks.empty()) c.push_back({"Disk", Join(disks, " + ")});
+  std::string gpu = PciDevicesOf(r, "/sys/class/drm", "card");
+  if (!gpu.empty()) c.push_back({"Graphics", gpu});
+  std::string net = PciDevicesOf(r, "/sys/class/net", "");
+  if (!net.empty()) c.push_back({"Network", net});
+  return c;
+}
+
+Components SoftwareComponents(const SystemReader& r, const std::string& test_dir) {
+  Components c;
+  OsRelease os = ReadOsRelease(r);
+  if (!os.name.empty()) c.push_back({"OS", os.name});
+  std::string kernel = ReadTrimmed(r, "/proc/sys/kernel/osrelease");
+  if (!kernel.empty()) {
+    std::string arch = Architecture(r);
+    c.push_back({"Kernel", kernel + (arch.empty() ? "" : " (" + arch + ")")});
+  }
+  std::vector<std::string> compilers;
+  if (auto gcc = r.RunCommand({"gcc", "-dumpfullversion"})) compilers.push_back("GCC " + Trim(*gcc));
+  if (auto clang = r.RunCommand({"clang", "--version"})) {
+    std::smatch m;
+    std::string text = *clang;
+    if (std::regex_search(text, m, std::regex(R"(clang version ([0-9][0-9.]*))"))) compilers.push_back("Clang " + m[1].str());
+  }
+  if (!compilers.empty()) c.push_back({"Compiler", Join(compilers, " + ")});
+  MountInfo mount = MountFor(r, test_dir);
+  if (!mount.type.empty()) c.push_back({"File-System", mount.type});
+  // Containers first (what the benchmark really runs in), then the hypervisor.
+  std::string layer;
+  if (r.Exists("/.dockerenv")) layer = "docker";
+  else if (r.Exists("/run/.containerenv")) layer = "podman";
+  else {
+    std::string product = ReadTrimmed(r, "/sys/class/dmi/id/product_name");
+    std::string vendor = ReadTrimmed(r, "/sys/class/dmi/id/sys_vendor");
+    for (const char* hv : {"KVM", "QEMU", "VMware", "VirtualBox", "Xen", "Bochs"})
+      if (product.find(hv) != std::string::npos || vendor.find(hv) != std::string::npos) layer = hv;
+    if (layer.empty() && vendor == "Microsoft Corporation" && product == "Virtual Machine") layer = "Microsoft Hyper-V";
+  }
+  if (!layer.empty()) c.push_back({"System Layer", layer});
+  return c;
+}
+
+std::string JoinComponents(const Components& c) {
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : c) parts.push_back(k + ": " + v);
+  return Join(parts, ", ");
+}
+
+std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, bool include_disk_notes) {
+  nlohmann::ordered_json notes = nlohmann::ordered_json::object();
+  auto put = [&](const char* key, const std::string& value) {
+    if (!value.empty()) notes[key] = value;
+  };
+  if (include_disk_notes) {
+    MountInfo mount = MountFor(r, test_dir);
+    std::string disk = WholeDisk(r, mount.device);
+    if (!disk.empty()) put("disk-scheduler", ToUpper(Bracketed(ReadTrimmed(r, "/sys/block/" + disk + "/queue/scheduler"))));
+    auto opts = Split(mount.options, ',');
+    std::sort(opts.begin(), opts.end());
+    put("disk-mount-options", Join(opts, ","));
+    if (auto fsinfo = r.StatFileSystem(mount.mount_point.empty() ? test_dir : mount.mount_point);
+        fsinfo && fsinfo->block_size)
+      put("disk-details", "Block Size: " + std::to_string(fsinfo->block_size));
+  }
+  std::string driver = ReadTrimmed(r, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver");
+  std::string governor = ReadTrimmed(r, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  put("cpu-scaling-governor", Trim(driver + " " + governor));
+  put("cpu-microcode", ReadCpu(r).microcode);
+  std::string thp = ReadTrimmed(r, "/sys/kernel/mm/transparent_hugepage/enabled");
+  if (!thp.empty()) put("kernel-extra-details", "Transparent Huge Pages: " + Bracketed(thp));
+  std::vector<std::string> security;
+  for (const auto& v : r.ListDir("/sys/devices/system/cpu/vulnerabilities")) {
+    std::string state = ReadTrimmed(r, "/sys/devices/system/cpu/vulnerabilities/" + v);
+    if (!state.empty()) security.push_back(v + ": " + state);
+  }
+  put("security", Join(security, " + "));
+  if (notes.empty()) return "";
+  return PhpEscapeSlashes(notes.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+}
+
+std::string PhpEscapeSlashes(const std::string& json) {
+  std::string out;
+  for (char ch : json) {
+    if (ch == '/') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+}  // namespace ptsn::sysinfo

@@ -1,0 +1,54 @@
+// The system description PTS stores with every result: the Hardware and Software strings
+// ("Processor: AMD EPYC (2 Cores), Memory: 24GB, ...") and the System/JSON notes
+// (disk-scheduler, disk-mount-options, security, ...), plus the numbers the run environment
+// needs (NUM_CPU_CORES, SYS_MEMORY, OS_ARCH...). Everything is read through a SystemReader.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runner/sysinfo/system_reader.h"
+
+namespace ptsn::sysinfo {
+
+struct CpuInfo {
+  std::string model;   // cleaned: "Intel Core i7-8700K", "AMD EPYC"
+  int logical = 0;     // processor entries
+  int physical = 0;    // distinct (physical id, core id) pairs
+  int sockets = 1;
+  double max_ghz = 0;  // cpufreq cpuinfo_max_freq, else the "@ x.xxGHz" of the model name
+  std::string microcode;
+};
+CpuInfo ReadCpu(const SystemReader& r);
+
+struct OsRelease {
+  std::string id;          // "debian"
+  std::string name;        // "Debian 12"
+  std::string version_id;  // "12"
+};
+OsRelease ReadOsRelease(const SystemReader& r);
+
+long MemoryMegabytes(const SystemReader& r);  // MemTotal in MB, 0 if unknown
+std::string Architecture(const SystemReader& r);  // "x86_64"
+
+struct MountInfo {
+  std::string device, mount_point, type, options;
+};
+// The mount holding `path` (longest mount point prefix); empty fields when unknown.
+MountInfo MountFor(const SystemReader& r, const std::string& path);
+
+// "Key: value" pairs in PTS's order; keys with no value are left out, as PTS does.
+using Components = std::vector<std::pair<std::string, std::string>>;
+Components HardwareComponents(const SystemReader& r);
+Components SoftwareComponents(const SystemReader& r, const std::string& test_dir);
+std::string JoinComponents(const Components& c);  // "Processor: X, Memory: Y"
+
+// json_encode()d notes as PTS writes them in System/JSON ('/' escaped as "\/"). Disk keys only
+// when a disk test is part of the run, as in PTS. "" when there is nothing to say.
+std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, bool include_disk_notes);
+
+// PHP's json_encode() escapes '/' as "\/"; applied to JSON text so stored bytes match PTS.
+std::string PhpEscapeSlashes(const std::string& json);
+
+}  // namespace ptsn::sysinfo

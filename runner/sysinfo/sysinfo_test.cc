@@ -1,0 +1,116 @@
+#include "runner/sysinfo/sysinfo.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+namespace ptsn::sysinfo {
+namespace {
+
+std::unique_ptr<SystemReader> Fixture(const std::string& name) {
+  return MakeRootedReader(std::string(PTSN_SOURCE_DIR) + "/runner/sysinfo/testdata/" + name);
+}
+
+// Captured from the Debian 12 KVM guest + docker container that produced the golden PTS files.
+TEST(SysinfoDebianVm, HardwareMatchesWhatPtsWrote) {
+  auto r = Fixture("debian12-kvm-docker");
+  EXPECT_EQ(JoinComponents(HardwareComponents(*r)), "Processor: AMD EPYC (2 Cores), Memory: 24GB, Disk: 252GB");
+}
+
+TEST(SysinfoDebianVm, SoftwareMatchesWhatPtsWroteForTheComponentsWeProbe) {
+  auto r = Fixture("debian12-kvm-docker");
+  // PTS also listed Clang, LLVM and CUDA there; the fixture machine capture only has gcc.
+  EXPECT_EQ(JoinComponents(SoftwareComponents(*r, "/work/x")),
+            "OS: Debian 12, Kernel: 6.18.44-fc-v782 (x86_64), Compiler: GCC 12.2.0, File-System: ext4, "
+            "System Layer: docker");
+}
+
+TEST(SysinfoDebianVm, NotesAgreeWithTheGoldenFileKeyByKey) {
+  std::string golden_path = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/auto-naming/composite.xml";
+  std::ifstream in(golden_path);
+  if (!in) GTEST_SKIP() << "shared reference tree absent: " << golden_path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::smatch m;
+  std::string xml = ss.str();
+  ASSERT_TRUE(std::regex_search(xml, m, std::regex("<JSON>(\\{\"disk-scheduler[^<]*)</JSON>")));
+  auto golden = nlohmann::json::parse(m[1].str());
+  auto r = Fixture("debian12-kvm-docker");
+  std::string ours_text = SystemNotesJson(*r, "/work/x", true);
+  auto ours = nlohmann::json::parse(ours_text);
+  for (const char* key : {"disk-scheduler", "disk-mount-options", "disk-details", "kernel-extra-details"})
+    EXPECT_EQ(ours[key], golden[key]) << key;
+  // The security text differs host to host; the format (name: state joined by " + ") must not.
+  EXPECT_EQ(ours["security"].get<std::string>().substr(0, 65), golden["security"].get<std::string>().substr(0, 65));
+  // PHP escapes '/' in JSON strings; so must we, byte for byte.
+  EXPECT_NE(ours_text.find("usercopy\\/swapgs"), std::string::npos);
+  // Key order as PTS: disk keys first.
+  EXPECT_EQ(ours_text.rfind("{\"disk-scheduler\":\"MQ-DEADLINE\",\"disk-mount-options\":", 0), 0u);
+}
+
+TEST(SysinfoDebianVm, NoDiskNotesWithoutADiskTest) {
+  auto r = Fixture("debian12-kvm-docker");
+  auto notes = nlohmann::json::parse(SystemNotesJson(*r, "/work/x", false));
+  EXPECT_FALSE(notes.contains("disk-scheduler"));
+  EXPECT_TRUE(notes.contains("kernel-extra-details"));
+}
+
+TEST(SysinfoDesktop, HardwareWithThreadsFrequencyBoardDisksGraphicsNetwork) {
+  auto r = Fixture("intel-desktop");
+  EXPECT_EQ(JoinComponents(HardwareComponents(*r)),
+            "Processor: Intel Core i5-7500 @ 3.80GHz (2 Cores / 4 Threads), "
+            "Motherboard: ASUSTeK COMPUTER INC. PRIME B250M-A (1205 BIOS), Memory: 16GB, "
+            "Disk: 512GB Samsung SSD 970 EVO Plus 500GB + 2000GB WDC WD20EZRZ-00Z, "
+            "Graphics: Intel HD Graphics 630, "
+            "Network: Realtek RTL8111/8168/8411 PCI Express Gigabit Ethernet Controller");
+}
+
+TEST(SysinfoDesktop, SoftwareUsesTheFileSystemOfTheTestDirectory) {
+  auto r = Fixture("intel-desktop");
+  EXPECT_EQ(JoinComponents(SoftwareComponents(*r, "/mnt/data/bench")),
+            "OS: Ubuntu 24.04, Kernel: 6.8.0-45-generic (x86_64), Compiler: GCC 13.2.0 + Clang 18.1.3, File-System: xfs");
+  EXPECT_EQ(JoinComponents(SoftwareComponents(*r, "/home/me")).find("File-System: ext4") != std::string::npos, true);
+}
+
+TEST(SysinfoDesktop, NotesForAPartitionOnASecondDisk) {
+  auto r = Fixture("intel-desktop");
+  auto notes = nlohmann::json::parse(SystemNotesJson(*r, "/mnt/data/bench", true));
+  EXPECT_EQ(notes["disk-scheduler"], "BFQ");
+  EXPECT_EQ(notes["disk-mount-options"], "attr2,inode64,noquota,relatime,rw");
+  EXPECT_EQ(notes["cpu-scaling-governor"], "intel_pstate powersave");
+  EXPECT_EQ(notes["cpu-microcode"], "0xf4");
+  EXPECT_EQ(notes["security"], "l1tf: Mitigation: PTE Inversion; VMX: conditional cache flushes, SMT vulnerable + "
+                               "meltdown: Mitigation: PTI");
+  auto root = nlohmann::json::parse(SystemNotesJson(*r, "/", true));
+  EXPECT_EQ(root["disk-scheduler"], "NONE");  // nvme0n1p2 -> nvme0n1
+}
+
+TEST(SysinfoDesktop, CpuCounts) {
+  auto r = Fixture("intel-desktop");
+  CpuInfo cpu = ReadCpu(*r);
+  EXPECT_EQ(cpu.logical, 4);
+  EXPECT_EQ(cpu.physical, 2);
+  EXPECT_EQ(MemoryMegabytes(*r), 15931);
+  EXPECT_EQ(Architecture(*r), "x86_64");
+  EXPECT_EQ(ReadOsRelease(*r).id, "ubuntu");
+}
+
+TEST(SysinfoEmpty, MissingFilesGiveEmptyStringsNotErrors) {
+  auto r = MakeRootedReader("/nonexistent-ptsn-root");
+  EXPECT_EQ(JoinComponents(HardwareComponents(*r)), "");
+  EXPECT_EQ(SystemNotesJson(*r, "/", true), "");
+}
+
+TEST(SysinfoLive, TheRealMachineHasAProcessorAndAKernel) {
+  auto r = MakeRootedReader("/");
+  std::string hw = JoinComponents(HardwareComponents(*r));
+  EXPECT_EQ(hw.rfind("Processor: ", 0), 0u) << hw;
+  EXPECT_NE(JoinComponents(SoftwareComponents(*r, "/tmp")).find("Kernel: "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptsn::sysinfo
