@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     threads.emplace_back([&] {
       httplib::Client http(host, port);
       http.set_keep_alive(true);
+      http.set_tcp_nodelay(true);
       http.set_read_timeout(30);
       httplib::Headers h;
       if (mode == "upload") h.emplace("Authorization", "Bearer " + arg);
