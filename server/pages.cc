@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "results-xml/export_html.h"
+#include "results-xml/export_svg.h"
 #include "results-xml/merge.h"
 #include "results-xml/result_xml.h"
 
@@ -34,16 +35,7 @@ std::string FormatTime(std::int64_t t) {
 std::string HtmlEscape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
+  results::AppendXmlEscaped(out, s);  // the same five entities serve HTML text and attributes
   return out;
 }
 
