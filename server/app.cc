@@ -360,6 +360,8 @@ struct Routes {
     });
     svr.set_payload_max_length(app.options_.max_body_bytes);
     svr.set_keep_alive_max_count(1000);
+    // Without it small answers wait out the peer's delayed ACK (~40 ms each).
+    svr.set_tcp_nodelay(true);
     svr.set_read_timeout(30);
     int threads = app.options_.threads;
     svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };

@@ -2,7 +2,10 @@
 
 #include <ctime>
 
-#include "runner/client/wire.h"
+#include "results-xml/export_html.h"
+#include "results-xml/export_svg.h"
+#include "results-xml/merge.h"
+#include "results-xml/result_xml.h"
 
 namespace ptsn::server {
 
@@ -32,36 +35,27 @@ std::string FormatTime(std::int64_t t) {
 std::string HtmlEscape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
+  results::AppendXmlEscaped(out, s);  // the same five entities serve HTML text and attributes
   return out;
 }
 
-std::string RenderResultPage(const std::vector<StoredResult>& results) {
-  std::string ids, body;
-  for (const auto& r : results) ids += (ids.empty() ? "" : ",") + r.id;
-  for (const auto& r : results) {
-    ResultSummary s = CheckResultFile(r.xml);
-    body += "<h1>" + HtmlEscape(s.title) + "</h1>\n<p>" + HtmlEscape(r.id) + " &middot; uploaded " +
-            FormatTime(r.uploaded_at) + " by " + HtmlEscape(r.owner) + " &middot; <a href=\"/api/v1/results/" +
-            HtmlEscape(r.id) + "/composite.xml\">composite.xml</a></p>\n<p>" + HtmlEscape(s.description) + "</p>\n";
-    body += "<table class=\"systems\"><tr><th>System</th><th>Hardware</th></tr>\n";
-    for (size_t i = 0; i < s.systems.size(); ++i)
-      body += "<tr><td>" + HtmlEscape(s.systems[i]) + "</td><td>" + HtmlEscape(s.hardware[i]) + "</td></tr>\n";
-    body += "</table>\n<ul>\n";
-    for (size_t i = 0; i < s.tests.size(); ++i)
-      body += "<li>" + HtmlEscape(s.result_titles[i]) + " <small>" + HtmlEscape(s.tests[i]) + "</small></li>\n";
-    body += "</ul>\n";
+std::string RenderResultPage(const std::vector<StoredResult>& stored) {
+  // One result is shown as it is; several are merged as merge-results (and OpenBenchmarking's
+  // /result/A,B) does, so their systems appear side by side in every chart.
+  std::vector<results::MergeInput> inputs;
+  for (const auto& r : stored) inputs.push_back({r.id, results::ParseResultFile(r.xml, r.id)});
+  results::ResultFile file = inputs.size() == 1 ? std::move(inputs[0].file)
+                                                : results::MergeResultFiles(std::move(inputs)).merged;
+  std::string html = results::ResultFileToHtml(file);
+  // Our header above the report: where it came from and how to get the file.
+  std::string header = "<nav style=\"font:13px sans-serif;margin-bottom:1em\"><a href=\"/results\">All results</a>";
+  for (const auto& r : stored) {
+    header += " &middot; <b>" + HtmlEscape(r.id) + "</b> uploaded " + FormatTime(r.uploaded_at) + " by " +
+              HtmlEscape(r.owner) + " (<a href=\"/api/v1/results/" + HtmlEscape(r.id) + "/composite.xml\">composite.xml</a>)";
   }
-  return Page(ids, body);
+  header += "</nav>";
+  if (auto body = html.find("<body>"); body != std::string::npos) html.insert(body + 6, header);
+  return html;
 }
 
 std::string RenderListPage(const std::vector<ListedResult>& results, const SearchQuery& q) {

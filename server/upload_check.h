@@ -1,13 +1,17 @@
-// The gate every uploaded result file passes before anything is stored: safe XML (no DOCTYPE,
-// so no external entities or entity bombs; bounded depth and value sizes) with the structure of
-// a PTS result file (PhoronixTestSuite root, a Generated/Title, at least one System and one
-// Result), and the few fields the server indexes for listing and search.
+// The gate every uploaded result file passes before anything is stored, cheapest check first:
+//  1. a streaming pass with hard bounds (no DOCTYPE, so no external entities or entity bombs;
+//     bounded depth, node count, attribute and text sizes) so hostile input costs little;
+//  2. the result-file reader (results-xml/result_xml.h: strict element structure) and
+//     ValidateResultFile (results-xml/validate.h: the XSD's rules and more); any error refuses;
+//  3. the few fields the server indexes for listing and search, taken from the parsed model.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "results-xml/result_file.h"
 
 namespace ptsn::server {
 
@@ -33,5 +37,6 @@ struct UploadRejected {
   std::string message;
 };
 ResultSummary CheckResultFile(std::string_view xml, const UploadLimits& limits = {});
+ResultSummary SummaryOf(const results::ResultFile& file);
 
 }  // namespace ptsn::server
