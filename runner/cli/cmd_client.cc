@@ -1,0 +1,138 @@
+// Results-server commands: upload-result, clone-result, list-results (runner/client/).
+#include <filesystem>
+#include <iostream>
+
+#include "runner/cli/command.h"
+#include "runner/client/client.h"
+#include "runner/client/upload_queue.h"
+#include "runner/common/args.h"
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+#include "runner/common/settings.h"
+
+namespace ptsn::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A saved name (test-results/NAME, then the PTS home's), a result directory or a composite.xml.
+std::string FindResultFile(const std::string& name_or_path) {
+  std::error_code ec;
+  if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+  if (fs::is_regular_file(name_or_path + "/composite.xml", ec)) return name_or_path + "/composite.xml";
+  const auto& s = GlobalSettings();
+  for (const auto& dir : {s.ResultsDirectory(), s.Get("results.pts_home") + "/test-results"}) {
+    std::string p = dir + "/" + name_or_path + "/composite.xml";
+    if (fs::is_regular_file(p, ec)) return p;
+  }
+  throw Error("upload-result: no saved result '" + name_or_path + "' (looked in " + s.ResultsDirectory() +
+              " and " + s.Get("results.pts_home") + "/test-results)");
+}
+
+std::string ServerOf(const Args& a) { return a.ValueOr("--server", GlobalSettings().Get("server.url")); }
+std::string QueueDir() { return GlobalSettings().Home() + "/upload-queue"; }
+
+void PrintUploaded(const client::UploadOutcome& out) {
+  std::cout << "Results Uploaded To: " << out.url << "\n" << out.id << std::endl;
+}
+
+// `server_override` (from --server) replaces the URL each upload was queued for.
+int RetryPending(const std::string& token, const std::string& server_override) {
+  auto pending = client::PendingUploads(QueueDir());
+  if (pending.empty()) {
+    std::cout << "No pending uploads in " << QueueDir() << "\n";
+    return 0;
+  }
+  auto http = client::CurlTransport();
+  int failed = 0;
+  for (const auto& p : pending) {
+    try {
+      auto out = client::UploadResult(*http, server_override.empty() ? p.server_url : server_override, token, p.form_body);
+      client::RemovePending(p);
+      std::cout << p.name << ": uploaded as " << out.id << " (" << out.url << ")\n";
+    } catch (const client::ServerRefusal& e) {
+      ++failed;
+      std::cerr << "pts-native: " << p.name << ": " << e.what()
+                << (e.retryable() ? " (still pending)" : " (kept in " + p.path + "; remove it by hand)") << "\n";
+    } catch (const Error& e) {
+      ++failed;
+      std::cerr << "pts-native: " << p.name << ": still pending: " << e.what() << "\n";
+    }
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+int UploadCommand(const std::vector<std::string>& argv) {
+  auto a = Args::Parse(argv, {{"--server", "--token"}, {"--unlisted", "--dry-run", "--retry-pending"}});
+  std::string token = a.ValueOr("--token", GlobalSettings().Get("server.token"));
+  if (a.Has("--retry-pending")) return RetryPending(token, a.ValueOr("--server", ""));
+  if (a.positional().size() != 1) throw Error("usage: pts-native upload-result <saved-name|path> [--server URL] [--token T] [--unlisted] [--dry-run]", 2);
+  std::string path = FindResultFile(a.positional()[0]);
+  wire::Upload up;
+  up.xml = ReadFile(path);
+  up.local_file_name = fs::path(path).parent_path().filename().string();
+  up.unlisted = a.Has("--unlisted");
+  wire::FormFields fields = wire::EncodeUpload(up);
+  std::string server = ServerOf(a);
+  if (a.Has("--dry-run")) {
+    std::cout << "POST " << client::UploadUrl(server) << "\n"
+              << "Authorization: Bearer " << (token.empty() ? "(none)" : "(token given)") << "\n"
+              << "Content-Type: application/x-www-form-urlencoded\n\n"
+              << wire::EncodeForm(fields) << "\n";
+    return 0;
+  }
+  if (token.empty()) throw Error("upload-result: no upload token (set server.token / PTS_NATIVE_TOKEN or pass --token)");
+  auto http = client::CurlTransport();
+  std::string body = wire::EncodeForm(fields);
+  try {
+    PrintUploaded(client::UploadResult(*http, server, token, body));
+    return 0;
+  } catch (const client::ServerRefusal& e) {
+    if (!e.retryable()) throw;  // a bad token or an invalid file: retrying would not help
+    std::string queued = client::QueueUpload(QueueDir(), server, body, up.local_file_name);
+    throw Error(std::string(e.what()) + " (queued as " + queued + "; send later with: pts-native upload-result --retry-pending)", 75);
+  } catch (const Error& e) {
+    std::string queued = client::QueueUpload(QueueDir(), server, body, up.local_file_name);
+    throw Error(std::string(e.what()) + " (queued as " + queued + "; send later with: pts-native upload-result --retry-pending)", 75);
+  }
+}
+
+int CloneCommand(const std::vector<std::string>& argv) {
+  auto a = Args::Parse(argv, {{"--server"}, {}});
+  if (a.positional().size() != 1) throw Error("usage: pts-native clone-result <ID> [--server URL]", 2);
+  const std::string& id = a.positional()[0];
+  if (id.empty() || id.find('/') != std::string::npos || id == "." || id == "..")
+    throw Error("clone-result: '" + id + "' cannot be a result ID");
+  std::string xml = client::WithReferenceId(client::CloneResult(ServerOf(a), id), id);
+  std::string dir = GlobalSettings().ResultsDirectory() + "/" + id;
+  MakeDirectories(dir);
+  WriteFileAtomically(dir + "/composite.xml", xml);
+  std::cout << "Saved " << id << " to " << dir << "/composite.xml" << std::endl;
+  return 0;
+}
+
+int ListCommand(const std::vector<std::string>& argv) {
+  auto a = Args::Parse(argv, {{"--server", "--search", "--test", "--system"}, {}});
+  auto http = client::CurlTransport();
+  auto rows = client::ListResults(*http, ServerOf(a), a.ValueOr("--search", ""), a.ValueOr("--test", ""),
+                                  a.ValueOr("--system", ""));
+  for (const auto& r : rows) std::cout << r.id << "  " << r.title << "  [" << r.systems << "]  " << r.tests << "\n";
+  if (rows.empty()) std::cout << "No results.\n";
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> ClientCommands() {
+  return {
+      {"upload-result", {"upload"}, "Results server", "<saved-name|path> [--server URL] [--token T] [--unlisted] [--dry-run] | --retry-pending",
+       "upload a saved result file; prints the new ID on the last line", UploadCommand},
+      {"clone-result", {"clone"}, "Results server", "<ID> [--server URL]",
+       "download a result by ID into test-results/<ID>/", CloneCommand},
+      {"list-results", {}, "Results server", "[--server URL] [--search TEXT] [--test T] [--system S]",
+       "list or search the public results on a server", ListCommand},
+  };
+}
+
+}  // namespace ptsn::cli

@@ -1,0 +1,73 @@
+// Talking to a results server (ours or anything that speaks OpenBenchmarking's client.php):
+// upload a result file, clone one by ID, list/search. HTTP sits behind a small interface so
+// tests can fake it; CurlTransport is the real one.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runner/client/wire.h"
+#include "runner/common/error.h"
+
+namespace ptsn::client {
+
+struct HttpResponse {
+  long status = 0;
+  std::string body;
+};
+
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  // Throws ptsn::Error for transport failures (connection refused, timeout); any HTTP status
+  // is returned, not thrown.
+  virtual HttpResponse Post(const std::string& url, const std::string& form_body, const std::string& bearer_token) = 0;
+  virtual HttpResponse Get(const std::string& url) = 0;
+};
+
+std::unique_ptr<HttpTransport> CurlTransport(long timeout_seconds = 60);
+
+// True for answers a later retry may turn into a success (5xx, 429).
+bool IsRetryableStatus(long status);
+
+// A failure the server answered: "upload: server answered HTTP 401: unknown token". Transport
+// failures (refused, timeout) are plain ptsn::Error.
+class ServerRefusal : public Error {
+ public:
+  ServerRefusal(const std::string& message, long status) : Error(message), status_(status) {}
+  long status() const { return status_; }
+  bool retryable() const { return IsRetryableStatus(status_); }
+
+ private:
+  long status_;
+};
+
+struct UploadOutcome {
+  std::string id;
+  std::string url;
+};
+
+// The request `UploadResult` sends: POST <server>/f/client.php with this form body.
+std::string UploadUrl(const std::string& server_url);
+
+// Throws ServerRefusal on a refusal. `form_body` is EncodeForm(EncodeUpload(...)).
+UploadOutcome UploadResult(HttpTransport& http, const std::string& server_url, const std::string& token,
+                           const std::string& form_body);
+
+// The stored composite.xml of `id`, exactly as the server keeps it (r=clone_openbenchmarking_result).
+std::string CloneResult(HttpTransport& http, const std::string& server_url, const std::string& id);
+std::string CloneResult(const std::string& server_url, const std::string& id);
+
+// PTS's clone step: sets Generated/ReferenceID to `id` in the XML (replacing one that exists).
+// Throws ptsn::Error when the XML cannot be read.
+std::string WithReferenceId(const std::string& xml, const std::string& id);
+
+struct ListedResult {
+  std::string id, title, systems, tests, url;
+  long long uploaded_at = 0;
+};
+std::vector<ListedResult> ListResults(HttpTransport& http, const std::string& server_url, const std::string& text,
+                                      const std::string& test, const std::string& system);
+
+}  // namespace ptsn::client

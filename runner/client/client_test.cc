@@ -1,0 +1,106 @@
+#include "runner/client/client.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "runner/client/upload_queue.h"
+
+namespace ptsn::client {
+namespace {
+
+// Answers every request with a canned response and records what was sent.
+struct FakeHttp : HttpTransport {
+  HttpResponse answer;
+  std::string url, body, token;
+  HttpResponse Post(const std::string& u, const std::string& b, const std::string& t) override {
+    url = u, body = b, token = t;
+    return answer;
+  }
+  HttpResponse Get(const std::string& u) override {
+    url = u;
+    return answer;
+  }
+};
+
+TEST(Client, UploadSendsTheFormAndReadsTheId) {
+  FakeHttp http;
+  http.answer = {200, R"({"openbenchmarking":{"upload":{"id":"2611301-AL-TITLE000001","url":"http://x/result/2611301-AL-TITLE000001"}}})"};
+  auto out = UploadResult(http, "http://127.0.0.1:9/", "tok", "r=upload_test_result");
+  EXPECT_EQ(out.id, "2611301-AL-TITLE000001");
+  EXPECT_EQ(http.url, "http://127.0.0.1:9/f/client.php");
+  EXPECT_EQ(http.token, "tok");
+  EXPECT_EQ(http.body, "r=upload_test_result");
+}
+
+TEST(Client, RefusalsCarryStatusAndServerMessage) {
+  FakeHttp http;
+  http.answer = {401, R"({"openbenchmarking":{"upload":{"error":"unknown or revoked token"}}})"};
+  try {
+    UploadResult(http, "http://h", "bad", "");
+    FAIL() << "no throw";
+  } catch (const ServerRefusal& e) {
+    EXPECT_EQ(std::string(e.what()), "upload: server answered HTTP 401: unknown or revoked token");
+    EXPECT_FALSE(e.retryable());
+  }
+  http.answer = {502, "<html>Bad Gateway</html>"};
+  try {
+    UploadResult(http, "http://h", "t", "");
+    FAIL() << "no throw";
+  } catch (const ServerRefusal& e) {
+    EXPECT_NE(std::string(e.what()).find("HTTP 502"), std::string::npos);
+    EXPECT_TRUE(e.retryable());
+  }
+}
+
+TEST(Client, CloneReturnsThePlainXml) {
+  FakeHttp http;
+  http.answer = {200, R"({"openbenchmarking":{"result":{"composite_xml":"<PhoronixTestSuite/>","system_logs_available":false}}})"};
+  EXPECT_EQ(CloneResult(http, "http://h", "2611301-AL-TITLE000001"), "<PhoronixTestSuite/>");
+  EXPECT_NE(http.body.find("r=clone_openbenchmarking_result"), std::string::npos);
+  EXPECT_NE(http.body.find("i=2611301-AL-TITLE000001"), std::string::npos);
+  http.answer = {404, R"({"openbenchmarking":{"result":{"error":"no result with ID 'x'"}}})"};
+  EXPECT_THROW(CloneResult(http, "http://h", "x"), ServerRefusal);
+}
+
+TEST(Client, ReferenceIdIsSetInPtsOrder) {
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n<PhoronixTestSuite><Generated><Title>T</Title><Description>D</Description>"
+      "<PreSetEnvironmentVariables>MONITOR=cpu.usage</PreSetEnvironmentVariables></Generated></PhoronixTestSuite>";
+  std::string out = WithReferenceId(xml, "1110088-AR-1110066AR56");
+  auto ref = out.find("<ReferenceID>1110088-AR-1110066AR56</ReferenceID>");
+  ASSERT_NE(ref, std::string::npos) << out;
+  EXPECT_LT(ref, out.find("<PreSetEnvironmentVariables>"));
+  std::string again = WithReferenceId(out, "2611301-AL-TITLE000001");
+  EXPECT_EQ(again.find("1110088-AR"), std::string::npos);
+  EXPECT_THROW(WithReferenceId("<not xml", "x"), Error);
+}
+
+TEST(Client, ListParsesResults) {
+  FakeHttp http;
+  http.answer = {200, R"({"results":[{"id":"A","title":"T","systems":"S","tests":"pts/x","url":"u","uploaded_at":5}]})"};
+  auto rows = ListResults(http, "http://h", "disk io", "", "");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].id, "A");
+  EXPECT_NE(http.url.find("q=disk+io"), std::string::npos);
+}
+
+TEST(UploadQueue, QueuesOldestFirstAndRemoves) {
+  std::random_device rd;
+  auto dir = std::filesystem::temp_directory_path() / ("ptsn_queue_" + std::to_string(rd()));
+  EXPECT_TRUE(PendingUploads(dir.string()).empty());
+  QueueUpload(dir.string(), "http://a", "body1", "first");
+  QueueUpload(dir.string(), "http://b", "body2", "second");
+  auto pending = PendingUploads(dir.string());
+  ASSERT_EQ(pending.size(), 2u);
+  EXPECT_EQ(pending[0].name, "first");
+  EXPECT_EQ(pending[1].form_body, "body2");
+  EXPECT_EQ(pending[1].server_url, "http://b");
+  RemovePending(pending[0]);
+  EXPECT_EQ(PendingUploads(dir.string()).size(), 1u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ptsn::client

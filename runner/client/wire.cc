@@ -1,0 +1,295 @@
+#include "runner/client/wire.h"
+
+#include <bzlib.h>
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+
+namespace ptsn::wire {
+
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+int Base64Value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+std::string DigestHex(const EVP_MD* md, std::string_view bytes) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int len = 0;
+  EVP_Digest(bytes.data(), bytes.size(), digest.data(), &len, md, nullptr);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 15];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    unsigned v = (unsigned char)bytes[i] << 16 | (unsigned char)bytes[i + 1] << 8 | (unsigned char)bytes[i + 2];
+    out += kAlphabet[v >> 18];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (size_t rest = bytes.size() - i; rest > 0) {
+    unsigned v = (unsigned char)bytes[i] << 16 | (rest == 2 ? (unsigned char)bytes[i + 1] << 8 : 0);
+    out += kAlphabet[v >> 18];
+    out += kAlphabet[(v >> 12) & 63];
+    out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::optional<std::string> Base64Decode(std::string_view text) {
+  std::string clean;
+  clean.reserve(text.size());
+  for (char c : text)
+    if (c != '\r' && c != '\n') clean += c;
+  if (clean.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  out.reserve(clean.size() / 4 * 3);
+  for (size_t i = 0; i < clean.size(); i += 4) {
+    bool last = i + 4 == clean.size();
+    int pad = 0;
+    std::array<int, 4> v{};
+    for (int k = 0; k < 4; ++k) {
+      char c = clean[i + k];
+      if (c == '=' && last && k >= 2) {
+        ++pad;
+        v[k] = 0;
+        continue;
+      }
+      if (pad > 0) return std::nullopt;  // data after padding
+      v[k] = Base64Value(c);
+      if (v[k] < 0) return std::nullopt;
+    }
+    unsigned n = v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3];
+    out += char(n >> 16);
+    if (pad < 2) out += char((n >> 8) & 255);
+    if (pad < 1) out += char(n & 255);
+  }
+  return out;
+}
+
+std::string Sha1Hex(std::string_view bytes) { return DigestHex(EVP_sha1(), bytes); }
+std::string Sha256Hex(std::string_view bytes) { return DigestHex(EVP_sha256(), bytes); }
+
+std::string RawDeflate(std::string_view bytes, int level) {
+  z_stream zs{};
+  deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, bytes.size()), '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = bytes.size();
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = out.size();
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+std::optional<std::string> RawInflate(std::string_view bytes, size_t max_output) {
+  z_stream zs{};
+  if (inflateInit2(&zs, -15) != Z_OK) return std::nullopt;
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs.avail_in = bytes.size();
+  std::string out;
+  std::array<char, 65536> buf;
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    zs.next_out = reinterpret_cast<Bytef*>(buf.data());
+    zs.avail_out = buf.size();
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) break;
+    out.append(buf.data(), buf.size() - zs.avail_out);
+    if (out.size() > max_output) rc = Z_MEM_ERROR;
+    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) rc = Z_BUF_ERROR;  // truncated stream
+  }
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END) return std::nullopt;
+  return out;
+}
+
+std::string Bzip2Compress(std::string_view bytes, int block_size) {
+  unsigned int len = bytes.size() + bytes.size() / 100 + 600;
+  std::string out(len, '\0');
+  if (BZ2_bzBuffToBuffCompress(out.data(), &len, const_cast<char*>(bytes.data()), bytes.size(), block_size, 0, 0) !=
+      BZ_OK)
+    return {};
+  out.resize(len);
+  return out;
+}
+
+std::optional<std::string> Bzip2Decompress(std::string_view bytes, size_t max_output) {
+  bz_stream bs{};
+  if (BZ2_bzDecompressInit(&bs, 0, 0) != BZ_OK) return std::nullopt;
+  bs.next_in = const_cast<char*>(bytes.data());
+  bs.avail_in = bytes.size();
+  std::string out;
+  std::array<char, 65536> buf;
+  int rc = BZ_OK;
+  while (rc == BZ_OK) {
+    bs.next_out = buf.data();
+    bs.avail_out = buf.size();
+    rc = BZ2_bzDecompress(&bs);
+    if (rc != BZ_OK && rc != BZ_STREAM_END) break;
+    out.append(buf.data(), buf.size() - bs.avail_out);
+    if (out.size() > max_output) rc = BZ_MEM_ERROR;
+    if (rc == BZ_OK && bs.avail_in == 0 && bs.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
+  }
+  BZ2_bzDecompressEnd(&bs);
+  if (rc != BZ_STREAM_END) return std::nullopt;
+  return out;
+}
+
+std::string UrlEncode(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
+      out += char(c);
+    } else if (c == ' ') {
+      out += '+';
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+std::string EncodeForm(const FormFields& fields) {
+  std::string out;
+  for (const auto& [name, value] : fields) {
+    if (!out.empty()) out += '&';
+    out += UrlEncode(name) + '=' + UrlEncode(value);
+  }
+  return out;
+}
+
+namespace {
+
+std::string UrlDecode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] == '%') {
+      auto hex = [](char c) {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      };
+      if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
+        throw WireError{"malformed %-escape in the form body"};
+      out += char(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+FormFields DecodeForm(std::string_view body) {
+  FormFields out;
+  size_t start = 0;
+  while (start <= body.size()) {
+    size_t end = body.find('&', start);
+    if (end == std::string_view::npos) end = body.size();
+    std::string_view pair = body.substr(start, end - start);
+    if (!pair.empty()) {
+      size_t eq = pair.find('=');
+      std::string name = UrlDecode(pair.substr(0, eq));
+      std::string value = eq == std::string_view::npos ? "" : UrlDecode(pair.substr(eq + 1));
+      out.emplace_back(std::move(name), std::move(value));
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+FormFields EncodeUpload(const Upload& upload) {
+  FormFields fields{{"r", "upload_test_result"}, {"client_version", "10860"}};
+  if (upload.xml.size() > 40000) {
+    fields.emplace_back("composite_xml_bz", Base64Encode(Bzip2Compress(upload.xml, 8)));
+  } else if (upload.xml.size() > 10000) {
+    fields.emplace_back("composite_xml_gz", Base64Encode(RawDeflate(upload.xml, 9)));
+  } else {
+    fields.emplace_back("composite_xml", Base64Encode(upload.xml));
+  }
+  fields.emplace_back("composite_xml_hash", Sha1Hex(upload.xml));
+  if (!upload.local_file_name.empty()) fields.emplace_back("local_file_name", upload.local_file_name);
+  if (upload.system_logs_zip) {
+    std::string logs = Base64Encode(*upload.system_logs_zip);
+    fields.emplace_back("system_logs_hash", Sha1Hex(logs));
+    fields.emplace_back("system_logs_zip", std::move(logs));
+  }
+  if (upload.unlisted) fields.emplace_back("unlisted", "1");
+  return fields;
+}
+
+Upload DecodeUpload(const FieldLookup& field, size_t max_xml_bytes) {
+  Upload out;
+  std::optional<std::string> xml;
+  std::string which;
+  // Base64 grows data by 4/3; a compressed body can expand, so the plain size is checked after.
+  for (const char* name : {"composite_xml", "composite_xml_gz", "composite_xml_bz"}) {
+    auto value = field(name);
+    if (!value) continue;
+    if (!which.empty()) throw WireError{"only one of composite_xml, composite_xml_gz, composite_xml_bz may be sent"};
+    which = name;
+    auto bytes = Base64Decode(*value);
+    if (!bytes) throw WireError{which + ": not valid base64 (truncated or bad characters)"};
+    if (which == "composite_xml_gz") {
+      xml = RawInflate(*bytes, max_xml_bytes);
+      if (!xml) throw WireError{which + ": not a raw DEFLATE stream, truncated, or over " + std::to_string(max_xml_bytes) + " bytes"};
+    } else if (which == "composite_xml_bz") {
+      xml = Bzip2Decompress(*bytes, max_xml_bytes);
+      if (!xml) throw WireError{which + ": not a bzip2 stream, truncated, or over " + std::to_string(max_xml_bytes) + " bytes"};
+    } else {
+      xml = std::move(bytes);
+    }
+  }
+  if (!xml) throw WireError{"missing composite_xml (or composite_xml_gz / composite_xml_bz)"};
+  if (xml->size() > max_xml_bytes)
+    throw WireError{which + ": result file is over the limit of " + std::to_string(max_xml_bytes) + " bytes"};
+  auto hash = field("composite_xml_hash");
+  if (!hash) throw WireError{"missing composite_xml_hash"};
+  if (Sha1Hex(*xml) != *hash) throw WireError{"composite_xml_hash: does not match the sha1 of the result file"};
+  out.xml = std::move(*xml);
+  if (auto logs = field("system_logs_zip"); logs && !logs->empty()) {
+    auto logs_hash = field("system_logs_hash");
+    if (!logs_hash || Sha1Hex(*logs) != *logs_hash)
+      throw WireError{"system_logs_hash: missing or does not match the sha1 of system_logs_zip"};
+    auto zip = Base64Decode(*logs);
+    if (!zip) throw WireError{"system_logs_zip: not valid base64"};
+    out.system_logs_zip = std::move(zip);
+  }
+  out.local_file_name = field("local_file_name").value_or("");
+  auto unlisted = field("unlisted");
+  out.unlisted = unlisted && (*unlisted == "1" || *unlisted == "true");
+  return out;
+}
+
+}  // namespace ptsn::wire

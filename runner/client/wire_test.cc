@@ -1,0 +1,97 @@
+#include "runner/client/wire.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace ptsn::wire {
+namespace {
+
+FieldLookup Lookup(const FormFields& fields) {
+  return [fields](const std::string& name) -> std::optional<std::string> {
+    for (const auto& [k, v] : fields)
+      if (k == name) return v;
+    return std::nullopt;
+  };
+}
+
+TEST(Wire, Base64RoundTripsAndIsStrict) {
+  for (const std::string& s : std::vector<std::string>{"", "f", "fo", "foo", "foob", "fooba", "foobar", std::string("\0\xff\x10", 3)})
+    EXPECT_EQ(Base64Decode(Base64Encode(s)), s);
+  EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(Base64Decode("Zm9v\r\nYmFy"), "foobar");
+  EXPECT_FALSE(Base64Decode("Zm9vYmF"));   // truncated
+  EXPECT_FALSE(Base64Decode("Zm9=YmFy"));  // padding in the middle
+  EXPECT_FALSE(Base64Decode("Zm9v YmFy")); // bad character
+}
+
+TEST(Wire, Sha1MatchesKnownValue) { EXPECT_EQ(Sha1Hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d"); }
+
+TEST(Wire, CompressionRoundTripsAndStopsAtTheLimit) {
+  std::string text(100000, 'x');
+  EXPECT_EQ(RawInflate(RawDeflate(text), 1 << 20), text);
+  EXPECT_EQ(Bzip2Decompress(Bzip2Compress(text), 1 << 20), text);
+  EXPECT_FALSE(RawInflate(RawDeflate(text), 1000));
+  EXPECT_FALSE(Bzip2Decompress(Bzip2Compress(text), 1000));
+  std::string deflated = RawDeflate(text);
+  EXPECT_FALSE(RawInflate(deflated.substr(0, deflated.size() / 2), 1 << 20));  // truncated
+  EXPECT_FALSE(RawInflate("garbage", 1 << 20));
+  EXPECT_FALSE(Bzip2Decompress("BZh9 garbage", 1 << 20));
+}
+
+TEST(Wire, EncodeUploadPicksPtsCompressionBySize) {
+  auto field_names = [](const FormFields& f) {
+    std::map<std::string, std::string> m(f.begin(), f.end());
+    return m;
+  };
+  EXPECT_TRUE(field_names(EncodeUpload({std::string(9000, 'a')})).count("composite_xml"));
+  EXPECT_TRUE(field_names(EncodeUpload({std::string(20000, 'a')})).count("composite_xml_gz"));
+  EXPECT_TRUE(field_names(EncodeUpload({std::string(50000, 'a')})).count("composite_xml_bz"));
+  auto f = field_names(EncodeUpload({"<x/>", "name"}));
+  EXPECT_EQ(f["r"], "upload_test_result");
+  EXPECT_EQ(f["composite_xml_hash"], Sha1Hex("<x/>"));
+  EXPECT_EQ(f["local_file_name"], "name");
+}
+
+TEST(Wire, DecodeUploadInvertsEncode) {
+  for (size_t size : {100u, 20000u, 60000u}) {
+    Upload up{std::string(size, 'q'), "saved", std::string("zip\0bytes", 9), true};
+    Upload back = DecodeUpload(Lookup(EncodeUpload(up)), 1 << 20);
+    EXPECT_EQ(back.xml, up.xml);
+    EXPECT_EQ(back.local_file_name, "saved");
+    EXPECT_EQ(back.system_logs_zip, up.system_logs_zip);
+    EXPECT_TRUE(back.unlisted);
+  }
+}
+
+TEST(Wire, DecodeUploadNamesTheBadField) {
+  auto message = [](const FormFields& f) {
+    try {
+      DecodeUpload(Lookup(f), 1000);
+    } catch (const WireError& e) {
+      return e.message;
+    }
+    return std::string();
+  };
+  std::string xml = "<x/>";
+  EXPECT_NE(message({{"composite_xml", Base64Encode(xml)}}).find("missing composite_xml_hash"), std::string::npos);
+  EXPECT_NE(message({{"composite_xml", Base64Encode(xml)}, {"composite_xml_hash", "00"}}).find("does not match"),
+            std::string::npos);
+  EXPECT_NE(message({{"composite_xml", "%%%"}, {"composite_xml_hash", Sha1Hex(xml)}}).find("base64"), std::string::npos);
+  EXPECT_NE(message({{"composite_xml", Base64Encode(std::string(2000, 'a'))}, {"composite_xml_hash", "x"}}).find("over the limit"),
+            std::string::npos);
+  EXPECT_NE(message({{"composite_xml", Base64Encode(xml)}, {"composite_xml_gz", Base64Encode(xml)}}).find("only one"),
+            std::string::npos);
+  EXPECT_NE(message({{"composite_xml", Base64Encode(xml)}, {"composite_xml_hash", Sha1Hex(xml)},
+                     {"system_logs_zip", Base64Encode("zip")}, {"system_logs_hash", "bad"}})
+                .find("system_logs_hash"),
+            std::string::npos);
+  EXPECT_NE(message({}).find("missing composite_xml"), std::string::npos);
+}
+
+TEST(Wire, FormEncodingIsPhpCompatible) {
+  EXPECT_EQ(EncodeForm({{"a b", "c&d=e+f/ü"}, {"k", ""}}), "a+b=c%26d%3De%2Bf%2F%C3%BC&k=");
+}
+
+}  // namespace
+}  // namespace ptsn::wire

@@ -1,0 +1,17 @@
+// The server's HTML pages: a result (or several merged, /result/ID1,ID2), the list/search page
+// and error pages. Pure functions of stored data.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "server/storage.h"
+
+namespace ptsn::server {
+
+std::string HtmlEscape(const std::string& s);
+std::string RenderResultPage(const std::vector<StoredResult>& results);
+std::string RenderListPage(const std::vector<ListedResult>& results, const SearchQuery& query);
+std::string RenderErrorPage(int status, const std::string& message);
+
+}  // namespace ptsn::server

@@ -1,0 +1,180 @@
+// PostgreSQL back end (libpqxx 6.4). Several server processes may share one database: the ID
+// counter row is upserted inside the insert's transaction, so PostgreSQL's row lock orders
+// concurrent uploads and a rolled-back upload takes its number back with it.
+#include <pqxx/pqxx>
+
+#include "server/storage.h"
+#include "server/storage_sql.h"
+
+namespace ptsn::server {
+
+namespace {
+
+std::optional<std::string> Bytes(const pqxx::field& f) {
+  if (f.is_null()) return std::nullopt;
+  return pqxx::binarystring(f).str();
+}
+
+class PgStorage : public Storage {
+ public:
+  PgStorage(std::string conninfo, int pool_size) : conninfo_(std::move(conninfo)), pool_(pool_size) {
+    Run([](pqxx::connection& c) {
+      pqxx::work w(c);
+      // Two processes creating the schema at once would race; the advisory lock orders them.
+      w.exec("SELECT pg_advisory_xact_lock(7077001)");
+      for (const char* ddl : sql::kSchema) w.exec(sql::WithBlobType(ddl, "BYTEA"));
+      w.commit();
+      return 0;
+    });
+  }
+
+  std::string Insert(const NewResult& r, const std::string& day_key, const IdMaker& make_id) override {
+    return Run([&](pqxx::connection& c) {
+      pqxx::work w(c);
+      int64_t seq = w.exec_params1(sql::kNextSequence, day_key)[0].as<int64_t>();
+      std::string id = make_id(seq);
+      // A null parameter is nullptr, a different type from binarystring: one call per case.
+      auto insert = [&](const auto& logs) {
+        w.exec_params(sql::kInsertResult, id, r.owner, r.unlisted ? 1 : 0, r.summary.title, r.summary.description,
+                      static_cast<int64_t>(r.uploaded_at), pqxx::binarystring(r.xml.data(), r.xml.size()),
+                      r.xml_sha1, logs, r.local_file_name, static_cast<int>(r.summary.systems.size()),
+                      static_cast<int>(r.summary.tests.size()), sql::JoinSummary(r.summary.systems),
+                      sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests));
+      };
+      if (r.system_logs_zip)
+        insert(pqxx::binarystring(r.system_logs_zip->data(), r.system_logs_zip->size()));
+      else
+        insert(nullptr);
+      w.commit();
+      return id;
+    });
+  }
+
+  std::optional<StoredResult> Get(const std::string& id) override {
+    return Run([&](pqxx::connection& c) -> std::optional<StoredResult> {
+      pqxx::read_transaction w(c);
+      auto rows = w.exec_params(sql::kGetResult, id);
+      if (rows.empty()) return std::nullopt;
+      const auto& row = rows[0];
+      StoredResult r;
+      r.id = row[0].as<std::string>();
+      r.owner = row[1].as<std::string>();
+      r.unlisted = row[2].as<int>() != 0;
+      r.xml = *Bytes(row[3]);
+      r.xml_sha1 = row[4].as<std::string>();
+      r.system_logs_zip = Bytes(row[5]);
+      r.title = row[6].as<std::string>();
+      r.uploaded_at = row[7].as<int64_t>();
+      return r;
+    });
+  }
+
+  std::vector<ListedResult> Search(const SearchQuery& q) override {
+    return Run([&](pqxx::connection& c) {
+      pqxx::read_transaction w(c);
+      auto rows = w.exec_params(sql::kSearch, sql::ContainsPattern(q.text), sql::ContainsPattern(q.test),
+                                sql::ContainsPattern(q.system), q.limit, q.offset);
+      std::vector<ListedResult> out;
+      for (const auto& row : rows)
+        out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(),
+                       row[3].as<int64_t>(), row[4].as<int>(), row[5].as<int>(), row[6].as<std::string>(),
+                       row[7].as<std::string>()});
+      return out;
+    });
+  }
+
+  DeleteOutcome Delete(const std::string& id, const std::string& owner) override {
+    return Run([&](pqxx::connection& c) {
+      pqxx::work w(c);
+      auto rows = w.exec_params("SELECT owner FROM results WHERE id = $1 FOR UPDATE", id);
+      if (rows.empty()) return DeleteOutcome::kNotFound;
+      if (rows[0][0].as<std::string>() != owner) return DeleteOutcome::kForbidden;
+      w.exec_params(sql::kDelete, id, owner);
+      w.commit();
+      return DeleteOutcome::kDeleted;
+    });
+  }
+
+  void AddToken(const std::string& user, const std::string& token_sha256) override {
+    Run([&](pqxx::connection& c) {
+      pqxx::work w(c);
+      w.exec_params(sql::kAddToken, token_sha256, user, static_cast<int64_t>(std::time(nullptr)));
+      w.commit();
+      return 0;
+    });
+  }
+
+  std::optional<std::string> UserForToken(const std::string& token_sha256) override {
+    return Run([&](pqxx::connection& c) -> std::optional<std::string> {
+      pqxx::read_transaction w(c);
+      auto rows = w.exec_params(sql::kUserForToken, token_sha256);
+      if (rows.empty()) return std::nullopt;
+      return rows[0][0].as<std::string>();
+    });
+  }
+
+  bool Healthy() override {
+    try {
+      return Run([](pqxx::connection& c) {
+        pqxx::nontransaction w(c);
+        return w.exec("SELECT 1")[0][0].as<int>() == 1;
+      });
+    } catch (const StorageError&) {
+      return false;
+    }
+  }
+
+  std::string Describe() const override { return "postgresql"; }
+
+ private:
+  // One try on a pooled connection; a broken connection (server restarted) is dropped and the
+  // operation retried once on a fresh one. Transactions that failed mid-way were rolled back by
+  // PostgreSQL, so a retry never stores anything twice... except an insert whose COMMIT was sent
+  // but not acknowledged; pqxx reports that as in_doubt_error and we do not retry it.
+  template <typename Fn>
+  auto Run(const Fn& fn) -> decltype(fn(std::declval<pqxx::connection&>())) {
+    for (int attempt = 0;; ++attempt) {
+      auto lease = pool_.Acquire([this] { return Connect(); });
+      try {
+        return fn(*lease);
+      } catch (const pqxx::in_doubt_error& e) {
+        lease.Discard();
+        throw StorageError{std::string("postgresql: commit outcome unknown: ") + e.what()};
+      } catch (const pqxx::broken_connection& e) {
+        lease.Discard();
+        if (attempt >= 1) throw StorageError{std::string("postgresql: connection lost: ") + e.what()};
+      } catch (const pqxx::sql_error& e) {
+        throw StorageError{std::string("postgresql: ") + e.what()};
+      } catch (const pqxx::failure& e) {
+        lease.Discard();
+        throw StorageError{std::string("postgresql: ") + e.what()};
+      }
+    }
+  }
+
+  std::unique_ptr<pqxx::connection> Connect() {
+    try {
+      return std::make_unique<pqxx::connection>(conninfo_);
+    } catch (const std::exception& e) {
+      throw StorageError{std::string("postgresql: cannot connect: ") + e.what()};
+    }
+  }
+
+  std::string conninfo_;
+  sql::Pool<pqxx::connection> pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<Storage> OpenPostgresStorage(const std::string& conninfo, int pool_size) {
+  return std::make_unique<PgStorage>(conninfo, pool_size);
+}
+
+std::unique_ptr<Storage> OpenStorage(const std::string& database) {
+  if (database.rfind("postgresql://", 0) == 0 || database.rfind("postgres://", 0) == 0 ||
+      database.find("host=") != std::string::npos || database.find("dbname=") != std::string::npos)
+    return OpenPostgresStorage(database);
+  return OpenSqliteStorage(database);
+}
+
+}  // namespace ptsn::server

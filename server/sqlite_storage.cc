@@ -1,0 +1,217 @@
+// SQLite back end: WAL so readers never wait for the writer, synchronous=FULL so an
+// acknowledged upload survives a crash of the process or the machine, one connection per
+// thread at a time (a small pool), BEGIN IMMEDIATE for writes with a busy timeout.
+#include <sqlite3.h>
+
+#include "runner/common/strings.h"
+#include "server/storage.h"
+#include "server/storage_sql.h"
+
+namespace ptsn::server {
+
+namespace {
+
+struct Db {
+  sqlite3* handle = nullptr;
+  ~Db() { sqlite3_close_v2(handle); }
+};
+
+class Stmt {
+ public:
+  Stmt(Db& db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db.handle, sql, -1, &stmt_, nullptr) != SQLITE_OK) Fail("prepare");
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt& Text(int i, const std::string& v) {
+    Check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    return *this;
+  }
+  Stmt& Blob(int i, const std::optional<std::string>& v) {
+    Check(v ? sqlite3_bind_blob(stmt_, i, v->data(), static_cast<int>(v->size()), SQLITE_TRANSIENT)
+            : sqlite3_bind_null(stmt_, i));
+    return *this;
+  }
+  Stmt& Int(int i, int64_t v) {
+    Check(sqlite3_bind_int64(stmt_, i, v));
+    return *this;
+  }
+  bool Step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    Fail("step");
+    return false;
+  }
+  std::string ColText(int i) {
+    auto p = reinterpret_cast<const char*>(sqlite3_column_blob(stmt_, i));
+    return p ? std::string(p, sqlite3_column_bytes(stmt_, i)) : std::string();
+  }
+  std::optional<std::string> ColBlob(int i) {
+    if (sqlite3_column_type(stmt_, i) == SQLITE_NULL) return std::nullopt;
+    return ColText(i);
+  }
+  int64_t ColInt(int i) { return sqlite3_column_int64(stmt_, i); }
+
+ private:
+  void Check(int rc) {
+    if (rc != SQLITE_OK) Fail("bind");
+  }
+  [[noreturn]] void Fail(const char* what) {
+    throw StorageError{std::string("sqlite ") + what + ": " + sqlite3_errmsg(db_.handle)};
+  }
+  Db& db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+void Exec(Db& db, const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db.handle, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw StorageError{"sqlite: " + msg + " (in: " + sql.substr(0, 60) + ")"};
+  }
+}
+
+// Rolls back unless committed, so an exception never leaves a transaction open on a pooled connection.
+class Transaction {
+ public:
+  explicit Transaction(Db& db) : db_(db) { Exec(db_, "BEGIN IMMEDIATE"); }
+  ~Transaction() {
+    if (!done_) sqlite3_exec(db_.handle, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  void Commit() {
+    Exec(db_, "COMMIT");
+    done_ = true;
+  }
+
+ private:
+  Db& db_;
+  bool done_ = false;
+};
+
+class SqliteStorage : public Storage {
+ public:
+  explicit SqliteStorage(std::string path) : path_(std::move(path)), pool_(8) {
+    auto db = Open();
+    for (const char* ddl : sql::kSchema) Exec(*db, sql::WithBlobType(ddl, "BLOB"));
+  }
+
+  std::string Insert(const NewResult& r, const std::string& day_key, const IdMaker& make_id) override {
+    auto db = Lease();
+    Transaction tx(*db);
+    int64_t sequence;
+    {
+      Stmt seq(*db, sql::kNextSequence);
+      seq.Text(1, day_key);
+      if (!seq.Step()) throw StorageError{"sqlite: the ID counter returned no row"};
+      sequence = seq.ColInt(0);
+    }  // finalized before COMMIT: a statement still running would block it
+    std::string id = make_id(sequence);
+    Stmt ins(*db, sql::kInsertResult);
+    ins.Text(1, id).Text(2, r.owner).Int(3, r.unlisted ? 1 : 0).Text(4, r.summary.title);
+    ins.Text(5, r.summary.description).Int(6, r.uploaded_at).Blob(7, r.xml).Text(8, r.xml_sha1);
+    ins.Blob(9, r.system_logs_zip).Text(10, r.local_file_name);
+    ins.Int(11, static_cast<int64_t>(r.summary.systems.size())).Int(12, static_cast<int64_t>(r.summary.tests.size()));
+    ins.Text(13, sql::JoinSummary(r.summary.systems)).Text(14, sql::JoinSummary(r.summary.hardware));
+    ins.Text(15, sql::JoinSummary(r.summary.tests));
+    ins.Step();
+    tx.Commit();
+    return id;
+  }
+
+  std::optional<StoredResult> Get(const std::string& id) override {
+    auto db = Lease();
+    Stmt q(*db, sql::kGetResult);
+    q.Text(1, id);
+    if (!q.Step()) return std::nullopt;
+    StoredResult r;
+    r.id = q.ColText(0);
+    r.owner = q.ColText(1);
+    r.unlisted = q.ColInt(2) != 0;
+    r.xml = q.ColText(3);
+    r.xml_sha1 = q.ColText(4);
+    r.system_logs_zip = q.ColBlob(5);
+    r.title = q.ColText(6);
+    r.uploaded_at = q.ColInt(7);
+    return r;
+  }
+
+  std::vector<ListedResult> Search(const SearchQuery& query) override {
+    auto db = Lease();
+    Stmt q(*db, sql::kSearch);
+    q.Text(1, sql::ContainsPattern(query.text)).Text(2, sql::ContainsPattern(query.test));
+    q.Text(3, sql::ContainsPattern(query.system)).Int(4, query.limit).Int(5, query.offset);
+    std::vector<ListedResult> out;
+    while (q.Step()) {
+      out.push_back({q.ColText(0), q.ColText(1), q.ColText(2), q.ColInt(3), static_cast<int>(q.ColInt(4)),
+                     static_cast<int>(q.ColInt(5)), q.ColText(6), q.ColText(7)});
+    }
+    return out;
+  }
+
+  DeleteOutcome Delete(const std::string& id, const std::string& owner) override {
+    auto db = Lease();
+    Transaction tx(*db);
+    {
+      Stmt who(*db, sql::kOwnerOf);
+      who.Text(1, id);
+      if (!who.Step()) return DeleteOutcome::kNotFound;
+      if (who.ColText(0) != owner) return DeleteOutcome::kForbidden;
+    }
+    Stmt del(*db, sql::kDelete);
+    del.Text(1, id).Text(2, owner).Step();
+    tx.Commit();
+    return DeleteOutcome::kDeleted;
+  }
+
+  void AddToken(const std::string& user, const std::string& token_sha256) override {
+    auto db = Lease();
+    Stmt q(*db, sql::kAddToken);
+    q.Text(1, token_sha256).Text(2, user).Int(3, std::time(nullptr)).Step();
+  }
+
+  std::optional<std::string> UserForToken(const std::string& token_sha256) override {
+    auto db = Lease();
+    Stmt q(*db, sql::kUserForToken);
+    q.Text(1, token_sha256);
+    if (!q.Step()) return std::nullopt;
+    return q.ColText(0);
+  }
+
+  bool Healthy() override {
+    try {
+      auto db = Lease();
+      Stmt q(*db, "SELECT 1");
+      return q.Step();
+    } catch (const StorageError&) {
+      return false;
+    }
+  }
+
+  std::string Describe() const override { return "sqlite:" + path_; }
+
+ private:
+  std::unique_ptr<Db> Open() {
+    auto db = std::make_unique<Db>();
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path_.c_str(), &db->handle, flags, nullptr) != SQLITE_OK)
+      throw StorageError{path_ + ": cannot open SQLite database: " + sqlite3_errmsg(db->handle)};
+    sqlite3_busy_timeout(db->handle, 10000);
+    Exec(*db, "PRAGMA journal_mode=WAL");
+    Exec(*db, "PRAGMA synchronous=FULL");
+    Exec(*db, "PRAGMA foreign_keys=ON");
+    return db;
+  }
+  sql::Pool<Db>::Lease Lease() {
+    return pool_.Acquire([this] { return Open(); });
+  }
+
+  std::string path_;
+  sql::Pool<Db> pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<Storage> OpenSqliteStorage(const std::string& path) { return std::make_unique<SqliteStorage>(path); }
+
+}  // namespace ptsn::server

@@ -1,0 +1,94 @@
+// Where the server keeps results and upload tokens. One interface, two implementations:
+// SQLite (embedded default, WAL) and PostgreSQL (several server processes on one database).
+// Every method is safe to call from many threads at once. Uniqueness of result IDs comes from
+// the database (a per-day counter row updated in the same transaction as the insert).
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "server/upload_check.h"
+
+namespace ptsn::server {
+
+struct NewResult {
+  std::string owner;  // user name of the token that uploaded it
+  bool unlisted = false;
+  std::string xml;    // stored and served byte for byte
+  std::string xml_sha1;
+  std::optional<std::string> system_logs_zip;
+  std::string local_file_name;
+  ResultSummary summary;
+  std::time_t uploaded_at = 0;
+};
+
+struct StoredResult {
+  std::string id;
+  std::string owner;
+  bool unlisted = false;
+  std::string xml;
+  std::string xml_sha1;
+  std::optional<std::string> system_logs_zip;
+  std::string title;
+  std::int64_t uploaded_at = 0;  // Unix seconds
+};
+
+struct ListedResult {
+  std::string id;
+  std::string owner;
+  std::string title;
+  std::int64_t uploaded_at = 0;
+  int system_count = 0;
+  int result_count = 0;
+  std::string systems;  // identifiers joined by ", "
+  std::string tests;    // test profiles joined by ", "
+};
+
+struct SearchQuery {
+  std::string text;    // in the title or description
+  std::string test;    // a test profile identifier contains this
+  std::string system;  // a system identifier or hardware string contains this
+  int limit = 50;
+  int offset = 0;
+};
+
+enum class DeleteOutcome { kDeleted, kNotFound, kForbidden };
+
+// The ID for the `sequence`-th upload of `day_key` (see result_id.h).
+using IdMaker = std::function<std::string(std::int64_t sequence)>;
+
+class Storage {
+ public:
+  virtual ~Storage() = default;
+  // Stores the result in one transaction and returns its new ID. `day_key` selects the counter.
+  virtual std::string Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id) = 0;
+  virtual std::optional<StoredResult> Get(const std::string& id) = 0;
+  // Public results only, newest first.
+  virtual std::vector<ListedResult> Search(const SearchQuery& query) = 0;
+  virtual DeleteOutcome Delete(const std::string& id, const std::string& owner) = 0;
+  virtual void AddToken(const std::string& user, const std::string& token_sha256) = 0;
+  // The user a token hash belongs to.
+  virtual std::optional<std::string> UserForToken(const std::string& token_sha256) = 0;
+  virtual bool Healthy() = 0;
+  virtual std::string Describe() const = 0;  // "sqlite:/path" or "postgresql"
+};
+
+// SQLite database file `path` (created with the schema when missing).
+std::unique_ptr<Storage> OpenSqliteStorage(const std::string& path);
+// libpq connection string ("postgresql://user@127.0.0.1:55432/db" or "host=... dbname=...").
+std::unique_ptr<Storage> OpenPostgresStorage(const std::string& conninfo, int pool_size = 8);
+// "postgresql://..." / "postgres://..." / "host=..." → PostgreSQL, anything else → SQLite file.
+std::unique_ptr<Storage> OpenStorage(const std::string& database);
+
+// Thrown for database failures; the HTTP layer answers 503 for these.
+struct StorageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace ptsn::server

@@ -1,0 +1,25 @@
+#include "server/storage_sql.h"
+
+#include "runner/common/strings.h"
+
+namespace ptsn::server::sql {
+
+std::string ContainsPattern(const std::string& needle) {
+  if (needle.empty()) return "";
+  std::string out = "%";
+  for (char c : ToLower(needle)) {
+    if (c == '%' || c == '_' || c == '!') out += '!';
+    out += c;
+  }
+  return out + "%";
+}
+
+std::string JoinSummary(const std::vector<std::string>& parts) { return Join(parts, ", "); }
+
+std::string WithBlobType(const char* ddl, const char* blob_type) {
+  std::string s = ddl;
+  for (size_t pos; (pos = s.find("{blob}")) != std::string::npos;) s.replace(pos, 6, blob_type);
+  return s;
+}
+
+}  // namespace ptsn::server::sql

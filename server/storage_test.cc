@@ -1,0 +1,233 @@
+// One storage suite, run against SQLite and PostgreSQL. PostgreSQL needs a server: PTSN_TEST_PG
+// is a libpq keyword connection string (contrib/start-test-services.sh starts one and
+// contrib/test.sh passes it). Without it the PostgreSQL cases skip, unless
+// PTSN_TEST_PG_REQUIRED=1 (CI), where they fail instead.
+#include "server/storage.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <pqxx/pqxx>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "server/result_id.h"
+#include "server/testing/sample_result.h"
+#include "server/upload_check.h"
+
+namespace ptsn::server {
+namespace {
+
+std::string UniqueName(const char* prefix) {
+  static std::atomic<int> n{0};
+  std::random_device rd;
+  return std::string(prefix) + std::to_string(::getpid()) + "_" + std::to_string(rd() % 100000) + "_" + std::to_string(n++);
+}
+
+struct SqliteBackend {
+  std::string dir;
+  SqliteBackend() {
+    dir = (std::filesystem::temp_directory_path() / UniqueName("ptsn_storage_")).string();
+    std::filesystem::create_directories(dir);
+  }
+  ~SqliteBackend() { std::filesystem::remove_all(dir); }
+  std::unique_ptr<Storage> Open() { return OpenSqliteStorage(dir + "/results.db"); }
+  static std::string SkipReason() { return ""; }
+};
+
+// Each test gets its own schema, so tests running in parallel (ctest -j) do not meet.
+struct PostgresBackend {
+  std::string conninfo, schema;
+  PostgresBackend() {
+    const char* base = std::getenv("PTSN_TEST_PG");
+    schema = UniqueName("ptsn_t_");
+    pqxx::connection c(base);
+    pqxx::work w(c);
+    w.exec("CREATE SCHEMA " + schema);
+    w.commit();
+    conninfo = std::string(base) + " options='-csearch_path=" + schema + "'";
+  }
+  ~PostgresBackend() {
+    try {
+      pqxx::connection c(std::getenv("PTSN_TEST_PG"));
+      pqxx::work w(c);
+      w.exec("DROP SCHEMA " + schema + " CASCADE");
+      w.commit();
+    } catch (const std::exception&) {
+    }
+  }
+  std::unique_ptr<Storage> Open() { return OpenPostgresStorage(conninfo, 4); }
+  static std::string SkipReason() {
+    const char* base = std::getenv("PTSN_TEST_PG");
+    if (!base || !*base) return "PTSN_TEST_PG is not set (contrib/start-test-services.sh starts a PostgreSQL)";
+    try {
+      pqxx::connection c(base);
+    } catch (const std::exception& e) {
+      return std::string("PostgreSQL at PTSN_TEST_PG is unreachable: ") + e.what();
+    }
+    return "";
+  }
+};
+
+template <typename Backend>
+class StorageTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why = Backend::SkipReason();
+    if (!why.empty()) {
+      const char* required = std::getenv("PTSN_TEST_PG_REQUIRED");
+      if (required && std::string(required) == "1") FAIL() << why;
+      GTEST_SKIP() << why;
+    }
+    backend_ = std::make_unique<Backend>();
+    storage_ = backend_->Open();
+  }
+
+  NewResult Make(const std::string& title, const std::string& owner = "alice", bool unlisted = false, int salt = 0) {
+    NewResult r;
+    r.owner = owner;
+    r.unlisted = unlisted;
+    r.xml = testing::SampleCompositeXml(title, 3, 2, salt);
+    r.xml_sha1 = "sha";
+    r.summary = CheckResultFile(r.xml);
+    r.uploaded_at = 1318064400 + salt;
+    return r;
+  }
+  std::string Insert(const NewResult& r) {
+    std::time_t when = r.uploaded_at;
+    return storage_->Insert(r, DayKey(when), [&](int64_t seq) { return FormatResultId(when, seq, r.owner, r.summary.title); });
+  }
+
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<Storage> storage_;
+};
+
+using Backends = ::testing::Types<SqliteBackend, PostgresBackend>;
+class BackendNames {
+ public:
+  template <typename T>
+  static std::string GetName(int) {
+    return std::is_same_v<T, SqliteBackend> ? "SQLite" : "PostgreSQL";
+  }
+};
+TYPED_TEST_SUITE(StorageTest, Backends, BackendNames);
+
+TYPED_TEST(StorageTest, StoresAndReturnsByteForByte) {
+  auto r = this->Make("Quote ' and \" and ; -- and ünïcödé");
+  r.system_logs_zip = std::string("PK\x03\x04\0\x01\xff binary", 14);
+  std::string id = this->Insert(r);
+  EXPECT_TRUE(IsResultIdCompliant(id)) << id;
+  auto got = this->storage_->Get(id);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->xml, r.xml);
+  EXPECT_EQ(got->owner, "alice");
+  EXPECT_EQ(got->title, r.summary.title);
+  ASSERT_TRUE(got->system_logs_zip);
+  EXPECT_EQ(*got->system_logs_zip, *r.system_logs_zip);
+  EXPECT_EQ(got->uploaded_at, r.uploaded_at);
+
+  auto plain = this->Make("No logs");
+  auto got2 = this->storage_->Get(this->Insert(plain));
+  ASSERT_TRUE(got2);
+  EXPECT_FALSE(got2->system_logs_zip);
+  EXPECT_FALSE(this->storage_->Get("1110083-AL-NOSUCHID001"));
+  EXPECT_FALSE(this->storage_->Get("' OR '1'='1"));
+}
+
+TYPED_TEST(StorageTest, IdsAreUniqueUnderConcurrentInsertsFromSeveralConnections) {
+  // Two storage objects on one database stand for two server processes.
+  auto second = this->backend_->Open();
+  std::vector<std::thread> threads;
+  std::mutex mu;
+  std::set<std::string> ids;
+  std::atomic<int> errors{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      Storage& s = t % 2 ? *second : *this->storage_;
+      for (int i = 0; i < 15; ++i) {
+        try {
+          auto r = this->Make("Same Title");
+          std::time_t when = r.uploaded_at;
+          std::string id = s.Insert(r, DayKey(when), [&](int64_t seq) { return FormatResultId(when, seq, "al", "Same Title"); });
+          std::lock_guard lock(mu);
+          ids.insert(id);
+        } catch (const StorageError& e) {
+          ++errors;
+          ADD_FAILURE() << e.what();
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(errors, 0);
+  EXPECT_EQ(ids.size(), 120u);
+  for (const auto& id : ids) EXPECT_TRUE(IsResultIdCompliant(id)) << id;
+}
+
+TYPED_TEST(StorageTest, SearchFindsByTitleTestAndSystemAndHidesUnlisted) {
+  std::string a = this->Insert(this->Make("Disk Encryption Benchmarks", "alice", false, 1));
+  std::string b = this->Insert(this->Make("CPU Governor 50%_off", "bob", false, 2));
+  std::string hidden = this->Insert(this->Make("Disk Secret Run", "alice", true, 3));
+  auto ids = [&](SearchQuery q) {
+    std::set<std::string> out;
+    for (const auto& l : this->storage_->Search(q)) out.insert(l.id);
+    return out;
+  };
+  EXPECT_EQ(ids({}), (std::set<std::string>{a, b}));
+  EXPECT_EQ(ids({.text = "disk"}), std::set<std::string>{a});
+  EXPECT_EQ(ids({.text = "50%_"}), std::set<std::string>{b});
+  EXPECT_EQ(ids({.text = "%"}), std::set<std::string>{b});  // a literal '%', not a wildcard
+  EXPECT_EQ(ids({.text = "'; DROP TABLE results; --"}), std::set<std::string>{});
+  EXPECT_EQ(ids({.test = "pts/fio-2.1.2"}), (std::set<std::string>{a, b}));
+  EXPECT_EQ(ids({.test = "pts/nothing"}), std::set<std::string>{});
+  EXPECT_EQ(ids({.system = "system 2"}), (std::set<std::string>{a, b}));
+  EXPECT_EQ(ids({.system = "EPYC"}), (std::set<std::string>{a, b}));
+  EXPECT_EQ(ids({.text = "secret"}), std::set<std::string>{});
+  EXPECT_TRUE(this->storage_->Get(hidden));  // unlisted is reachable by ID
+  auto newest = this->storage_->Search({.limit = 1});
+  ASSERT_EQ(newest.size(), 1u);
+  EXPECT_EQ(newest[0].id, b);
+  EXPECT_EQ(newest[0].system_count, 2);
+  EXPECT_EQ(newest[0].result_count, 3);
+  EXPECT_EQ(newest[0].systems, "System 1, System 2");
+  EXPECT_EQ(this->storage_->Search({.limit = 1, .offset = 1})[0].id, a);
+}
+
+TYPED_TEST(StorageTest, OnlyTheOwnerDeletes) {
+  std::string id = this->Insert(this->Make("Mine", "alice"));
+  EXPECT_EQ(this->storage_->Delete(id, "bob"), DeleteOutcome::kForbidden);
+  EXPECT_TRUE(this->storage_->Get(id));
+  EXPECT_EQ(this->storage_->Delete(id, "alice"), DeleteOutcome::kDeleted);
+  EXPECT_FALSE(this->storage_->Get(id));
+  EXPECT_EQ(this->storage_->Delete(id, "alice"), DeleteOutcome::kNotFound);
+}
+
+TYPED_TEST(StorageTest, TokensMapHashesToUsers) {
+  this->storage_->AddToken("alice", "hash-a");
+  this->storage_->AddToken("bob", "hash-b");
+  EXPECT_EQ(this->storage_->UserForToken("hash-a"), "alice");
+  EXPECT_EQ(this->storage_->UserForToken("hash-b"), "bob");
+  EXPECT_FALSE(this->storage_->UserForToken("hash-c"));
+  EXPECT_FALSE(this->storage_->UserForToken("' OR 1=1 --"));
+  EXPECT_THROW(this->storage_->AddToken("mallory", "hash-a"), StorageError);  // hashes are unique
+  EXPECT_TRUE(this->storage_->Healthy());
+}
+
+TYPED_TEST(StorageTest, ReopeningKeepsEverything) {
+  std::string id = this->Insert(this->Make("Persist"));
+  this->storage_.reset();
+  auto again = this->backend_->Open();
+  auto got = again->Get(id);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->title, "Persist");
+  // The counter continues: the next ID differs.
+  auto r = this->Make("Persist");
+  std::time_t when = r.uploaded_at;
+  EXPECT_NE(again->Insert(r, DayKey(when), [&](int64_t seq) { return FormatResultId(when, seq, "alice", "Persist"); }), id);
+}
+
+}  // namespace
+}  // namespace ptsn::server

@@ -1,0 +1,116 @@
+// pts-native-server and the pts-native client commands as a user runs them.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "runner/common/atomic_file.h"
+#include "server/result_id.h"
+#include "server/testing/sample_result.h"
+#include "tests/cli/run_binary.h"
+#include "tests/server/server_process.h"
+
+namespace ptsn::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ServerE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::random_device rd;
+    dir_ = (fs::temp_directory_path() / ("ptsn_e2e_" + std::to_string(rd()))).string();
+    fs::create_directories(dir_ + "/home/test-results/my-run");
+    xml_ = server::testing::SampleCompositeXml("My E2E Run", 5, 2);
+    WriteFileAtomically(dir_ + "/home/test-results/my-run/composite.xml", xml_);
+    server_ = std::make_unique<ServerProcess>(std::vector<std::string>{"--data", dir_ + "/data"});
+    auto [rc, out] = Shell(std::string(PTSN_SERVER_BINARY) + " token create alice --data " + dir_ + "/data");
+    ASSERT_EQ(rc, 0) << out;
+    token_ = LastLine(out);
+  }
+  void TearDown() override {
+    server_.reset();
+    fs::remove_all(dir_);
+  }
+  CommandResult Cli(const std::string& args) {
+    return RunPtsNative(args, "PTS_NATIVE_HOME=" + dir_ + "/home PTS_NATIVE_CONFIG=" + dir_ + "/none.yaml");
+  }
+  std::string Upload(const std::string& extra = "") {
+    auto r = Cli("upload-result my-run --server " + server_->url() + " --token " + token_ + " " + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return LastLine(r.output);
+  }
+
+  std::string dir_, xml_, token_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_F(ServerE2E, UploadPrintsTheIdThenCloneAndListFindIt) {
+  std::string id = Upload();
+  ASSERT_TRUE(server::IsResultIdCompliant(id)) << id;
+  httplib::Client http("127.0.0.1", server_->port());
+  auto page = http.Get("/result/" + id);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_NE(page->body.find("My E2E Run"), std::string::npos);
+  EXPECT_EQ(http.Get("/api/v1/results/" + id + "/composite.xml")->body, xml_);
+
+  auto clone = Cli("clone-result " + id + " --server " + server_->url());
+  ASSERT_EQ(clone.exit_code, 0) << clone.output;
+  std::string cloned = ReadFile(dir_ + "/home/test-results/" + id + "/composite.xml");
+  EXPECT_NE(cloned.find("<ReferenceID>" + id + "</ReferenceID>"), std::string::npos) << cloned;
+  EXPECT_NE(cloned.find("<Title>My E2E Run</Title>"), std::string::npos);
+
+  auto list = Cli("list-results --server " + server_->url() + " --search e2e");
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_NE(list.output.find(id), std::string::npos) << list.output;
+  auto none = Cli("list-results --server " + server_->url() + " --search nothing-like-this");
+  EXPECT_NE(none.output.find("No results"), std::string::npos);
+}
+
+TEST_F(ServerE2E, UnlistedUploadsAreNotListed) {
+  std::string id = Upload("--unlisted");
+  auto list = Cli("list-results --server " + server_->url());
+  EXPECT_EQ(list.output.find(id), std::string::npos) << list.output;
+  EXPECT_EQ(Cli("clone-result " + id + " --server " + server_->url()).exit_code, 0);
+}
+
+TEST_F(ServerE2E, DryRunPrintsThePayloadAndSendsNothing) {
+  auto r = Cli("upload-result my-run --server " + server_->url() + " --dry-run");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("POST " + server_->url() + "/f/client.php"), std::string::npos);
+  EXPECT_NE(r.output.find("r=upload_test_result"), std::string::npos);
+  EXPECT_NE(r.output.find("composite_xml_hash="), std::string::npos);
+  EXPECT_EQ(Cli("list-results --server " + server_->url()).output.find("My E2E Run"), std::string::npos);
+}
+
+TEST_F(ServerE2E, RefusalsShowStatusAndMessage) {
+  auto bad = Cli("upload-result my-run --server " + server_->url() + " --token ptsn_wrong");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("HTTP 401: unknown or revoked token"), std::string::npos) << bad.output;
+  auto missing = Cli("clone-result 1110083-AL-NOSUCHID001 --server " + server_->url());
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.output.find("HTTP 404"), std::string::npos) << missing.output;
+  auto no_file = Cli("upload-result not-saved --server " + server_->url() + " --token " + token_);
+  EXPECT_NE(no_file.output.find("no saved result 'not-saved'"), std::string::npos) << no_file.output;
+}
+
+TEST_F(ServerE2E, FailedUploadsWaitInTheQueueUntilRetried) {
+  std::string url = server_->url();
+  server_->Kill();
+  auto failed = Cli("upload-result my-run --server " + url + " --token " + token_);
+  EXPECT_EQ(failed.exit_code, 75) << failed.output;
+  EXPECT_NE(failed.output.find("queued"), std::string::npos) << failed.output;
+  server_ = std::make_unique<ServerProcess>(std::vector<std::string>{"--data", dir_ + "/data"});
+  auto retry = Cli("upload-result --retry-pending --server " + server_->url() + " --token " + token_);
+  EXPECT_EQ(retry.exit_code, 0) << retry.output;
+  EXPECT_NE(retry.output.find("uploaded as"), std::string::npos) << retry.output;
+  auto again = Cli("upload-result --retry-pending --server " + server_->url() + " --token " + token_);
+  EXPECT_NE(again.output.find("No pending uploads"), std::string::npos) << again.output;
+  EXPECT_NE(Cli("list-results --server " + server_->url()).output.find("My E2E Run"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptsn::test
