@@ -138,7 +138,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   });
   results::ResultFile& file = resolved.file;
   out << "Reproducing \"" << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
-      << file.results.size() << " results) from " << resolved.origin << "\n";
+      << file.results.size() << " results): " << resolved.origin << "\n";
 
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(s);
   RepositoryCatalog catalog(

@@ -3,7 +3,9 @@
 // derived), run, append, compare, validate, upload the merged file and clone it back.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
@@ -113,6 +115,7 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
 
   auto [c2, o2] = Shell(env + run + " --skip-unavailable --upload --token " + token);
   ASSERT_EQ(c2, 0) << o2;
+  if (std::getenv("PTSN_TEST_VERBOSE")) std::cout << o2;
   EXPECT_NE(o2.find("STAND-IN local/tiny-standin-1.0.0 --n 7"), std::string::npos) << o2;
   EXPECT_NE(o2.find("This Box = "), std::string::npos) << o2;
   EXPECT_NE(o2.find("% of Published A"), std::string::npos) << o2;
