@@ -54,16 +54,6 @@ std::vector<Command> ReproduceCommands() {
       {"reproduce", {}, "Running", usage,
        "run a published result's tests here (stand-ins where the original cannot run) and compare side by side",
        Reproduce},
-      // ---- Until the runner's `run`/`benchmark` exists: result IDs and saved results only. The
-      // runner's command should call RunResultIfNamed() first and drop these two rows.
-      {"run", {"benchmark"}, "Running", usage + " (profiles and suites: batch-run)",
-       "run a saved result or result ID again on this system (see reproduce)",
-       [](const std::vector<std::string>& args) -> int {
-         if (auto code = RunResultIfNamed(args)) return *code;
-         throw Error("run: '" + (args.empty() ? std::string() : args[0]) +
-                     "' is not a saved result or a result ID; running profiles and suites is not in this build's "
-                     "run command yet");
-       }},
   };
 }
 

@@ -23,6 +23,7 @@ std::vector<Command> CoreCommands();
 std::vector<Command> ResultCommands();
 std::vector<Command> ExportCommands();
 std::vector<Command> WorkloadCommands();
+std::vector<Command> RunCommands();
 std::vector<Command> ClientCommands();
 std::vector<Command> ReproduceCommands();
 // cmd_reproduce.cc: when args[0] names a saved result or an OpenBenchmarking-style result ID (and

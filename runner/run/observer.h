@@ -75,14 +75,20 @@ class ObserverList : public RunObserver {
   std::vector<RunObserver*> list_;
 };
 
-// The monitor's hook: called just before pre.sh starts and right after post.sh ended. The
-// results it returns (e.g. cpu.usage children with Parent = the test's comparison hash) are
-// stored right after the test's own result.
+// The monitor's hook (runner/monitor MonitorSession): BeforeTest just before pre.sh starts,
+// AfterTest right after post.sh ended, Record once the test's Results are in the file and before
+// it is saved (the monitor appends its children with Parent = the test's comparison hash),
+// Finish at the end of the run. Record returns problems to show the user.
 class TestHook {
  public:
   virtual ~TestHook() = default;
   virtual void BeforeTest(const results::Result& /*test*/) {}
-  virtual std::vector<results::Result> AfterTest(const results::Result& /*test*/) { return {}; }
+  virtual void AfterTest(const results::Result& /*test*/) {}
+  virtual std::vector<std::string> Record(results::ResultFile& /*file*/, const results::Result& /*test*/,
+                                          const std::string& /*system_identifier*/) {
+    return {};
+  }
+  virtual void Finish(results::ResultFile& /*file*/, const std::string& /*system_identifier*/) {}
 };
 
 using Clock = std::function<double()>;  // seconds, monotonic; injectable for tests

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "results-xml/comparison_hash.h"
+#include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
@@ -51,16 +52,6 @@ std::string LocalTime(const char* format) {
   char buf[64];
   std::strftime(buf, sizeof buf, format, &tm);
   return buf;
-}
-
-// pts_strings::simplify_string_for_file_handling (test-logs/<hash>/<this>.log).
-std::string SimplifyForFile(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '/' || c == '\\') c = '_';
-    if (std::isalnum(static_cast<unsigned char>(c)) || std::string("-. _,@+;=").find(c) != std::string::npos) out += c;
-  }
-  return out;
 }
 
 double Now() {
@@ -210,9 +201,7 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
 
   std::vector<std::string> failures;
   auto finish_hook = [&] {
-    if (!hook_) return;
-    results::Result anchor = produced.results.empty() ? base : produced.results.front();
-    for (auto& extra : hook_->AfterTest(anchor)) produced.results.push_back(extra);
+    if (hook_) hook_->AfterTest(base);
   };
 
   std::string failure;
@@ -314,6 +303,10 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
   std::vector<double> run_times;
   double start = Now();
   for (int i = 1; i <= target && i <= 256 && !interrupted; ++i) {
+    if (exec::InterruptRequested()) {  // Ctrl-C between trials
+      interrupted = true;
+      break;
+    }
     double seconds = 0;
     std::string value;
     bool parse = !(scheduled > 1 && ignore.count(i));
@@ -419,6 +412,10 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
 
 void TestRunner::Save(results::ResultFile& file, const Produced& produced) {
   for (const auto& r : produced.results) AddResult(file, r);
+  if (hook_) {
+    for (const auto& r : produced.results)
+      for (const auto& problem : hook_->Record(file, r, config_.system.identifier)) observer_.Message(problem);
+  }
   MakeDirectories(config_.result_dir);
   // Logs first: a composite.xml that names a test always has its log next to it.
   if (!produced.log.empty()) {
@@ -426,7 +423,7 @@ void TestRunner::Save(results::ResultFile& file, const Produced& produced) {
       if (r.identifier.empty()) continue;  // derived (monitor) results have no log
       std::string dir = config_.result_dir + "/test-logs/" + results::ComparisonHash(r);
       MakeDirectories(dir);
-      WriteFileAtomically(dir + "/" + SimplifyForFile(config_.system.identifier) + ".log", produced.log);
+      WriteFileAtomically(dir + "/" + results::SimplifyForFileHandling(config_.system.identifier) + ".log", produced.log);
     }
   }
   results::WriteResultFile(config_.result_dir + "/composite.xml", file);
@@ -508,6 +505,10 @@ RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
     observer_.TestFinished(header, report);
     summary.tests.push_back(outcome);
     if (i + 1 < plan.size()) settle_(config_.settle_seconds);
+  }
+  if (hook_ && !file.results.empty()) {
+    hook_->Finish(file, config_.system.identifier);
+    results::WriteResultFile(summary.composite_path, file);
   }
   observer_.RunFinished(summary.ok(), summary.failed());
   return summary;

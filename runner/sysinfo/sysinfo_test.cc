@@ -1,6 +1,7 @@
 #include "runner/sysinfo/sysinfo.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -110,6 +111,19 @@ TEST(SysinfoLive, TheRealMachineHasAProcessorAndAKernel) {
   std::string hw = JoinComponents(HardwareComponents(*r));
   EXPECT_EQ(hw.rfind("Processor: ", 0), 0u) << hw;
   EXPECT_NE(JoinComponents(SoftwareComponents(*r, "/tmp")).find("Kernel: "), std::string::npos);
+}
+
+TEST(SysinfoLive, ProbeOutputsAreCachedPerProgramVersion) {
+  std::string cache = std::filesystem::temp_directory_path() / ("ptsn-probe-" + std::to_string(getpid()));
+  auto r = MakeRootedReader("/", cache);
+  // $$ differs on every real run; a cached answer repeats the first one.
+  auto first = r->RunCommand({"sh", "-c", "echo $$"});
+  auto second = r->RunCommand({"sh", "-c", "echo $$"});
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first, second);
+  auto uncached = MakeRootedReader("/");
+  EXPECT_NE(uncached->RunCommand({"sh", "-c", "echo $$"}), uncached->RunCommand({"sh", "-c", "echo $$"}));
+  std::filesystem::remove_all(cache);
 }
 
 }  // namespace

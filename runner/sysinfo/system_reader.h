@@ -31,6 +31,9 @@ class SystemReader {
 // Reads below `root`. With root "/" this is the live machine: commands run for real and
 // statvfs is used. With any other root (a fixture) commands are answered from
 // <root>/.commands/<argv joined by '_'> and file systems from <root>/.statfs ("path total block").
-std::unique_ptr<SystemReader> MakeRootedReader(const std::string& root);
+// `probe_cache` (live machine only): a directory where probe command outputs are kept, keyed by
+// the command line and the program's size and mtime, so `gcc -dumpfullversion` and friends run
+// once per compiler install rather than once per benchmark run ("" = no cache).
+std::unique_ptr<SystemReader> MakeRootedReader(const std::string& root, const std::string& probe_cache = "");
 
 }  // namespace ptsn::sysinfo

@@ -1,0 +1,429 @@
+// install, install-dependencies, run/benchmark, batch-run/batch-benchmark, system-info: thin
+// glue over runner/profile (what to run), runner/install, runner/run (the loop), runner/sysinfo
+// and runner/monitor.
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "results-xml/export_text.h"
+#include "results-xml/result_xml.h"
+#include "runner/cli/command.h"
+#include "runner/common/args.h"
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+#include "runner/common/settings.h"
+#include "runner/common/strings.h"
+#include "runner/exec/process.h"
+#include "runner/install/profile_install.h"
+#include "runner/monitor/monitor_session.h"
+#include "runner/profile/profile_repository.h"
+#include "runner/run/naming.h"
+#include "runner/run/test_runner.h"
+#include "runner/sysinfo/sysinfo.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::cli {
+namespace {
+
+std::optional<std::string> Env(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return std::nullopt;
+  return std::string(v);
+}
+
+bool OnTerminal() { return isatty(0) && isatty(1); }
+
+// A test to run: a profile and, for suite entries, the options the suite fixed.
+struct Target {
+  profile::TestProfile profile;
+  std::optional<std::vector<profile::RunOption>> fixed_options;
+};
+
+std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const std::vector<std::string>& names) {
+  if (names.empty()) throw Error("name a test profile (e.g. local/trivial or a profile directory) or a suite");
+  std::vector<Target> out;
+  for (const auto& name : names) {
+    std::error_code ec;
+    bool is_dir = fs::is_directory(name, ec);
+    if (is_dir || repo.FindProfile(name)) {
+      out.push_back({repo.LoadProfile(is_dir ? fs::absolute(name).lexically_normal().string() : name), std::nullopt});
+      continue;
+    }
+    if (repo.FindSuite(name)) {
+      auto suite = repo.LoadSuite(name);
+      for (const auto& e : suite.executes) {
+        Target t{repo.LoadProfile(e.test), std::vector<profile::RunOption>{}};
+        if (e.mode == "BATCH") *t.fixed_options = profile::BatchOptions(t.profile.options, e.option_select);
+        else if (e.mode == "DEFAULTS") *t.fixed_options = profile::DefaultOptions(t.profile.options);
+        else t.fixed_options->push_back({e.arguments, e.description.empty() ? t.profile.subtitle : e.description});
+        out.push_back(std::move(t));
+      }
+      continue;
+    }
+    std::string roots = Join(repo.roots(), ", ");
+    throw Error(name + ": no such test profile, suite or profile directory (searched " + roots + ")");
+  }
+  return out;
+}
+
+exec::HostFacts LiveFacts(const sysinfo::SystemReader& r) {
+  exec::HostFacts f;
+  auto cpu = sysinfo::ReadCpu(r);
+  f.logical_cores = std::max(1, cpu.logical);
+  f.physical_cores = std::max(1, cpu.physical);
+  f.memory_mb = sysinfo::MemoryMegabytes(r);
+  auto os = sysinfo::ReadOsRelease(r);
+  f.os_id = os.id;
+  f.os_version = os.version_id;
+  f.arch = sysinfo::Architecture(r);
+  f.real_home = Env("HOME").value_or("");
+  f.run_start_time = std::time(nullptr);
+  return f;
+}
+
+std::string UserName() {
+  if (auto u = Env("USER")) return *u;
+  if (passwd* pw = getpwuid(getuid())) return pw->pw_name;
+  return "user";
+}
+
+struct Context {
+  const Settings& settings = GlobalSettings();
+  profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(GlobalSettings());
+  std::unique_ptr<sysinfo::SystemReader> reader = sysinfo::MakeRootedReader("/", GlobalSettings().Home() + "/cache");
+  exec::PosixProcessRunner runner;
+  std::unique_ptr<install::Fetcher> fetcher;
+  bool offline = false;
+
+  explicit Context(bool offline_flag) {
+    offline = offline_flag || settings.GetBool("network.offline");
+    fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
+  }
+  install::InstallContext InstallCtx(bool force) {
+    install::InstallContext c;
+    c.install_root = settings.Get("install.directory");
+    c.downloads.download_cache = settings.Get("install.download_cache");
+    c.downloads.caches = install::CacheLocationsFrom(c.downloads.download_cache, settings.Get("results.pts_home"),
+                                                     settings.Get("install.extra_caches"),
+                                                     Env("PTS_DOWNLOAD_CACHE").value_or(""));
+    c.downloads.skip_hashes = Env("NO_FILE_HASH_CHECKS").has_value();
+    c.fetcher = fetcher.get();
+    c.offline = offline;
+    c.force = force;
+    c.host_env = exec::CurrentEnvironment();
+    c.facts = LiveFacts(*reader);
+    c.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+    return c;
+  }
+};
+
+// Dependencies first (nothing is downloaded for a test that cannot run), then parents, then the test.
+void InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force, bool quiet_if_installed) {
+  auto ictx = ctx.InstallCtx(force);
+  std::vector<std::string> missing_packages, missing_commands;
+  for (const auto& t : targets) {
+    auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
+    for (const auto& p : check.missing_packages) missing_packages.push_back(p);
+    for (const auto& c : check.missing_commands) missing_commands.push_back(t.profile.identifier + " needs " + c);
+    for (const auto& u : check.unknown_names)
+      std::cerr << t.profile.identifier << ": dependency '" << u << "' has no Debian mapping; not checked\n";
+  }
+  if (!missing_packages.empty() || !missing_commands.empty()) {
+    std::vector<std::string> names;
+    for (const auto& t : targets) names.push_back(t.profile.identifier);
+    throw Error("missing dependencies: " + Join(missing_packages, " ") +
+                (missing_commands.empty() ? "" : " (" + Join(missing_commands, "; ") + ")") +
+                "; run: pts-native install-dependencies " + Join(names, " "));
+  }
+  std::set<std::string> done;
+  for (const auto& t : targets) {
+    std::vector<profile::TestProfile> chain;
+    for (auto it = t.profile.extends_chain.rbegin(); it != t.profile.extends_chain.rend(); ++it)
+      chain.push_back(ctx.repo.LoadProfile(*it));
+    chain.push_back(t.profile);
+    for (const auto& p : chain) {
+      if (!done.insert(p.identifier).second) continue;
+      auto r = install::InstallProfile(p, ictx, ctx.runner);
+      if (!r.ok) throw Error(r.failure);
+      if (r.already_installed) {
+        if (!quiet_if_installed) std::cout << p.identifier << ": already installed\n";
+      } else {
+        std::cout << p.identifier << ": installed\n";
+      }
+    }
+  }
+}
+
+int Install(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{}, {"--offline", "--force"}});
+  Context ctx(args.Has("--offline"));
+  InstallTargets(ctx, ResolveTargets(ctx.repo, args.positional()), args.Has("--force"), false);
+  return 0;
+}
+
+int InstallDependencies(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{}, {"--dry-run"}});
+  Context ctx(true);
+  std::vector<std::string> packages;
+  bool unmapped_commands = false;
+  for (const auto& t : ResolveTargets(ctx.repo, args.positional())) {
+    auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
+    for (const auto& c : check.missing_commands)
+      if (install::DebianPackagesFor(c).empty()) {
+        std::cerr << t.profile.identifier << ": needs the command or file '" << c << "' (no Debian package known)\n";
+        unmapped_commands = true;
+      }
+    for (const auto& p : check.missing_packages)
+      if (std::find(packages.begin(), packages.end(), p) == packages.end()) packages.push_back(p);
+    for (const auto& u : check.unknown_names)
+      std::cerr << t.profile.identifier << ": dependency '" << u << "' has no Debian mapping\n";
+  }
+  if (packages.empty()) {
+    if (unmapped_commands) return 1;
+    std::cout << "All dependencies are installed.\n";
+    return 0;
+  }
+  bool root = geteuid() == 0;
+  std::string cmd = install::AptGetCommand(packages, root);
+  if (!root || args.Has("--dry-run")) {
+    std::cout << (root ? "" : "Not root; run: ") << cmd << "\n";
+    return 0;
+  }
+  std::cout << cmd << "\n" << std::flush;
+  int rc = std::system(("DEBIAN_FRONTEND=noninteractive " + cmd).c_str());
+  return rc == 0 ? 0 : 1;
+}
+
+// The interactive option menu: each option with several entries; answers become a preset string
+// (0-based indexes), so selection follows PTS's own rules in PresetOptions().
+std::string AskOptions(const profile::TestProfile& p) {
+  std::vector<std::string> presets;
+  for (const auto& o : p.options) {
+    if (o.entries.size() == 1) continue;
+    std::cout << "\n" << p.title << " — " << (o.display_name.empty() ? o.identifier : o.display_name) << ":\n";
+    if (o.entries.empty()) {
+      std::cout << "  value: " << std::flush;
+      std::string v;
+      if (!std::getline(std::cin, v)) throw Error(p.identifier + ": no answer for option " + o.identifier);
+      presets.push_back(p.BaseName() + "." + o.identifier + "=" + Trim(v));
+      continue;
+    }
+    for (size_t i = 0; i < o.entries.size(); ++i) std::cout << "  " << i + 1 << ": " << o.entries[i].name << "\n";
+    std::cout << "  " << o.entries.size() + 1 << ": Test All Options\n  choice (numbers, comma-separated): " << std::flush;
+    std::string line;
+    if (!std::getline(std::cin, line)) throw Error(p.identifier + ": no answer for option " + o.identifier);
+    std::vector<std::string> picks;
+    for (const auto& part : Split(line, ',')) {
+      std::string t = Trim(part);
+      if (t.empty()) continue;
+      int n = std::atoi(t.c_str());
+      if (n == static_cast<int>(o.entries.size()) + 1) {
+        picks = {"Test All Options"};
+        break;
+      }
+      if (n >= 1 && n <= static_cast<int>(o.entries.size())) picks.push_back(std::to_string(n - 1));
+    }
+    if (!picks.empty()) presets.push_back(p.BaseName() + "." + o.identifier + "=" + Join(picks, ","));
+  }
+  return Join(presets, ";");
+}
+
+std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batch, bool interactive) {
+  std::string preset = Env("PRESET_OPTIONS").value_or(""), values = Env("PRESET_OPTIONS_VALUES").value_or("");
+  std::string skip = Env("SKIP_TESTS").value_or("");
+  std::vector<run::PlannedTest> plan;
+  for (const auto& t : targets) {
+    if (run::IsSkipped(t.profile, skip)) {
+      std::cerr << t.profile.identifier << ": skipped (SKIP_TESTS)\n";
+      continue;
+    }
+    std::vector<run::PlannedTest> tests;
+    if (t.fixed_options) {
+      for (const auto& o : *t.fixed_options) tests.push_back(run::MakePlannedTest(t.profile, o));
+    } else if (!preset.empty() || !values.empty()) {
+      tests = run::PlanFromPresets(t.profile, preset, values);
+    } else if (batch) {
+      tests = run::PlanAllCombinations(t.profile);
+    } else {
+      auto missing = run::UnansweredOptions(t.profile, "", "");
+      if (missing.empty()) tests = run::PlanFromPresets(t.profile, "", "");
+      else if (interactive) tests = run::PlanFromPresets(t.profile, AskOptions(t.profile), "");
+      else
+        throw Error(t.profile.identifier + ": option " + missing.front() +
+                    " needs an answer and this run cannot ask (non-interactive): set PRESET_OPTIONS='" +
+                    t.profile.BaseName() + "." + Split(missing.front(), ' ')[0] + "=<choice>' or use batch-run");
+    }
+    for (auto& p : tests) plan.push_back(std::move(p));
+  }
+  return plan;
+}
+
+// Adapts runner/monitor's session to the run loop's hook.
+class MonitorHook : public run::TestHook {
+ public:
+  explicit MonitorHook(monitor::MonitorSession& s) : session_(s) {}
+  void BeforeTest(const results::Result&) override { session_.BeginTest(); }
+  void AfterTest(const results::Result&) override { session_.EndTest(); }
+  std::vector<std::string> Record(results::ResultFile& file, const results::Result& test,
+                                  const std::string& id) override {
+    return session_.RecordTest(file, test, id).problems;
+  }
+  void Finish(results::ResultFile& file, const std::string& id) override {
+    session_.FinishSession(file, id);
+    session_.RecordEnvironment(file.generated);
+  }
+
+ private:
+  monitor::MonitorSession& session_;
+};
+
+std::string Prompt(const std::string& question) {
+  std::cout << question << std::flush;
+  std::string line;
+  std::getline(std::cin, line);
+  return Trim(line);
+}
+
+int RunTests(const std::vector<std::string>& argv, bool batch) {
+  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install"}});
+  bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
+  Context ctx(args.Has("--offline"));
+  const Settings& s = ctx.settings;
+  auto targets = ResolveTargets(ctx.repo, args.positional());
+  auto plan = Plan(targets, batch, interactive);
+  if (plan.empty()) throw Error("nothing to run (every test skipped)");
+  {
+    std::vector<Target> to_install;
+    std::set<std::string> seen;
+    for (const auto& t : plan)
+      if (seen.insert(t.profile.identifier).second) to_install.push_back({t.profile, std::nullopt});
+    InstallTargets(ctx, to_install, args.Has("--force-install"), true);
+  }
+
+  auto name = Env("TEST_RESULTS_NAME"), identifier = Env("TEST_RESULTS_IDENTIFIER");
+  if (interactive && !name) name = Prompt("Enter a name for the result file (empty: the date): ");
+  if (interactive && !identifier) identifier = Prompt("Enter a unique name for this test run (empty: the date): ");
+  auto naming = run::ResolveNaming(name, identifier, Env("TEST_RESULTS_DESCRIPTION"), std::time(nullptr));
+
+  std::string test_dir = s.Get("run.test_dir");
+  std::error_code ec;
+  if (!fs::exists(test_dir, ec)) test_dir = s.Get("install.directory");
+  if (!fs::exists(test_dir, ec)) test_dir = s.Home();
+  test_dir = fs::weakly_canonical(test_dir, ec).string();
+  bool disk_test = false;
+  for (const auto& t : plan) disk_test |= t.profile.test_type == "Disk";
+
+  run::RunConfig config;
+  config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
+  config.title = naming.title;
+  config.system.identifier = naming.identifier;
+  config.system.hardware = sysinfo::JoinComponents(sysinfo::HardwareComponents(*ctx.reader));
+  config.system.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(*ctx.reader, test_dir));
+  std::string notes = sysinfo::SystemNotesJson(*ctx.reader, test_dir, disk_test);
+  if (!notes.empty()) config.system.json = notes;
+  config.system.user = UserName();
+  config.system.test_client_version = "10.8.6";
+  config.description = naming.description.value_or(run::AutoDescription(config.system.hardware, config.system.software));
+  config.install_root = s.Get("install.directory");
+  config.host_env = exec::CurrentEnvironment();
+  config.facts = LiveFacts(*ctx.reader);
+  config.overrides = run::ReadRunCountOverrides([](const std::string& k) -> std::optional<std::string> {
+    const char* v = std::getenv(k.c_str());
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  });
+  config.limits = {s.GetBool("run.dynamic_run_count"), s.GetDouble("run.sd_threshold"),
+                   static_cast<int>(s.GetInt("run.max_runs")), s.GetDouble("run.time_budget")};
+  if (auto w = args.Value("--warmup")) {
+    try {
+      config.warmup_runs = std::stoi(*w);
+    } catch (...) {
+      throw Error("--warmup " + *w + ": not a number");
+    }
+  }
+  config.settle_seconds = s.GetDouble("run.settle_seconds");
+  config.trial_timeout = s.GetDouble("run.trial_timeout");
+  config.timeout_factor = s.GetDouble("run.timeout_factor");
+  config.exec_prepend = Env("TEST_EXEC_PREPEND").value_or("");
+
+  bool json = args.Has("--json-events");
+  auto printer = run::MakePrinter(json ? run::PrinterKind::kJson : OnTerminal() ? run::PrinterKind::kTty
+                                                                                 : run::PrinterKind::kPlain,
+                                  std::cout);
+  monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
+  MonitorHook hook(monitor_session);
+  if (!json)
+    for (const auto& line : monitor_session.StatusLines()) std::cout << line << "\n";
+  exec::InstallSignalForwarding();
+  run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
+  auto summary = runner.Run(plan);
+
+  if (fs::exists(summary.composite_path, ec)) {
+    auto file = results::ReadResultFile(summary.composite_path);
+    int width = 80;
+    if (auto w = Env("TERMINAL_WIDTH")) width = std::max(40, std::atoi(w->c_str()));
+    std::string text = results::ResultFileToText(file, width);
+    if (!json) std::cout << "\n" << text;
+    if (auto out_dir = Env("OUTPUT_DIR")) {
+      MakeDirectories(*out_dir);
+      WriteFileAtomically(*out_dir + "/" + naming.save_name + ".txt", text);
+    }
+  }
+  if (summary.interrupted) return 130;
+  return summary.failed() > 0 ? 1 : 0;
+}
+
+int SystemInfo(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--root"}, {"--json"}});
+  auto reader = sysinfo::MakeRootedReader(args.ValueOr("--root", "/"), GlobalSettings().Home() + "/cache");
+  std::string test_dir = GlobalSettings().Get("run.test_dir");
+  std::error_code ec;
+  if (!fs::exists(test_dir, ec)) test_dir = "/";
+  auto hw = sysinfo::HardwareComponents(*reader), sw = sysinfo::SoftwareComponents(*reader, test_dir);
+  std::string notes = sysinfo::SystemNotesJson(*reader, test_dir, true);
+  if (args.Has("--json")) {
+    nlohmann::ordered_json j;
+    j["hardware"] = sysinfo::JoinComponents(hw);
+    j["software"] = sysinfo::JoinComponents(sw);
+    j["notes"] = notes.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(notes);
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "Hardware:\n";
+  for (const auto& [k, v] : hw) std::cout << "  " << k << ": " << v << "\n";
+  std::cout << "Software:\n";
+  for (const auto& [k, v] : sw) std::cout << "  " << k << ": " << v << "\n";
+  if (!notes.empty()) std::cout << "Notes (System/JSON): " << notes << "\n";
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> RunCommands() {
+  return {
+      {"install", {"install-test"}, "Running", "PROFILE|SUITE... [--offline] [--force]",
+       "download (verified, caches first) and install tests with their install.sh", Install},
+      {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
+       "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
+      {"benchmark", {"run"}, "Running",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline]",
+       "install if needed, choose options, run, save test-results/<name>/composite.xml",
+       [](const std::vector<std::string>& a) {
+         // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
+         if (auto code = RunResultIfNamed(a)) return *code;
+         return RunTests(a, false);
+       }},
+      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline]",
+       "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
+       [](const std::vector<std::string>& a) { return RunTests(a, true); }},
+      {"system-info", {}, "Running", "[--json] [--root DIR]",
+       "the Hardware/Software strings and system notes stored with results", SystemInfo},
+  };
+}
+
+}  // namespace ptsn::cli
