@@ -1,5 +1,7 @@
 #include "results-xml/export_common.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "results-xml/statistics.h"
@@ -7,9 +9,37 @@
 
 namespace ptsn::results {
 
+namespace {
+bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+}  // namespace
+
 std::optional<double> NumericValue(std::string_view s) {
+  // Fast path for the plain decimals result files are made of; everything else (leading '+',
+  // surrounding whitespace, non-numbers) takes PHP's rules from statistics.h.
+  if (!s.empty() && (IsAsciiDigit(s[0]) || s[0] == '-' || s[0] == '.')) {
+    double v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && end == s.data() + s.size() && IsAsciiDigit(s.back())) return v;
+  }
   if (!PhpIsNumeric(s)) return std::nullopt;
   return PhpToNumber(s);
+}
+
+ParsedSeries ParseSeries(std::string_view s) {
+  ParsedSeries p;
+  p.values.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);
+  for (auto part : SplitViews(s, ',')) {
+    auto n = NumericValue(part);
+    if (!n) p.all_numeric = false;
+    p.values.push_back(n.value_or(0));
+  }
+  if (!p.values.empty()) {
+    auto [lo, hi] = std::minmax_element(p.values.begin(), p.values.end());
+    p.min = *lo;
+    p.max = *hi;
+    for (double v : p.values) p.sum += v;
+  }
+  return p;
 }
 
 std::string SetPrecision(std::string_view value, int decimals) {

@@ -13,6 +13,16 @@ namespace ptsn::results {
 // The value of a PHP-numeric string, nullopt otherwise (statistics.h has the PHP rules).
 std::optional<double> NumericValue(std::string_view s);
 
+// A comma-separated series (LINE_GRAPH value) parsed once. Non-numeric parts count as 0 in
+// values/sum (PHP's array_sum) and clear all_numeric; min/max are numeric (callers needing
+// PHP's string-comparison min/max of mixed series use PhpMin/PhpMax).
+struct ParsedSeries {
+  std::vector<double> values;
+  bool all_numeric = true;
+  double min = 0, max = 0, sum = 0;
+};
+ParsedSeries ParseSeries(std::string_view s);
+
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);
 

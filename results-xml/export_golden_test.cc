@@ -61,6 +61,13 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST(ConfidenceGolden, MatchesPtsResultFileConfidence) {
+  PTSN_REQUIRE_REFERENCE();
+  const std::string dir = test::ReferenceDir() + "/pts-output/merged";
+  EXPECT_EQ(ResultFileConfidenceText(ReadResultFile(dir + "/composite.xml")) + "\n",
+            ReadFile(dir + "/result-file-confidence.txt"));
+}
+
 // JSON: with our additions switched off the text equals PTS's result-file-to-json byte for
 // byte; with them on, removing every "ptsn*" key gives the same document.
 class JsonGolden : public ::testing::TestWithParam<const char*> {};

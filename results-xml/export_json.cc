@@ -1,7 +1,10 @@
 #include "results-xml/export_json.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_common.h"
@@ -11,32 +14,220 @@ namespace ptsn::results {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+// Streams JSON formatted exactly like PHP's json_encode($x, JSON_PRETTY_PRINT): 4-space indent,
+// "key": value, "\/" and \uXXXX escapes, floats in PHP's shortest notation ("8", "0.1",
+// "1.0e+25"), "{}"/"[]" for empty containers. Streaming keeps a 1,000 x 10 export to one pass
+// over one string buffer.
+class PhpJsonWriter {
+ public:
+  explicit PhpJsonWriter(std::string& out) : out_(out) {}
 
-// PHP's json_encode prints an integral float without a fraction ("8", not "8.0").
-Json PhpFloat(double v) {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 1e15) return static_cast<int64_t>(v);
-  return v;
-}
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  void Key(std::string_view key) {
+    NextElement();
+    Quoted(key);
+    out_ += ": ";
+    after_key_ = true;
+  }
+  void String(std::string_view s) {
+    NextElement();
+    Quoted(s);
+  }
+  void Number(double v) {
+    NextElement();
+    AppendPhpFloat(v);
+  }
+  void Integer(long long v) {
+    NextElement();
+    out_ += std::to_string(v);
+  }
+  void Bool(bool b) {
+    NextElement();
+    out_ += b ? "true" : "false";
+  }
+  void Null() {
+    NextElement();
+    out_ += "null";
+  }
+  // A decoded JSON document (System/JSON, Entry/JSON), re-encoded as PHP would.
+  void Value(const nlohmann::ordered_json& j) {
+    switch (j.type()) {
+      case nlohmann::json::value_t::object:
+        BeginObject();
+        for (auto it = j.begin(); it != j.end(); ++it) {
+          Key(it.key());
+          Value(it.value());
+        }
+        EndObject();
+        break;
+      case nlohmann::json::value_t::array:
+        BeginArray();
+        for (const auto& v : j) Value(v);
+        EndArray();
+        break;
+      case nlohmann::json::value_t::string: String(j.get_ref<const std::string&>()); break;
+      case nlohmann::json::value_t::boolean: Bool(j.get<bool>()); break;
+      case nlohmann::json::value_t::number_integer: Integer(j.get<long long>()); break;
+      case nlohmann::json::value_t::number_unsigned: Number(static_cast<double>(j.get<unsigned long long>())); break;
+      case nlohmann::json::value_t::number_float: Number(j.get<double>()); break;
+      default: Null();
+    }
+  }
 
-Json PhpFloat(std::string_view numeric_string) { return PhpFloat(NumericValue(numeric_string).value_or(0)); }
+ private:
+  void Open(char c) {
+    NextElement();
+    out_ += c;
+    counts_.push_back(0);
+  }
+  void Close(char c) {
+    const bool had_members = counts_.back() > 0;
+    counts_.pop_back();
+    if (had_members) Newline();
+    out_ += c;
+  }
+  // Separator, newline and indentation before an element (not after a key).
+  void NextElement() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (counts_.empty()) return;
+    if (counts_.back()++ > 0) out_ += ',';
+    Newline();
+  }
+  void Newline() {
+    out_ += '\n';
+    out_.append(counts_.size() * 4, ' ');
+  }
 
-// json_decode($text, true): objects and arrays, null when invalid; integral floats normalised.
-Json Decode(const std::optional<std::string>& text) {
+  static bool NeedsNoEscape(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '/'; }
+
+  void Quoted(std::string_view s) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    auto u = [&](unsigned cp) {
+      out_ += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out_ += kHex[(cp >> shift) & 0xF];
+    };
+    out_ += '"';
+    for (size_t i = 0; i < s.size(); ++i) {
+      // Copy the run of characters that need no escaping in one go.
+      size_t run = i;
+      while (run < s.size() && NeedsNoEscape(static_cast<unsigned char>(s[run]))) ++run;
+      if (run > i) {
+        out_.append(s.data() + i, run - i);
+        i = run;
+        if (i == s.size()) break;
+      }
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c >= 0x80) {
+        // UTF-8 → code point → \uXXXX (surrogate pair above the BMP); bad bytes → U+FFFD.
+        unsigned cp = 0xFFFD;
+        size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (len > 1 && i + len <= s.size()) {
+          cp = c & (0x7F >> len);
+          for (size_t k = 1; k < len; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80) {
+              cp = 0xFFFD, len = 1;
+              break;
+            }
+            cp = (cp << 6) | (cc & 0x3F);
+          }
+        } else {
+          len = 1;
+        }
+        i += len - 1;
+        if (cp >= 0x10000) {
+          cp -= 0x10000;
+          u(0xD800 + (cp >> 10));
+          u(0xDC00 + (cp & 0x3FF));
+        } else {
+          u(cp);
+        }
+        continue;
+      }
+      switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '/': out_ += "\\/"; break;
+        case '\b': out_ += "\\b"; break;
+        case '\f': out_ += "\\f"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\r': out_ += "\\r"; break;
+        case '\t': out_ += "\\t"; break;
+        default:
+          if (c < 0x20) u(c);
+          else out_ += static_cast<char>(c);
+      }
+    }
+    out_ += '"';
+  }
+
+  // PHP (serialize_precision = -1): the shortest round-trip digits, fixed notation unless the
+  // decimal exponent is below -4 or above 16, then "d.ddde+X" (at least one decimal).
+  void AppendPhpFloat(double v) {
+    if (!std::isfinite(v)) {
+      out_ += '0';  // json_encode fails on INF/NAN; never produced from result files
+      return;
+    }
+    if (v == 0) {
+      out_ += std::signbit(v) ? "-0.0" : "0";
+      return;
+    }
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));
+    const size_t e = sci.find('e');
+    std::string digits;
+    bool negative = false;
+    for (char c : sci.substr(0, e)) {
+      if (c == '-') negative = true;
+      else if (c != '.') digits += c;
+    }
+    int exponent = 0;
+    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exponent);
+    if (negative) out_ += '-';
+    if (exponent < -4 || exponent > 16) {
+      out_ += digits[0];
+      out_ += '.';
+      out_ += digits.size() > 1 ? digits.substr(1) : "0";
+      out_ += exponent < 0 ? "e-" : "e+";
+      out_ += std::to_string(std::abs(exponent));
+    } else if (exponent < 0) {
+      out_ += "0.";
+      out_.append(static_cast<size_t>(-exponent - 1), '0');
+      out_ += digits;
+    } else {
+      const auto int_digits = static_cast<size_t>(exponent + 1);
+      if (digits.size() <= int_digits) {
+        out_ += digits;
+        out_.append(int_digits - digits.size(), '0');
+      } else {
+        out_.append(digits, 0, int_digits);
+        out_ += '.';
+        out_.append(digits, int_digits);
+      }
+    }
+  }
+
+  std::string& out_;
+  std::vector<size_t> counts_;  // members written so far, per open container
+  bool after_key_ = false;
+};
+
+// json_decode($text, true); null when absent or invalid.
+nlohmann::ordered_json Decode(const std::optional<std::string>& text) {
   if (!text || text->empty()) return nullptr;
-  Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return nullptr;
-  auto normalise = [](auto& self, Json& node) -> void {
-    if (node.is_number_float()) node = PhpFloat(node.get<double>());
-    else if (node.is_structured())
-      for (auto& child : node) self(self, child);
-  };
-  normalise(normalise, j);
-  return j;
+  auto j = nlohmann::ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  return j.is_discarded() ? nlohmann::ordered_json(nullptr) : j;
 }
 
-// PHP array_filter() without a callback: drops "", "0", 0, null, false and empty arrays.
-bool PhpTruthy(const Json& j) {
+// PHP array_filter() keeps a value when it is truthy: not "", "0", 0, null, false or empty.
+bool Truthy(const nlohmann::ordered_json& j) {
   if (j.is_null()) return false;
   if (j.is_string()) return !PhpEmpty(j.get_ref<const std::string&>());
   if (j.is_boolean()) return j.get<bool>();
@@ -44,38 +235,72 @@ bool PhpTruthy(const Json& j) {
   return !j.empty();
 }
 
-void SetIfTruthy(Json& obj, const char* key, Json value) {
-  if (PhpTruthy(value)) obj[key] = std::move(value);
+void StringIfTruthy(PhpJsonWriter& w, const char* key, std::string_view value) {
+  if (PhpEmpty(value)) return;
+  w.Key(key);
+  w.String(value);
 }
 
-Json ComponentObject(std::string_view components) {
-  Json obj = Json::object();
-  for (auto& [k, v] : SplitComponents(components)) obj[k] = v;
-  return obj;
-}
+// PHP arrays keyed by identifier/hash keep one value per key: the LAST one assigned, at the
+// position of the FIRST. `emit` lists the winning indices in output order; `shadowed` the rest.
+struct KeyedOrder {
+  std::vector<size_t> emit, shadowed;
+};
 
-Json Explode(const std::string& s, char sep, bool as_numbers) {
-  Json arr = Json::array();
-  for (auto part : SplitViews(s, sep)) {
-    if (as_numbers) arr.push_back(PhpFloat(part));
-    else arr.push_back(std::string(part));
+template <typename KeyOf>
+KeyedOrder OrderByKey(size_t n, KeyOf key_of) {
+  KeyedOrder o;
+  std::unordered_map<std::string_view, size_t> slot;  // key → position in o.emit
+  for (size_t i = 0; i < n; ++i) {
+    auto [it, added] = slot.emplace(key_of(i), o.emit.size());
+    if (added) {
+      o.emit.push_back(i);
+    } else {
+      o.shadowed.push_back(o.emit[it->second]);
+      o.emit[it->second] = i;
+    }
   }
-  return arr;
+  return o;
 }
 
-// Puts `value` at obj[key]; an existing value there moves to obj-level `shadow` array (what
-// PTS's keyed arrays would lose).
-void PutKeyed(Json& obj, const std::string& key, Json value, Json* shadow) {
-  auto it = obj.find(key);
-  if (it != obj.end() && shadow) {
-    Json old = std::move(*it);
-    if (old.is_object()) old["ptsn_key"] = key;
-    shadow->push_back(std::move(old));
+void Components(PhpJsonWriter& w, const char* key, std::string_view components) {
+  auto parts = SplitComponents(components);
+  if (parts.empty()) return;
+  w.Key(key);
+  w.BeginObject();
+  for (const auto& [k, v] : parts) {
+    w.Key(k);
+    w.String(v);
   }
-  obj[key] = std::move(value);
+  w.EndObject();
 }
 
-Json Statistics(const Entry& e) {
+void SystemBody(PhpJsonWriter& w, const System& s) {
+  StringIfTruthy(w, "identifier", s.identifier);
+  Components(w, "hardware", s.hardware);
+  Components(w, "software", s.software);
+  StringIfTruthy(w, "user", s.user);
+  StringIfTruthy(w, "timestamp", s.timestamp);
+  StringIfTruthy(w, "client_version", s.test_client_version);
+  StringIfTruthy(w, "notes", s.notes.value_or(""));
+  auto data = Decode(s.json);
+  if (Truthy(data)) {
+    w.Key("data");
+    w.Value(data);
+  }
+}
+
+void NumberList(PhpJsonWriter& w, const char* key, std::string_view list, char sep, bool as_numbers) {
+  w.Key(key);
+  w.BeginArray();
+  for (auto part : SplitViews(list, sep)) {
+    if (as_numbers) w.Number(NumericValue(part).value_or(0));
+    else w.String(part);
+  }
+  w.EndArray();
+}
+
+void Statistics(PhpJsonWriter& w, const Entry& e) {
   std::vector<double> values;
   if (e.value.find(',') != std::string::npos) {
     for (auto p : SplitViews(e.value, ','))
@@ -84,128 +309,215 @@ Json Statistics(const Entry& e) {
     values = NumericTrials(e);
   }
   const TrialSummary s = Summarize(values);
-  Json j = Json::object();
-  j["n"] = s.n;
+  w.Key("ptsn_statistics");
+  w.BeginObject();
+  w.Key("n");
+  w.Integer(static_cast<long long>(s.n));
   if (s.n > 0) {
-    j["mean"] = s.mean;
-    j["median"] = s.median;
-    j["min"] = s.min;
-    j["max"] = s.max;
-    j["sd"] = s.sd;
-    j["percent_sd"] = s.percent_sd;
-    j["se"] = s.se;
-    j["ci95"] = Json::array({s.ci95_low, s.ci95_high});
-    j["outliers"] = s.outliers;
+    for (auto [k, v] : {std::pair{"mean", s.mean}, {"median", s.median}, {"min", s.min}, {"max", s.max},
+                        {"sd", s.sd}, {"percent_sd", s.percent_sd}, {"se", s.se}}) {
+      w.Key(k);
+      w.Number(v);
+    }
+    w.Key("ci95");
+    w.BeginArray();
+    w.Number(s.ci95_low);
+    w.Number(s.ci95_high);
+    w.EndArray();
+    w.Key("outliers");
+    w.BeginArray();
+    for (bool b : s.outliers) w.Bool(b);
+    w.EndArray();
   }
-  std::string label = StandardErrorLabel(e);
-  if (!label.empty()) j["se_label"] = label;
-  return j;
+  const std::string label = StandardErrorLabel(e);
+  if (!label.empty()) {
+    w.Key("se_label");
+    w.String(label);
+  }
+  w.EndObject();
 }
 
-Json EntryJson(const Entry& e, bool with_statistics) {
-  Json b = Json::object();
-  b["value"] = PhpIsNumeric(e.value) ? PhpFloat(e.value) : Json(e.value);
-  // PTS keeps no raw string when it equals the value (so single trials have no raw_values).
-  // (PHP's loose != : "124.13" and "124.130" are equal numbers).
-  const bool has_raw = e.raw_string && !e.raw_string->empty() && *e.raw_string != e.value &&
-                       !(PhpIsNumeric(e.value) && PhpIsNumeric(*e.raw_string) &&
-                         PhpToNumber(e.value) == PhpToNumber(*e.raw_string));
-  b["raw_values"] = has_raw ? Explode(*e.raw_string, ':', true) : Json::array();
-  Json details = Decode(e.json);
+// The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
+// test_run_times, details (array_filter()ed), then our statistics.
+void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
+  if (auto n = NumericValue(e.value)) {
+    if (*n != 0) {
+      w.Key("value");
+      w.Number(*n);
+    }
+  } else if (!PhpEmpty(e.value)) {
+    w.Key("value");
+    w.String(e.value);
+  }
+  // PTS keeps no raw string when it (loosely) equals the value.
+  const std::string raw = e.raw_string.value_or("");
+  const bool same = raw == e.value || (NumericValue(raw) && NumericValue(e.value) && *NumericValue(raw) == *NumericValue(e.value));
+  if (!raw.empty() && !same) NumberList(w, "raw_values", raw, ':', true);
+
+  auto details = Decode(e.json);
   if (details.is_object()) {
     for (auto [from, to] : {std::pair{"min-result", "min_result"}, std::pair{"max-result", "max_result"}}) {
       auto it = details.find(from);
       if (it == details.end() || it->is_null()) continue;
-      b[to] = it->is_string() ? Explode(it->get<std::string>(), ':', false) : Json::array({*it});
+      if (it->is_string()) NumberList(w, to, it->get<std::string>(), ':', false);
+      else {
+        w.Key(to);
+        w.BeginArray();
+        w.Value(*it);
+        w.EndArray();
+      }
       details.erase(it);
     }
     auto it = details.find("test-run-times");
     if (it != details.end() && !it->is_null()) {
-      b["test_run_times"] = it->is_string() ? Explode(it->get<std::string>(), ':', true) : Json::array({*it});
+      if (it->is_string()) NumberList(w, "test_run_times", it->get<std::string>(), ':', true);
+      else {
+        w.Key("test_run_times");
+        w.BeginArray();
+        w.Value(*it);
+        w.EndArray();
+      }
       details.erase(it);
     }
   }
-  b["details"] = std::move(details);
-  Json out = Json::object();
-  for (auto& [k, v] : b.items())
-    if (PhpTruthy(v)) out[k] = v;
-  if (with_statistics) out["ptsn_statistics"] = Statistics(e);
-  return out;
+  if (Truthy(details)) {
+    w.Key("details");
+    w.Value(details);
+  }
+  if (with_statistics) Statistics(w, e);
 }
 
-// PHP json_encode escapes '/' as "\/"; a '/' only ever occurs inside strings in JSON text.
-std::string EscapeSlashes(const std::string& s) {
-  std::string out;
-  out.reserve(s.size() + s.size() / 32);
-  for (char c : s) {
-    if (c == '/') out += '\\';
-    out += c;
+void ResultBody(PhpJsonWriter& w, const Result& r, bool ours) {
+  StringIfTruthy(w, "identifier", r.identifier);
+  StringIfTruthy(w, "title", r.title);
+  StringIfTruthy(w, "app_version", r.app_version);
+  StringIfTruthy(w, "arguments", r.arguments);
+  StringIfTruthy(w, "description", r.description);
+  StringIfTruthy(w, "scale", r.scale);
+  StringIfTruthy(w, "proportion", r.proportion);
+  StringIfTruthy(w, "display_format", r.display_format);
+  StringIfTruthy(w, "annotation", r.annotation.value_or(""));
+  StringIfTruthy(w, "parent", r.parent.value_or(""));
+  if (r.entries.empty()) return;
+  const KeyedOrder order = OrderByKey(r.entries.size(), [&](size_t i) { return std::string_view(r.entries[i].identifier); });
+  w.Key("results");
+  w.BeginObject();
+  for (size_t i : order.emit) {
+    w.Key(r.entries[i].identifier);
+    w.BeginObject();
+    EntryBody(w, r.entries[i], ours);
+    w.EndObject();
   }
-  return out;
+  w.EndObject();
+  if (ours && !order.shadowed.empty()) {
+    w.Key("ptsn_shadowed_entries");
+    w.BeginArray();
+    for (size_t i : order.shadowed) {
+      w.BeginObject();
+      w.Key("ptsn_key");
+      w.String(r.entries[i].identifier);
+      EntryBody(w, r.entries[i], ours);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
 }
 
 }  // namespace
 
 std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options) {
   const bool ours = options.statistics;
+  // One buffer sized up front: about 2x the values and trials in, plus per-entry overhead.
+  size_t estimate = 4096;
+  for (const auto& r : file.results)
+    for (const auto& e : r.entries)
+      estimate += 300 + (ours ? 700 : 0) + 2 * (e.value.size() + e.raw_string.value_or("").size()) +
+                  (ours && e.value.find(',') != std::string::npos ? 3 * e.value.size() : 0);
+  std::string out;
+  out.reserve(estimate);
+  PhpJsonWriter w(out);
   const auto& g = file.generated;
-  Json root = Json::object();
-  SetIfTruthy(root, "title", g.title);
-  SetIfTruthy(root, "last_modified", g.last_modified);
-  SetIfTruthy(root, "description", g.description);
-  SetIfTruthy(root, "notes", g.notes.value_or(""));
-  SetIfTruthy(root, "internal_tags", g.internal_tags.value_or(""));
-  SetIfTruthy(root, "reference_id", g.reference_id.value_or(""));
-  SetIfTruthy(root, "preset_environment_variables", g.preset_environment_variables.value_or(""));
+  w.BeginObject();
+  StringIfTruthy(w, "title", g.title);
+  StringIfTruthy(w, "last_modified", g.last_modified);
+  StringIfTruthy(w, "description", g.description);
+  StringIfTruthy(w, "notes", g.notes.value_or(""));
+  StringIfTruthy(w, "internal_tags", g.internal_tags.value_or(""));
+  StringIfTruthy(w, "reference_id", g.reference_id.value_or(""));
+  StringIfTruthy(w, "preset_environment_variables", g.preset_environment_variables.value_or(""));
 
-  Json systems = Json::object();
-  Json shadowed_systems = Json::array();
-  for (const auto& s : file.systems) {
-    Json sys = Json::object();
-    SetIfTruthy(sys, "identifier", s.identifier);
-    SetIfTruthy(sys, "hardware", ComponentObject(s.hardware));
-    SetIfTruthy(sys, "software", ComponentObject(s.software));
-    SetIfTruthy(sys, "user", s.user);
-    SetIfTruthy(sys, "timestamp", s.timestamp);
-    SetIfTruthy(sys, "client_version", s.test_client_version);
-    SetIfTruthy(sys, "notes", s.notes.value_or(""));
-    SetIfTruthy(sys, "data", Decode(s.json));
-    PutKeyed(systems, s.identifier, std::move(sys), ours ? &shadowed_systems : nullptr);
-  }
-  // PHP encodes an empty array as [], not {}.
-  root["systems"] = systems.empty() ? Json::array() : std::move(systems);
-
-  Json results = Json::object();
-  Json shadowed_results = Json::array();
-  for (const auto& r : file.results) {
-    Json res = Json::object();
-    SetIfTruthy(res, "identifier", r.identifier);
-    SetIfTruthy(res, "title", r.title);
-    SetIfTruthy(res, "app_version", r.app_version);
-    SetIfTruthy(res, "arguments", r.arguments);
-    SetIfTruthy(res, "description", r.description);
-    SetIfTruthy(res, "scale", r.scale);
-    SetIfTruthy(res, "proportion", r.proportion);
-    SetIfTruthy(res, "display_format", r.display_format);
-    SetIfTruthy(res, "annotation", r.annotation.value_or(""));
-    SetIfTruthy(res, "parent", r.parent.value_or(""));
-    if (!r.entries.empty()) {
-      Json entries = Json::object();
-      Json shadowed_entries = Json::array();
-      for (const auto& e : r.entries)
-        PutKeyed(entries, e.identifier, EntryJson(e, ours), ours ? &shadowed_entries : nullptr);
-      res["results"] = std::move(entries);
-      if (!shadowed_entries.empty()) res["ptsn_shadowed_entries"] = std::move(shadowed_entries);
+  // PHP encodes an empty array as [], a keyed one as {}.
+  const KeyedOrder systems =
+      OrderByKey(file.systems.size(), [&](size_t i) { return std::string_view(file.systems[i].identifier); });
+  w.Key("systems");
+  if (systems.emit.empty()) {
+    w.BeginArray();
+    w.EndArray();
+  } else {
+    w.BeginObject();
+    for (size_t i : systems.emit) {
+      w.Key(file.systems[i].identifier);
+      w.BeginObject();
+      SystemBody(w, file.systems[i]);
+      w.EndObject();
     }
-    PutKeyed(results, ComparisonHash(r), std::move(res), ours ? &shadowed_results : nullptr);
+    w.EndObject();
   }
-  root["results"] = results.empty() ? Json::array() : std::move(results);
+
+  std::vector<std::string> hashes;
+  hashes.reserve(file.results.size());
+  for (const auto& r : file.results) hashes.push_back(ComparisonHash(r));
+  const KeyedOrder results = OrderByKey(file.results.size(), [&](size_t i) { return std::string_view(hashes[i]); });
+  w.Key("results");
+  if (results.emit.empty()) {
+    w.BeginArray();
+    w.EndArray();
+  } else {
+    w.BeginObject();
+    for (size_t i : results.emit) {
+      w.Key(hashes[i]);
+      w.BeginObject();
+      ResultBody(w, file.results[i], ours);
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+
   if (ours) {
-    if (!shadowed_systems.empty()) root["ptsn_shadowed_systems"] = std::move(shadowed_systems);
-    if (!shadowed_results.empty()) root["ptsn_shadowed_results"] = std::move(shadowed_results);
-    root["ptsn"] = {{"generator", "pts-native"}, {"confidence_level", 0.95}};
+    if (!systems.shadowed.empty()) {
+      w.Key("ptsn_shadowed_systems");
+      w.BeginArray();
+      for (size_t i : systems.shadowed) {
+        w.BeginObject();
+        w.Key("ptsn_key");
+        w.String(file.systems[i].identifier);
+        SystemBody(w, file.systems[i]);
+        w.EndObject();
+      }
+      w.EndArray();
+    }
+    if (!results.shadowed.empty()) {
+      w.Key("ptsn_shadowed_results");
+      w.BeginArray();
+      for (size_t i : results.shadowed) {
+        w.BeginObject();
+        w.Key("ptsn_key");
+        w.String(hashes[i]);
+        ResultBody(w, file.results[i], ours);
+        w.EndObject();
+      }
+      w.EndArray();
+    }
+    w.Key("ptsn");
+    w.BeginObject();
+    w.Key("generator");
+    w.String("pts-native");
+    w.Key("confidence_level");
+    w.Number(0.95);
+    w.EndObject();
   }
-  return EscapeSlashes(root.dump(4, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace));
+  w.EndObject();
+  return out;
 }
 
 }  // namespace ptsn::results

@@ -15,20 +15,32 @@ namespace {
 
 // pts_test_result_buffer::adjust_precision('auto') applied to a copy of the entry values: results
 // whose smallest value is >= 10 show at most two decimals, others keep their widest precision.
-std::vector<std::string> AdjustedValues(const Result& result) {
+// Numeric min/max of a series, or PHP's string-comparison result for mixed series (rare).
+std::optional<double> SeriesMin(const ParsedSeries& p, std::string_view value) {
+  return p.all_numeric ? std::optional<double>(p.min) : NumericValue(PhpMin(SplitViews(value, ',')));
+}
+std::optional<double> SeriesMax(const ParsedSeries& p, std::string_view value) {
+  return p.all_numeric ? std::optional<double>(p.max) : NumericValue(PhpMax(SplitViews(value, ',')));
+}
+std::string FormatSeriesMin(const ParsedSeries& p, std::string_view value, int precision) {
+  return p.all_numeric ? PhpNumberFormat(p.min, precision) : SetPrecision(PhpMin(SplitViews(value, ',')), precision);
+}
+std::string FormatSeriesMax(const ParsedSeries& p, std::string_view value, int precision) {
+  return p.all_numeric ? PhpNumberFormat(p.max, precision) : SetPrecision(PhpMax(SplitViews(value, ',')), precision);
+}
+
+std::vector<std::string> AdjustedValues(const Result& result, const std::vector<ParsedSeries>& parsed) {
   std::optional<double> min_value;  // the buffer's running minimum (0 means "unset" in PTS)
   double tracked_min = 0;
   int max_precision = 0;
-  for (const auto& e : result.entries) {
-    std::string_view lo;
-    if (!PhpIsNumeric(e.value)) {
-      auto parts = SplitViews(e.value, ',');
-      lo = PhpMin(parts);
-      if (!PhpIsNumeric(lo)) continue;
-    } else {
-      lo = e.value;
+  for (size_t i = 0; i < result.entries.size(); ++i) {
+    const Entry& e = result.entries[i];
+    std::optional<double> lo = NumericValue(e.value);
+    if (!lo) {
+      lo = SeriesMin(parsed[i], e.value);
+      if (!lo) continue;
     }
-    double v = *NumericValue(lo);
+    double v = *lo;
     if (!min_value || v < tracked_min || tracked_min == 0) tracked_min = v;
     min_value = tracked_min;
     max_precision = std::max(max_precision, PtsPrecision(e.value));
@@ -42,7 +54,7 @@ std::vector<std::string> AdjustedValues(const Result& result) {
   std::vector<std::string> values;
   values.reserve(result.entries.size());
   for (const auto& e : result.entries)
-    values.push_back(PhpIsNumeric(e.value) ? SetPrecision(e.value, precision) : e.value);
+    values.push_back(SetPrecision(e.value, precision));
   return values;
 }
 
@@ -54,13 +66,10 @@ double Percentile(const std::vector<double>& sorted, double q) {
 
 // The little box plot PTS draws after a line-graph row when the terminal has room and more than
 // one identifier has a brand colour.
-void AppendBoxPlot(std::string& line, const std::vector<std::string_view>& parts, double max_value,
-                   int terminal_width) {
+void AppendBoxPlot(std::string& line, std::vector<double> values, double max_value, int terminal_width) {
   const long size = terminal_width - static_cast<long>(line.size());
   if (size <= 0) return;
   std::string plot(static_cast<size_t>(size), ' ');
-  std::vector<double> values;
-  for (auto p : parts) values.push_back(std::strtod(std::string(p).c_str(), nullptr));
   std::sort(values.begin(), values.end());
   auto put = [&](double index, char c) {
     if (index >= 0 && index < static_cast<double>(size)) plot[static_cast<size_t>(index)] = c;
@@ -107,7 +116,11 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
   for (const auto& e : result.entries) longest_identifier = std::max(longest_identifier, e.identifier.size());
   ++longest_identifier;
 
-  const std::vector<std::string> values = AdjustedValues(result);
+  // Series are parsed once: a monitor result carries hundreds of samples per system.
+  std::vector<ParsedSeries> parsed(result.entries.size());
+  for (size_t i = 0; i < result.entries.size(); ++i)
+    if (!PhpIsNumeric(result.entries[i].value)) parsed[i] = ParseSeries(result.entries[i].value);
+  const std::vector<std::string> values = AdjustedValues(result, parsed);
 
   // First pass: which rows are shown and the scale of the block.
   double max_value = 0;
@@ -122,9 +135,8 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
     if (!PhpEmpty(v)) shown.push_back(i);
     longest_result = std::max(longest_result, v.size());
     if (v.find(',') != std::string::npos) {
-      auto parts = SplitViews(v, ',');
-      double hi = NumericValue(PhpMax(parts)).value_or(0);
-      double lo = NumericValue(PhpMin(parts)).value_or(0);
+      double hi = SeriesMax(parsed[i], v).value_or(0);
+      double lo = SeriesMin(parsed[i], v).value_or(0);
       max_value = std::max(max_value, hi * 1.03);
       if (!min_poisoned) min_value = min_value ? std::min(*min_value, lo) : lo;
       largest_min = std::max(largest_min, lo);
@@ -160,11 +172,10 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
       line += ' ';
     }
     if (is_line_graph) {
-      auto parts = SplitViews(val, ',');
-      std::string min_text = SetPrecision(PhpMin(parts), precision);
-      double sum = 0;
-      for (auto p : parts) sum += std::strtod(std::string(p).c_str(), nullptr);
-      std::string avg_text = PhpNumberFormat(sum / static_cast<double>(parts.size()), precision);
+      if (parsed[i].values.empty()) parsed[i] = ParseSeries(val);  // a plain number in a line-graph block
+      const ParsedSeries& p = parsed[i];
+      std::string min_text = FormatSeriesMin(p, val, precision);
+      std::string avg_text = PhpNumberFormat(p.sum / static_cast<double>(p.values.size()), precision);
       line += "MIN: ";
       line += min_text;
       if (largest_min_length > min_text.size()) line.append(largest_min_length - min_text.size(), ' ');
@@ -172,10 +183,10 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
       line += avg_text;
       if (max_value_length > avg_text.size()) line.append(max_value_length - avg_text.size(), ' ');
       line += "  MAX: ";
-      line += SetPrecision(PhpMax(parts), precision);
+      line += FormatSeriesMax(p, val, precision);
       line += ' ';
       if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows > 1)
-        AppendBoxPlot(line, parts, max_value, terminal_width);
+        AppendBoxPlot(line, p.values, max_value, terminal_width);
     } else if (auto n = NumericValue(val)) {
       line += val;
       if (longest_result > val.size()) line.append(longest_result - val.size(), ' ');
@@ -193,9 +204,10 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
   }
 }
 
-std::string ResultFileToText(const ResultFile& file, int terminal_width) {
-  std::string out;
-  out.reserve(256 + file.results.size() * (file.systems.size() + 4) * static_cast<size_t>(terminal_width + 2));
+namespace {
+
+// Title, description and each system's hardware/software: the header of both text views.
+void AppendHeader(std::string& out, const ResultFile& file) {
   out += file.generated.title;
   out += '\n';
   out += file.generated.description;
@@ -208,10 +220,64 @@ std::string ResultFileToText(const ResultFile& file, int terminal_width) {
     out += s.software;
     out += "\n\n";
   }
+}
+
+}  // namespace
+
+std::string ResultFileToText(const ResultFile& file, int terminal_width) {
+  std::string out;
+  out.reserve(256 + file.results.size() * (file.systems.size() + 4) * static_cast<size_t>(terminal_width + 2));
+  AppendHeader(out, file);
   const std::string_view prepend = terminal_width > 80 ? "    " : "";
   for (const auto& r : file.results) {
     AppendResultText(out, r, terminal_width, prepend);
     out += "\n\n";
+  }
+  return out;
+}
+
+std::string ResultFileConfidenceText(const ResultFile& file) {
+  std::string out;
+  AppendHeader(out, file);
+  for (const auto& r : file.results) {
+    // identifier → trials, keyed like PTS's array (a repeated identifier keeps its first slot).
+    std::vector<std::pair<const std::string*, std::vector<std::string>>> rows;
+    for (const auto& e : r.entries) {
+      const std::string raw = e.raw_string.value_or("");
+      if (!PhpIsNumeric(e.value) || PhpEmpty(e.value) || raw.empty() || raw == e.value) continue;
+      std::vector<std::string> trials;
+      double sum = 0;
+      for (auto t : SplitViews(raw, ':')) {
+        trials.emplace_back(t);
+        sum += NumericValue(t).value_or(0);
+      }
+      if (sum == 0) continue;
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return *row.first == e.identifier; });
+      if (it != rows.end()) it->second = std::move(trials);
+      else rows.emplace_back(&e.identifier, std::move(trials));
+    }
+    if (rows.empty()) continue;
+    out += "\n    ";
+    out += Trim(r.title + " " + r.app_version);
+    out += "\n    ";
+    out += r.description;
+    for (const auto& [id, trials] : rows) {
+      int precision = 0;
+      std::vector<double> values;
+      for (const auto& t : trials) {
+        precision = std::max(precision, PtsPrecision(t));
+        values.push_back(NumericValue(t).value_or(0));
+      }
+      const auto [low, high] = ThreeSigmaLimits(values, precision);
+      out += "\n    " + *id + "\n        Values: " + Join(trials, ", ") +
+             "\n        Arithmetic Mean: " + PhpFloatToString(PhpRound(Mean(values), precision)) +
+             "\n        Std Deviation: " + PhpFloatToString(PhpRound(PercentStandardDeviation(values), precision)) +
+             "%\n        Three-Sigma Limits: " + PhpFloatToString(low) + " " + PhpFloatToString(high) + "\n";
+      std::vector<std::string> outside;
+      for (size_t i = 0; i < values.size(); ++i)
+        if (values[i] < low || values[i] > high) outside.push_back(trials[i]);
+      if (!outside.empty()) out += "            Results Outside Limits: " + Join(outside, ", ") + "\n";
+    }
   }
   return out;
 }

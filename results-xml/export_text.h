@@ -17,6 +17,11 @@ inline constexpr int kDefaultTextWidth = 79;
 
 std::string ResultFileToText(const ResultFile& file, int terminal_width = kDefaultTextWidth);
 
+// PTS's result-file-confidence view: per result and system the trials, their mean, the
+// percent standard deviation and PTS's (population) three-sigma limits, and the trials outside
+// them. Only multi-trial numeric entries are listed.
+std::string ResultFileConfidenceText(const ResultFile& file);
+
 // One result block (leading newline, no trailing blank lines) appended to `out`.
 void AppendResultText(std::string& out, const Result& result, int terminal_width,
                       std::string_view prepend_line);

@@ -41,16 +41,42 @@ bool SameSystem(const System& a, const System& b) {
 }
 
 // The buffer of one merged Result: which identifiers and (identifier, value) pairs it holds.
+// Pairs are kept as hashes pointing at an entry (no key strings to allocate); a hash hit is
+// confirmed against the entry itself.
 struct EntryIndex {
   std::unordered_map<std::string, size_t> last_by_identifier;
-  std::unordered_set<std::string> pairs;  // identifier + '\0' + value
+  std::unordered_multimap<size_t, size_t> pairs;  // PairHash -> entry position
 };
 
-std::string PairKey(const Entry& e) { return e.identifier + '\0' + e.value; }
+size_t PairHash(const Entry& e) {
+  size_t a = std::hash<std::string>{}(e.identifier), b = std::hash<std::string>{}(e.value);
+  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+}
 
-class Merger {
+bool HasPair(const Result& r, const EntryIndex& index, const Entry& e, size_t hash) {
+  auto [lo, hi] = index.pairs.equal_range(hash);
+  for (auto it = lo; it != hi; ++it) {
+    const Entry& have = r.entries[it->second];
+    if (have.identifier == e.identifier && have.value == e.value) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+class ResultMerger::Impl {
  public:
-  explicit Merger(ClashPolicy policy) : policy_(policy) {}
+  explicit Impl(ClashPolicy policy) : policy_(policy) {}
+
+  void AddAny(MergeInput in) {
+    if (started_) {
+      Add(std::move(in));
+    } else {
+      started_ = true;
+      Start(std::move(in));
+    }
+  }
+  bool started() const { return started_; }
 
   void Start(MergeInput first) {
     out_.merged.leading_comment = first.file.leading_comment;
@@ -122,7 +148,8 @@ class Merger {
       for (const Entry& e : file.results[i].entries) {
         if (e.identifier != s.identifier) continue;
         auto it = by_hash_.find(hashes[i]);
-        if (it == by_hash_.end() || !Index(it->second).pairs.count(PairKey(e))) return false;
+        if (it == by_hash_.end() || !HasPair(out_.merged.results[it->second], Index(it->second), e, PairHash(e)))
+          return false;
       }
     }
     return true;
@@ -153,7 +180,7 @@ class Merger {
     index = {};
     for (size_t i = 0; i < r.entries.size(); ++i) {
       index.last_by_identifier[r.entries[i].identifier] = i;
-      index.pairs.insert(PairKey(r.entries[i]));
+      index.pairs.emplace(PairHash(r.entries[i]), i);
     }
   }
 
@@ -165,27 +192,32 @@ class Merger {
       std::erase_if(have.entries, [&](const Entry& x) { return x.identifier == e.identifier; });
       Rebuild(have, index);
     }
-    std::string key = PairKey(e);
-    if (index.pairs.count(key)) return;
-    index.pairs.insert(std::move(key));
+    size_t hash = PairHash(e);
+    if (HasPair(have, index, e, hash)) return;
+    index.pairs.emplace(hash, have.entries.size());
     index.last_by_identifier[e.identifier] = have.entries.size();
     have.entries.push_back(std::move(e));
   }
 
   ClashPolicy policy_;
+  bool started_ = false;
   MergeOutcome out_;
   std::unordered_set<std::string> identifiers_;
   std::unordered_map<std::string, size_t> by_hash_;
   std::unordered_map<size_t, EntryIndex> entry_index_;
 };
 
-}  // namespace
+ResultMerger::ResultMerger(ClashPolicy on_clash) : impl_(std::make_unique<Impl>(on_clash)) {}
+ResultMerger::~ResultMerger() = default;
+void ResultMerger::Add(MergeInput input) { impl_->AddAny(std::move(input)); }
+MergeOutcome ResultMerger::Finish() {
+  if (!impl_->started()) throw Error("merge-results needs at least one result file");
+  return impl_->Finish();
+}
 
 MergeOutcome MergeResultFiles(std::vector<MergeInput> inputs, ClashPolicy on_clash) {
-  if (inputs.empty()) throw Error("merge-results needs at least one result file");
-  Merger m(on_clash);
-  m.Start(std::move(inputs[0]));
-  for (size_t i = 1; i < inputs.size(); ++i) m.Add(std::move(inputs[i]));
+  ResultMerger m(on_clash);
+  for (MergeInput& in : inputs) m.Add(std::move(in));
   return m.Finish();
 }
 

@@ -20,6 +20,7 @@
 //  * PTS prefixes a merged annotation with " \n" even when there was none before; we do not.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,24 @@ struct MergeOutcome {
   std::vector<std::string> notices;  // one line per renamed system, for stderr
 };
 
-// Needs at least one input (two to be useful). Throws ptsn::Error under kError on a clash.
+// Incremental form, so a command can read, merge and free one file at a time (peak memory =
+// the merged file + one input): Add() each input in order, then Finish() once.
+class ResultMerger {
+ public:
+  explicit ResultMerger(ClashPolicy on_clash = ClashPolicy::kRename);
+  ~ResultMerger();
+  ResultMerger(const ResultMerger&) = delete;
+  ResultMerger& operator=(const ResultMerger&) = delete;
+  // Throws ptsn::Error under kError on a clash.
+  void Add(MergeInput input);
+  MergeOutcome Finish();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// All at once. Needs at least one input (two to be useful).
 MergeOutcome MergeResultFiles(std::vector<MergeInput> inputs, ClashPolicy on_clash = ClashPolicy::kRename);
 
 // What reading and re-writing a file through PTS does to it: Generated Notes/InternalTags/

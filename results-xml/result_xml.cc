@@ -1,8 +1,10 @@
 #include "results-xml/result_xml.h"
 
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 
+#include <cstring>
 #include <ctime>
 #include <memory>
 #include <optional>
@@ -18,9 +20,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-struct DocFree {
-  void operator()(xmlDoc* d) const { xmlFreeDoc(d); }
-};
 struct CtxtFree {
   void operator()(xmlParserCtxt* c) const { xmlFreeParserCtxt(c); }
 };
@@ -37,6 +36,14 @@ void CheckUtf8(std::string_view xml, const std::string& source) {
   const auto* s = reinterpret_cast<const unsigned char*>(xml.data());
   size_t n = xml.size();
   for (size_t i = 0; i < n;) {
+    // ASCII fast path, 8 bytes at a time (result files are almost entirely ASCII).
+    while (i + 8 <= n) {
+      uint64_t word;
+      std::memcpy(&word, s + i, 8);
+      if (word & 0x8080808080808080ULL) break;
+      i += 8;
+    }
+    if (i >= n) break;
     unsigned char c = s[i];
     if (c < 0x80) {
       ++i;
@@ -80,190 +87,261 @@ void RejectDoctype(std::string_view xml, const std::string& source) {
   }
 }
 
-class Reader {
+// Streaming (SAX2) reader: no DOM is built, each text goes straight into the model. The first
+// error found in a callback is recorded (exceptions must not cross libxml2's C frames) and the
+// rest of the document is only checked for well-formedness, so a truncated file is reported as
+// malformed rather than by whatever half-read tag precedes the cut; ParseResultFile throws after
+// xmlParseDocument returns.
+template <typename T>
+struct FieldSpec {
+  const char* name;
+  std::string T::*plain;                // required element
+  std::optional<std::string> T::*opt;  // optional element
+};
+
+const FieldSpec<Generated> kGeneratedFields[] = {
+    {"Title", &Generated::title, nullptr},
+    {"LastModified", &Generated::last_modified, nullptr},
+    {"TestClient", &Generated::test_client, nullptr},
+    {"Description", &Generated::description, nullptr},
+    {"Notes", nullptr, &Generated::notes},
+    {"InternalTags", nullptr, &Generated::internal_tags},
+    {"ReferenceID", nullptr, &Generated::reference_id},
+    {"PreSetEnvironmentVariables", nullptr, &Generated::preset_environment_variables},
+};
+const FieldSpec<System> kSystemFields[] = {
+    {"Identifier", &System::identifier, nullptr},
+    {"Hardware", &System::hardware, nullptr},
+    {"Software", &System::software, nullptr},
+    {"User", &System::user, nullptr},
+    {"TimeStamp", &System::timestamp, nullptr},
+    {"TestClientVersion", &System::test_client_version, nullptr},
+    {"Notes", nullptr, &System::notes},
+    {"JSON", nullptr, &System::json},
+    {"CostValueForComparison", nullptr, &System::cost_value_for_comparison},
+};
+const FieldSpec<Result> kResultFields[] = {
+    {"Identifier", &Result::identifier, nullptr},
+    {"Title", &Result::title, nullptr},
+    {"AppVersion", &Result::app_version, nullptr},
+    {"Arguments", &Result::arguments, nullptr},
+    {"Description", &Result::description, nullptr},
+    {"Scale", &Result::scale, nullptr},
+    {"Proportion", &Result::proportion, nullptr},
+    {"DisplayFormat", &Result::display_format, nullptr},
+    {"Annotation", nullptr, &Result::annotation},
+    {"Parent", nullptr, &Result::parent},
+};
+const FieldSpec<Entry> kEntryFields[] = {
+    {"Identifier", &Entry::identifier, nullptr},
+    {"Value", &Entry::value, nullptr},
+    {"RawString", nullptr, &Entry::raw_string},
+    {"JSON", nullptr, &Entry::json},
+};
+
+enum class Kind { kRoot, kGenerated, kSystem, kResult, kData, kEntry, kLeaf };
+
+struct Open {
+  Kind kind;
+  const char* name;  // libxml2's dictionary string, valid while the parser lives
+  long line;
+  uint32_t seen = 0;  // bit i: field i of the container's table seen; bit 31: <Data>
+};
+
+constexpr uint32_t kDataBit = 1u << 31;
+
+class SaxReader {
  public:
-  explicit Reader(const std::string& source) : source_(source) {}
+  SaxReader(xmlParserCtxt* ctxt, const std::string& source) : ctxt_(ctxt), source_(source) {}
 
-  Error At(const xmlNode* node, const std::string& what) const {
-    return FileError(source_, "line " + std::to_string(xmlGetLineNo(node)) + ": " + what);
+  static void InstallInto(xmlSAXHandler& sax) {
+    sax = xmlSAXHandler{};
+    sax.initialized = XML_SAX2_MAGIC;
+    sax.startElementNs = &StartElement;
+    sax.endElementNs = &EndElement;
+    sax.characters = &Characters;
+    sax.ignorableWhitespace = &Characters;
+    sax.cdataBlock = &Characters;
+    sax.comment = &Comment;
+    sax.reference = &Reference;
+    sax.internalSubset = &Subset;
+    sax.externalSubset = &Subset;
+    sax.serror = &IgnoreError;
   }
 
-  // Text of an element that must contain only text (CDATA allowed).
-  std::string Text(const xmlNode* el) const {
-    std::string out;
-    for (const xmlNode* c = el->children; c; c = c->next) {
-      switch (c->type) {
-        case XML_TEXT_NODE:
-        case XML_CDATA_SECTION_NODE:
-          if (c->content) out += reinterpret_cast<const char*>(c->content);
-          break;
-        case XML_COMMENT_NODE:
-        case XML_PI_NODE:
-          break;
-        case XML_ELEMENT_NODE:
-          throw At(c, "unexpected element <" + Name(c) + "> inside <" + Name(el) + ">");
-        default:
-          throw At(c, "unexpected content (entity reference?) inside <" + Name(el) + ">");
-      }
-    }
-    return out;
-  }
-
-  static std::string Name(const xmlNode* n) { return reinterpret_cast<const char*>(n->name); }
-
-  // Element children of `parent`, refusing stray non-whitespace text.
-  template <typename F>
-  void ForEachChild(const xmlNode* parent, F&& f) const {
-    for (const xmlNode* c = parent->children; c; c = c->next) {
-      if (c->type == XML_ELEMENT_NODE) {
-        f(c);
-      } else if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
-        const char* t = reinterpret_cast<const char*>(c->content);
-        for (; t && *t; ++t)
-          if (*t != ' ' && *t != '\t' && *t != '\n' && *t != '\r')
-            throw At(c, "unexpected text inside <" + Name(parent) + ">");
-      } else if (c->type != XML_COMMENT_NODE && c->type != XML_PI_NODE) {
-        throw At(c, "unexpected content (entity reference?) inside <" + Name(parent) + ">");
-      }
-    }
-  }
-
-  // A table of the text fields of one container element.
-  struct Field {
-    const char* name;
-    std::string* plain = nullptr;               // required element
-    std::optional<std::string>* opt = nullptr;  // optional element
-    bool seen = false;
-  };
-
-  // Fills `fields` from the children of `el`; `other` handles element children not in the table
-  // (returns false if it does not know them either).
-  template <typename F>
-  void ReadFields(const xmlNode* el, std::vector<Field>& fields, F&& other) const {
-    ForEachChild(el, [&](const xmlNode* c) {
-      std::string name = Name(c);
-      for (Field& f : fields) {
-        if (name != f.name) continue;
-        if (f.seen) throw At(c, "duplicate <" + name + "> in <" + Name(el) + ">");
-        f.seen = true;
-        if (f.plain) *f.plain = Text(c);
-        else *f.opt = Text(c);
-        return;
-      }
-      if (!other(c)) throw At(c, "unknown element <" + name + "> in <" + Name(el) + ">");
-    });
-    for (const Field& f : fields)
-      if (f.plain && !f.seen)
-        throw At(el, "<" + Name(el) + "> lacks the required element <" + f.name + ">");
-  }
-
-  Generated ReadGenerated(const xmlNode* el) const {
-    Generated g;
-    std::vector<Field> fields = {
-        {"Title", &g.title},
-        {"LastModified", &g.last_modified},
-        {"TestClient", &g.test_client},
-        {"Description", &g.description},
-        {"Notes", nullptr, &g.notes},
-        {"InternalTags", nullptr, &g.internal_tags},
-        {"ReferenceID", nullptr, &g.reference_id},
-        {"PreSetEnvironmentVariables", nullptr, &g.preset_environment_variables},
-    };
-    ReadFields(el, fields, [](const xmlNode*) { return false; });
-    return g;
-  }
-
-  System ReadSystem(const xmlNode* el) const {
-    System s;
-    std::vector<Field> fields = {
-        {"Identifier", &s.identifier},
-        {"Hardware", &s.hardware},
-        {"Software", &s.software},
-        {"User", &s.user},
-        {"TimeStamp", &s.timestamp},
-        {"TestClientVersion", &s.test_client_version},
-        {"Notes", nullptr, &s.notes},
-        {"JSON", nullptr, &s.json},
-        {"CostValueForComparison", nullptr, &s.cost_value_for_comparison},
-    };
-    ReadFields(el, fields, [](const xmlNode*) { return false; });
-    return s;
-  }
-
-  Entry ReadEntry(const xmlNode* el) const {
-    Entry e;
-    std::vector<Field> fields = {
-        {"Identifier", &e.identifier},
-        {"Value", &e.value},
-        {"RawString", nullptr, &e.raw_string},
-        {"JSON", nullptr, &e.json},
-    };
-    ReadFields(el, fields, [](const xmlNode*) { return false; });
-    return e;
-  }
-
-  Result ReadResult(const xmlNode* el) const {
-    Result r;
-    bool data_seen = false;
-    std::vector<Field> fields = {
-        {"Identifier", &r.identifier},
-        {"Title", &r.title},
-        {"AppVersion", &r.app_version},
-        {"Arguments", &r.arguments},
-        {"Description", &r.description},
-        {"Scale", &r.scale},
-        {"Proportion", &r.proportion},
-        {"DisplayFormat", &r.display_format},
-        {"Annotation", nullptr, &r.annotation},
-        {"Parent", nullptr, &r.parent},
-    };
-    ReadFields(el, fields, [&](const xmlNode* c) {
-      if (Name(c) != "Data") return false;
-      if (data_seen) throw At(c, "duplicate <Data> in <Result>");
-      data_seen = true;
-      ForEachChild(c, [&](const xmlNode* e) {
-        if (Name(e) != "Entry") throw At(e, "unknown element <" + Name(e) + "> in <Data>");
-        r.entries.push_back(ReadEntry(e));
-      });
-      return true;
-    });
-    if (!data_seen) throw At(el, "<Result> lacks the required element <Data>");
-    return r;
-  }
-
-  ResultFile ReadDocument(const xmlDoc* doc) const {
-    ResultFile file;
-    const xmlNode* root = nullptr;
-    for (const xmlNode* n = doc->children; n; n = n->next) {
-      if (n->type == XML_COMMENT_NODE && !root && !file.leading_comment)
-        file.leading_comment = std::string(reinterpret_cast<const char*>(n->content));
-      if (n->type == XML_ELEMENT_NODE) root = n;
-    }
-    if (!root) throw FileError(source_, "no root element");
-    if (Name(root) != "PhoronixTestSuite")
-      throw At(root, "root element is <" + Name(root) +
-                         ">, not <PhoronixTestSuite>: this is not a PTS result file");
-    bool generated_seen = false;
-    ForEachChild(root, [&](const xmlNode* c) {
-      std::string name = Name(c);
-      if (name == "Generated") {
-        if (generated_seen) throw At(c, "duplicate <Generated>");
-        generated_seen = true;
-        file.generated = ReadGenerated(c);
-      } else if (name == "System") {
-        file.systems.push_back(ReadSystem(c));
-      } else if (name == "Result") {
-        file.results.push_back(ReadResult(c));
-      } else {
-        throw At(c, "unknown element <" + name + "> in <PhoronixTestSuite>");
-      }
-    });
-    if (!generated_seen) throw At(root, "<PhoronixTestSuite> lacks the required element <Generated>");
-    return file;
-  }
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+  ResultFile Take() { return std::move(file_); }
 
  private:
+  static SaxReader& Self(void* ctx) { return *static_cast<SaxReader*>(static_cast<xmlParserCtxt*>(ctx)->_private); }
+  static void IgnoreError(void*, xmlErrorPtr) {}
+
+  long Line() const { return ctxt_->input ? ctxt_->input->line : 0; }
+
+  void Fail(long line, const std::string& what) {
+    if (failed()) return;
+    error_ = "line " + std::to_string(line) + ": " + what;
+  }
+
+  template <typename T, size_t N>
+  bool OpenField(T& target, const FieldSpec<T> (&table)[N], const char* name, Open& parent) {
+    for (size_t i = 0; i < N; ++i) {
+      if (std::strcmp(table[i].name, name) != 0) continue;
+      if (parent.seen & (1u << i)) {
+        Fail(Line(), "duplicate <" + std::string(name) + "> in <" + parent.name + ">");
+        return true;
+      }
+      parent.seen |= 1u << i;
+      if (table[i].plain) {
+        leaf_plain_ = &(target.*table[i].plain);
+        leaf_opt_ = nullptr;
+      } else {
+        leaf_opt_ = &(target.*table[i].opt);
+        leaf_plain_ = nullptr;
+      }
+      text_.clear();
+      stack_.push_back({Kind::kLeaf, name, Line()});
+      return true;
+    }
+    return false;
+  }
+
+  template <typename T, size_t N>
+  void CheckRequired(const FieldSpec<T> (&table)[N], const Open& open) {
+    for (size_t i = 0; i < N; ++i)
+      if (table[i].plain && !(open.seen & (1u << i)))
+        return Fail(open.line, "<" + std::string(open.name) + "> lacks the required element <" + table[i].name + ">");
+  }
+
+  void Unknown(const char* name, const Open& parent) {
+    Fail(Line(), "unknown element <" + std::string(name) + "> in <" + parent.name + ">");
+  }
+
+  static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar*, int, const xmlChar**,
+                           int nb_attributes, int, const xmlChar**) {
+    SaxReader& r = Self(ctx);
+    if (r.failed()) return;
+    const char* name = reinterpret_cast<const char*>(localname);
+    if (nb_attributes > 0) return r.Fail(r.Line(), "unexpected attribute on <" + std::string(name) + ">");
+    if (r.stack_.empty()) {
+      if (std::strcmp(name, "PhoronixTestSuite") != 0)
+        return r.Fail(r.Line(), "root element is <" + std::string(name) +
+                                    ">, not <PhoronixTestSuite>: this is not a PTS result file");
+      r.stack_.push_back({Kind::kRoot, name, r.Line()});
+      return;
+    }
+    Open& parent = r.stack_.back();
+    switch (parent.kind) {
+      case Kind::kLeaf:
+        return r.Fail(r.Line(), "unexpected element <" + std::string(name) + "> inside <" + parent.name + ">");
+      case Kind::kRoot:
+        if (std::strcmp(name, "Generated") == 0) {
+          if (parent.seen & 1u) return r.Fail(r.Line(), "duplicate <Generated>");
+          parent.seen |= 1u;
+          r.stack_.push_back({Kind::kGenerated, name, r.Line()});
+        } else if (std::strcmp(name, "System") == 0) {
+          r.file_.systems.emplace_back();
+          r.stack_.push_back({Kind::kSystem, name, r.Line()});
+        } else if (std::strcmp(name, "Result") == 0) {
+          r.file_.results.emplace_back();
+          r.stack_.push_back({Kind::kResult, name, r.Line()});
+        } else {
+          r.Unknown(name, parent);
+        }
+        return;
+      case Kind::kGenerated:
+        if (!r.OpenField(r.file_.generated, kGeneratedFields, name, parent)) r.Unknown(name, parent);
+        return;
+      case Kind::kSystem:
+        if (!r.OpenField(r.file_.systems.back(), kSystemFields, name, parent)) r.Unknown(name, parent);
+        return;
+      case Kind::kResult:
+        if (r.OpenField(r.file_.results.back(), kResultFields, name, parent)) return;
+        if (std::strcmp(name, "Data") != 0) return r.Unknown(name, parent);
+        if (parent.seen & kDataBit) return r.Fail(r.Line(), "duplicate <Data> in <Result>");
+        parent.seen |= kDataBit;
+        r.stack_.push_back({Kind::kData, name, r.Line()});
+        return;
+      case Kind::kData:
+        if (std::strcmp(name, "Entry") != 0) return r.Unknown(name, parent);
+        r.file_.results.back().entries.emplace_back();
+        r.stack_.push_back({Kind::kEntry, name, r.Line()});
+        return;
+      case Kind::kEntry:
+        if (!r.OpenField(r.file_.results.back().entries.back(), kEntryFields, name, parent)) r.Unknown(name, parent);
+        return;
+    }
+  }
+
+  static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
+    SaxReader& r = Self(ctx);
+    if (r.failed() || r.stack_.empty()) return;
+    Open open = r.stack_.back();
+    r.stack_.pop_back();
+    switch (open.kind) {
+      case Kind::kLeaf:
+        if (r.leaf_plain_) *r.leaf_plain_ = std::move(r.text_);
+        else *r.leaf_opt_ = std::move(r.text_);
+        r.text_.clear();
+        return;
+      case Kind::kRoot:
+        if (!(open.seen & 1u)) r.Fail(open.line, "<PhoronixTestSuite> lacks the required element <Generated>");
+        return;
+      case Kind::kGenerated:
+        return r.CheckRequired(kGeneratedFields, open);
+      case Kind::kSystem:
+        return r.CheckRequired(kSystemFields, open);
+      case Kind::kResult:
+        r.CheckRequired(kResultFields, open);
+        if (!(open.seen & kDataBit)) r.Fail(open.line, "<Result> lacks the required element <Data>");
+        return;
+      case Kind::kData:
+        return;
+      case Kind::kEntry:
+        return r.CheckRequired(kEntryFields, open);
+    }
+  }
+
+  static void Characters(void* ctx, const xmlChar* ch, int len) {
+    SaxReader& r = Self(ctx);
+    if (r.failed() || r.stack_.empty()) return;
+    if (r.stack_.back().kind == Kind::kLeaf) {
+      r.text_.append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len));
+      return;
+    }
+    for (int i = 0; i < len; ++i)
+      if (ch[i] != ' ' && ch[i] != '\t' && ch[i] != '\n' && ch[i] != '\r')
+        return r.Fail(r.Line(), "unexpected text inside <" + std::string(r.stack_.back().name) + ">");
+  }
+
+  static void Comment(void* ctx, const xmlChar* value) {
+    SaxReader& r = Self(ctx);
+    if (r.stack_.empty() && !r.root_seen_comment_ && !r.file_.leading_comment) {
+      r.file_.leading_comment = std::string(reinterpret_cast<const char*>(value));
+      r.root_seen_comment_ = true;
+    }
+  }
+
+  static void Reference(void* ctx, const xmlChar* name) {
+    SaxReader& r = Self(ctx);
+    r.Fail(r.Line(), "entity reference &" + std::string(reinterpret_cast<const char*>(name)) + "; is not allowed");
+  }
+
+  static void Subset(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
+    SaxReader& r = Self(ctx);
+    r.Fail(r.Line(), "a DOCTYPE is not allowed in a result file");
+  }
+
+  xmlParserCtxt* ctxt_;
   const std::string& source_;
+  ResultFile file_;
+  std::vector<Open> stack_;
+  std::string text_;
+  std::string* leaf_plain_ = nullptr;
+  std::optional<std::string>* leaf_opt_ = nullptr;
+  bool root_seen_comment_ = false;
+  std::string error_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -364,24 +442,27 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name)
   if (xml.size() > static_cast<size_t>(INT32_MAX)) throw FileError(source_name, "file too large");
 
   xmlInitParser();
-  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlNewParserCtxt());
+  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlCreateMemoryParserCtxt(xml.data(), static_cast<int>(xml.size())));
   if (!ctxt) throw FileError(source_name, "out of memory creating the XML parser");
+  SaxReader reader(ctxt.get(), source_name);
+  SaxReader::InstallInto(*ctxt->sax);
+  ctxt->_private = &reader;
+  if (xmlCharEncodingHandler* utf8 = xmlFindCharEncodingHandler("UTF-8")) xmlSwitchToEncoding(ctxt.get(), utf8);
   // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
   // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors ourselves.
-  int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
-  std::unique_ptr<xmlDoc, DocFree> doc(xmlCtxtReadMemory(ctxt.get(), xml.data(), static_cast<int>(xml.size()),
-                                                         source_name.c_str(), "UTF-8", options));
+  xmlCtxtUseOptions(ctxt.get(), XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+  xmlParseDocument(ctxt.get());
   const xmlError* err = xmlCtxtGetLastError(ctxt.get());
-  if (!doc || !ctxt->wellFormed || (err && err->level >= XML_ERR_ERROR)) {
+  bool malformed = !ctxt->wellFormed || (err && err->level >= XML_ERR_ERROR);
+  if (reader.failed() && !malformed) throw FileError(source_name, reader.error());
+  if (malformed) {
     std::string msg = err && err->message ? err->message : "malformed XML";
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     long line = err ? err->line : 0;
     throw FileError(source_name, (line > 0 ? "line " + std::to_string(line) + ": " : std::string()) +
                                      "malformed XML: " + msg);
   }
-  if (doc->intSubset || doc->extSubset)
-    throw FileError(source_name, "a DOCTYPE is not allowed in a result file");
-  return Reader(source_name).ReadDocument(doc.get());
+  return reader.Take();
 }
 
 ResultFile ReadResultFile(const std::string& path) { return ParseResultFile(ReadFile(path), path); }

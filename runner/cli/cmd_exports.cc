@@ -11,6 +11,7 @@
 #include "results-xml/export_json.h"
 #include "results-xml/export_svg.h"
 #include "results-xml/export_text.h"
+#include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
 #include "runner/common/args.h"
@@ -25,20 +26,10 @@ namespace {
 namespace fs = std::filesystem;
 using results::ResultFile;
 
-// FILE = a path to a composite.xml, a result directory, or a saved name under the results
-// directory (ours, then PTS's). Minimal until the results library offers its result store.
+// FILE = a path to a composite.xml, a result directory, or a saved name (ours, then PTS's).
 ResultFile LoadResultFileArgument(const std::string& arg) {
-  std::error_code ec;
-  if (fs::is_regular_file(arg, ec)) return results::ReadResultFile(arg);
-  if (fs::is_regular_file(fs::path(arg) / "composite.xml", ec))
-    return results::ReadResultFile((fs::path(arg) / "composite.xml").string());
-  const Settings& s = GlobalSettings();
-  for (const std::string& dir : {s.ResultsDirectory(), s.Get("results.pts_home") + "/test-results"}) {
-    fs::path p = fs::path(dir) / arg / "composite.xml";
-    if (fs::is_regular_file(p, ec)) return results::ReadResultFile(p.string());
-  }
-  throw Error(arg + ": no such result file (not a path, and no saved result of that name in " +
-              s.ResultsDirectory() + ")");
+  return results::ReadResultFile(
+      results::ResolveResultFile(arg, results::ResultDirectories(GlobalSettings())));
 }
 
 // -o/--output PATH: written atomically (temporary file + rename); otherwise standard output.
@@ -104,6 +95,12 @@ int ToJson(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int Confidence(const std::vector<std::string>& argv) {
+  Args a = Args::Parse(argv, kOutputSpec);
+  Emit(a, results::ResultFileConfidenceText(LoadResultFileArgument(SingleFile(a, "result-file-confidence"))));
+  return 0;
+}
+
 int ToSvg(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, {{"-o", "--output", "--result"}, {}});
   const ResultFile file = LoadResultFileArgument(SingleFile(a, "result-file-to-svg"));
@@ -150,6 +147,9 @@ std::vector<Command> ExportCommands() {
       {"result-file-to-csv", {"to-csv"}, "Results", file_o,
        "results x systems CSV matrix (empty cell = no result)", ToCsv},
       {"result-file-raw-to-csv", {"to-raw-csv"}, "Results", file_o, "every trial as one CSV row", RawToCsv},
+      {"result-file-confidence", {"confidence"}, "Results", file_o,
+       "PTS's per-trial view: values, mean, std deviation %, three-sigma limits and trials outside them",
+       Confidence},
       {"result-file-to-json", {"to-json"}, "Results", "FILE [-o PATH] [--pts-only]",
        "PTS's JSON plus every trial's statistics (--pts-only: PTS's keys only)", ToJson},
       {"result-file-to-svg", {"to-svg"}, "Results", "FILE [-o PATH] [--result N]",

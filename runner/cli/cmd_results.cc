@@ -1,6 +1,6 @@
 // Result-file management commands (results-xml/): merge-results, list-saved-results,
-// rename-identifier-in-result-file, remove-result-from-result-file, remove-result,
-// validate-result-file. Exports and show/compare live in cmd_exports.cc.
+// rename-identifier-in-result-file, remove-result-from-result-file, remove-run-from-result-file,
+// remove-result, validate-result-file. Exports and show/compare live in cmd_exports.cc.
 #include <filesystem>
 #include <iostream>
 
@@ -39,13 +39,11 @@ int MergeResults(const std::vector<std::string>& argv) {
   if (!out) out = args.Value("--output");
 
   std::vector<std::string> dirs = Dirs();
-  std::vector<MergeInput> inputs;
-  inputs.reserve(names.size());
-  for (const std::string& n : names) {
-    std::string path = ResolveResultFile(n, dirs);  // a missing input is a hard error, before anything is written
-    inputs.push_back({n, ReadResultFile(path)});
-  }
-  MergeOutcome m = MergeResultFiles(std::move(inputs), policy);
+  std::vector<std::string> paths;
+  for (const std::string& n : names) paths.push_back(ResolveResultFile(n, dirs));  // missing input: error, nothing written
+  ResultMerger merger(policy);
+  for (size_t i = 0; i < paths.size(); ++i) merger.Add({names[i], ReadResultFile(paths[i])});  // one input in memory at a time
+  MergeOutcome m = merger.Finish();
   for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
 
   std::string written;
@@ -116,6 +114,18 @@ int RemoveResultFromFile(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int RemoveRunCmd(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {});
+  const auto& p = args.positional();
+  if (p.size() != 2) throw Error("usage: remove-run-from-result-file FILE SYSTEM-IDENTIFIER", 2);
+  std::string path = ResolveResultFile(p[0], Dirs());
+  ResultFile f = ReadResultFile(path);
+  size_t entries = RemoveSystem(f, p[1]);
+  WriteResultFile(path, f);
+  std::cout << path << ": removed system '" << p[1] << "' and its " << entries << " entries\n";
+  return 0;
+}
+
 int RemoveResultCmd(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {});
   if (args.positional().size() != 1) throw Error("usage: remove-result SAVED-NAME", 2);
@@ -163,6 +173,8 @@ std::vector<Command> ResultCommands() {
        "rename a system identifier in a result file", RenameIdentifierCmd},
       {"remove-result-from-result-file", {}, "Results", "FILE RESULT-NUMBER-OR-HASH...",
        "remove results (1-based number or comparison hash) and their monitor children", RemoveResultFromFile},
+      {"remove-run-from-result-file", {"remove-system"}, "Results", "FILE SYSTEM-IDENTIFIER",
+       "remove one system (run) and all its entries from a result file", RemoveRunCmd},
       {"remove-result", {}, "Results", "SAVED-NAME", "delete a saved result directory", RemoveResultCmd},
       {"validate-result-file", {"validate"}, "Results", "FILE [--schema XSD]",
        "check a result file (our rules; PTS's XSD too with --schema or results.xsd)", ValidateCmd},

@@ -23,6 +23,8 @@ std::vector<Command> CoreCommands();
 std::vector<Command> ResultCommands();
 std::vector<Command> ExportCommands();
 std::vector<Command> WorkloadCommands();
+std::vector<Command> ProfileCommands();
+std::vector<Command> MonitorCommands();
 std::vector<Command> RunCommands();
 std::vector<Command> ClientCommands();
 std::vector<Command> ReproduceCommands();

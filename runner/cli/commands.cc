@@ -7,8 +7,8 @@ namespace ptsn::cli {
 const std::vector<Command>& AllCommands() {
   static const std::vector<Command> all = [] {
     std::vector<Command> out;
-    for (auto group : {CoreCommands, ResultCommands, ExportCommands, WorkloadCommands, RunCommands,
-                       ClientCommands, ReproduceCommands}) {
+    for (auto group : {CoreCommands, ResultCommands, ExportCommands, WorkloadCommands, ProfileCommands, MonitorCommands,
+                       RunCommands, ClientCommands, ReproduceCommands}) {
       auto rows = group();
       out.insert(out.end(), rows.begin(), rows.end());
     }

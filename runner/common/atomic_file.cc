@@ -59,14 +59,34 @@ void WriteFileAtomically(const std::string& path, std::string_view content) {
 }
 
 std::string ReadFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw FileError(path, "is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FileError(path, std::string("cannot open: ") + ErrnoText(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw FileError(path, "cannot read");
-  return ss.str();
+  // One read() into a buffer sized by fstat (an ostringstream copy costs 3x on large result files).
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw FileError(path, std::string("cannot open: ") + ErrnoText(errno));
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    int err = errno;
+    close(fd);
+    if (S_ISDIR(st.st_mode)) throw FileError(path, "is a directory, not a file");
+    throw FileError(path, "cannot stat: " + ErrnoText(err));
+  }
+  std::string out;
+  out.resize(st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0);
+  size_t have = 0;
+  while (true) {
+    if (have == out.size()) out.resize(out.size() + 65536);  // files that grow or report size 0 (/proc)
+    ssize_t n = read(fd, out.data() + have, out.size() - have);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      close(fd);
+      throw FileError(path, "cannot read: " + ErrnoText(err));
+    }
+    if (n == 0) break;
+    have += static_cast<size_t>(n);
+  }
+  close(fd);
+  out.resize(have);
+  return out;
 }
 
 void MakeDirectories(const std::string& path) {

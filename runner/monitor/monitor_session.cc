@@ -75,7 +75,9 @@ void MonitorSession::EndTest() {
 
 const std::vector<SensorSeries>& MonitorSession::last_series() const { return sampler_ ? sampler_->series() : empty_; }
 
-RecordOutcome MonitorSession::RecordTest(results::ResultFile& file, const results::Result& test, const std::string& identifier) {
+RecordOutcome MonitorSession::RecordTest(results::ResultFile& file, const results::Result& test_in_file,
+                                         const std::string& identifier) {
+  const results::Result test = test_in_file;  // may point into file.results, which grows below
   RecordOutcome outcome;
   if (!sampler_) return outcome;
   const auto& series = sampler_->series();

@@ -102,8 +102,9 @@ std::string FormatSeries(const SensorSeries& series) {
   return nonzero ? out : std::string();
 }
 
-RecordOutcome AppendMonitorResults(ResultFile& file, const Result& test, const std::string& system_identifier,
+RecordOutcome AppendMonitorResults(ResultFile& file, const Result& test_in_file, const std::string& system_identifier,
                                    const std::vector<SensorSeries>& series) {
+  const Result test = test_in_file;  // usually an element of file.results, which inserting moves
   RecordOutcome outcome;
   const Entry* test_entry = EntryOf(test, system_identifier);
   if (!test_entry || test_entry->value.empty()) {
@@ -145,8 +146,9 @@ RecordOutcome AppendMonitorResults(ResultFile& file, const Result& test, const s
   return outcome;
 }
 
-RecordOutcome AppendPerformancePerSensor(ResultFile& file, const Result& test, const std::string& system_identifier,
+RecordOutcome AppendPerformancePerSensor(ResultFile& file, const Result& test_in_file, const std::string& system_identifier,
                                          const SensorSeries& series) {
+  const Result test = test_in_file;  // usually an element of file.results, which inserting moves
   RecordOutcome outcome;
   const Entry* test_entry = EntryOf(test, system_identifier);
   if (!test_entry || test_entry->value.empty()) return outcome;
@@ -236,11 +238,13 @@ RecordOutcome AppendSessionSummary(ResultFile& file, const std::string& system_i
 }
 
 void AddPresetEnvironmentVariable(results::Generated& generated, const std::string& name, const std::string& value) {
-  std::string item = name + "=" + value;
   std::vector<std::string> items;
   if (generated.preset_environment_variables && !generated.preset_environment_variables->empty())
     items = Split(*generated.preset_environment_variables, ';');
-  if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+  // PTS replaces the whole string with this run's variables; we keep other variables the file
+  // had and replace a variable of the same name.
+  std::erase_if(items, [&](const std::string& item) { return item.rfind(name + "=", 0) == 0; });
+  items.push_back(name + "=" + value);
   generated.preset_environment_variables = Join(items, ";");
 }
 

@@ -38,7 +38,7 @@ struct RecordOutcome {
 };
 
 // Appends (or merges) one child Result per series after `test` (which should already be in
-// `file`, compared by comparison hash; if it is not, children go to the end). `test` must carry
+// `file` and may be a reference into file.results, compared by comparison hash; if it is not, children go to the end). `test` must carry
 // the Entry of `system_identifier`: a test without a value for it (failed) gets no children.
 RecordOutcome AppendMonitorResults(results::ResultFile& file, const results::Result& test,
                                    const std::string& system_identifier, const std::vector<SensorSeries>& series);
@@ -73,8 +73,8 @@ class SessionSeries {
 RecordOutcome AppendSessionSummary(results::ResultFile& file, const std::string& system_identifier,
                                    const SessionSeries& session);
 
-// Generated/PreSetEnvironmentVariables as PTS keeps it: "VAR=value" items joined by ';', each
-// added once. PTS stores MONITOR and PERFORMANCE_PER_WATT; we add
+// Generated/PreSetEnvironmentVariables as PTS keeps it: "VAR=value" items joined by ';'; a
+// variable already there is replaced. PTS stores MONITOR and PERFORMANCE_PER_WATT; we add
 // PTS_NATIVE_MONITOR_PTS_MODE=false when native-mode series were recorded, so a reader (and a
 // re-run) knows which cpu.usage definition the file holds.
 void AddPresetEnvironmentVariable(results::Generated& generated, const std::string& name, const std::string& value);

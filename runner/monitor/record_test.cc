@@ -172,12 +172,14 @@ TEST(AppendSessionSummary, ShapeOfTheOldWholeSessionResult) {
   EXPECT_EQ(r.entries[0].raw_string, "");
 }
 
-TEST(PresetEnvironment, JoinedBySemicolonOnce) {
+TEST(PresetEnvironment, JoinedBySemicolonsSameNameReplaced) {
   results::Generated g;
   AddPresetEnvironmentVariable(g, "MONITOR", "cpu.usage,memory.usage");
   AddPresetEnvironmentVariable(g, "MONITOR", "cpu.usage,memory.usage");
   AddPresetEnvironmentVariable(g, "PERFORMANCE_PER_WATT", "1");
   EXPECT_EQ(g.preset_environment_variables, "MONITOR=cpu.usage,memory.usage;PERFORMANCE_PER_WATT=1");
+  AddPresetEnvironmentVariable(g, "MONITOR", "all");
+  EXPECT_EQ(g.preset_environment_variables, "PERFORMANCE_PER_WATT=1;MONITOR=all");
 }
 
 TEST(FormatSeries, TwoDecimalsAsPtsAndAllZeroDropped) {

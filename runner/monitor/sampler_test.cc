@@ -4,28 +4,14 @@
 
 #include <cmath>
 
+#include "runner/monitor/test_fixture.h"
+
+#include "runner/monitor/test_allocations.h"
+
 namespace ptsn::monitor {
 namespace {
 
-// Advances instantly to each deadline; stops after `end`. `late` adds a delay to one wake-up.
-class FakeClock : public MonitorClock {
- public:
-  explicit FakeClock(double end) : end_(end) {}
-  double Now() override { return now_; }
-  bool SleepUntil(double deadline) override {
-    if (deadline > end_) return false;
-    now_ = deadline + (++wakeups_ == late_at_ ? late_by_ : 0);
-    return true;
-  }
-  void Wake() override {}
-  void MakeLate(int wakeup, double by) { late_at_ = wakeup, late_by_ = by; }
-
- private:
-  double now_ = 100;  // not 0: times must be relative to Start
-  double end_;
-  int wakeups_ = 0, late_at_ = -1;
-  double late_by_ = 0;
-};
+using test::FakeClock;
 
 // Records when it was primed and read; a windowed reader returns the window length.
 class FakeReader : public SensorReader {
@@ -130,6 +116,25 @@ TEST(Sampler, RealThreadStartStopAndReuse) {
     for (size_t i = 1; i < mem.times.size(); ++i) EXPECT_GT(mem.times[i], mem.times[i - 1]);
     EXPECT_GE(sampler.thread_cpu_seconds(), 0);
   }
+}
+
+// Every real sensor of the desktop fixture, sampled for 10 s and for 100 s of (fake) time: the
+// allocation count must not grow with the number of samples.
+TEST(Sampler, NoAllocationPerSampleInSteadyState) {
+  test::FixtureTree tree("desktop");
+  SensorSelection selection = SelectSensors("all,cgroup.all", SensorEnv{SysRoot(tree.root()), MonitorMode::kNative, "/", ""});
+  ASSERT_GE(selection.sensors.size(), 12u);
+  auto allocations_for = [&](double seconds) {
+    Sampler sampler(selection.sensors, {0.5, MonitorMode::kNative, 1024}, std::make_unique<FakeClock>(100 + seconds));
+    sampler.RunOnThisThread();  // warms the read buffers
+    long before = test::AllocationCount();
+    sampler.RunOnThisThread();
+    size_t samples = 0;
+    for (const auto& s : sampler.series()) samples += s.values.size();
+    EXPECT_GT(samples, seconds);  // it did sample
+    return test::AllocationCount() - before;
+  };
+  EXPECT_EQ(allocations_for(10), allocations_for(100));
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "runner/monitor/sampler.h"
+
 namespace ptsn::monitor::test {
 
 inline std::string TestdataDir() { return PTSN_MONITOR_TESTDATA; }
@@ -60,6 +62,26 @@ class FixtureTree {
   static inline int counter_ = 0;
   std::string name_;
   std::filesystem::path root_;
+};
+
+// Advances instantly to each deadline; stops after `end`. `late` adds a delay to one wake-up.
+class FakeClock : public MonitorClock {
+ public:
+  explicit FakeClock(double end) : end_(end) {}
+  double Now() override { return now_; }
+  bool SleepUntil(double deadline) override {
+    if (deadline > end_) return false;
+    now_ = deadline + (++wakeups_ == late_at_ ? late_by_ : 0);
+    return true;
+  }
+  void Wake() override {}
+  void MakeLate(int wakeup, double by) { late_at_ = wakeup, late_by_ = by; }
+
+ private:
+  double now_ = 100;  // not 0: times must be relative to Start
+  double end_;
+  int wakeups_ = 0, late_at_ = -1;
+  double late_by_ = 0;
 };
 
 }  // namespace ptsn::monitor::test

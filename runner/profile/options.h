@@ -77,8 +77,8 @@ struct MachineFacts {
   std::string os = "Linux";                    // Linux, BSD, MacOSX, Windows, Solaris
   std::string arch = "x86_64";
   std::string gpu_model;
-  bool opencl = false;
-  bool vulkan = false;
+  bool opencl = true;  // PTS assumes both work unless clinfo/vulkaninfo report none
+  bool vulkan = true;
   std::function<bool(const std::string&)> is_file;            // auto-file-select
   std::function<bool(const std::string&)> is_executable;      // auto-executable
   std::function<bool(const std::string&)> is_writable_dir;    // auto-directory-select

@@ -288,22 +288,24 @@ ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& id
   src.directory = fs::path(dir).lexically_normal().string();
   while (src.directory.size() > 1 && src.directory.back() == '/') src.directory.pop_back();
   src.identifier = identifier.empty() ? IdentifierForDirectory(src.directory) : identifier;
-  std::string def_path = src.directory + "/test-definition.xml";
+  // One directory listing tells which files exist (fewer system calls than a stat per file).
+  std::set<std::string> files;
   std::error_code ec;
-  if (!fs::is_regular_file(def_path, ec)) throw FileError(src.directory, "no test-definition.xml (not a test profile)");
+  for (const auto& entry : fs::directory_iterator(src.directory, ec)) files.insert(entry.path().filename().string());
+  std::string def_path = src.directory + "/test-definition.xml";
+  if (!files.count("test-definition.xml")) throw FileError(src.directory, "no test-definition.xml (not a test profile)");
   ParseTestDefinition(ParseXmlFile(def_path), def_path, &src, issues);
-  std::string results_path = src.directory + "/results-definition.xml";
-  if (fs::is_regular_file(results_path, ec))
+  if (files.count("results-definition.xml")) {
+    std::string results_path = src.directory + "/results-definition.xml";
     src.results = ParseResultsDefinition(ParseXmlFile(results_path), results_path, issues);
-  std::string downloads_path = src.directory + "/downloads.xml";
-  if (fs::is_regular_file(downloads_path, ec)) {
+  }
+  if (files.count("downloads.xml")) {
+    std::string downloads_path = src.directory + "/downloads.xml";
     src.has_downloads_file = true;
     src.downloads = ParseDownloads(ParseXmlFile(downloads_path), downloads_path, issues);
   }
-  for (const auto& entry : fs::directory_iterator(src.directory, ec)) {
-    std::string name = entry.path().filename().string();
-    if (EndsWith(name, ".sh")) src.scripts[name] = entry.path().string();
-  }
+  for (const auto& name : files)
+    if (EndsWith(name, ".sh")) src.scripts[name] = src.directory + "/" + name;
   return src;
 }
 

@@ -174,7 +174,7 @@ TestProfile ProfileRepository::LoadRef(const ProfileRef& ref, std::vector<std::s
   TestProfile p;
   p.identifier = src.identifier;
   p.directory = src.directory;
-  p.fields = src.fields;
+  p.fields = std::move(src.fields);
   p.options = std::move(src.options);
   p.downloads = std::move(src.downloads);
   p.scripts = std::move(src.scripts);

@@ -3,6 +3,9 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include <unistd.h>
+
+#include <functional>
 #include <mutex>
 
 #include "runner/common/atomic_file.h"
@@ -58,14 +61,17 @@ XmlElement Convert(xmlNode* node) {
 
 }  // namespace
 
-XmlElement ParseXmlString(std::string_view xml, const std::string& name_for_errors) {
+namespace {
+
+// NONET: never fetch anything; no NOENT/DTDLOAD/HUGE: entities stay unexpanded and libxml2's
+// amplification limits stay on.
+constexpr int kSafeOptions = XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
+
+XmlElement Parse(const std::string& name_for_errors, const std::function<xmlDocPtr(xmlParserCtxtPtr)>& read) {
   InitLibxml();
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) throw FileError(name_for_errors, "cannot allocate an XML parser");
-  // NONET: never fetch anything; no NOENT/DTDLOAD/HUGE: entities stay unexpanded and libxml2's
-  // amplification limits stay on.
-  xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml.data(), static_cast<int>(xml.size()), name_for_errors.c_str(), nullptr,
-                                    XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+  xmlDocPtr doc = read(ctxt);
   if (!doc) {
     xmlErrorPtr err = xmlCtxtGetLastError(ctxt);
     std::string msg = err && err->message ? Trim(err->message) : "not well-formed XML";
@@ -88,6 +94,19 @@ XmlElement ParseXmlString(std::string_view xml, const std::string& name_for_erro
   return out;
 }
 
-XmlElement ParseXmlFile(const std::string& path) { return ParseXmlString(ReadFile(path), path); }
+}  // namespace
+
+XmlElement ParseXmlString(std::string_view xml, const std::string& name_for_errors) {
+  return Parse(name_for_errors, [&](xmlParserCtxtPtr ctxt) {
+    return xmlCtxtReadMemory(ctxt, xml.data(), static_cast<int>(xml.size()), name_for_errors.c_str(), nullptr,
+                             kSafeOptions);
+  });
+}
+
+XmlElement ParseXmlFile(const std::string& path) {
+  // libxml2 reads the file itself (one read, no copy); an unreadable file gets our own message.
+  if (access(path.c_str(), R_OK) != 0) ReadFile(path);  // throws "PATH: cannot open: ..."
+  return Parse(path, [&](xmlParserCtxtPtr ctxt) { return xmlCtxtReadFile(ctxt, path.c_str(), nullptr, kSafeOptions); });
+}
 
 }  // namespace ptsn::profile

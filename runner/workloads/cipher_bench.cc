@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <latch>
 #include <thread>
 #include <vector>
@@ -25,14 +26,24 @@ std::vector<uint8_t> RandomBytes(size_t n) {
   return v;
 }
 
+double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
 struct ThreadTally {
   uint64_t bytes = 0;
   double seconds = 0;
+  double cpu_seconds = 0;
   std::string error;
 };
 
-// Runs one direction on every thread; returns MiB/s summed over threads.
-double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, double seconds, double* elapsed) {
+// Runs one direction on every thread; returns MiB/s summed over threads. `per_cpu` gets MiB per
+// CPU-second of the worker threads: the figure that stays comparable on a machine shared with
+// other work.
+double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, double seconds, double* elapsed,
+                double* per_cpu = nullptr) {
   size_t sectors = std::max<size_t>(1, o.buffer_bytes / o.block_size);
   size_t size = sectors * o.block_size;
   std::vector<uint8_t> key = RandomKey(o.cipher.key_bits);
@@ -57,6 +68,7 @@ double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, doub
         ready.count_down();
         counted = true;
         while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+        double cpu0 = ThreadCpuSeconds();
         auto start = Clock::now(), now = start;
         do {
           if (encrypt) {
@@ -68,6 +80,7 @@ double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, doub
           now = Clock::now();
         } while (now < deadline);
         me.seconds = std::chrono::duration<double>(now - start).count();
+        me.cpu_seconds = ThreadCpuSeconds() - cpu0;
       } catch (const std::exception& e) {
         me.error = e.what();
         if (!counted) ready.count_down();
@@ -78,13 +91,16 @@ double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, doub
   deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   go.store(true, std::memory_order_release);
   for (auto& w : workers) w.join();
-  double mib = 0, longest = 0;
+  double mib = 0, longest = 0, cpu = 0, total = 0;
   for (const auto& t : tally) {
     if (!t.error.empty()) throw Error(t.error);
+    cpu += t.cpu_seconds;
+    total += static_cast<double>(t.bytes) / kMiB;
     if (t.seconds > 0) mib += static_cast<double>(t.bytes) / kMiB / t.seconds;
     longest = std::max(longest, t.seconds);
   }
   if (elapsed) *elapsed = longest;
+  if (per_cpu) *per_cpu = cpu > 0 ? total / cpu : 0;
   return mib;
 }
 
@@ -129,8 +145,8 @@ CipherBenchResult RunCipherBench(const CipherBenchOptions& o) {
     r.backend = ChooseBackend(o.cipher, o.block_size, &r.calibration);
     r.auto_chosen = true;
   }
-  if (o.encrypt) r.encrypt_mib_per_s = TimedRun(o, r.backend, true, o.seconds, &r.encrypt_seconds);
-  if (o.decrypt) r.decrypt_mib_per_s = TimedRun(o, r.backend, false, o.seconds, &r.decrypt_seconds);
+  if (o.encrypt) r.encrypt_mib_per_s = TimedRun(o, r.backend, true, o.seconds, &r.encrypt_seconds, &r.encrypt_mib_per_cpu_s);
+  if (o.decrypt) r.decrypt_mib_per_s = TimedRun(o, r.backend, false, o.seconds, &r.decrypt_seconds, &r.decrypt_mib_per_cpu_s);
   return r;
 }
 
@@ -195,6 +211,8 @@ Report CipherReport(const CipherBenchOptions& o, const CipherBenchResult& r, boo
   else rep.Null("encrypt_mib_per_s");
   if (r.decrypt_mib_per_s) rep.Number("decrypt_mib_per_s", "Decrypt", *r.decrypt_mib_per_s, "MiB/s");
   else rep.Null("decrypt_mib_per_s");
+  if (r.encrypt_mib_per_s) rep.Number("encrypt_mib_per_cpu_s", "", r.encrypt_mib_per_cpu_s);
+  if (r.decrypt_mib_per_s) rep.Number("decrypt_mib_per_cpu_s", "", r.decrypt_mib_per_cpu_s);
   return rep;
 }
 

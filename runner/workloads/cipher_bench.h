@@ -29,6 +29,7 @@ struct CipherBenchResult {
   std::optional<double> encrypt_mib_per_s;
   std::optional<double> decrypt_mib_per_s;
   double encrypt_seconds = 0, decrypt_seconds = 0;
+  double encrypt_mib_per_cpu_s = 0, decrypt_mib_per_cpu_s = 0;  // per CPU-second of the workers
 };
 
 // Throws ptsn::Error for an unavailable backend/cipher, or when decryption does not give back

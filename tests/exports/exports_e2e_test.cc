@@ -79,7 +79,7 @@ TEST_F(ExportsE2E, BadInputIsOneLineAndNonZero) {
   auto missing = ptsn::test::RunPtsNative("result-file-to-text " + (dir_ / "nope.xml").string(),
                                           "PTS_NATIVE_RESULTS_DIR=" + dir_.string());
   EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_NE(missing.output.find("nope.xml: no such result file"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("nope.xml: no such file and no saved result"), std::string::npos) << missing.output;
 
   ptsn::WriteFileAtomically((dir_ / "broken.xml").string(), "<PhoronixTestSuite><Generated>");
   auto broken = ptsn::test::RunPtsNative("to-csv " + (dir_ / "broken.xml").string());

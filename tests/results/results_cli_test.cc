@@ -153,6 +153,19 @@ TEST_F(ResultsCli, RemoveResultFromFileMatchesPts) {
   EXPECT_NE(r.output.find("out of range"), std::string::npos);
 }
 
+TEST_F(ResultsCli, RemoveRunFromResultFile) {
+  PTSN_REQUIRE_REFERENCE();
+  Save("three", "merge-experiments/5-a-b-partial.xml");
+  auto r = Run("remove-run-from-result-file three Partial");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::string xml = ReadFile(Path("results/three/composite.xml"));
+  EXPECT_EQ(xml.find("<Identifier>Partial</Identifier>"), std::string::npos);
+  EXPECT_NE(xml.find("<Identifier>Tuned</Identifier>"), std::string::npos);
+  r = Run("remove-run-from-result-file three Partial");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("no system identifier 'Partial'"), std::string::npos) << r.output;
+}
+
 TEST_F(ResultsCli, RemoveSavedResult) {
   PTSN_REQUIRE_REFERENCE();
   Save("doomed", "result-a/composite.xml");

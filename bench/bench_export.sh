@@ -1,0 +1,122 @@
+#!/bin/bash
+# Export benchmark: one generated result file of 1,000 results x 10 systems (every 4th result
+# with a 60-sample CPU-usage monitor child) exported to text, CSV and JSON by pts-native and,
+# when available, by the real PTS 10.8.6 (PHP), side by side.
+#
+#   bench/bench_export.sh [BUILD_DIR]          (default: build)
+#   env: RUNS (ours, default 7), PTS_RUNS (default 3), RESULTS (1000), SYSTEMS (10),
+#        WORK (scratch, default /tmp/ptsn-bench-export),
+#        PTS_SRC (a PTS v10.8.6 checkout; without it only our figures are printed),
+#        SHARED (shared reference tree, default <repo>/../shared)
+# PTS is measured two ways: its result-file-to-* command through
+# shared/reference/tools/pts-ref.sh (root only; CSV/JSON via OUTPUT_FILE), and its
+# pts_result_file_output functions alone (bench/pts_export.php). Figures are medians of wall
+# time, CPU time (user+sys) and peak RSS (/usr/bin/time -v); outputs are compared with PTS's.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(dirname "$HERE")
+BUILD=$(cd "${1:-$REPO/build}" && pwd)
+RUNS=${RUNS:-7}; PTS_RUNS=${PTS_RUNS:-3}; RESULTS=${RESULTS:-1000}; SYSTEMS=${SYSTEMS:-10}
+WORK=${WORK:-/tmp/ptsn-bench-export}
+SHARED=${SHARED:-$REPO/../shared}
+BIN="$BUILD/pts-native"; GEN="$BUILD/bench/gen_results"
+[ -x "$BIN" ] && [ -x "$GEN" ] || { echo "build pts-native and gen_results first (cmake --build $BUILD)" >&2; exit 2; }
+WIDTH=80  # the text width for both sides (PTS's command reads TERMINAL_WIDTH)
+
+rm -rf "$WORK"; mkdir -p "$WORK"
+"$GEN" --out "$WORK/in" --files 1 --results "$RESULTS" --systems "$SYSTEMS" > /dev/null
+XML="$WORK/in/file-001.xml"
+XML_BYTES=$(wc -c < "$XML")
+
+# measure LABEL CMD...  -> appends "wall_s cpu_s max_rss_kb" to $WORK/LABEL.times
+measure() {
+  local label=$1; shift
+  /usr/bin/time -v "$@" > "$WORK/$label.stdout" 2> "$WORK/$label.err" < /dev/null || { cat "$WORK/$label.err" >&2; exit 1; }
+  awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; w=s}
+              /User time/ {u=$2} /System time/ {y=$2} /Maximum resident set size/ {m=$2}
+              END {print w, u+y, m}' "$WORK/$label.err" >> "$WORK/$label.times"
+}
+median() {  # median of column $2 of file $1
+  sort -g -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'
+}
+row() {  # LABEL TIMESFILE
+  printf '  %-44s %8.3f %8.3f %11d %6.2fx\n' "$1" "$(median "$2" 1)" "$(median "$2" 2)" "$(median "$2" 3)" \
+    "$(echo "$(median "$2" 3)*1024/$XML_BYTES" | bc -l)"
+}
+
+printf '\nresult-file-to-{text,csv,json}: 1 file, %s results x %s systems, %s bytes of XML; medians\n' \
+  "$RESULTS" "$SYSTEMS" "$XML_BYTES"
+printf '  %-44s %8s %8s %11s %7s\n' "" "wall s" "cpu s" "peak RSS KB" "RSS/XML"
+measure version "$BIN" version
+for f in text csv json; do
+  for _ in $(seq "$RUNS"); do
+    measure "ours-$f" env TERMINAL_WIDTH=$WIDTH "$BIN" "result-file-to-$f" "$XML" -o "$WORK/ours.$f"
+  done
+  row "pts-native result-file-to-$f ($RUNS runs)" "$WORK/ours-$f.times"
+done
+for _ in $(seq "$RUNS"); do measure "ours-json-pts" "$BIN" result-file-to-json --pts-only "$XML" -o "$WORK/ours-pts.json"; done
+row "pts-native result-file-to-json --pts-only" "$WORK/ours-json-pts.times"
+row "pts-native version (process baseline)" "$WORK/version.times"
+
+if [ -z "${PTS_SRC:-}" ] || ! command -v php > /dev/null; then
+  echo "  (PTS_SRC not set or php missing: no PTS figures)"
+  exit 0
+fi
+PTS_SRC=$(cd "$PTS_SRC" && pwd)
+for f in text csv json; do
+  for _ in $(seq "$PTS_RUNS"); do
+    measure "ptslib-$f" php -d memory_limit=4G "$HERE/pts_export.php" "$PTS_SRC" "$SHARED/reference/tools" "$f" "$XML" "$WORK/ptslib.$f" "$WIDTH"
+  done
+  row "PTS pts_result_file_output $f ($PTS_RUNS runs)" "$WORK/ptslib-$f.times"
+done
+if [ "$(id -u)" = 0 ]; then
+  export PTS_HOME="$WORK/pts-home"; U="$PTS_HOME/.phoronix-test-suite"; mkdir -p "$U/test-results/bench-export"
+  cp "$XML" "$U/test-results/bench-export/composite.xml"
+  python3 - "$PTS_SRC/pts-core/static/user-config-defaults.xml" > "$U/user-config.xml" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+for k, v in {"AnonymousUsageReporting": "FALSE", "AllowResultUploadsToOpenBenchmarking": "FALSE",
+             "NoInternetCommunication": "TRUE", "UploadResults": "FALSE", "Configured": "TRUE",
+             "OpenBrowser": "FALSE", "AutoLoadModules": ""}.items():
+    s = re.sub(r"<%s>[^<]*</%s>|<%s/>" % (k, k, k), "<%s>%s</%s>" % (k, v, k), s)
+sys.stdout.write(s)
+PY
+  for f in text csv json; do
+    for _ in $(seq "$PTS_RUNS"); do
+      measure "ptscmd-$f" env PTS_SRC="$PTS_SRC" PTS_HOME="$PTS_HOME" TERMINAL_WIDTH=$WIDTH OUTPUT_FILE="$WORK/ptscmd.$f" \
+        "$SHARED/reference/tools/pts-ref.sh" "result-file-to-$f" bench-export
+    done
+    row "PTS result-file-to-$f command ($PTS_RUNS runs)" "$WORK/ptscmd-$f.times"
+  done
+fi
+
+# Speed-ups by wall time and by CPU time (user+sys): on a loaded machine wall time mostly
+# measures waiting for a core, CPU time what each side actually costs.
+for col in 1 2; do
+  echo
+  [ $col = 1 ] && what="wall" || what="CPU "
+  echo "  speed-up ($what, medians)              vs PTS functions   vs PTS command"
+  for f in text csv json; do
+    if [ "$f" = json ]; then ours=$(median "$WORK/ours-json-pts.times" $col); else ours=$(median "$WORK/ours-$f.times" $col); fi
+    ours=$(echo "if ($ours < 0.005) 0.005 else $ours" | bc -l)  # /usr/bin/time resolution is 10 ms
+    lib=$(median "$WORK/ptslib-$f.times" $col)
+    cmd=$( [ -f "$WORK/ptscmd-$f.times" ] && median "$WORK/ptscmd-$f.times" $col || echo 0)
+    printf '  %-36s %14.1fx %15s\n' "result-file-to-$f" "$(echo "$lib/$ours" | bc -l)" \
+      "$( [ "$cmd" != 0 ] && printf '%.1fx' "$(echo "$cmd/$ours" | bc -l)" || echo -)"
+  done
+done
+echo "  (json compares our --pts-only output, which has PTS's keys only)"
+
+# Same output as PTS? Text: identical. JSON: identical except the "identifier" key and the
+# result hash, which PTS derives from its installed test-profile database (unknown generated
+# profiles lose both); CSV: different layout by design (export_csv.h), same cells.
+cmp -s "$WORK/ours.text" <(sed '$d' "$WORK/ptscmd.text" 2>/dev/null | sed '1,3d') 2>/dev/null \
+  && echo "  text: identical to the PTS command's output" || true
+cmp -s "$WORK/ours.text" "$WORK/ptslib.text" && echo "  text: identical to PTS's result_file_to_text()" \
+  || echo "  WARNING: text differs from PTS's result_file_to_text()"
+if diff <(cat "$WORK/ours-pts.json"; echo) <(cat "$WORK/ptslib.json"; echo) | grep '^[<>]' \
+     | grep -v '"identifier": "pts\\/' | grep -vqE '^[<>] +"[0-9a-f]{40}": \{'; then
+  echo "  WARNING: json differs from PTS's beyond identifier/hash"
+else
+  echo "  json: identical to PTS's result_file_to_json() apart from profile-derived identifier/hash"
+fi

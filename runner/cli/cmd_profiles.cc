@@ -1,0 +1,327 @@
+// Profile commands: info, list-available-tests, list-available-suites, validate-test-profile,
+// debug-result-parser. Thin glue over runner/profile.
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "runner/cli/command.h"
+#include "runner/common/args.h"
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+#include "runner/common/settings.h"
+#include "runner/common/strings.h"
+#include "runner/profile/options.h"
+#include "runner/profile/profile_repository.h"
+#include "runner/profile/results_parser.h"
+#include "runner/profile/validate.h"
+
+namespace ptsn::cli {
+
+namespace {
+
+using namespace ptsn::profile;
+
+ProfileRepository Repository() { return ProfileRepository::FromSettings(GlobalSettings()); }
+
+std::string Quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::string Or(const std::string& s, const std::string& fallback) { return s.empty() ? fallback : s; }
+
+void PrintSuite(const TestSuite& s) {
+  std::cout << s.title << " (" << s.identifier << ")\n";
+  if (!s.description.empty()) std::cout << "  " << s.description << "\n";
+  std::cout << "  type: " << Or(s.test_type, "-") << "   maintainer: " << Or(s.maintainer, "-") << "\n  tests:\n";
+  for (const auto& e : s.executes) {
+    std::cout << "    " << e.test;
+    if (!e.mode.empty()) std::cout << "  [mode " << e.mode << (e.option_select.empty() ? "" : ", " + e.option_select) << "]";
+    if (!e.description.empty()) std::cout << "  " << e.description;
+    else if (!e.arguments.empty()) std::cout << "  args: " << e.arguments;
+    std::cout << "\n";
+  }
+}
+
+int Info(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{}, {"--json"}});
+  if (args.positional().size() != 1) throw Error("usage: pts-native info PROFILE|SUITE");
+  ProfileRepository repo = Repository();
+  const std::string& name = args.positional()[0];
+  if (!repo.FindProfile(name) && repo.FindSuite(name)) {
+    PrintSuite(repo.LoadSuite(name));
+    return 0;
+  }
+  TestProfile p = repo.LoadProfile(name);
+  if (args.Has("--json")) {
+    nlohmann::json j;
+    j["identifier"] = p.identifier;
+    j["title"] = p.title;
+    j["directory"] = p.directory;
+    j["app_version"] = p.app_version;
+    j["test_type"] = p.test_type;
+    j["result_scale"] = p.result_scale;
+    j["proportion"] = p.proportion;
+    j["display_format"] = p.display_format;
+    j["times_to_run"] = p.times_to_run;
+    j["external_dependencies"] = p.external_dependencies;
+    j["system_dependencies"] = p.system_dependencies;
+    j["extends"] = p.extends_chain;
+    j["options"] = nlohmann::json::array();
+    for (const auto& o : p.options) {
+      nlohmann::json jo{{"identifier", o.identifier}, {"display_name", o.display_name}, {"prefix", o.prefix},
+                        {"postfix", o.postfix}, {"default_index", o.DefaultIndex()}};
+      jo["entries"] = nlohmann::json::array();
+      for (size_t i = 0; i < o.entries.size(); ++i)
+        jo["entries"].push_back({{"name", o.entries[i].name}, {"value", o.entries[i].value},
+                                 {"preset", PresetSyntax(p, o, static_cast<int>(i))}});
+      j["options"].push_back(jo);
+    }
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << Or(p.title, p.identifier) << " " << p.app_version << "  (" << p.identifier << ")\n";
+  if (!p.description.empty()) std::cout << "  " << p.description << "\n";
+  std::cout << "  directory:      " << p.directory << "\n";
+  std::cout << "  test type:      " << Or(p.test_type, "-") << "   software type: " << Or(p.software_type, "-")
+            << "   license: " << Or(p.license, "-") << "   status: " << Or(p.status, "-") << "\n";
+  std::cout << "  maintainer:     " << Or(p.maintainer, "-") << "   project: " << Or(p.project_url, "-") << "\n";
+  std::cout << "  result:         " << Or(p.result_scale, "(no scale)") << ", " << Or(p.proportion, "-") << ", "
+            << p.display_format << (p.result_quantifier.empty() ? "" : ", " + p.result_quantifier) << "\n";
+  std::cout << "  runs:           " << p.times_to_run;
+  if (p.estimated_time_per_run > 0) std::cout << " x ~" << p.estimated_time_per_run << " s";
+  std::cout << "\n  dependencies:   " << Or(Join(p.external_dependencies, ", "), "-") << "\n";
+  if (!p.system_dependencies.empty()) std::cout << "  system needs:   " << Join(p.system_dependencies, ", ") << "\n";
+  std::cout << "  platforms:      " << Or(Join(p.supported_platforms, ", "), "all")
+            << "   architectures: " << Or(Join(p.supported_architectures, ", "), "all") << "\n";
+  if (p.environment_size > 0) std::cout << "  install size:   " << p.environment_size << " MB\n";
+  if (!p.extends_chain.empty()) std::cout << "  extends:        " << Join(p.extends_chain, " -> ") << "\n";
+  if (!p.default_arguments.empty() || !p.default_post_arguments.empty())
+    std::cout << "  arguments:      " << Quoted(p.default_arguments) << " ... " << Quoted(p.default_post_arguments) << "\n";
+  long long download_bytes = 0;
+  for (const auto& d : p.downloads) download_bytes += d.file_size;
+  std::cout << "  downloads:      " << p.downloads.size() << " file(s)";
+  if (download_bytes > 0) std::cout << ", " << (download_bytes + 524288) / 1048576 << " MB";
+  std::cout << "\n  results parser: " << p.results.parsers.size() << " block(s)";
+  if (!p.results.system_monitors.empty()) std::cout << ", monitor " << p.results.system_monitors[0].sensor;
+  std::cout << "\n";
+  if (p.options.empty()) {
+    std::cout << "\n  no options\n";
+    return 0;
+  }
+  std::cout << "\n  options (select with PRESET_OPTIONS='" << p.BaseName() << ".<identifier>=<name or 0-based index>'):\n";
+  for (const auto& o : p.options) {
+    std::cout << "    " << o.identifier << "  \"" << o.display_name << "\"";
+    if (!o.prefix.empty() || !o.postfix.empty()) std::cout << "  value = " << Quoted(o.prefix) << " + entry + " << Quoted(o.postfix);
+    std::cout << "\n";
+    if (o.entries.empty()) {
+      std::cout << "      (free text)  " << PresetSyntax(p, o, -1) << "\n";
+      continue;
+    }
+    int def = o.DefaultIndex();
+    for (size_t i = 0; i < o.entries.size(); ++i) {
+      const auto& e = o.entries[i];
+      std::cout << "      " << i << ". " << e.name << "  -> " << Quoted(OptionEntryValue(o, static_cast<int>(i)))
+                << (static_cast<int>(i) == def ? "  [default]" : "") << "\n         PRESET_OPTIONS="
+                << Quoted(PresetSyntax(p, o, static_cast<int>(i))) << "\n";
+    }
+  }
+  size_t combos = BatchOptions(p.options).size();
+  std::cout << "\n  " << combos << " combination(s) in batch mode\n";
+  return 0;
+}
+
+// Newest version per repo/name unless every version is wanted.
+std::vector<ProfileRef> NewestOnly(const std::vector<ProfileRef>& refs) {
+  std::map<std::string, ProfileRef> newest;
+  for (const auto& r : refs) {
+    size_t slash = r.identifier.find('/');
+    auto [name, version] = SplitNameVersion(r.identifier.substr(slash + 1));
+    std::string key = r.identifier.substr(0, slash + 1) + name;
+    auto it = newest.find(key);
+    if (it == newest.end()) {
+      newest.emplace(key, r);
+      continue;
+    }
+    std::string old_version = SplitNameVersion(it->second.identifier.substr(slash + 1)).second;
+    if (CompareVersions(version, old_version) > 0) it->second = r;
+  }
+  std::vector<ProfileRef> out;
+  for (auto& [k, r] : newest) out.push_back(r);
+  return out;
+}
+
+int ListTests(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--type"}, {"--all-versions"}});
+  ProfileRepository repo = Repository();
+  std::string type = ToLower(args.ValueOr("--type", ""));
+  auto refs = repo.ListProfiles();
+  if (!args.Has("--all-versions")) refs = NewestOnly(refs);
+  int shown = 0, failed = 0;
+  for (const auto& ref : refs) {
+    TestProfile p;
+    try {
+      p = repo.LoadProfile(ref.identifier);
+    } catch (const Error& e) {
+      ++failed;
+      std::cerr << "pts-native: skipped " << ref.identifier << ": " << e.what() << "\n";
+      continue;
+    }
+    if (p.software_type == "BaseTestProfile") continue;
+    if (!type.empty() && ToLower(p.test_type) != type) continue;
+    std::string id = p.identifier;
+    if (id.size() < 34) id.resize(34, ' ');
+    std::string title = p.title;
+    if (title.size() < 36) title.resize(36, ' ');
+    std::cout << id << " " << title << " " << p.test_type << "\n";
+    ++shown;
+  }
+  if (shown == 0) std::cerr << "no test profiles found (search paths: " << Join(repo.roots(), ", ") << ")\n";
+  return failed > 0 && shown == 0 ? 1 : 0;
+}
+
+int ListSuites(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{}, {}});
+  ProfileRepository repo = Repository();
+  int shown = 0;
+  for (const auto& ref : repo.ListSuites()) {
+    try {
+      TestSuite s = repo.LoadSuite(ref.identifier);
+      std::string id = s.identifier;
+      if (id.size() < 34) id.resize(34, ' ');
+      std::cout << id << " " << s.title << " (" << s.executes.size() << " tests)\n";
+      ++shown;
+    } catch (const Error& e) {
+      std::cerr << "pts-native: skipped " << ref.identifier << ": " << e.what() << "\n";
+    }
+  }
+  if (shown == 0) std::cerr << "no test suites found (search paths: " << Join(repo.roots(), ", ") << ")\n";
+  return 0;
+}
+
+int ValidateCmd(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--schemas"}, {"--strict", "--no-schemas", "--quiet"}});
+  if (args.positional().empty()) throw Error("usage: pts-native validate-test-profile PROFILE_DIR|NAME...");
+  ProfileRepository repo = Repository();
+  std::string schemas = args.Has("--no-schemas")
+                            ? ""
+                            : DefaultSchemaDirectory(args.ValueOr("--schemas", GlobalSettings().Get("profiles.schema_dir")));
+  int exit_code = 0;
+  for (const auto& name : args.positional()) {
+    bool suite = !repo.FindProfile(name) && repo.FindSuite(name);
+    ValidationReport r = suite ? ValidateSuite(repo, name, schemas) : ValidateProfile(repo, name, schemas);
+    if (!r.loaded) {
+      std::cout << "FAIL " << name << ": " << r.error << "\n";
+      exit_code = 1;
+      continue;
+    }
+    if (!args.Has("--quiet"))
+      for (const auto& i : r.issues) std::cout << "  warning: " << i.ToString() << "\n";
+    std::cout << (r.issues.empty() ? "OK   " : "OK   ") << r.identifier
+              << (r.issues.empty() ? "" : " (" + std::to_string(r.issues.size()) + " warning(s))")
+              << (schemas.empty() ? " [no schemas available: structural checks only]" : "") << "\n";
+    if (args.Has("--strict") && !r.issues.empty()) exit_code = 1;
+  }
+  return exit_code;
+}
+
+// The description of `arguments` among the profile's option combinations ("" when none fits).
+std::string DescriptionFor(const TestProfile& p, const std::string& arguments, bool* found) {
+  *found = false;
+  std::vector<TestOption> processed = p.options;
+  AutoProcessOptions(&processed, DetectMachineFacts(), p.external_dependencies);
+  for (const std::vector<TestOption>* options : {&p.options, static_cast<const std::vector<TestOption>*>(&processed)})
+    for (const auto& combo : BatchOptions(*options))
+      if (combo.arguments == arguments) {
+        *found = true;
+        return combo.description;
+      }
+  return "";
+}
+
+int DebugResultParser(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--args", "--description"}, {"--json"}});
+  if (args.positional().size() < 2)
+    throw Error("usage: pts-native debug-result-parser PROFILE_DIR OUTPUT_FILE... [--args ARGS] [--description DESC] [--json]");
+  ProfileRepository repo = Repository();
+  TestProfile p = repo.LoadProfile(args.positional()[0]);
+  bool json = args.Has("--json");
+  std::vector<std::string> notes;
+  std::string arguments, description;
+  if (auto a = args.Value("--args")) {
+    arguments = *a;
+  } else if (!p.options.empty()) {
+    std::vector<RunOption> defaults = DefaultOptions(p.options);
+    if (!defaults.empty()) arguments = defaults[0].arguments;
+    notes.push_back("no --args: using the profile's default options '" + arguments + "'");
+  }
+  if (auto d = args.Value("--description")) {
+    description = *d;
+  } else {
+    bool found = false;
+    description = DescriptionFor(p, arguments, &found);
+    if (!found && !p.options.empty())
+      notes.push_back("no option combination has the arguments '" + arguments + "': description left empty");
+  }
+  ParseSession session(p.results, ParseContextFor(p, arguments, description));
+  std::vector<std::string> trace;
+  for (size_t i = 1; i < args.positional().size(); ++i) {
+    const std::string& path = args.positional()[i];
+    std::string log = ReadFile(path);  // throws "PATH: ..." when unreadable
+    if (args.positional().size() > 2) trace.push_back("--- trial " + std::to_string(i) + ": " + path);
+    session.ParseLog(log, &trace);
+  }
+  std::vector<ParsedResult> results = session.Results();
+  if (json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& r : results) {
+      FinalValue f = FinalizeResult(r, p.result_quantifier);
+      if (!f.saved) continue;
+      out.push_back({{"value", f.value}, {"scale", r.scale}, {"proportion", r.proportion}, {"description", r.description}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "profile:     " << p.identifier << " (" << p.directory << ")\n";
+  std::cout << "arguments:   " << Quoted(arguments) << "\nprogram got: " << Quoted(session.pts_test_arguments())
+            << "\ndescription: " << Quoted(description) << "\n";
+  for (const auto& n : notes) std::cout << "note:        " << n << "\n";
+  std::cout << "\n";
+  for (const auto& t : trace) std::cout << "  " << t << "\n";
+  std::cout << "\n";
+  int saved = 0;
+  for (const auto& r : results) {
+    FinalValue f = FinalizeResult(r, p.result_quantifier);
+    std::cout << (f.saved ? "RESULT  " : "DROPPED ") << Or(f.value, "(empty)") << " " << r.scale << " (" << r.proportion
+              << ", " << r.display_format << ")  " << Quoted(r.description) << "  from block " << r.block;
+    if (r.is_secondary) std::cout << ", secondary";
+    std::cout << "\n        trials: " << Join(r.trial_values, ", ");
+    if (f.min) std::cout << "  min " << *f.min;
+    if (f.max) std::cout << "  max " << *f.max;
+    if (!f.saved) std::cout << "  (" << f.reason << ")";
+    std::cout << "\n";
+    if (f.saved) ++saved;
+  }
+  if (results.empty()) std::cout << "no result: no ResultsParser block matched (see the trace above)\n";
+  else if (saved == 0) std::cout << "no result saved\n";
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> ProfileCommands() {
+  return {
+      {"info", {"profile-info"}, "Profiles", "PROFILE|SUITE [--json]",
+       "title, options with the PRESET_OPTIONS to pick them, scale, runs, dependencies", Info},
+      {"list-available-tests", {"list-tests"}, "Profiles", "[--type Disk|System|Processor...] [--all-versions]",
+       "test profiles found in the search paths", ListTests},
+      {"list-available-suites", {"list-suites"}, "Profiles", "", "test suites found in the search paths", ListSuites},
+      {"validate-test-profile", {"validate-profile"}, "Profiles",
+       "PROFILE_DIR|NAME... [--strict] [--schemas DIR] [--no-schemas]",
+       "check that profiles load; report schema and structural problems", ValidateCmd},
+      {"debug-result-parser", {}, "Profiles",
+       "PROFILE_DIR OUTPUT_FILE... [--args ARGS] [--description DESC] [--json]",
+       "run the results parser on program output and explain what matched", DebugResultParser},
+  };
+}
+
+}  // namespace ptsn::cli

@@ -1,0 +1,129 @@
+#include "runner/profile/options.h"
+
+#include <gtest/gtest.h>
+
+namespace ptsn::profile {
+namespace {
+
+TestOption Opt(const std::string& id, const std::string& display, std::vector<OptionEntry> entries,
+               const std::string& prefix = "", const std::string& postfix = "", const std::string& def = "") {
+  TestOption o;
+  o.identifier = id;
+  o.display_name = display;
+  o.entries = std::move(entries);
+  o.prefix = prefix;
+  o.postfix = postfix;
+  o.default_entry_raw = def;
+  return o;
+}
+
+std::vector<TestOption> FioLike() {
+  return {Opt("type", "Type", {{"Random Read", "randread", ""}, {"Sequential Write", "write", ""}}),
+          Opt("bs", "Block Size", {{"4KB", "4k", ""}, {"2MB (big)", "2m", ""}, {"64KB", "64k", ""}}, "--bs=", "", "3"),
+          Opt("target", "Disk Target", {{"Default Test Directory", "", ""}})};
+}
+
+TEST(Options, EntryValueAndDescription) {
+  TestOption o = Opt("q", "Quality", {{"Quality 100 (slow)", "100", ""}, {"(x) odd", "1", ""}, {"", "2", ""}}, "-q ", "!");
+  EXPECT_EQ(OptionEntryValue(o, 0), "-q 100!");
+  EXPECT_EQ(OptionEntryDescription(o, 0), "Quality: Quality 100");  // cut before "(...)"
+  EXPECT_EQ(OptionEntryDescription(o, 1), "Quality: (x) odd");      // '(' at position 0 is kept
+  EXPECT_EQ(OptionEntryDescription(o, 2), "");                      // PTS gives null
+}
+
+TEST(Options, BatchIsTheCartesianProductFirstOptionSlowest) {
+  auto combos = BatchOptions(FioLike());
+  ASSERT_EQ(combos.size(), 6u);
+  EXPECT_EQ(combos[0].arguments, "randread --bs=4k");  // empty last value vanishes in the trim
+  EXPECT_EQ(combos[0].description, "Type: Random Read - Block Size: 4KB - Disk Target: Default Test Directory");
+  EXPECT_EQ(combos[1].description, "Type: Random Read - Block Size: 2MB - Disk Target: Default Test Directory");
+  EXPECT_EQ(combos[3].arguments, "write --bs=4k");
+}
+
+TEST(Options, DelimiterQuirks) {
+  // Empty middle value: double space / double delimiter; empty last description: dangling " -".
+  EXPECT_EQ(ComputeAllCombinations({{"a"}, {""}, {"b"}}, " "), (std::vector<std::string>{"a  b"}));
+  EXPECT_EQ(ComputeAllCombinations({{"A"}, {""}, {"B"}}, " - "), (std::vector<std::string>{"A -  - B"}));
+  EXPECT_EQ(ComputeAllCombinations({{"A"}, {""}}, " - "), (std::vector<std::string>{"A -"}));
+  EXPECT_EQ(ComputeAllCombinations({{""}, {"B"}}, " - "), (std::vector<std::string>{"B"}));
+  EXPECT_EQ(ComputeAllCombinations({{"0"}, {"B"}}, " "), (std::vector<std::string>{"0B"}));  // PHP empty("0")
+  EXPECT_TRUE(ComputeAllCombinations({{"a"}, {}}, " ").empty());  // a free-text option in batch mode
+}
+
+TEST(Options, DefaultsTakeBothEntriesOfTwoEntryOptions) {
+  auto combos = DefaultOptions(FioLike());
+  ASSERT_EQ(combos.size(), 2u);
+  EXPECT_EQ(combos[0].arguments, "randread --bs=64k");  // DefaultEntry 3
+  EXPECT_EQ(combos[1].arguments, "write --bs=64k");
+  TestOption bad = Opt("x", "X", {{"a", "1", ""}, {"b", "2", ""}, {"c", "3", ""}}, "", "", "7");
+  EXPECT_EQ(bad.DefaultIndex(), 2);  // an invalid DefaultEntry makes the LAST entry the default
+  EXPECT_EQ(Opt("x", "X", {{"a", "1", ""}, {"b", "2", ""}}, "", "", "0").DefaultIndex(), 0);
+}
+
+TEST(Options, PresetOptionsSelectByIndexOrName) {
+  auto opts = FioLike();
+  PresetMap presets = ParsePresetString("fio.type=Sequential Write;pts/fio.bs=0,2;broken;x.=1;fio.target=a=b");
+  ASSERT_EQ(presets.size(), 2u);
+  auto combos = PresetOptions(opts, "fio", "pts/fio", presets, {});
+  ASSERT_EQ(combos.size(), 2u);
+  EXPECT_EQ(combos[0].arguments, "write --bs=4k");
+  EXPECT_EQ(combos[0].description, "Type: Sequential Write - Block Size: 4KB - Disk Target: Default Test Directory");
+  EXPECT_EQ(combos[1].arguments, "write --bs=64k");
+  // Numeric choices are 0-based indexes and win over Names.
+  TestOption threads = Opt("cpu-threads", "Threads", {{"1", "1", ""}, {"2", "2", ""}});
+  EXPECT_EQ(ParseSelectionChoice(threads, "1"), (std::vector<int>{1}));
+  EXPECT_EQ(ParseSelectionChoice(threads, "2"), (std::vector<int>{0, 1}));  // N == count: all
+  EXPECT_EQ(ParseSelectionChoice(threads, "Test All Options"), (std::vector<int>{0, 1}));
+  EXPECT_EQ(ParseSelectionChoice(opts[1], "nonsense"), (std::vector<int>{2}));  // the default
+  EXPECT_EQ(ParseSelectionChoice(opts[1], "64KB, 4KB"), (std::vector<int>{0, 2}));
+}
+
+TEST(Options, PresetOptionsValuesAreRaw) {
+  auto combos = PresetOptions(FioLike(), "fio", "pts/fio", {}, ParsePresetString("fio.bs=16k,1m"));
+  ASSERT_EQ(combos.size(), 2u);
+  EXPECT_EQ(combos[0].arguments, "randread --bs=16k");
+  EXPECT_EQ(combos[0].description, "Type: Random Read - Block Size: 16k - Disk Target: Default Test Directory");
+}
+
+TEST(Options, SuiteOptionSelect) {
+  auto combos = BatchOptions(FioLike(), "type=Random Read,bs=4KB,bs=64KB");
+  ASSERT_EQ(combos.size(), 2u);
+  EXPECT_EQ(combos[1].arguments, "randread --bs=64k");
+}
+
+TEST(Options, PtsTestArguments) {
+  EXPECT_EQ(PtsTestArguments(" -d scratch", "-L 20 -n 1000", ""), "-d scratch -L 20 -n 1000");
+  EXPECT_EQ(PtsTestArguments("", "b1 6", " 2"), "b1 6  2");  // pts/cryptopp: inner double space kept
+  EXPECT_EQ(PtsTestArguments("-x", "-x -y", ""), "-x  -y");   // Default/Arguments removed from extra
+}
+
+TEST(Options, MachineDependentMenus) {
+  std::vector<TestOption> opts = {
+      Opt("cpu-threads", "Threads", {{"x", "x", "m0"}}),
+      Opt("ram-capacity", "RAM", {}),
+      Opt("auto-disk-mount-points", "Disk", {}),
+      Opt("renderer", "Renderer", {{"Direct3D 11", "d3d", ""}, {"OpenGL", "gl", ""}, {"Vulkan", "vk", ""}}),
+      Opt("only-cuda", "GPU", {{"NVIDIA CUDA", "cuda", ""}}),
+  };
+  MachineFacts f;
+  f.logical_cores = 6;
+  f.memory_mb = 3000;
+  f.disk_mount_points = {"/", "/data"};
+  f.vulkan = false;
+  auto errors = AutoProcessOptions(&opts, f, {});
+  ASSERT_EQ(opts[0].entries.size(), 4u);  // 1 2 4 6
+  EXPECT_EQ(opts[0].entries[3].name, "6");
+  EXPECT_EQ(opts[0].entries[0].message, "m0");  // messages stay by position, as in PTS
+  ASSERT_EQ(opts[1].entries.size(), 7u);         // 32MB .. 2GB
+  EXPECT_EQ(opts[1].entries[5].name, "1GB");
+  EXPECT_EQ(opts[1].entries[6].value, "2048");
+  ASSERT_EQ(opts[2].entries.size(), 3u);
+  EXPECT_EQ(opts[2].entries[0].name, "Default Test Directory");
+  ASSERT_EQ(opts[3].entries.size(), 1u);
+  EXPECT_EQ(opts[3].entries[0].name, "OpenGL");
+  EXPECT_TRUE(opts[4].entries.empty());
+  EXPECT_EQ(errors, (std::vector<std::string>{"No supported options found for only-cuda"}));
+}
+
+}  // namespace
+}  // namespace ptsn::profile

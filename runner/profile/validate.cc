@@ -1,0 +1,202 @@
+#include "runner/profile/validate.h"
+
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+#include "runner/profile/php_compat.h"
+
+#ifndef PTSN_SHARED_DIR
+#define PTSN_SHARED_DIR ""
+#endif
+
+namespace ptsn::profile {
+
+namespace fs = std::filesystem;
+
+std::string DefaultSchemaDirectory(const std::string& setting_value) {
+  if (!setting_value.empty()) return setting_value;
+  std::string shared = std::string(PTSN_SHARED_DIR) + "/reference/schemas";
+  std::error_code ec;
+  if (!std::string(PTSN_SHARED_DIR).empty() && fs::is_regular_file(shared + "/test-profile.xsd", ec)) return shared;
+  return "";
+}
+
+namespace {
+
+struct SchemaDeleter {
+  void operator()(xmlSchema* s) const { xmlSchemaFree(s); }
+};
+
+std::mutex schema_mutex;
+std::map<std::string, std::unique_ptr<xmlSchema, SchemaDeleter>> schema_cache;
+
+void IgnoreError(void*, xmlErrorPtr) {}
+
+xmlSchema* GetSchema(const std::string& xsd_path) {
+  auto it = schema_cache.find(xsd_path);
+  if (it != schema_cache.end()) return it->second.get();
+  xmlSetStructuredErrorFunc(nullptr, IgnoreError);
+  xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewParserCtxt(xsd_path.c_str());
+  if (!pctxt) throw FileError(xsd_path, "cannot read the schema");
+  xmlSchemaSetParserStructuredErrors(pctxt, IgnoreError, nullptr);
+  xmlSchema* schema = xmlSchemaParse(pctxt);
+  xmlSchemaFreeParserCtxt(pctxt);
+  if (!schema) throw FileError(xsd_path, "not a usable XML schema");
+  schema_cache[xsd_path].reset(schema);
+  return schema;
+}
+
+struct Collector {
+  std::string file;
+  std::vector<LoadIssue>* issues;
+};
+
+void CollectError(void* data, xmlErrorPtr err) {
+  auto* c = static_cast<Collector*>(data);
+  if (!err) return;
+  std::string element = err->node ? reinterpret_cast<const char*>(static_cast<xmlNode*>(err->node)->name) : "";
+  std::string where = element + (err->line > 0 ? " (line " + std::to_string(err->line) + ")" : "");
+  std::string msg = err->message ? Trim(err->message) : "schema violation";
+  // libxml2 repeats "Element 'X': " at the start of the message.
+  if (StartsWith(msg, "Element '")) {
+    size_t end = msg.find("': ");
+    if (end != std::string::npos) msg = msg.substr(end + 3);
+  }
+  c->issues->push_back({c->file, where, "schema: " + msg, false});
+}
+
+}  // namespace
+
+std::vector<LoadIssue> ValidateAgainstSchema(const std::string& xml_path, const std::string& xsd_path) {
+  std::vector<LoadIssue> issues;
+  std::lock_guard<std::mutex> lock(schema_mutex);
+  xmlSchema* schema = GetSchema(xsd_path);
+  xmlSetStructuredErrorFunc(nullptr, IgnoreError);
+  xmlDocPtr doc = xmlReadFile(xml_path.c_str(), nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!doc) {
+    issues.push_back({xml_path, "", "malformed XML", true});
+    return issues;
+  }
+  Collector collector{xml_path, &issues};
+  xmlSchemaValidCtxtPtr vctxt = xmlSchemaNewValidCtxt(schema);
+  xmlSchemaSetValidStructuredErrors(vctxt, CollectError, &collector);
+  xmlSchemaValidateDoc(vctxt, doc);
+  xmlSchemaFreeValidCtxt(vctxt);
+  xmlFreeDoc(doc);
+  return issues;
+}
+
+std::vector<LoadIssue> StructuralChecks(const TestProfile& p) {
+  std::vector<LoadIssue> out;
+  std::string def = p.directory + "/test-definition.xml";
+  auto warn = [&](const std::string& file, const std::string& element, const std::string& msg) {
+    out.push_back({file, element, msg, false});
+  };
+  bool base = p.software_type == "BaseTestProfile";
+  if (!base && p.title.empty()) warn(def, "TestInformation/Title", "missing: PTS skips profiles without a title");
+  if (!base && p.test_type.empty()) warn(def, "TestProfile/TestType", "missing (Disk, System, Processor, ...)");
+  static const std::set<std::string> kFormats = {"BAR_GRAPH", "LINE_GRAPH", "FILLED_LINE_GRAPH", "PASS_FAIL",
+                                                 "MULTI_PASS_FAIL", "IMAGE_COMPARISON", "NO_RESULT",
+                                                 "TEST_COUNT_PASS"};
+  if (!kFormats.count(p.display_format)) warn(def, "TestInformation/DisplayFormat", "unknown value '" + p.display_format + "'");
+  if (!p.proportion.empty() && p.proportion != "HIB" && p.proportion != "LIB")
+    warn(def, "TestInformation/Proportion", "'" + p.proportion + "' is neither HIB nor LIB");
+  if (!p.result_quantifier.empty() && p.result_quantifier != "AVG" && p.result_quantifier != "MAX" &&
+      p.result_quantifier != "MIN")
+    warn(def, "TestInformation/ResultQuantifier", "'" + p.result_quantifier + "' is not AVG, MAX or MIN");
+  std::string times = Trim(p.Field("TestInformation/TimesToRun"));
+  if (!times.empty() && !php::IsNumericString(times)) warn(def, "TestInformation/TimesToRun", "'" + times + "' is not a number");
+  auto [name, dir_version] = SplitNameVersion(fs::path(p.directory).filename().string());
+  if (!dir_version.empty() && !p.version.empty() && Trim(p.version) != dir_version)
+    warn(def, "TestProfile/Version", "'" + p.version + "' differs from the directory's version " + dir_version);
+  std::set<std::string> ids;
+  for (size_t i = 0; i < p.options.size(); ++i) {
+    const TestOption& o = p.options[i];
+    std::string where = "TestSettings/Option[" + std::to_string(i + 1) + "]";
+    if (!o.identifier.empty() && !ids.insert(o.identifier).second)
+      warn(def, where + "/Identifier", "duplicate identifier '" + o.identifier + "'");
+    if (!o.default_entry_raw.empty() && o.default_entry_raw != "0" && o.ExplicitDefault() < 0)
+      warn(def, where + "/DefaultEntry", "'" + o.default_entry_raw + "' names no entry (PTS then defaults to the last one)");
+    if (o.display_name.empty()) warn(def, where + "/DisplayName", "missing: descriptions will lack this option");
+  }
+  const std::string& rd = p.results.path;
+  if (!p.results.present() && !base && p.display_format != "NO_RESULT")
+    warn(p.directory, "results-definition.xml", "missing: no result can be parsed");
+  static const std::set<std::string> kMulti = {"", "NONE", "REPORT_ALL", "AVERAGE", "MEAN", "GEOMETRIC_MEAN",
+                                               "HARMONIC_MEAN"};
+  for (size_t i = 0; i < p.results.parsers.size(); ++i) {
+    const ResultsParserBlock& b = p.results.parsers[i];
+    std::string where = "ResultsParser[" + std::to_string(i + 1) + "]";
+    if (!kMulti.count(b.multi_match)) warn(rd, where + "/MultiMatch", "unknown value '" + b.multi_match + "' (treated as AVERAGE)");
+    for (const auto& [elem, value] : {std::pair<const char*, const std::string*>{"DivideResultBy", &b.divide_result_by},
+                                      {"DivideResultDivisor", &b.divide_result_divisor},
+                                      {"MultiplyResultBy", &b.multiply_result_by},
+                                      {"ResultPrecision", &b.result_precision}})
+      if (!value->empty() && !php::IsNumericString(*value))
+        warn(rd, where + "/" + elem, "'" + *value + "' is not a number: PTS ignores it");
+    if (!b.result_proportion.empty() && b.result_proportion != "HIB" && b.result_proportion != "LIB")
+      warn(rd, where + "/ResultProportion", "'" + b.result_proportion + "' is neither HIB nor LIB");
+  }
+  return out;
+}
+
+ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
+                                 const std::string& schema_dir) {
+  ValidationReport report;
+  report.identifier = name_or_dir;
+  TestProfile& p = report.profile;
+  try {
+    p = repo.LoadProfile(name_or_dir, &report.issues);
+    report.loaded = true;
+    report.identifier = p.identifier;
+  } catch (const Error& e) {
+    report.error = e.what();
+    return report;
+  }
+  if (!schema_dir.empty()) {
+    std::error_code ec;
+    const std::pair<const char*, const char*> files[] = {{"test-definition.xml", "test-profile.xsd"},
+                                                         {"results-definition.xml", "results-parser.xsd"},
+                                                         {"downloads.xml", "test-profile-downloads.xsd"}};
+    for (const auto& [file, xsd] : files) {
+      std::string path = p.directory + "/" + file;
+      if (!fs::is_regular_file(path, ec)) continue;
+      for (auto& i : ValidateAgainstSchema(path, schema_dir + "/" + xsd)) report.issues.push_back(std::move(i));
+    }
+  }
+  for (auto& i : StructuralChecks(p)) report.issues.push_back(std::move(i));
+  return report;
+}
+
+ValidationReport ValidateSuite(const ProfileRepository& repo, const std::string& name_or_dir,
+                               const std::string& schema_dir) {
+  ValidationReport report;
+  report.identifier = name_or_dir;
+  TestSuite s;
+  try {
+    s = repo.LoadSuite(name_or_dir, &report.issues);
+    report.loaded = true;
+    report.identifier = s.identifier;
+  } catch (const Error& e) {
+    report.error = e.what();
+    return report;
+  }
+  if (!schema_dir.empty())
+    for (auto& i : ValidateAgainstSchema(s.directory + "/suite-definition.xml", schema_dir + "/test-suite.xsd"))
+      report.issues.push_back(std::move(i));
+  for (const auto& e : s.executes)
+    if (!repo.FindProfile(e.test) && !repo.FindSuite(e.test))
+      report.issues.push_back({s.directory + "/suite-definition.xml", "Execute/Test",
+                               "'" + e.test + "' is neither a known profile nor a suite", false});
+  return report;
+}
+
+}  // namespace ptsn::profile
