@@ -413,7 +413,11 @@ std::vector<Command> RunCommands() {
       {"benchmark", {"run"}, "Running",
        "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
-       [](const std::vector<std::string>& a) { return RunTests(a, false); }},
+       [](const std::vector<std::string>& a) {
+         // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
+         if (auto code = RunResultIfNamed(a)) return *code;
+         return RunTests(a, false);
+       }},
       {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline]",
        "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},

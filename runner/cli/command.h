@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ std::vector<Command> ProfileCommands();
 std::vector<Command> MonitorCommands();
 std::vector<Command> ClientCommands();
 std::vector<Command> RunCommands();
+std::vector<Command> ReproduceCommands();
+// cmd_reproduce.cc: when args[0] names a saved result or an OpenBenchmarking-style result ID (and
+// no profile or suite of that name exists), runs the reproduction and returns its exit code;
+// nullopt otherwise. `run`/`benchmark` call this before treating args[0] as a profile or suite.
+std::optional<int> RunResultIfNamed(const std::vector<std::string>& args);
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.

@@ -1,0 +1,31 @@
+// `pts-native run <ID>` end to end: resolve the result (saved, else cloned), plan it, ask what
+// must be asked, install what the plan needs, run it through the runner's TestRunner (its loop,
+// its saving after every test), fold stand-ins under the published results, print the
+// side-by-side comparison, and upload when asked. Everything here is glue over the modules:
+// resolve.h, plan.h, consent.h, append.h, compare.h, run::TestRunner, client::.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ptsn::reproduce {
+
+struct SessionOptions {
+  std::string name;                   // result ID or saved result name
+  std::vector<std::string> servers;   // --server (repeatable); empty = setting server.url
+  std::string token;                  // --token, else setting server.token (upload only)
+  bool dry_run = false;
+  bool skip_unavailable = false;
+  bool upload = false;
+  bool non_interactive = false;
+  int width = 79;                     // TERMINAL_WIDTH for the bars
+};
+
+// Returns the exit code: 0 when every planned test produced a result, 1 when some failed (they
+// are in the file with their error), 130 when interrupted. Throws ptsn::Error for anything that
+// stops it before running (unknown ID, unavailable tests without consent, no identifier...).
+int RunSession(const SessionOptions& options, std::ostream& out);
+
+}  // namespace ptsn::reproduce
