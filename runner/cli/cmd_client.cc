@@ -130,7 +130,7 @@ std::vector<Command> ClientCommands() {
        "upload a saved result file; prints the new ID on the last line", UploadCommand},
       {"clone-result", {"clone"}, "Results server", "<ID> [--server URL]",
        "download a result by ID into test-results/<ID>/", CloneCommand},
-      {"list-results", {}, "Results server", "[--server URL] [--search TEXT] [--test T] [--system S]",
+      {"list-server-results", {}, "Results server", "[--server URL] [--search TEXT] [--test T] [--system S]",
        "list or search the public results on a server", ListCommand},
   };
 }

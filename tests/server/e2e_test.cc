@@ -63,16 +63,16 @@ TEST_F(ServerE2E, UploadPrintsTheIdThenCloneAndListFindIt) {
   EXPECT_NE(cloned.find("<ReferenceID>" + id + "</ReferenceID>"), std::string::npos) << cloned;
   EXPECT_NE(cloned.find("<Title>My E2E Run</Title>"), std::string::npos);
 
-  auto list = Cli("list-results --server " + server_->url() + " --search e2e");
+  auto list = Cli("list-server-results --server " + server_->url() + " --search e2e");
   EXPECT_EQ(list.exit_code, 0);
   EXPECT_NE(list.output.find(id), std::string::npos) << list.output;
-  auto none = Cli("list-results --server " + server_->url() + " --search nothing-like-this");
+  auto none = Cli("list-server-results --server " + server_->url() + " --search nothing-like-this");
   EXPECT_NE(none.output.find("No results"), std::string::npos);
 }
 
 TEST_F(ServerE2E, UnlistedUploadsAreNotListed) {
   std::string id = Upload("--unlisted");
-  auto list = Cli("list-results --server " + server_->url());
+  auto list = Cli("list-server-results --server " + server_->url());
   EXPECT_EQ(list.output.find(id), std::string::npos) << list.output;
   EXPECT_EQ(Cli("clone-result " + id + " --server " + server_->url()).exit_code, 0);
 }
@@ -83,7 +83,7 @@ TEST_F(ServerE2E, DryRunPrintsThePayloadAndSendsNothing) {
   EXPECT_NE(r.output.find("POST " + server_->url() + "/f/client.php"), std::string::npos);
   EXPECT_NE(r.output.find("r=upload_test_result"), std::string::npos);
   EXPECT_NE(r.output.find("composite_xml_hash="), std::string::npos);
-  EXPECT_EQ(Cli("list-results --server " + server_->url()).output.find("My E2E Run"), std::string::npos);
+  EXPECT_EQ(Cli("list-server-results --server " + server_->url()).output.find("My E2E Run"), std::string::npos);
 }
 
 TEST_F(ServerE2E, RefusalsShowStatusAndMessage) {
@@ -109,7 +109,7 @@ TEST_F(ServerE2E, FailedUploadsWaitInTheQueueUntilRetried) {
   EXPECT_NE(retry.output.find("uploaded as"), std::string::npos) << retry.output;
   auto again = Cli("upload-result --retry-pending --server " + server_->url() + " --token " + token_);
   EXPECT_NE(again.output.find("No pending uploads"), std::string::npos) << again.output;
-  EXPECT_NE(Cli("list-results --server " + server_->url()).output.find("My E2E Run"), std::string::npos);
+  EXPECT_NE(Cli("list-server-results --server " + server_->url()).output.find("My E2E Run"), std::string::npos);
 }
 
 }  // namespace
