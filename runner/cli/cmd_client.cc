@@ -9,6 +9,7 @@
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
+#include "runner/common/strings.h"
 
 namespace ptsn::cli {
 
@@ -122,6 +123,13 @@ int ListCommand(const std::vector<std::string>& argv) {
   return 0;
 }
 
+// `list-results` is both PTS's list of saved results and, with --server, the server's list.
+int ListResultsDispatch(const std::vector<std::string>& argv) {
+  for (const auto& arg : argv)
+    if (arg == "--server" || StartsWith(arg, "--server=")) return ListCommand(argv);
+  return FindCommand("list-saved-results")->run(argv);
+}
+
 }  // namespace
 
 std::vector<Command> ClientCommands() {
@@ -132,6 +140,8 @@ std::vector<Command> ClientCommands() {
        "download a result by ID into test-results/<ID>/", CloneCommand},
       {"list-server-results", {}, "Results server", "[--server URL] [--search TEXT] [--test T] [--system S]",
        "list or search the public results on a server", ListCommand},
+      {"list-results", {}, "Results server", "[--server URL ...]",
+       "saved results; with --server, the server's results", ListResultsDispatch},
   };
 }
 

@@ -167,7 +167,7 @@ std::vector<Command> ResultCommands() {
   return {
       {"merge-results", {"merge"}, "Results", "A B ... [-o OUT.xml] [--on-clash=rename|error|keep]",
        "merge result files (paths or saved names); without -o saves as a new saved result", MergeResults},
-      {"list-saved-results", {"list-results", "list-test-results"}, "Results", "",
+      {"list-saved-results", {"list-test-results"}, "Results", "",
        "list saved results (ours, then PTS's test-results)", ListSavedCmd},
       {"rename-identifier-in-result-file", {"rename-identifier"}, "Results", "FILE OLD NEW",
        "rename a system identifier in a result file", RenameIdentifierCmd},

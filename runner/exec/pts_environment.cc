@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <filesystem>
 
 namespace ptsn::exec {
 namespace {
@@ -75,6 +76,13 @@ Environment PtsEnvironment(const Environment& host, const HostFacts& f, const st
   set("SYSTEM_TYPE", f.system_type);
   if (!env.count("TERMINAL_WIDTH")) set("TERMINAL_WIDTH", "80");
   set("C_CXX_FLAGS_DEFAULT", "-O3 -march=native");
+  // Bundled native profiles call `$PTS_NATIVE_BIN workload ...`: point them at this very binary
+  // so they work without pts-native on PATH (a value from the caller's environment wins).
+  if (!env.count("PTS_NATIVE_BIN")) {
+    std::error_code ec;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) set("PTS_NATIVE_BIN", self.string());
+  }
   // extra_environment_variables()
   set("HOME", WithSlash(install_dir));
   set("DEBUG_HOME", WithSlash(install_dir));
