@@ -14,21 +14,17 @@
 #include <vector>
 
 #include "results-xml/result_file.h"
+#include "runner/common/php_number.h"
 
 namespace ptsn::results {
 
 // ---- PHP number semantics PTS relies on ----------------------------------------------------
 
-// PHP round($v, $places) (PHP 8.2 algorithm: pre-rounding to 15 significant digits, then half
-// away from zero) — so round(1.005, 2) == 1.01 as in PHP, not 1.0 as naive code gives.
-double PhpRound(double value, int places);
-// PHP number_format($v, $decimals, '.', '').
-std::string PhpNumberFormat(double value, int decimals);
-// PHP (string)$float with the default precision=14: "125.1", "122", "1.0E+15", "-0".
-std::string PhpFloatToString(double value);
-// PHP is_numeric() for strings: optional leading whitespace, sign, digits with optional '.',
-// optional exponent, optional trailing whitespace; hex/empty not numeric.
-bool PhpIsNumeric(std::string_view s);
+// PHP round/number_format/float-to-string/is_numeric live in runner/common/php_number.h.
+using ptsn::PhpFloatToString;
+using ptsn::PhpIsNumeric;
+using ptsn::PhpNumberFormat;
+using ptsn::PhpRound;
 // strtod of a string PhpIsNumeric accepted (0 for anything else).
 double PhpToNumber(std::string_view s);
 // pts_math::get_precision(): number of characters after the last '.', 0 if none.

@@ -1,5 +1,7 @@
 #include "runner/profile/php_compat.h"
 
+#include "runner/common/php_number.h"
+
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -55,31 +57,10 @@ Value NumberFromPrefix(std::string_view text, bool is_integer) {
   return Value::Float(std::strtod(t.c_str(), nullptr));
 }
 
-double IntPow10(int power) {
-  static const double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  if (power < 0 || power > 22) return std::pow(10.0, static_cast<double>(power));
-  return kPowers[power];
-}
-
-double RoundHelper(double value) { return value >= 0.0 ? std::floor(value + 0.5) : std::ceil(value - 0.5); }
-
-double RoundGetBasic(double value, int places) {
-  double f1 = IntPow10(std::abs(places));
-  return places >= 0 ? value * f1 : value / f1;
-}
-
 }  // namespace
 
 bool IsNumericString(std::string_view s) {
-  size_t p = 0;
-  while (p < s.size() && IsPhpSpace(s[p])) ++p;
-  bool is_integer;
-  size_t n = NumericPrefix(s, p, &is_integer);
-  if (n == 0) return false;
-  p += n;
-  while (p < s.size() && IsPhpSpace(s[p])) ++p;
-  return p == s.size();
+  return PhpIsNumeric(s);
 }
 
 Value ToNumber(const Value& v) {
@@ -118,83 +99,15 @@ double Value::ToDouble() const {
 }
 
 std::string FloatToString(double d, int precision) {
-  if (std::isnan(d)) return "NAN";
-  if (std::isinf(d)) return d < 0 ? "-INF" : "INF";
-  if (d == 0.0) return std::signbit(d) ? "-0" : "0";
-  // %.Ne gives the correctly rounded significant digits that zend_dtoa(mode 2) would produce.
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*e", precision - 1, d);
-  std::string out;
-  const char* p = buf;
-  if (*p == '-') {
-    out += '-';
-    ++p;
-  }
-  std::string digits;
-  for (; *p && *p != 'e'; ++p)
-    if (*p != '.') digits += *p;
-  int exponent = std::atoi(p + 1);
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  int decpt = exponent + 1;
-  if (decpt < 0 ? decpt < -3 : decpt > precision) {
-    out += digits[0];
-    out += '.';
-    out += digits.size() > 1 ? digits.substr(1) : "0";
-    out += 'E';
-    int e = decpt - 1;
-    out += e < 0 ? '-' : '+';
-    out += std::to_string(std::abs(e));
-  } else if (decpt <= 0) {
-    out += "0.";
-    out.append(static_cast<size_t>(-decpt), '0');
-    out += digits;
-  } else {
-    for (int i = 0; i < decpt; ++i) out += i < static_cast<int>(digits.size()) ? digits[i] : '0';
-    if (static_cast<int>(digits.size()) > decpt) {
-      out += '.';
-      out += digits.substr(static_cast<size_t>(decpt));
-    }
-  }
-  return out;
+  return PhpFloatToString(d, precision);
 }
 
 double Round(double value, int places) {
-  if (!std::isfinite(value) || value == 0.0) return value;
-  int precision_places = 14 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
-  double f1 = IntPow10(std::abs(places));
-  double tmp;
-  if (precision_places > places && precision_places - 15 < places) {
-    int use_precision = precision_places;
-    tmp = RoundHelper(RoundGetBasic(value, use_precision));
-    use_precision = places - use_precision;
-    tmp = tmp / IntPow10(std::abs(use_precision));
-  } else {
-    tmp = places >= 0 ? value * f1 : value / f1;
-    if (std::fabs(tmp) >= 1e15) return value;
-  }
-  tmp = RoundHelper(tmp);
-  if (std::abs(places) < 23) {
-    tmp = places > 0 ? tmp / f1 : tmp * f1;
-  } else {
-    char buf[40];
-    std::snprintf(buf, 39, "%15fe%d", tmp, -places);
-    double back = std::strtod(buf, nullptr);
-    if (!std::isfinite(back)) return value;
-    tmp = back;
-  }
-  return tmp;
+  return PhpRound(value, places);
 }
 
 std::string NumberFormat(double value, int decimals) {
-  if (decimals < 0) decimals = 0;
-  double d = Round(value, decimals);
-  if (!std::isfinite(d)) return FloatToString(d);
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
-  std::string out = buf;
-  // number_format never prints a negative zero.
-  if (out[0] == '-' && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);
-  return out;
+  return PhpNumberFormat(value, decimals);
 }
 
 namespace {

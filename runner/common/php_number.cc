@@ -1,0 +1,128 @@
+// PHP's number semantics, shared by the results parser (runner/profile) and the result-file
+// statistics (results-xml): PTS stores numbers as PHP prints them, so both must agree bit for bit.
+#include "runner/common/php_number.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace ptsn {
+
+namespace {
+
+double Pow10(int power) {
+  static const double kTable[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (power < 0 || power > 22) return std::pow(10.0, power);
+  return kTable[power];
+}
+
+// PHP_ROUND_HALF_UP: half away from zero.
+double RoundHelper(double v) { return v >= 0.0 ? std::floor(v + 0.5) : std::ceil(v - 0.5); }
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+}  // namespace
+
+// The PHP 5.3 .. 8.3 _php_math_round(): when the requested places are within the 15 digits a
+// double guarantees, first round to 15 significant digits so that 1.005 (really 1.00499999...)
+// rounds as the decimal number it was written as.
+double PhpRound(double value, int places) {
+  if (!std::isfinite(value) || value == 0.0) return value;
+  int precision_places = 14 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  double f1 = Pow10(std::abs(places));
+  double tmp;
+  if (precision_places > places && precision_places - 15 < places) {
+    double f2 = Pow10(std::abs(precision_places));
+    tmp = precision_places >= 0 ? value * f2 : value / f2;
+    tmp = RoundHelper(tmp);
+    int use_precision = places - precision_places;  // < 0 here
+    tmp = tmp / Pow10(std::abs(use_precision));
+  } else {
+    tmp = places >= 0 ? value * f1 : value / f1;
+    if (std::fabs(tmp) >= 1e15) return value;
+  }
+  tmp = RoundHelper(tmp);
+  if (std::abs(places) < 23) {
+    tmp = places > 0 ? tmp / f1 : tmp * f1;
+  } else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%15fe%d", tmp, -places);
+    double t = std::strtod(buf, nullptr);
+    if (!std::isfinite(t)) return value;
+    tmp = t;
+  }
+  return tmp;
+}
+
+std::string PhpNumberFormat(double value, int decimals) {
+  decimals = std::max(0, decimals);
+  double d = PhpRound(value, decimals);
+  if (!std::isfinite(d)) return PhpFloatToString(d);
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
+  std::string s = buf;
+  // number_format never prints "-0.00": the sign is dropped when the rounded value is zero.
+  if (d == 0 && !s.empty() && s[0] == '-') s.erase(0, 1);
+  return s;
+}
+
+std::string PhpFloatToString(double value, int precision) {
+  if (std::isnan(value)) return "NAN";
+  if (std::isinf(value)) return value > 0 ? "INF" : "-INF";
+  if (value == 0) return std::signbit(value) ? "-0" : "0";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*e", precision - 1, value);  // d.ddd...e[+-]XX: `precision` significant digits
+  std::string s = buf;
+  bool negative = s[0] == '-';
+  if (negative) s.erase(0, 1);
+  size_t e = s.find('e');
+  int exponent = std::atoi(s.c_str() + e + 1);
+  std::string digits = s.substr(0, 1) + s.substr(2, e - 2);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = negative ? "-" : "";
+  if (exponent < -4 || exponent >= precision) {
+    out += digits[0];
+    out += '.';
+    out += digits.size() > 1 ? digits.substr(1) : "0";
+    out += exponent < 0 ? "E-" : "E+";
+    out += std::to_string(std::abs(exponent));
+  } else if (exponent < 0) {
+    out += "0." + std::string(-exponent - 1, '0') + digits;
+  } else {
+    size_t int_len = exponent + 1;
+    if (digits.size() <= int_len) {
+      out += digits + std::string(int_len - digits.size(), '0');
+    } else {
+      out += digits.substr(0, int_len) + "." + digits.substr(int_len);
+    }
+  }
+  return out;
+}
+
+bool PhpIsNumeric(std::string_view s) {
+  size_t i = 0, n = s.size();
+  while (i < n && IsSpace(s[i])) ++i;
+  if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t int_digits = 0, frac_digits = 0;
+  while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++int_digits;
+  if (i < n && s[i] == '.') {
+    ++i;
+    while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++frac_digits;
+  }
+  if (int_digits + frac_digits == 0) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < n && (s[j] == '+' || s[j] == '-')) ++j;
+    size_t exp_digits = 0;
+    while (j < n && std::isdigit(static_cast<unsigned char>(s[j]))) ++j, ++exp_digits;
+    if (exp_digits == 0) return false;
+    i = j;
+  }
+  while (i < n && IsSpace(s[i])) ++i;
+  return i == n;
+}
+
+}  // namespace ptsn

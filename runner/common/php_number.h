@@ -1,0 +1,19 @@
+// PHP's number semantics that PTS's stored values depend on (PHP 8.2, checked against php-cli).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ptsn {
+
+// PHP round($v, $places) (PHP 8.2 algorithm: pre-rounding to 15 significant digits, then half
+// away from zero) — so round(1.005, 2) == 1.01 as in PHP, not 1.0 as naive code gives.
+double PhpRound(double value, int places);
+// PHP number_format($v, $decimals, '.', '').
+std::string PhpNumberFormat(double value, int decimals);
+// PHP (string)$float with the given ini precision (default 14): "125.1", "122", "1.0E+15", "-0".
+std::string PhpFloatToString(double value, int precision = 14);
+// PHP is_numeric() for strings: optional leading whitespace, sign, digits with optional '.',
+// optional exponent, optional trailing whitespace; hex/empty not numeric.
+bool PhpIsNumeric(std::string_view s);
+}  // namespace ptsn
