@@ -1,6 +1,7 @@
 #include "runner/reproduce/resolve.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -20,7 +21,10 @@ std::string SeedXml() {
 }
 
 struct Homes {
-  fs::path root = fs::path(::testing::TempDir()) / "reproduce-resolve";
+  // One directory per test and process: ctest runs the tests of this file in parallel.
+  fs::path root = fs::path(::testing::TempDir()) /
+                  ("reproduce-resolve-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                   "-" + std::to_string(::getpid()));
   std::string ours = (root / "ours").string(), pts = (root / "pts").string();
   Homes() {
     fs::remove_all(root);
