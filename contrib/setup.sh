@@ -29,5 +29,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ "${1:-}" = "--deps" ] && exit 0
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" -DPTSN_WERROR="${PTSN_WERROR:-OFF}" >/dev/null
+# Only options given now are passed, so a later run without them keeps the configured build
+# (and does not rebuild everything because a flag flipped).
+opts=()
+[ -n "${BUILD_TYPE:-}" ] && opts+=(-DCMAKE_BUILD_TYPE="$BUILD_TYPE")
+[ -n "${PTSN_WERROR:-}" ] && opts+=(-DPTSN_WERROR="$PTSN_WERROR")
+cmake -S . -B build "${opts[@]}" >/dev/null
 cmake --build build -j"$(nproc)"
