@@ -5,7 +5,7 @@
 #   TEST_RESULTS_NAME / TEST_RESULTS_IDENTIFIER / PTS_NATIVE_HOME / PTS_NATIVE_TEST_DIR apply.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash contrib/setup.sh
+PTSN_BUILD_TARGETS="pts-native" bash contrib/setup.sh
 export PTS_NATIVE_BIN="$PWD/build/pts-native"
 export PATH="$PWD/build:$PATH"
 export TEST_RESULTS_NAME="${TEST_RESULTS_NAME:-default-suite}"

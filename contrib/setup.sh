@@ -3,7 +3,7 @@
 # and builds the project into build/.
 #   contrib/setup.sh            packages + release build
 #   contrib/setup.sh --deps     packages only
-#   BUILD_TYPE=Debug PTSN_WERROR=ON contrib/setup.sh
+#   BUILD_TYPE=Debug PTSN_WERROR=ON PTSN_BUILD_TARGETS="pts-native" contrib/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,4 +35,5 @@ opts=()
 [ -n "${BUILD_TYPE:-}" ] && opts+=(-DCMAKE_BUILD_TYPE="$BUILD_TYPE")
 [ -n "${PTSN_WERROR:-}" ] && opts+=(-DPTSN_WERROR="$PTSN_WERROR")
 cmake -S . -B build "${opts[@]}" >/dev/null
-cmake --build build -j"$(nproc)"
+# PTSN_BUILD_TARGETS limits the build (contrib/run-default.sh needs only pts-native).
+cmake --build build -j"$(nproc)" ${PTSN_BUILD_TARGETS:+--target $PTSN_BUILD_TARGETS}
