@@ -78,12 +78,6 @@ std::string EnsureInstalled(const Settings& s, const profile::TestProfile& p, co
   return "";
 }
 
-std::string SelfExecutable() {
-  std::error_code ec;
-  auto p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? "" : p.string();
-}
-
 results::System ThisSystem(const std::string& identifier, const std::string& test_dir, exec::HostFacts* facts) {
   auto reader = sysinfo::MakeRootedReader("/");
   results::System sys;
@@ -167,7 +161,6 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   cfg.description = file.generated.description;
   cfg.install_root = s.Get("install.directory");
   cfg.host_env = exec::CurrentEnvironment();
-  if (std::string self = SelfExecutable(); !self.empty()) cfg.host_env["PTS_NATIVE_BIN"] = self;
   cfg.facts = facts;
   cfg.overrides = run::ReadRunCountOverrides(Env);
   cfg.limits.enabled = s.GetBool("run.dynamic_run_count") && !cfg.overrides.force_times_to_run;
