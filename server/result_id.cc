@@ -25,12 +25,6 @@ std::string UpperLetters(std::string_view s, size_t max) {
   return out;
 }
 
-bool AllAlnum(std::string_view s) {
-  for (unsigned char c : s)
-    if (!std::isalnum(c)) return false;
-  return true;
-}
-
 }  // namespace
 
 std::string DayKey(std::time_t when) {
@@ -53,15 +47,6 @@ std::string FormatResultId(std::time_t when, int64_t sequence, std::string_view 
   std::string stem = UpperLetters(title, stem_len);
   std::string tail = stem + std::string(kStemAndDigits - stem.size() - digits.size(), '0') + digits;
   return DayKey(when) + char('0' + tm.tm_hour * 10 / 24) + '-' + tag + '-' + tail;
-}
-
-bool IsResultIdCompliant(std::string_view id) {
-  if (id.size() != 22) return false;
-  auto parts = Split(id, '-');
-  if (parts.size() != 3 || parts[0].size() != 7 || parts[1].size() < 2 || parts[1].size() > 8) return false;
-  for (unsigned char c : parts[0])
-    if (!std::isdigit(c)) return false;
-  return AllAlnum(parts[1]) && !parts[2].empty() && AllAlnum(parts[2]);
 }
 
 }  // namespace ptsn::server

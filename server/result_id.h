@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "runner/client/wire.h"
+
 namespace ptsn::server {
 
 // The per-day counter key, "YYMMDD".
@@ -20,7 +22,7 @@ std::string DayKey(std::time_t when);
 // Throws std::invalid_argument when `sequence` < 1 or cannot fit (more than 11 digits).
 std::string FormatResultId(std::time_t when, int64_t sequence, std::string_view user, std::string_view title);
 
-// The client-side check PTS applies (pts_openbenchmarking::is_string_openbenchmarking_result_id_compliant).
-bool IsResultIdCompliant(std::string_view id);
+// The client-side check PTS applies; one implementation, shared with the client.
+using wire::IsResultIdCompliant;
 
 }  // namespace ptsn::server

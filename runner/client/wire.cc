@@ -292,4 +292,21 @@ Upload DecodeUpload(const FieldLookup& field, size_t max_xml_bytes) {
   return out;
 }
 
+bool IsResultIdCompliant(std::string_view id) {
+  auto all_of = [](std::string_view part, int (*pred)(int)) {
+    if (part.empty()) return false;
+    for (unsigned char c : part)
+      if (!pred(c)) return false;
+    return true;
+  };
+  if (id.size() != 22) return false;
+  size_t a = id.find('-');
+  if (a == std::string_view::npos) return false;
+  size_t b = id.find('-', a + 1);
+  if (b == std::string_view::npos || id.find('-', b + 1) != std::string_view::npos) return false;
+  std::string_view p0 = id.substr(0, a), p1 = id.substr(a + 1, b - a - 1), p2 = id.substr(b + 1);
+  return p0.size() == 7 && all_of(p0, isdigit) && p1.size() >= 2 && p1.size() <= 8 && all_of(p1, isalnum) &&
+         all_of(p2, isalnum);
+}
+
 }  // namespace ptsn::wire

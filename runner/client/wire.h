@@ -60,4 +60,10 @@ using FieldLookup = std::function<std::optional<std::string>(const std::string& 
 // Throws WireError naming the field at fault.
 Upload DecodeUpload(const FieldLookup& field, size_t max_xml_bytes);
 
+// The shape PTS requires of a result ID before it asks a server
+// (pts_openbenchmarking::is_string_openbenchmarking_result_id_compliant): 22 characters, three
+// dash-separated parts — 7 digits, 2..8 alphanumerics, alphanumerics ("1110088-AR-1110066AR56").
+// Says nothing about whether any server knows the ID.
+bool IsResultIdCompliant(std::string_view id);
+
 }  // namespace ptsn::wire

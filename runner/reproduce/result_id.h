@@ -4,11 +4,13 @@
 
 #include <string_view>
 
+#include "runner/client/wire.h"
+
 namespace ptsn::reproduce {
 
 // The client-side shape check PTS applies before asking a server (22 characters, three
 // dash-separated parts: 7 digits, 2..8 alphanumerics, alphanumerics). Says nothing about
 // whether any server knows the ID.
-bool IsOpenBenchmarkingId(std::string_view s);
+inline bool IsOpenBenchmarkingId(std::string_view s) { return wire::IsResultIdCompliant(s); }
 
 }  // namespace ptsn::reproduce
