@@ -16,6 +16,7 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/profile/results_parser.h"
+#include "runner/sysinfo/phodevi_strings.h"
 #include "runner/sysinfo/sysinfo.h"
 
 namespace fs = std::filesystem;
@@ -95,18 +96,26 @@ void AddResult(results::ResultFile& file, const results::Result& result) {
 }
 
 std::string AutoDescription(const std::string& hardware, const std::string& software) {
-  auto component = [](const std::string& all, const std::string& key) -> std::string {
-    for (const auto& part : Split(all, ',')) {
-      std::string t = Trim(part);
-      if (StartsWith(t, key + ": ")) return t.substr(key.size() + 2);
+  auto head = [](std::string v) {  // the model without " @ 3.80GHz (4 Cores)" / " (1100MHz)"
+    for (const char* cut : {" @ ", " ("}) {
+      size_t p = v.find(cut);
+      if (p != std::string::npos) v = v.substr(0, p);
     }
-    return "";
+    return Trim(v);
   };
-  std::string os = component(software, "OS"), layer = component(software, "System Layer");
-  std::string cpu = component(hardware, "Processor");
-  std::string subject = !layer.empty() ? layer : cpu;
-  if (subject.empty()) return "Benchmarks run by pts-native.";
-  return subject + " testing" + (os.empty() ? "" : " on " + os) + " via pts-native.";
+  std::string os = sysinfo::ComponentValue(software, "OS"), layer = sysinfo::ComponentValue(software, "System Layer");
+  std::string cpu = head(sysinfo::ComponentValue(hardware, "Processor"));
+  std::string board = sysinfo::ComponentValue(hardware, "Motherboard");
+  std::string gpu = head(sysinfo::ComponentValue(hardware, "Graphics"));
+  std::string on = os.empty() ? "" : " on " + os;
+  // pts_test_run_manager::auto_generate_description(), whose subsystem switch always takes its
+  // default branch; PTS ends with " via the Phoronix Test Suite." and we name ourselves there.
+  std::string text;
+  if (!layer.empty()) text = layer + " testing" + on;
+  else if (!board.empty() && !gpu.empty()) text = cpu + " testing with a " + board + " and " + gpu + on;
+  else if (!cpu.empty()) text = cpu + " testing" + on;
+  else text = "Testing" + on;
+  return text + " via pts-native (Phoronix Test Suite compatible).";
 }
 
 TestRunner::TestRunner(RunConfig config, exec::ProcessRunner& runner, RunObserver& observer, TestHook* hook,
@@ -214,8 +223,12 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
   profile::ParseSession session(p.results, profile::ParseContextFor(p, t.option.arguments, t.option.description));
   std::string executable = p.executable.empty() ? p.BaseName() : p.executable;
   int scheduled = ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides);
-  std::set<int> ignore = config_.overrides.ignore_runs;
-  ignore.insert(p.ignore_runs.begin(), p.ignore_runs.end());
+  // PTS drops the profile's IgnoreRuns only when more than one run is scheduled; the IGNORE_RUNS
+  // variable applies whatever the count (pts_test_execution::run_test()).
+  std::set<int> profile_ignore(p.ignore_runs.begin(), p.ignore_runs.end());
+  auto ignored = [&](int run) {
+    return (scheduled > 1 && profile_ignore.count(run)) || config_.overrides.ignore_runs.count(run);
+  };
   std::string log_base = install_dir + "/" + p.identifier.substr(p.identifier.rfind('/') + 1) + "-" +
                          std::to_string(std::time(nullptr));
   std::string trial_output = install_dir + "/.ptsn-trial-output";
@@ -309,7 +322,7 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
     }
     double seconds = 0;
     std::string value;
-    bool parse = !(scheduled > 1 && ignore.count(i));
+    bool parse = !ignored(i);
     size_t before = session.Results().empty() ? 0 : session.Results().front().trial_values.size();
     std::string why = run_trial(log_base + "-" + std::to_string(i) + ".log", parse, i, &seconds, &value, &interrupted);
     run_times.push_back(seconds);
