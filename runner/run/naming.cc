@@ -65,16 +65,9 @@ std::string AutoResultsIdentifier(const std::string& hardware, const std::string
   if (id.empty() && !batch) {
     // PTS joins CPU model, GPU model and motherboard even when some are empty ("X -  - "); we
     // leave empty ones out.
-    auto head = [](std::string v) {
-      for (const char* cut : {" @ ", " ("}) {
-        size_t p = v.find(cut);
-        if (p != std::string::npos) v = v.substr(0, p);
-      }
-      return Trim(v);
-    };
     std::vector<std::string> parts;
-    for (const auto& v : {head(sysinfo::ComponentValue(hardware, "Processor")),
-                          head(sysinfo::ComponentValue(hardware, "Graphics")),
+    for (const auto& v : {sysinfo::ComponentModel(sysinfo::ComponentValue(hardware, "Processor")),
+                          sysinfo::ComponentModel(sysinfo::ComponentValue(hardware, "Graphics")),
                           sysinfo::ComponentValue(hardware, "Motherboard")})
       if (!v.empty()) parts.push_back(v);
     id = Join(parts, " - ");

@@ -96,17 +96,10 @@ void AddResult(results::ResultFile& file, const results::Result& result) {
 }
 
 std::string AutoDescription(const std::string& hardware, const std::string& software) {
-  auto head = [](std::string v) {  // the model without " @ 3.80GHz (4 Cores)" / " (1100MHz)"
-    for (const char* cut : {" @ ", " ("}) {
-      size_t p = v.find(cut);
-      if (p != std::string::npos) v = v.substr(0, p);
-    }
-    return Trim(v);
-  };
   std::string os = sysinfo::ComponentValue(software, "OS"), layer = sysinfo::ComponentValue(software, "System Layer");
-  std::string cpu = head(sysinfo::ComponentValue(hardware, "Processor"));
+  std::string cpu = sysinfo::ComponentModel(sysinfo::ComponentValue(hardware, "Processor"));
   std::string board = sysinfo::ComponentValue(hardware, "Motherboard");
-  std::string gpu = head(sysinfo::ComponentValue(hardware, "Graphics"));
+  std::string gpu = sysinfo::ComponentModel(sysinfo::ComponentValue(hardware, "Graphics"));
   std::string on = os.empty() ? "" : " on " + os;
   // pts_test_run_manager::auto_generate_description(), whose subsystem switch always takes its
   // default branch; PTS ends with " via the Phoronix Test Suite." and we name ourselves there.
@@ -430,6 +423,13 @@ void TestRunner::Save(results::ResultFile& file, const Produced& produced) {
       for (const auto& problem : hook_->Record(file, r, config_.system.identifier)) observer_.Message(problem);
   }
   MakeDirectories(config_.result_dir);
+  // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
+  std::string env_log = sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()});
+  if (!env_log.empty()) {
+    std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(config_.system.identifier);
+    MakeDirectories(dir);
+    WriteFileAtomically(dir + "/environment-variables", env_log);
+  }
   // Logs first: a composite.xml that names a test always has its log next to it.
   if (!produced.log.empty()) {
     for (const auto& r : produced.results) {

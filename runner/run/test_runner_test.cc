@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "results-xml/result_xml.h"
 
@@ -195,6 +196,16 @@ TEST_F(TestRunnerTest, NoisyResultsAddRunsUpToTheCap) {
   auto j = nlohmann::json::parse(*Saved().results.at(0).entries.at(0).json);
   EXPECT_EQ(j["runs-added"], 3);
   EXPECT_EQ(j["runs-stopped-by"], "max_runs");
+}
+
+TEST_F(TestRunnerTest, EnvironmentVariablesAreKeptInSystemLogs) {
+  config_.host_env["CFLAGS"] = "-O2";
+  config_.host_env["HOME"] = "/root";
+  RunPlan({Test()});
+  std::ifstream in(config_.result_dir + "/system-logs/Box A/environment-variables");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "PATH=/usr/bin:/bin\nCFLAGS=-O2\n");
 }
 
 TEST_F(TestRunnerTest, ForceTimesToRunDisablesExtraRuns) {

@@ -214,4 +214,13 @@ std::string ComponentValue(const std::string& components, const std::string& key
   return value;
 }
 
+std::string ComponentModel(const std::string& value) {
+  std::string v = value;
+  for (const char* cut : {" @ ", " ("}) {
+    size_t p = v.find(cut);
+    if (p != std::string::npos) v = v.substr(0, p);
+  }
+  return Trim(v);
+}
+
 }  // namespace ptsn::sysinfo

@@ -32,4 +32,8 @@ std::string CleansedItemString(const std::vector<std::string>& items);
 // pts_result_file_analyzer::system_component_string_to_array() splits it.
 std::string ComponentValue(const std::string& components, const std::string& key);
 
+// A component's model without its details, close to phodevi's 'model' property:
+// "Intel Core i5-7500 @ 3.80GHz (4 Cores)" -> "Intel Core i5-7500", "Intel HD 630 (1100MHz)" -> "Intel HD 630".
+std::string ComponentModel(const std::string& value);
+
 }  // namespace ptsn::sysinfo

@@ -55,5 +55,11 @@ TEST(ComponentValue, SplitsLikePts) {
   EXPECT_EQ(ComponentValue(hw, "Graphics"), "");
 }
 
+TEST(ComponentModel, DropsFrequencyAndDetails) {
+  EXPECT_EQ(ComponentModel("Intel Core i5-7500 @ 3.80GHz (4 Cores)"), "Intel Core i5-7500");
+  EXPECT_EQ(ComponentModel("Intel HD 630 (1100MHz)"), "Intel HD 630");
+  EXPECT_EQ(ComponentModel("AMD EPYC"), "AMD EPYC");
+}
+
 }  // namespace
 }  // namespace ptsn::sysinfo

@@ -338,6 +338,17 @@ std::string EnvironmentVariablesNote(const std::vector<std::pair<std::string, st
   return Join(out, " ");
 }
 
+std::string EnvironmentVariablesLog(const std::vector<std::pair<std::string, std::string>>& env) {
+  std::string out;
+  for (const char* wanted : {"PATH", "CFLAGS", "CXXFLAGS", "LD_LIBRARY_PATH", "CC", "CXX", "LIBGL_DRIVERS_PATH"})
+    for (const auto& [name, value] : env)
+      if (name == wanted && !value.empty()) {
+        out += name + "=" + value + "\n";
+        break;
+      }
+  return out;
+}
+
 std::string PhpEscapeSlashes(const std::string& json) {
   std::string out;
   for (char ch : json) {

@@ -53,6 +53,11 @@ std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, 
 // order, joined by spaces ("CFLAGS=\"-O3 -march=native\" NVPL_BLAS_DEBUG_CPU_TYPE=1").
 std::string EnvironmentVariablesNote(const std::vector<std::pair<std::string, std::string>>& env);
 
+// system-logs/<identifier>/environment-variables as pts_client::save_test_result() writes it:
+// "NAME=value" lines of PATH, CFLAGS, CXXFLAGS, LD_LIBRARY_PATH, CC, CXX, LIBGL_DRIVERS_PATH (in
+// that order, unset or empty ones left out); "" when none is set (PTS writes no file then).
+std::string EnvironmentVariablesLog(const std::vector<std::pair<std::string, std::string>>& env);
+
 // PHP's json_encode() escapes '/' as "\/"; applied to JSON text so stored bytes match PTS.
 std::string PhpEscapeSlashes(const std::string& json);
 

@@ -106,6 +106,14 @@ TEST(SysinfoDesktop, EnvironmentVariablesNoteAsPts) {
   EXPECT_EQ(EnvironmentVariablesNote({{"DEBUGINFOD_URLS", "x"}, {"PATH", "/bin"}}), "");
 }
 
+TEST(SysinfoDesktop, EnvironmentVariablesSystemLogAsPts) {
+  auto r = Fixture("intel-desktop");
+  EXPECT_EQ(EnvironmentVariablesLog(r->Environment()), "PATH=/usr/bin:/bin\nCFLAGS=-O3 -march=native\n");
+  EXPECT_EQ(EnvironmentVariablesLog({{"CXX", "g++"}, {"CC", ""}, {"LD_LIBRARY_PATH", "/opt/lib"}}),
+            "LD_LIBRARY_PATH=/opt/lib\nCXX=g++\n");
+  EXPECT_EQ(EnvironmentVariablesLog({{"HOME", "/root"}}), "");
+}
+
 TEST(SysinfoDesktop, CpuCounts) {
   auto r = Fixture("intel-desktop");
   CpuInfo cpu = ReadCpu(*r);
