@@ -120,7 +120,7 @@ int ListCiphers() {
 }
 
 int RunDisk(const std::vector<std::string>& rest, std::optional<DiskPattern> fixed) {
-  Args a = Args::Parse(rest, {{"--pattern", "--block-size", "--size", "--dir", "--fsync", "--threads", "--iodepth"},
+  Args a = Args::Parse(rest, {{"--pattern", "--block-size", "--size", "--dir", "--fsync", "--threads", "--iodepth", "--engine", "--file"},
                               {"--direct", "--json", "--zero-data", "--keep-cache"}});
   DiskOptions o;
   if (fixed) o.pattern = *fixed;
@@ -129,8 +129,10 @@ int RunDisk(const std::vector<std::string>& rest, std::optional<DiskPattern> fix
   bool random = o.pattern == DiskPattern::kRandRead || o.pattern == DiskPattern::kRandWrite;
   o.block_size = SizeOr(a, "--block-size", random ? 4096 : 1 << 20);
   o.size = SizeOr(a, "--size", 256ull << 20);
-  o.dir = TestDir(a);
+  o.file = a.ValueOr("--file", "");
+  if (o.file.empty()) o.dir = TestDir(a);
   o.direct = a.Has("--direct");
+  o.engine = ParseDiskEngine(a.ValueOr("--engine", "auto"));
   o.fsync = ParseFsyncPolicy(a.ValueOr("--fsync", "end"));
   o.threads = static_cast<int>(CountOr(a, "--threads", 1));
   o.iodepth = static_cast<int>(CountOr(a, "--iodepth", 1));
@@ -192,6 +194,8 @@ const char* kWorkloadKinds =
     "  list-ciphers\n"
     "  disk         --pattern seq-write|seq-read|rand-read|rand-write|file-server --block-size B --size S\n"
     "               --dir D --direct --fsync none|end|every --threads N --iodepth N --zero-data --keep-cache\n"
+    "               --engine auto|psync|io_uring|libaio (auto: io_uring, else libaio, when --iodepth > 1)\n"
+    "               --file F (seq-read/rand-read: read this existing file instead of laying one out)\n"
     "  file-server  (disk --pattern file-server: fio's IOMeter file-server mix, 80% reads)\n"
     "  fs-files     --files N (per thread) --file-size S --threads N --dirs N --no-fsync --dir D\n"
     "  mail-server  --files N --transactions N --min-size S --max-size S --subdirs N --io-size S --fsync --dir D\n"
