@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Native cipher workload vs its anchors, side by side in one run:
 #   openssl speed -elapsed -evp CIPHER -bytes SECTOR   (OpenSSL's own loop, no per-sector IV)
+#     AEAD ciphers (aes-256-gcm, chacha20-poly1305) add -aead: without it openssl speed streams one
+#     endless message (one nonce, no tag per block), with it each block gets its own nonce, 13 bytes
+#     of AAD and a tag — the work our engine and dm-crypt's AEAD modes do per sector.
 #   bench/gcrypt_ref CIPHER SECTOR                     (plain libgcrypt loop, IV per sector)
 #   pts-native workload cipher --cipher CIPHER --threads 1 --direction encrypt
 # each REPEATS times, interleaved, single-threaded; prints medians, the ratio of ours to the faster
@@ -28,8 +31,9 @@ json() { python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"; }
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "sector $SECTOR bytes, $SECS s per measurement, $REPEATS repeats interleaved; MiB/s medians (spread = (max-min)/median)"
 speed() {  # openssl speed in MiB/s; $1 = -elapsed or nothing (CPU time)
-  local kb
-  kb=$(openssl speed $1 -seconds "$SECS" -bytes "$SECTOR" -evp "$2" 2>/dev/null | tail -1 | awk '{print $2}' | tr -d k)
+  local kb aead=""
+  [[ $2 == *gcm || $2 == *poly1305 ]] && aead=-aead
+  kb=$(openssl speed $1 $aead -seconds "$SECS" -bytes "$SECTOR" -evp "$2" 2>/dev/null | tail -1 | awk '{print $2}' | tr -d k)
   awk -v k="$kb" 'BEGIN {printf "%.2f", k * 1000 / 1048576}'
 }
 row() {  # name openssl-values gcrypt-values ours-values backend
@@ -76,4 +80,20 @@ echo "wall: 1 thread $m1 MiB/s (spread $(echo "$t1" | spread)), 2 threads $m2 Mi
 # the wall-clock scaling is bounded only by how many cores are free.
 p1=$(echo "$c1" | median); p2=$(echo "$c2" | median)
 echo "per CPU-second and thread: 1 thread $p1, 2 threads $p2 MiB/s: per-thread efficiency $(awk -v a="$p2" -v b="$p1" 'BEGIN {printf "%.2f", a / b}') (scaling = 2 x this on 2 idle cores)"
+
+# PBKDF2, measured as cryptsetup measures it (iterations per user-CPU-second of one long derivation).
+if command -v cryptsetup >/dev/null; then
+  echo
+  echo "PBKDF2 iterations per second, 256-bit key (cryptsetup benchmark --pbkdf pbkdf2 vs ours, OpenSSL backend)"
+  for h in sha256 sha512; do
+    cs="" ns=""
+    for ((i = 0; i < REPEATS; i++)); do
+      cs+=" $(cryptsetup benchmark --pbkdf pbkdf2 --hash "$h" 2>/dev/null | awk '/^PBKDF2/ {print $2}')"
+      ns+=" $("$BIN" workload pbkdf2 --hash "$h" | awk '/^PBKDF2/ {print $2}')"
+    done
+    cm=$(echo "$cs" | median); nm=$(echo "$ns" | median)
+    printf "%-14s cryptsetup %10s  ours %10s  ratio %.3f  spread %s/%s\n" "PBKDF2-$h" "$cm" "$nm" \
+      "$(awk -v n="$nm" -v c="$cm" 'BEGIN {print n / c}')" "$(echo "$cs" | spread)" "$(echo "$ns" | spread)"
+  done
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
