@@ -5,8 +5,10 @@
 # prints median MiB/s, our/fio ratio (goal: within +-10 %) and median CPU use of each while the
 # disk works (goal: ours below fio's).
 # Read rows read the very same file: fio lays it out once per row (buffered write + fsync), then
-# each repeat fio and `workload disk --file` read it, each dropping it from the page cache first
-# (fio's invalidate=1, our POSIX_FADV_DONTNEED) — so layout and placement cannot differ.
+# each repeat fio and `workload disk --file` read it — so layout and placement cannot differ. The
+# script drops the file from the page cache (POSIX_FADV_DONTNEED) before every read run and tells
+# both tools not to (fio --invalidate=0, ours --keep-cache): fio invalidates inside its timed run,
+# we did it before ours, and dropping 512 MiB of cached pages takes long enough to tilt the ratio.
 #   bench/bench_disk.sh [build-dir] [directory]   env: REPEATS=5 SEQ_SIZE=512m RAND_SIZE=128m
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,10 +28,11 @@ spread() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {printf "%
 # fio's JSON -> "MiB/s CPU%" (bandwidth of the direction that moved data; usr+sys CPU of the job)
 fio_run() {
   local rw=$1 bs=$2 size=$3 direct=$4
-  local fsync=0
+  local fsync=0 extra=()
   [[ $rw == *write ]] && fsync=1
+  [[ $rw == *read ]] && drop_cache && extra=(--invalidate=0)
   fio --name=bench --directory="$DIR" --filename=fio-data --rw="$rw" --bs="$bs" --size="$size" \
-      --ioengine=psync --direct="$direct" --end_fsync="$fsync" --output-format=json 2>/dev/null |
+      --ioengine=psync --direct="$direct" --end_fsync="$fsync" "${extra[@]}" --output-format=json 2>/dev/null |
     python3 -c "
 import json,sys
 j=json.load(sys.stdin)['jobs'][0]
@@ -37,6 +40,9 @@ d=j['write'] if j['write']['io_bytes'] else j['read']
 print('%.2f %.2f' % (d['io_bytes']/1048576/(d['runtime']/1000.0), j['usr_cpu']+j['sys_cpu']))"
   [[ $rw == *write ]] && rm -f "$DIR/fio-data"
   return 0
+}
+drop_cache() {
+  python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$DIR/fio-data"
 }
 # The shared file the read rows read (fio's layout: buffered 1 MiB writes, fsync at the end).
 lay_out() {
@@ -46,7 +52,7 @@ lay_out() {
 ours_run() {
   local pattern=$1 bs=$2 size=$3 direct=$4
   local flags=(--dir "$DIR")
-  [[ $pattern == *read ]] && flags=(--file "$DIR/fio-data")
+  [[ $pattern == *read ]] && drop_cache && flags=(--file "$DIR/fio-data" --keep-cache)
   [ "$direct" = 1 ] && flags+=(--direct)
   "$BIN" workload disk --pattern "$pattern" --block-size "$bs" --size "$size" "${flags[@]}" --json |
     python3 -c "import json,sys; j=json.load(sys.stdin); print('%.2f %.2f' % (j['mib_per_s'], j['cpu_percent']))"
