@@ -22,7 +22,8 @@ constexpr const char* kUserForTokenName = "user_for_token";
 
 class PgStorage : public Storage {
  public:
-  PgStorage(std::string conninfo, int pool_size) : conninfo_(std::move(conninfo)), pool_(pool_size) {
+  PgStorage(std::string conninfo, int pool_size)
+      : conninfo_(std::move(conninfo)), pool_size_(pool_size), pool_(pool_size) {
     Run([](pqxx::connection& c) {
       pqxx::work w(c);
       // Two processes creating the schema at once would race; the advisory lock orders them.
@@ -159,9 +160,10 @@ class PgStorage : public Storage {
 
  private:
   // One try on a pooled connection; a broken connection (server restarted) is dropped and the
-  // operation retried once on a fresh one. Transactions that failed mid-way were rolled back by
-  // PostgreSQL, so a retry never stores anything twice... except an insert whose COMMIT was sent
-  // but not acknowledged; pqxx reports that as in_doubt_error and we do not retry it.
+  // operation retried on the next one (at most once per pooled connection). Transactions that
+  // failed mid-way were rolled back by PostgreSQL, so a retry never stores anything twice...
+  // except an insert whose COMMIT was sent but not acknowledged; pqxx reports that as
+  // in_doubt_error and we do not retry it.
   template <typename Fn>
   auto Run(const Fn& fn) -> decltype(fn(std::declval<pqxx::connection&>())) {
     for (int attempt = 0;; ++attempt) {
@@ -173,7 +175,8 @@ class PgStorage : public Storage {
         throw StorageError{std::string("postgresql: commit outcome unknown: ") + e.what()};
       } catch (const pqxx::broken_connection& e) {
         lease.Discard();
-        if (attempt >= 1) throw StorageError{std::string("postgresql: connection lost: ") + e.what()};
+        // After a database restart every pooled connection is broken: drop them one by one.
+        if (attempt >= pool_size_) throw StorageError{std::string("postgresql: connection lost: ") + e.what()};
       } catch (const pqxx::sql_error& e) {
         throw StorageError{std::string("postgresql: ") + e.what()};
       } catch (const pqxx::failure& e) {
@@ -198,6 +201,7 @@ class PgStorage : public Storage {
   }
 
   std::string conninfo_;
+  int pool_size_;
   sql::Pool<pqxx::connection> pool_;
 };
 
