@@ -14,6 +14,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3 libpqxx-dev libpq-dev postgresql
   libcpp-httplib-dev liburing-dev libaio-dev
   fio procps bonnie++
+  chromium
 )
 
 missing=()
