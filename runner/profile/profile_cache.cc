@@ -13,7 +13,7 @@ namespace ptsn::profile {
 namespace {
 
 // Bump when the layout or any serialized struct changes; older files are then ignored.
-constexpr char kMagic[8] = {'P', 'T', 'S', 'N', 'P', 'C', '0', '1'};
+constexpr char kMagic[8] = {'P', 'T', 'S', 'N', 'P', 'C', '0', '2'};
 constexpr size_t kHeader = sizeof(kMagic) + 16;  // magic, payload size, payload hash
 
 // The structs below are written field by field; a new member must be added to Put/Get (the
@@ -43,6 +43,10 @@ class Writer {
   void Put(const std::map<K, V>& m) {
     U64(m.size());
     for (const auto& kv : m) Put(kv);
+  }
+  void Put(const ProfileInput& f) {
+    Str(f.name), U64(f.hash), U64(f.stamp.dev), U64(f.stamp.ino), U64(f.stamp.size);
+    U64(static_cast<uint64_t>(f.stamp.mtime_ns)), U64(static_cast<uint64_t>(f.stamp.ctime_ns));
   }
   void Put(const LoadIssue& i) {
     Str(i.file), Str(i.element), Str(i.message), Put(i.fatal);
@@ -152,6 +156,11 @@ class Reader {
       m->emplace_hint(m->end(), std::move(kv));
     }
   }
+  void Get(ProfileInput* f) {
+    Get(&f->name);
+    f->hash = U64(), f->stamp.dev = U64(), f->stamp.ino = U64(), f->stamp.size = U64();
+    f->stamp.mtime_ns = static_cast<int64_t>(U64()), f->stamp.ctime_ns = static_cast<int64_t>(U64());
+  }
   void Get(LoadIssue* i) { Get(&i->file), Get(&i->element), Get(&i->message), Get(&i->fatal); }
   void Get(OptionEntry* e) { Get(&e->name), Get(&e->value), Get(&e->message); }
   void Get(TestOption* o) {
@@ -233,14 +242,19 @@ ProfileCache::ProfileCache(std::string path) : path_(std::move(path)) {
 
 namespace {
 
-// Inputs still the same? Only the directory listing and file bytes are compared (hashes).
+// Inputs still the same? The directory listing, then each file by stamp or else by content hash.
 bool Fresh(const ProfileInputs& inputs, uint64_t schema_hash, const std::string& dir, const DirectoryRead& how,
            const std::vector<DirEntry>& listing) {
   if (ListingHash(listing) != inputs.listing_hash) return false;
   if (how.schemas && how.schema_issues && schema_hash != how.schemas->content_hash()) return false;
   std::string content, error;
-  for (const auto& [name, hash] : inputs.files)
-    if (!ReadWholeFile(dir + "/" + name, &content, &error) || ContentHash(content) != hash) return false;
+  for (const auto& f : inputs.files) {
+    std::string path = dir + "/" + f.name;
+    // Same device, inode, size, mtime and ctime as when it was read: the same bytes. Otherwise
+    // (touched, rewritten, or just changed when read) the content decides.
+    if (f.stamp.known() && StampOf(path) == f.stamp) continue;
+    if (!ReadWholeFile(path, &content, &error) || ContentHash(content) != f.hash) return false;
+  }
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
 namespace ptsn::profile {
 
@@ -35,7 +36,33 @@ bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out) {
   return true;
 }
 
-bool ReadWholeFile(const std::string& path, std::string* out, std::string* error) {
+namespace {
+
+FileStamp Stamp(const struct stat& st, bool racy_check) {
+  FileStamp s;
+  s.dev = st.st_dev;
+  s.ino = st.st_ino;
+  s.size = static_cast<uint64_t>(st.st_size);
+  s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  s.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  if (racy_check) {
+    timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t recent = (static_cast<int64_t>(now.tv_sec) - 2) * 1000000000 + now.tv_nsec;
+    if (s.mtime_ns >= recent || s.ctime_ns >= recent) return FileStamp{};
+  }
+  return s;
+}
+
+}  // namespace
+
+FileStamp StampOf(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return FileStamp{};
+  return Stamp(st, false);
+}
+
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error, FileStamp* stamp) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *error = std::strerror(errno);
@@ -49,6 +76,7 @@ bool ReadWholeFile(const std::string& path, std::string* out, std::string* error
     return false;
   }
   size_t size = known && S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0;
+  if (stamp) *stamp = known && S_ISREG(st.st_mode) ? Stamp(st, true) : FileStamp{};
   out->clear();
   // One read for a regular file of known size; the loop covers files that grow or lie about it.
   out->resize(size + 1);

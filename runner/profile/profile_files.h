@@ -20,8 +20,21 @@ struct DirEntry {
 // Entries of `dir` except "." and "..", sorted by name; false when it cannot be opened.
 bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out);
 
-// Reads the whole file into `out`. On failure returns false with strerror text in `error`.
-bool ReadWholeFile(const std::string& path, std::string* out, std::string* error);
+// What stat() says of a file, to know it is unchanged without reading it (as git's index does).
+// All zero ("unknown") when the file changed within the last seconds: a write in the same clock
+// tick could leave size and timestamps as they were, so such a file is always compared by content.
+struct FileStamp {
+  uint64_t dev = 0, ino = 0, size = 0;
+  int64_t mtime_ns = 0, ctime_ns = 0;  // ctime cannot be set by users: a rewrite always moves it
+  bool known() const { return ino != 0 || mtime_ns != 0 || ctime_ns != 0; }
+  bool operator==(const FileStamp&) const = default;
+};
+// The stamp of `path` (following links) for comparing with a recorded one; unknown when absent.
+FileStamp StampOf(const std::string& path);
+
+// Reads the whole file into `out`, and its stamp (taken before reading) into `stamp` when given.
+// On failure returns false with strerror text in `error`.
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error, FileStamp* stamp = nullptr);
 
 // A fast 64-bit content hash (not cryptographic: it tells "changed" from "unchanged" for the
 // profile cache, where a collision only costs a stale entry on a deliberately forged file).

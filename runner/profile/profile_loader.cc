@@ -317,8 +317,10 @@ ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& id
   std::string content, error;
   // Reads `name` once, hashes it for the cache, parses it once and validates that same tree.
   auto parse = [&](const std::string& name, const std::string& path) {
-    if (!ReadWholeFile(path, &content, &error)) throw FileError(path, "cannot open: " + error);
-    if (how.inputs) how.inputs->files.emplace_back(name, ContentHash(content));
+    FileStamp stamp;
+    if (!ReadWholeFile(path, &content, &error, how.inputs ? &stamp : nullptr))
+      throw FileError(path, "cannot open: " + error);
+    if (how.inputs) how.inputs->files.push_back({name, ContentHash(content), stamp});
     if (!how.schemas || !how.schema_issues) return ParseXmlString(content, path);
     return ParseXmlString(content, path, [&](_xmlDoc* doc) { how.schemas->Validate(name, path, doc, how.schema_issues); });
   };

@@ -17,9 +17,15 @@ class ProfileSchemas;
 
 // What a directory's ProfileSource was built from (for the profile cache): its entries' names and
 // types, and the content hash of each XML file read.
+struct ProfileInput {
+  std::string name;    // "test-definition.xml"
+  uint64_t hash = 0;   // ContentHash of the bytes read
+  FileStamp stamp;     // stat of the file read (unknown when it had just changed)
+  bool operator==(const ProfileInput&) const = default;
+};
 struct ProfileInputs {
   uint64_t listing_hash = 0;
-  std::vector<std::pair<std::string, uint64_t>> files;  // file name -> ContentHash of its bytes
+  std::vector<ProfileInput> files;
   bool operator==(const ProfileInputs&) const = default;
 };
 

@@ -95,28 +95,36 @@ std::vector<std::string> ProfileRepository::DefaultRoots(const Settings& setting
 const ProfileRepository::Index& ProfileRepository::GetIndex() const {
   if (index_) return *index_;
   auto index = std::make_shared<Index>();
-  std::vector<DirEntry> repos, items, files;
-  auto has_file = [&](const char* name) {
-    auto it = std::lower_bound(files.begin(), files.end(), std::string_view(name),
-                               [](const DirEntry& e, std::string_view n) { return e.name < n; });
-    return it != files.end() && it->name == name && it->is_regular;
+  // <root>/<repo>/<item>: the few root and repo listings first, then every item directory listed
+  // on all cores (one readdir each tells profile, suite or neither, and is kept for loading).
+  struct Candidate {
+    std::string id, dir;
+    std::vector<DirEntry> files;
+    bool listed = false;
   };
+  std::vector<Candidate> candidates;
+  std::vector<DirEntry> repos, items;
   for (const auto& root : roots_) {
     if (!ListDirectory(root, &repos)) continue;
     for (const auto& repo : repos) {
       if (!repo.is_directory) continue;
       std::string repo_dir = root + "/" + repo.name;
       if (!ListDirectory(repo_dir, &items)) continue;
-      for (const auto& item : items) {
-        if (!item.is_directory) continue;
-        std::string dir = repo_dir + "/" + item.name;
-        if (!ListDirectory(dir, &files)) continue;
-        std::string id = repo.name + "/" + item.name;
-        if (has_file("suite-definition.xml")) index->suites.try_emplace(id, ProfileRef{id, dir});
-        if (has_file("test-definition.xml") && index->profiles.try_emplace(id, ProfileRef{id, dir}).second)
-          index->listings.try_emplace(dir, std::move(files));
-      }
+      for (const auto& item : items)
+        if (item.is_directory) candidates.push_back({repo.name + "/" + item.name, repo_dir + "/" + item.name, {}, false});
     }
+  }
+  ForEachParallel(candidates.size(), 0, [&](size_t i) { candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files); });
+  for (auto& c : candidates) {
+    if (!c.listed) continue;
+    auto has_file = [&](std::string_view name) {
+      auto it = std::lower_bound(c.files.begin(), c.files.end(), name,
+                                 [](const DirEntry& e, std::string_view n) { return e.name < n; });
+      return it != c.files.end() && it->name == name && it->is_regular;
+    };
+    if (has_file("suite-definition.xml")) index->suites.try_emplace(c.id, ProfileRef{c.id, c.dir});
+    if (has_file("test-definition.xml") && index->profiles.try_emplace(c.id, ProfileRef{c.id, c.dir}).second)
+      index->listings.try_emplace(c.dir, std::move(c.files));
   }
   index_ = index;
   return *index_;
