@@ -13,6 +13,7 @@
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/profile/options.h"
+#include "runner/profile/profile_cache.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/profile/results_parser.h"
 #include "runner/profile/validate.h"
@@ -23,7 +24,14 @@ namespace {
 
 using namespace ptsn::profile;
 
-ProfileRepository Repository() { return ProfileRepository::FromSettings(GlobalSettings()); }
+// Profiles are read through the parse cache (profiles.parse_cache) when set; it is saved when the
+// repository goes away at the end of the command.
+ProfileRepository Repository() {
+  ProfileRepository repo = ProfileRepository::FromSettings(GlobalSettings());
+  std::string cache = GlobalSettings().Get("profiles.parse_cache");
+  if (!cache.empty()) repo.SetCache(std::make_shared<ProfileCache>(cache));
+  return repo;
+}
 
 std::string Quoted(const std::string& s) { return "'" + s + "'"; }
 

@@ -1,5 +1,7 @@
 #include "runner/profile/profile_cache.h"
 
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <type_traits>
@@ -324,34 +326,47 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
   std::lock_guard<std::mutex> lock(mutex_);
   // A validated entry serves both kinds of load; never replace one with an unvalidated one.
   auto& slot = updates_[key];
-  if (!slot || validate || !slot->schema_hash) slot = std::move(entry);
+  if (!slot || validate || !slot->schema_hash) {
+    slot = std::move(entry);
+    dirty_ = true;
+  }
   return src;
+}
+
+ProfileCache::~ProfileCache() {
+  try {
+    Save();
+  } catch (const Error&) {
+  }
 }
 
 void ProfileCache::Save() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (updates_.empty()) return;
+  if (!dirty_) return;
   Writer w;
   w.out.reserve(raw_.size() + updates_.size() * 4096);
   w.out.assign(kHeader, '\0');
-  size_t count = updates_.size();
-  for (const auto& [key, bytes] : stored_) count += !updates_.count(key);
-  w.U64(count);
+  // Entries of directories that no longer exist (a profile checked once in a temporary
+  // directory) are dropped, so the file does not grow without bound.
+  std::vector<std::pair<std::string_view, std::string_view>> kept;
+  for (const auto& [key, bytes] : stored_)
+    if (!updates_.count(key) && access(key.c_str(), F_OK) == 0) kept.emplace_back(key, bytes);
+  w.U64(updates_.size() + kept.size());
   // Both maps are sorted by key: merge them, re-encoding only the entries this process made.
-  auto put = [&](const std::string& key, std::string_view bytes) {
-    w.Str(key);
+  auto put = [&](std::string_view key, std::string_view bytes) {
+    w.U64(key.size());
+    w.out += key;
     w.U64(bytes.size());
     w.out += bytes;
   };
-  auto old = stored_.begin();
+  auto old = kept.begin();
   for (const auto& [key, entry] : updates_) {
-    for (; old != stored_.end() && old->first < key; ++old) put(old->first, old->second);
-    if (old != stored_.end() && old->first == key) ++old;
+    for (; old != kept.end() && old->first < key; ++old) put(old->first, old->second);
     Writer e;
     e.Put(*entry);
     put(key, e.out);
   }
-  for (; old != stored_.end(); ++old) put(old->first, old->second);
+  for (; old != kept.end(); ++old) put(old->first, old->second);
   uint64_t size = w.out.size() - kHeader;
   uint64_t hash = ContentHash(std::string_view(w.out).substr(kHeader));
   std::memcpy(w.out.data(), kMagic, sizeof(kMagic));
@@ -360,6 +375,7 @@ void ProfileCache::Save() {
   std::string parent = std::filesystem::path(path_).parent_path().string();
   if (!parent.empty()) MakeDirectories(parent);
   WriteFileAtomically(path_, w.out);
+  dirty_ = false;
   // The entries now live in the file; keep serving them from memory until the next load.
 }
 

@@ -27,13 +27,18 @@ class ProfileCache {
   // Reads `path` if it exists; a file that is unreadable, truncated, corrupt or of another format
   // is ignored (load_problem() says why) and replaced on Save().
   explicit ProfileCache(std::string path);
+  // Saves what changed, best effort (a cache that cannot be written only costs speed).
+  ~ProfileCache();
+  ProfileCache(const ProfileCache&) = delete;
+  ProfileCache& operator=(const ProfileCache&) = delete;
 
   // ReadProfileDirectory() through the cache (how.inputs is ignored). Thread-safe.
   ProfileSource Read(const std::string& dir, const std::string& identifier, std::vector<LoadIssue>* issues,
                      const DirectoryRead& how = {});
 
-  // Writes the cache atomically when an entry was added or replaced; throws ptsn::Error naming
-  // the file when it cannot be written.
+  // Writes the cache atomically when an entry was added or replaced since the last Save(),
+  // dropping entries whose directory is gone; throws ptsn::Error naming the file when it cannot be
+  // written. Not to be called while another thread is in Read().
   void Save();
 
   const std::string& path() const { return path_; }
@@ -57,6 +62,7 @@ class ProfileCache {
   std::map<std::string, std::string_view, std::less<>> stored_;  // read-only once loaded
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const Entry>> updates_;  // written by this process (mutex_)
+  bool dirty_ = false;                                             // updates_ not saved yet (mutex_)
   std::atomic<size_t> hits_{0}, misses_{0};
 };
 

@@ -1,7 +1,12 @@
 #include "runner/profile/profile_cache.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <filesystem>
 #include <fstream>
@@ -148,6 +153,34 @@ TEST_F(CacheOnFixtures, SameSizeEditOfAParentIsSeenByTheChild) {
   TestProfile child = cached.LoadProfile("local/child");
   ASSERT_FALSE(child.results.parsers.empty());
   EXPECT_NE(child.results.parsers[0].output_template.find("GB/s"), std::string::npos);
+}
+
+TEST(ProfileCacheStamps, SettledFilesAreTrustedByStampAndRewritesAreStillSeen) {
+  TempDir tmp;
+  std::string root = tmp.path + "/profiles", cache = tmp.path + "/profiles.bin";
+  fs::copy(kFixtures, root, fs::copy_options::recursive);
+  std::string def = root + "/local/mini-2.0.0/test-definition.xml";
+  // Files changed in the last 2 s get no stamp (a same-tick rewrite could keep it); wait them out.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2200));
+  LoadPass(root, "", cache);
+  ProfileCache loaded(cache);
+  std::vector<LoadIssue> issues;
+  ProfileSource unused = loaded.Read(root + "/local/mini-2.0.0", "", &issues);
+  ASSERT_EQ(loaded.hits(), 1u);
+  EXPECT_TRUE(StampOf(def).known());
+  // Rewrite with the same size, then put the old mtime back: ctime still moves, so it is re-read.
+  struct stat before;
+  ASSERT_EQ(stat(def.c_str(), &before), 0);
+  std::string xml = ReadFile(def);
+  size_t at = xml.find("<Title>");
+  ASSERT_NE(at, std::string::npos);
+  xml[at + 7] = xml[at + 7] == 'X' ? 'Y' : 'X';
+  { std::ofstream(def, std::ios::binary | std::ios::trunc) << xml; }
+  const timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(utimensat(AT_FDCWD, def.c_str(), times, 0), 0);
+  Pass warm = LoadPass(root, "", cache);
+  ExpectSame(LoadPass(root, "", "").reports, warm.reports);
+  EXPECT_EQ(ProfileRepository({root}).LoadProfile("local/mini-2.0.0").title[0], xml[at + 7]);
 }
 
 TEST_F(CacheOnFixtures, AddedAndRemovedFilesAreSeen) {
