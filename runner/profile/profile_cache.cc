@@ -41,8 +41,8 @@ class Writer {
     Put(p.first);
     Put(p.second);
   }
-  template <class K, class V>
-  void Put(const std::map<K, V>& m) {
+  template <class K, class V, class C>
+  void Put(const std::map<K, V, C>& m) {
     U64(m.size());
     for (const auto& kv : m) Put(kv);
   }
@@ -148,8 +148,8 @@ class Reader {
     Get(&p->first);
     Get(&p->second);
   }
-  template <class K, class V>
-  void Get(std::map<K, V>* m) {
+  template <class K, class V, class C>
+  void Get(std::map<K, V, C>* m) {
     m->clear();
     size_t n = Count();
     for (size_t i = 0; i < n; ++i) {

@@ -283,7 +283,26 @@ std::string IdentifierForDirectory(const std::string& dir) {
   return repo.empty() ? base : repo + "/" + base;
 }
 
+namespace {
+
+// No empty, "." or ".." component and no trailing '/': lexically_normal() would return it as is.
+bool AlreadyNormal(std::string_view dir) {
+  if (dir.empty() || (dir.size() > 1 && dir.back() == '/')) return false;
+  size_t start = dir[0] == '/' ? 1 : 0;
+  while (start <= dir.size()) {
+    size_t end = dir.find('/', start);
+    if (end == std::string_view::npos) end = dir.size();
+    std::string_view part = dir.substr(start, end - start);
+    if (part.empty() ? dir.size() > 1 : part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string NormalizeDirectory(const std::string& dir) {
+  if (AlreadyNormal(dir)) return dir;
   std::string d = fs::path(dir).lexically_normal().string();
   while (d.size() > 1 && d.back() == '/') d.pop_back();
   return d;

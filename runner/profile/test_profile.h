@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptsn::profile {
@@ -107,7 +108,7 @@ struct ProfileSource {
   std::string directory;   // absolute path, no trailing '/'
   // Every element of test-definition.xml under TestInformation/TestProfile/TestSettings/Default as
   // "Section/Element" -> text of its first occurrence (PTS's xg()).
-  std::map<std::string, std::string> fields;
+  std::map<std::string, std::string, std::less<>> fields;
   std::vector<TestOption> options;  // never inherited
   std::optional<ResultsDefinition> results;  // results-definition.xml of this directory
   std::vector<Download> downloads;
@@ -145,7 +146,7 @@ struct TestProfile {
   std::string minimum_length, maximum_length;
   std::vector<TestOption> options;
 
-  std::map<std::string, std::string> fields;  // every element after inheritance
+  std::map<std::string, std::string, std::less<>> fields;  // every element after inheritance
   ResultsDefinition results;                  // own, else the nearest parent's
   std::vector<Download> downloads;            // own downloads.xml only (parents install separately)
   std::map<std::string, std::string> scripts;  // own scripts (see ScriptPath)
@@ -155,7 +156,7 @@ struct TestProfile {
   // The first existing of `<kind>_<os>.sh` and `<kind>.sh` ("install", "pre", "interim", "post",
   // "support-check", "validate-install"); "" if neither. os is lowercase ("linux").
   std::string ScriptPath(const std::string& kind, const std::string& os = "linux") const;
-  std::string Field(const std::string& key) const;  // fields lookup, "" when absent
+  std::string Field(std::string_view key) const;  // fields lookup, "" when absent
   bool operator==(const TestProfile&) const = default;
 };
 
