@@ -41,13 +41,8 @@ int main(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   double cpu_start = CpuMs();
   ProfileRepository repo({root});
-  std::unique_ptr<ProfileSchemas> schemas;
-  if (!schema_dir.empty()) schemas = std::make_unique<ProfileSchemas>(schema_dir);
-  std::shared_ptr<ProfileCache> cache;
-  if (!cache_file.empty()) {
-    cache = std::make_shared<ProfileCache>(cache_file);
-    repo.SetCache(cache);
-  }
+  auto schemas = schema_dir.empty() ? nullptr : std::make_unique<ProfileSchemas>(schema_dir);
+  std::shared_ptr<ProfileCache> cache = repo.UseCacheFile(cache_file);
   MachineFacts facts = DetectMachineFacts();
   auto since = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(); };
   double t_setup = since(), c_setup = CpuMs() - cpu_start;

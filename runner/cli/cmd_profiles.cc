@@ -13,7 +13,6 @@
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/profile/options.h"
-#include "runner/profile/profile_cache.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/profile/results_parser.h"
 #include "runner/profile/validate.h"
@@ -28,8 +27,7 @@ using namespace ptsn::profile;
 // repository goes away at the end of the command.
 ProfileRepository Repository() {
   ProfileRepository repo = ProfileRepository::FromSettings(GlobalSettings());
-  std::string cache = GlobalSettings().Get("profiles.parse_cache");
-  if (!cache.empty()) repo.SetCache(std::make_shared<ProfileCache>(cache));
+  repo.UseCacheFile(GlobalSettings().Get("profiles.parse_cache"));
   return repo;
 }
 

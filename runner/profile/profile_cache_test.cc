@@ -43,13 +43,8 @@ struct Pass {
 // Validates every profile under `root`, through the cache file when `cache_file` is set.
 Pass LoadPass(const std::string& root, const std::string& schema_dir, const std::string& cache_file, unsigned threads = 2) {
   ProfileRepository repo({root});
-  std::unique_ptr<ProfileSchemas> schemas;
-  if (!schema_dir.empty()) schemas = std::make_unique<ProfileSchemas>(schema_dir);
-  std::shared_ptr<ProfileCache> cache;
-  if (!cache_file.empty()) {
-    cache = std::make_shared<ProfileCache>(cache_file);
-    repo.SetCache(cache);
-  }
+  auto schemas = schema_dir.empty() ? nullptr : std::make_unique<ProfileSchemas>(schema_dir);
+  std::shared_ptr<ProfileCache> cache = repo.UseCacheFile(cache_file);
   Pass pass;
   pass.reports = ValidateAllProfiles(repo, schemas.get(), threads);
   if (cache) {

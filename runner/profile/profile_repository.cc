@@ -130,6 +130,11 @@ const ProfileRepository::Index& ProfileRepository::GetIndex() const {
   return *index_;
 }
 
+std::shared_ptr<ProfileCache> ProfileRepository::UseCacheFile(const std::string& path) {
+  SetCache(path.empty() ? nullptr : std::make_shared<ProfileCache>(path));
+  return cache_;
+}
+
 std::optional<ProfileRef> ProfileRepository::Find(const std::map<std::string, ProfileRef>& items,
                                                   const std::string& supplied) const {
   std::string name = Trim(supplied);

@@ -64,6 +64,8 @@ class ProfileRepository {
 
   // Profile directories are read through `cache` when set (see profile_cache.h); thread-safe.
   void SetCache(std::shared_ptr<ProfileCache> cache) { cache_ = std::move(cache); }
+  // SetCache() with a cache read from `path`; none when path is "". Returns the cache set.
+  std::shared_ptr<ProfileCache> UseCacheFile(const std::string& path);
   const std::shared_ptr<ProfileCache>& cache() const { return cache_; }
 
   // Every profile / suite found, sorted by identifier; for an identifier present in several
