@@ -23,7 +23,13 @@ namespace {
 
 using namespace ptsn::profile;
 
-ProfileRepository Repository() { return ProfileRepository::FromSettings(GlobalSettings()); }
+// Profiles are read through the parse cache (profiles.parse_cache) when set; it is saved when the
+// repository goes away at the end of the command.
+ProfileRepository Repository() {
+  ProfileRepository repo = ProfileRepository::FromSettings(GlobalSettings());
+  repo.UseCacheFile(GlobalSettings().Get("profiles.parse_cache"));
+  return repo;
+}
 
 std::string Quoted(const std::string& s) { return "'" + s + "'"; }
 

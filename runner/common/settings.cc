@@ -21,6 +21,8 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"profiles.directory", "PTS_NATIVE_PROFILES_DIR", "{home}/test-profiles", "the user's own test profiles"},
       {"profiles.server_cache", "PTS_NATIVE_PROFILE_CACHE", "{home}/cache/test-profiles",
        "test profiles fetched from a results server (searched last)"},
+      {"profiles.parse_cache", "PTS_NATIVE_PROFILE_PARSE_CACHE", "{home}/cache/profile-parse-cache.bin",
+       "parsed test profiles, reused while every file they were read from is unchanged (empty: off)"},
       {"profiles.schema_dir", "PTS_NATIVE_SCHEMA_DIR", "",
        "directory with PTS's XSDs for validate-test-profile (default: ../shared/reference/schemas of the source tree)"},
       {"install.directory", "PTS_NATIVE_INSTALL_DIR", "{home}/installed-tests", "where tests are installed"},

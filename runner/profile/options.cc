@@ -51,22 +51,35 @@ std::string OptionEntryDescription(const TestOption& o, int index) {
   return o.display_name + ": " + name;
 }
 
+namespace {
+
+// Depth-first over the parts with one growing buffer (PTS's recursive string concatenation).
+void AppendCombinations(const std::vector<std::vector<std::string>>& parts, const std::string& delimiter,
+                        size_t counter, std::string* current, std::vector<std::string>* out) {
+  if (counter >= parts.size()) {
+    out->push_back(current->empty() ? std::string() : php::Trim(*current));
+    return;
+  }
+  size_t mark = current->size();
+  bool delimit = !PhpEmpty(*current);  // PHP !empty(): "0" takes no delimiter either
+  for (const auto& single : parts[counter]) {
+    if (delimit) *current += delimiter;
+    *current += single;
+    AppendCombinations(parts, delimiter, counter + 1, current, out);
+    current->resize(mark);
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> ComputeAllCombinations(const std::vector<std::vector<std::string>>& parts,
                                                 const std::string& delimiter) {
   std::vector<std::string> out;
-  std::function<void(const std::string&, size_t)> rec = [&](const std::string& current, size_t counter) {
-    if (counter >= parts.size()) {
-      out.push_back(current.empty() ? std::string() : php::Trim(current));
-      return;
-    }
-    for (const auto& single : parts[counter]) {
-      std::string next = current;
-      if (!PhpEmpty(next)) next += delimiter;  // PHP !empty(): "0" takes no delimiter either
-      next += single;
-      rec(next, counter + 1);
-    }
-  };
-  rec("", 0);
+  size_t total = 1;
+  for (const auto& p : parts) total *= p.size();
+  out.reserve(total);
+  std::string current;
+  AppendCombinations(parts, delimiter, 0, &current, &out);
   return out;
 }
 
@@ -77,7 +90,8 @@ std::vector<RunOption> Combine(const std::vector<std::vector<std::string>>& args
   auto a = ComputeAllCombinations(args, " ");
   auto d = ComputeAllCombinations(descs, " - ");
   std::vector<RunOption> out;
-  for (size_t i = 0; i < a.size(); ++i) out.push_back({a[i], i < d.size() ? d[i] : ""});
+  out.reserve(a.size());
+  for (size_t i = 0; i < a.size(); ++i) out.push_back({std::move(a[i]), i < d.size() ? std::move(d[i]) : std::string()});
   return out;
 }
 
@@ -265,19 +279,22 @@ namespace {
 
 // validate_test_arguments_compatibility: false when an entry Name asks for something absent.
 bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::vector<std::string>& deps) {
+  // Lowercased once: PTS's stripos() checks, with a space appended for the "CUDA "/"ROCm " ones.
+  std::string lower = ToLower(name) + ' ';
+  std::string_view n(lower.data(), lower.size() - 1), spaced(lower);
+  auto has = [](std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; };
   bool wine = std::find(deps.begin(), deps.end(), "wine") != deps.end();
-  if ((ContainsI(name, "Direct3D") || ContainsI(name, "D3D")) && f.os != "Windows" && !wine) return false;
+  if ((has(n, "direct3d") || has(n, "d3d")) && f.os != "Windows" && !wine) return false;
   if (name.find("Apple ") != std::string::npos && f.os != "MacOSX") return false;
-  if ((ContainsI(name, "NVIDIA ") || ContainsI(name + " ", "CUDA ")) && !ContainsI(f.gpu_model, "NVIDIA")) return false;
-  if ((ContainsI(name, "Radeon ") || ContainsI(name + " ", "ROCm ")) && !ContainsI(f.gpu_model, "AMD") &&
-      !ContainsI(f.gpu_model, "Radeon"))
+  if ((has(n, "nvidia ") || has(spaced, "cuda ")) && !ContainsI(f.gpu_model, "NVIDIA")) return false;
+  if ((has(n, "radeon ") || has(spaced, "rocm ")) && !ContainsI(f.gpu_model, "AMD") && !ContainsI(f.gpu_model, "Radeon"))
     return false;
-  if (ContainsI(name, "OpenCL") && !f.opencl) return false;
-  if (ContainsI(name, "Vulkan") && !f.vulkan) return false;
-  if (ContainsI(name, "Windows") && f.os != "Windows") return false;
-  if (ContainsI(name, "Linux") && f.os != "Linux") return false;
-  if (ContainsI(name, "macOS ") && f.os != "MacOSX") return false;
-  if (ContainsI(name, "x86_64") && f.arch != "x86_64") return false;
+  if (has(n, "opencl") && !f.opencl) return false;
+  if (has(n, "vulkan") && !f.vulkan) return false;
+  if (has(n, "windows") && f.os != "Windows") return false;
+  if (has(n, "linux") && f.os != "Linux") return false;
+  if (has(n, "macos ") && f.os != "MacOSX") return false;
+  if (has(n, "x86_64") && f.arch != "x86_64") return false;
   return true;
 }
 
@@ -294,7 +311,8 @@ std::vector<std::string> AutoProcessOptions(std::vector<TestOption>* options, co
     // PTS rebuilds names and values but leaves the messages array untouched, so messages stay
     // attached to positions, not to entries.
     std::vector<std::string> messages;
-    for (const auto& e : o.entries) messages.push_back(e.message);
+    messages.reserve(o.entries.size());
+    for (auto& e : o.entries) messages.push_back(std::move(e.message));
     std::vector<std::pair<std::string, std::string>> nv;  // name, value
     bool rebuilt = true;
     const std::string& id = o.identifier;
@@ -346,19 +364,24 @@ std::vector<std::string> AutoProcessOptions(std::vector<TestOption>* options, co
       }
     } else {
       bool had_fail = false;
-      for (const auto& e : o.entries) {
+      nv.reserve(o.entries.size());
+      for (auto& e : o.entries) {
         if (!EntryCompatible(e.name, f, deps)) {
           had_fail = true;
           continue;
         }
-        nv.emplace_back(e.name, e.value);
+        nv.emplace_back(std::move(e.name), std::move(e.value));  // the entries are rebuilt below
       }
       if (had_fail && nv.empty()) errors.push_back("No supported options found for " + id);
     }
-    if (!rebuilt) continue;
+    if (!rebuilt) {
+      for (size_t i = 0; i < messages.size(); ++i) o.entries[i].message = std::move(messages[i]);
+      continue;
+    }
     std::vector<OptionEntry> entries;
+    entries.reserve(nv.size());
     for (size_t i = 0; i < nv.size(); ++i)
-      entries.push_back({nv[i].first, nv[i].second, i < messages.size() ? messages[i] : ""});
+      entries.push_back({std::move(nv[i].first), std::move(nv[i].second), i < messages.size() ? std::move(messages[i]) : ""});
     o.entries = std::move(entries);
   }
   return errors;

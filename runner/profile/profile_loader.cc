@@ -7,6 +7,7 @@
 
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
+#include "runner/profile/schema_set.h"
 
 namespace ptsn::profile {
 
@@ -282,36 +283,84 @@ std::string IdentifierForDirectory(const std::string& dir) {
   return repo.empty() ? base : repo + "/" + base;
 }
 
-ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& identifier,
-                                   std::vector<LoadIssue>* issues) {
-  ProfileSource src;
-  src.directory = fs::path(dir).lexically_normal().string();
-  while (src.directory.size() > 1 && src.directory.back() == '/') src.directory.pop_back();
-  src.identifier = identifier.empty() ? IdentifierForDirectory(src.directory) : identifier;
-  // One directory listing tells which files exist (fewer system calls than a stat per file).
-  std::set<std::string> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(src.directory, ec)) files.insert(entry.path().filename().string());
-  std::string def_path = src.directory + "/test-definition.xml";
-  if (!files.count("test-definition.xml")) throw FileError(src.directory, "no test-definition.xml (not a test profile)");
-  ParseTestDefinition(ParseXmlFile(def_path), def_path, &src, issues);
-  if (files.count("results-definition.xml")) {
-    std::string results_path = src.directory + "/results-definition.xml";
-    src.results = ParseResultsDefinition(ParseXmlFile(results_path), results_path, issues);
+namespace {
+
+// No empty, "." or ".." component and no trailing '/': lexically_normal() would return it as is.
+bool AlreadyNormal(std::string_view dir) {
+  if (dir.empty() || (dir.size() > 1 && dir.back() == '/')) return false;
+  size_t start = dir[0] == '/' ? 1 : 0;
+  while (start <= dir.size()) {
+    size_t end = dir.find('/', start);
+    if (end == std::string_view::npos) end = dir.size();
+    std::string_view part = dir.substr(start, end - start);
+    if (part.empty() ? dir.size() > 1 : part == "." || part == "..") return false;
+    start = end + 1;
   }
-  if (files.count("downloads.xml")) {
+  return true;
+}
+
+}  // namespace
+
+std::string NormalizeDirectory(const std::string& dir) {
+  if (AlreadyNormal(dir)) return dir;
+  std::string d = fs::path(dir).lexically_normal().string();
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  return d;
+}
+
+uint64_t ListingHash(const std::vector<DirEntry>& entries) {
+  uint64_t h = entries.size();
+  for (const auto& e : entries) h = ContentHash(e.name, h * 4 + e.is_directory * 2 + e.is_regular);
+  return h;
+}
+
+ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& identifier,
+                                   std::vector<LoadIssue>* issues, const DirectoryRead& how) {
+  ProfileSource src;
+  src.directory = NormalizeDirectory(dir);
+  src.identifier = identifier.empty() ? IdentifierForDirectory(src.directory) : identifier;
+  // One directory listing tells which files exist (no stat per file).
+  std::vector<DirEntry> own_listing;
+  const std::vector<DirEntry>* listing = how.listing;
+  if (!listing) {
+    ListDirectory(src.directory, &own_listing);
+    listing = &own_listing;
+  }
+  auto has = [&](std::string_view name) {
+    auto it = std::lower_bound(listing->begin(), listing->end(), name,
+                               [](const DirEntry& e, std::string_view n) { return e.name < n; });
+    return it != listing->end() && it->name == name;
+  };
+  if (how.inputs) *how.inputs = ProfileInputs{ListingHash(*listing), {}};
+  if (!has("test-definition.xml")) throw FileError(src.directory, "no test-definition.xml (not a test profile)");
+  std::string content, error;
+  // Reads `name` once, hashes it for the cache, parses it once and validates that same tree.
+  auto parse = [&](const std::string& name, const std::string& path) {
+    FileStamp stamp;
+    if (!ReadWholeFile(path, &content, &error, how.inputs ? &stamp : nullptr))
+      throw FileError(path, "cannot open: " + error);
+    if (how.inputs) how.inputs->files.push_back({name, ContentHash(content), stamp});
+    if (!how.schemas || !how.schema_issues) return ParseXmlString(content, path);
+    return ParseXmlString(content, path, [&](_xmlDoc* doc) { how.schemas->Validate(name, path, doc, how.schema_issues); });
+  };
+  std::string def_path = src.directory + "/test-definition.xml";
+  ParseTestDefinition(parse("test-definition.xml", def_path), def_path, &src, issues);
+  if (has("results-definition.xml")) {
+    std::string results_path = src.directory + "/results-definition.xml";
+    src.results = ParseResultsDefinition(parse("results-definition.xml", results_path), results_path, issues);
+  }
+  if (has("downloads.xml")) {
     std::string downloads_path = src.directory + "/downloads.xml";
     src.has_downloads_file = true;
-    src.downloads = ParseDownloads(ParseXmlFile(downloads_path), downloads_path, issues);
+    src.downloads = ParseDownloads(parse("downloads.xml", downloads_path), downloads_path, issues);
   }
-  for (const auto& name : files)
-    if (EndsWith(name, ".sh")) src.scripts[name] = src.directory + "/" + name;
+  for (const auto& e : *listing)
+    if (EndsWith(e.name, ".sh")) src.scripts.emplace_hint(src.scripts.end(), e.name, src.directory + "/" + e.name);
   return src;
 }
 
 TestSuite ReadSuiteDirectory(const std::string& dir, const std::string& identifier, std::vector<LoadIssue>* issues) {
-  std::string d = fs::path(dir).lexically_normal().string();
-  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  std::string d = NormalizeDirectory(dir);
   std::string path = d + "/suite-definition.xml";
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) throw FileError(d, "no suite-definition.xml (not a test suite)");

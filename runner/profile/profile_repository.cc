@@ -1,13 +1,19 @@
 #include "runner/profile/profile_repository.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/profile/profile_cache.h"
 #include "runner/profile/profile_loader.h"
 
 #ifndef PTSN_SOURCE_DIR
@@ -46,8 +52,8 @@ std::pair<std::string, std::string> SplitRequestedVersion(const std::string& tes
 // A path to a directory holding the definition file is taken as that directory, even when it
 // looks like an identifier.
 bool IsDirectoryWith(const std::string& name, const char* file) {
-  std::error_code ec;
-  return fs::is_regular_file(fs::path(name) / file, ec);
+  struct stat st;
+  return stat((name + "/" + file).c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 std::string FatalSummary(const std::vector<LoadIssue>& issues) {
@@ -89,24 +95,44 @@ std::vector<std::string> ProfileRepository::DefaultRoots(const Settings& setting
 const ProfileRepository::Index& ProfileRepository::GetIndex() const {
   if (index_) return *index_;
   auto index = std::make_shared<Index>();
-  std::error_code ec;
+  // <root>/<repo>/<item>: the few root and repo listings first, then every item directory listed
+  // on all cores (one readdir each tells profile, suite or neither, and is kept for loading).
+  struct Candidate {
+    std::string id, dir;
+    std::vector<DirEntry> files;
+    bool listed = false;
+  };
+  std::vector<Candidate> candidates;
+  std::vector<DirEntry> repos, items;
   for (const auto& root : roots_) {
-    if (!fs::is_directory(root, ec)) continue;
-    for (const auto& repo : fs::directory_iterator(root, ec)) {
-      if (!repo.is_directory(ec)) continue;
-      std::string repo_name = repo.path().filename().string();
-      for (const auto& item : fs::directory_iterator(repo.path(), ec)) {
-        if (!item.is_directory(ec)) continue;
-        std::string id = repo_name + "/" + item.path().filename().string();
-        if (fs::is_regular_file(item.path() / "test-definition.xml", ec))
-          index->profiles.try_emplace(id, ProfileRef{id, item.path().string()});
-        if (fs::is_regular_file(item.path() / "suite-definition.xml", ec))
-          index->suites.try_emplace(id, ProfileRef{id, item.path().string()});
-      }
+    if (!ListDirectory(root, &repos)) continue;
+    for (const auto& repo : repos) {
+      if (!repo.is_directory) continue;
+      std::string repo_dir = root + "/" + repo.name;
+      if (!ListDirectory(repo_dir, &items)) continue;
+      for (const auto& item : items)
+        if (item.is_directory) candidates.push_back({repo.name + "/" + item.name, repo_dir + "/" + item.name, {}, false});
     }
+  }
+  ForEachParallel(candidates.size(), 0, [&](size_t i) { candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files); });
+  for (auto& c : candidates) {
+    if (!c.listed) continue;
+    auto has_file = [&](std::string_view name) {
+      auto it = std::lower_bound(c.files.begin(), c.files.end(), name,
+                                 [](const DirEntry& e, std::string_view n) { return e.name < n; });
+      return it != c.files.end() && it->name == name && it->is_regular;
+    };
+    if (has_file("suite-definition.xml")) index->suites.try_emplace(c.id, ProfileRef{c.id, c.dir});
+    if (has_file("test-definition.xml") && index->profiles.try_emplace(c.id, ProfileRef{c.id, c.dir}).second)
+      index->listings.try_emplace(c.dir, std::move(c.files));
   }
   index_ = index;
   return *index_;
+}
+
+std::shared_ptr<ProfileCache> ProfileRepository::UseCacheFile(const std::string& path) {
+  SetCache(path.empty() ? nullptr : std::make_shared<ProfileCache>(path));
+  return cache_;
 }
 
 std::optional<ProfileRef> ProfileRepository::Find(const std::map<std::string, ProfileRef>& items,
@@ -163,9 +189,17 @@ std::optional<ProfileRef> ProfileRepository::FindSuite(const std::string& name) 
 }
 
 TestProfile ProfileRepository::LoadRef(const ProfileRef& ref, std::vector<std::string>* visiting,
-                                       std::vector<LoadIssue>* warnings) const {
+                                       std::vector<LoadIssue>* warnings, const LoadChecks& checks) const {
   std::vector<LoadIssue> issues;
-  ProfileSource src = ReadProfileDirectory(ref.directory, ref.identifier, &issues);
+  DirectoryRead how;
+  how.schemas = checks.schemas;
+  how.schema_issues = checks.schema_issues;
+  if (index_) {
+    auto it = index_->listings.find(ref.directory);
+    if (it != index_->listings.end()) how.listing = &it->second;
+  }
+  ProfileSource src = cache_ ? cache_->Read(ref.directory, ref.identifier, &issues, how)
+                             : ReadProfileDirectory(ref.directory, ref.identifier, &issues, how);
   std::string fatal = FatalSummary(issues);
   if (!fatal.empty()) throw Error(fatal);
   if (warnings)
@@ -198,7 +232,7 @@ TestProfile ProfileRepository::LoadRef(const ProfileRef& ref, std::vector<std::s
       std::string cycle = Join(*visiting, " -> ") + " -> " + parent->identifier;
       throw FileError(def_path, "TestProfile/Extends: inheritance cycle " + cycle);
     }
-    TestProfile parent_profile = LoadRef(*parent, visiting, warnings);
+    TestProfile parent_profile = LoadRef(*parent, visiting, warnings, LoadChecks{});
     visiting->pop_back();
     // PTS's xg(): an element that is absent or empty is asked of the parent.
     for (const auto& [key, value] : parent_profile.fields) {
@@ -216,20 +250,21 @@ TestProfile ProfileRepository::LoadRef(const ProfileRef& ref, std::vector<std::s
   return p;
 }
 
-TestProfile ProfileRepository::LoadProfile(const std::string& name, std::vector<LoadIssue>* warnings) const {
+TestProfile ProfileRepository::LoadProfile(const std::string& name, std::vector<LoadIssue>* warnings,
+                                           const LoadChecks& checks) const {
   std::optional<ProfileRef> ref = FindProfile(name);
   if (!ref) {
     std::string where = roots_.empty() ? "no search paths" : Join(roots_, ", ");
     throw Error("test profile '" + name + "' not found (searched " + where + ")");
   }
-  return LoadDirectory(ref->directory, ref->identifier, warnings);
+  return LoadDirectory(ref->directory, ref->identifier, warnings, checks);
 }
 
 TestProfile ProfileRepository::LoadDirectory(const std::string& dir, const std::string& identifier,
-                                             std::vector<LoadIssue>* warnings) const {
+                                             std::vector<LoadIssue>* warnings, const LoadChecks& checks) const {
   ProfileRef ref{identifier.empty() ? IdentifierForDirectory(dir) : identifier, dir};
   std::vector<std::string> visiting;
-  TestProfile p = LoadRef(ref, &visiting, warnings);
+  TestProfile p = LoadRef(ref, &visiting, warnings, checks);
   // Base profiles (SoftwareType BaseTestProfile) only exist to be installed and extended.
   if (!p.results.present() && p.display_format != "NO_RESULT" && p.software_type != "BaseTestProfile")
     throw FileError(p.directory, "results-definition.xml: missing (also in the Extends chain): the profile cannot produce results");
@@ -260,13 +295,55 @@ std::vector<ProfileRef> ProfileRepository::ListSuites() const {
   return out;
 }
 
-BulkLoadReport LoadAllProfiles(const ProfileRepository& repo) {
-  BulkLoadReport report;
-  for (const auto& ref : repo.ListProfiles()) {
+void ForEachParallel(size_t count, unsigned threads, const std::function<void(size_t)>& work) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, count));
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto run = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < count;) {
+      try {
+        work(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = count;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run);
+  run();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+BulkLoadReport LoadAllProfiles(const ProfileRepository& repo, unsigned threads) {
+  std::vector<ProfileRef> refs = repo.ListProfiles();  // builds the index before the threads share it
+  struct One {
+    std::optional<TestProfile> profile;
+    std::string error;
+    std::vector<LoadIssue> warnings;
+  };
+  std::vector<One> done(refs.size());
+  ForEachParallel(refs.size(), threads, [&](size_t i) {
     try {
-      report.loaded.push_back(repo.LoadProfile(ref.identifier, &report.warnings));
+      done[i].profile = repo.LoadDirectory(refs[i].directory, refs[i].identifier, &done[i].warnings);
     } catch (const Error& e) {
-      report.rejected.emplace_back(ref.identifier, e.what());
+      done[i].error = e.what();
+    }
+  });
+  BulkLoadReport report;
+  report.loaded.reserve(refs.size());
+  for (size_t i = 0; i < refs.size(); ++i) {
+    if (done[i].profile) {
+      report.loaded.push_back(std::move(*done[i].profile));
+      for (auto& w : done[i].warnings) report.warnings.push_back(std::move(w));
+    } else {
+      // A profile that fails keeps the warnings gathered before the failure, as a serial load did.
+      for (auto& w : done[i].warnings) report.warnings.push_back(std::move(w));
+      report.rejected.emplace_back(refs[i].identifier, done[i].error);
     }
   }
   return report;

@@ -10,12 +10,14 @@
 // loaded as is.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "runner/profile/profile_files.h"
 #include "runner/profile/test_profile.h"
 
 namespace ptsn {
@@ -27,6 +29,15 @@ namespace ptsn::profile {
 struct ProfileRef {
   std::string identifier;  // "pts/fs-mark-1.0.3"
   std::string directory;
+};
+
+class ProfileCache;
+class ProfileSchemas;
+
+// Optional checks made while a profile's own files are parsed (never its parents').
+struct LoadChecks {
+  const ProfileSchemas* schemas = nullptr;          // XSD-validate each file's parsed tree...
+  std::vector<LoadIssue>* schema_issues = nullptr;  // ...appending the violations here
 };
 
 class ProfileRepository {
@@ -44,11 +55,18 @@ class ProfileRepository {
   // Resolves `name` (or a directory path) and loads it with its Extends chain. Throws ptsn::Error
   // naming the file and element: not found, malformed XML, unknown element, Extends cycle or
   // missing parent, no results definition. Non-fatal findings go to `warnings`.
-  TestProfile LoadProfile(const std::string& name, std::vector<LoadIssue>* warnings = nullptr) const;
+  TestProfile LoadProfile(const std::string& name, std::vector<LoadIssue>* warnings = nullptr,
+                          const LoadChecks& checks = {}) const;
   TestSuite LoadSuite(const std::string& name, std::vector<LoadIssue>* warnings = nullptr) const;
   // Loads the profile in `dir` under the given identifier (derived from the path when empty).
   TestProfile LoadDirectory(const std::string& dir, const std::string& identifier = "",
-                            std::vector<LoadIssue>* warnings = nullptr) const;
+                            std::vector<LoadIssue>* warnings = nullptr, const LoadChecks& checks = {}) const;
+
+  // Profile directories are read through `cache` when set (see profile_cache.h); thread-safe.
+  void SetCache(std::shared_ptr<ProfileCache> cache) { cache_ = std::move(cache); }
+  // SetCache() with a cache read from `path`; none when path is "". Returns the cache set.
+  std::shared_ptr<ProfileCache> UseCacheFile(const std::string& path);
+  const std::shared_ptr<ProfileCache>& cache() const { return cache_; }
 
   // Every profile / suite found, sorted by identifier; for an identifier present in several
   // roots the first root wins.
@@ -59,14 +77,21 @@ class ProfileRepository {
   struct Index {
     std::map<std::string, ProfileRef> profiles;  // identifier -> first root's copy
     std::map<std::string, ProfileRef> suites;
+    // Entries of every profile directory listed while indexing, so loading need not list again.
+    std::map<std::string, std::vector<DirEntry>> listings;
   };
   const Index& GetIndex() const;
   std::optional<ProfileRef> Find(const std::map<std::string, ProfileRef>& items, const std::string& name) const;
-  TestProfile LoadRef(const ProfileRef& ref, std::vector<std::string>* visiting, std::vector<LoadIssue>* warnings) const;
+  TestProfile LoadRef(const ProfileRef& ref, std::vector<std::string>* visiting, std::vector<LoadIssue>* warnings,
+                      const LoadChecks& checks) const;
 
   std::vector<std::string> roots_;
   mutable std::shared_ptr<Index> index_;
+  std::shared_ptr<ProfileCache> cache_;
 };
+
+// Runs work(0..count-1) on up to `threads` threads (0: one per core); rethrows the first exception.
+void ForEachParallel(size_t count, unsigned threads, const std::function<void(size_t)>& work);
 
 // Loads every profile below `root` (PTS layout) and reports each failure; for corpus checks.
 struct BulkLoadReport {
@@ -74,6 +99,7 @@ struct BulkLoadReport {
   std::vector<std::pair<std::string, std::string>> rejected;  // identifier, reason
   std::vector<LoadIssue> warnings;
 };
-BulkLoadReport LoadAllProfiles(const ProfileRepository& repo);
+// Profiles are loaded on `threads` threads (0: one per core); results are in identifier order.
+BulkLoadReport LoadAllProfiles(const ProfileRepository& repo, unsigned threads = 0);
 
 }  // namespace ptsn::profile

@@ -729,7 +729,15 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     return false;
   }
   if (context_.display_format == "IMAGE_COMPARISON") {
-    if (trace) trace->push_back("IMAGE_COMPARISON profiles are parsed from images, not from the log");
+    // PTS crops <install dir><SourceImage> with PHP GD and stores the base64 PNG; pts-native links
+    // no image library, so it says exactly what it skips instead of producing anything.
+    if (trace) {
+      trace->push_back("DisplayFormat IMAGE_COMPARISON is not supported: PTS's result is an image crop, not a number from the log");
+      for (const auto& ip : definition_.image_parsers)
+        trace->push_back("  unsupported ImageParser: SourceImage '" + ip.source_image + "' cropped to x=" + ip.image_x +
+                         " y=" + ip.image_y + " width=" + ip.image_width + " height=" + ip.image_height +
+                         (ip.match_to_test_arguments.empty() ? "" : " (MatchToTestArguments '" + ip.match_to_test_arguments + "')"));
+    }
     return false;
   }
   BlockParser parser(definition_, pts_test_arguments_, context_.arguments, log, trace);

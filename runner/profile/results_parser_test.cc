@@ -136,3 +136,29 @@ TEST(ResultsParser, QuantifierMaxAndDroppedZero) {
 
 }  // namespace
 }  // namespace ptsn::profile
+
+namespace ptsn::profile {
+namespace {
+
+TEST(ImageParser, UnsupportedAndSaysExactlyWhat) {
+  std::vector<LoadIssue> issues;
+  ResultsDefinition def = ParseResultsDefinition(
+      ParseXmlString("<PhoronixTestSuite><ImageParser><SourceImage>out.png</SourceImage><ImageX>10</ImageX>"
+                     "<ImageY>20</ImageY><ImageWidth>300</ImageWidth><ImageHeight>200</ImageHeight></ImageParser>"
+                     "<ResultsParser><OutputTemplate>Speed: #_RESULT_#</OutputTemplate></ResultsParser></PhoronixTestSuite>",
+                     "results-definition.xml"),
+      "results-definition.xml", &issues);
+  ParseContext context;
+  context.display_format = "IMAGE_COMPARISON";
+  ParseSession session(def, context);
+  std::vector<std::string> trace;
+  EXPECT_FALSE(session.ParseLog(std::string("Speed: 42\n"), &trace));  // never a number from the log
+  EXPECT_TRUE(session.Results().empty());
+  ASSERT_EQ(trace.size(), 2u);
+  EXPECT_NE(trace[0].find("IMAGE_COMPARISON is not supported"), std::string::npos) << trace[0];
+  EXPECT_NE(trace[1].find("SourceImage 'out.png' cropped to x=10 y=20 width=300 height=200"), std::string::npos)
+      << trace[1];
+}
+
+}  // namespace
+}  // namespace ptsn::profile

@@ -50,7 +50,7 @@ std::string TestProfile::ScriptPath(const std::string& kind, const std::string& 
   return "";
 }
 
-std::string TestProfile::Field(const std::string& key) const {
+std::string TestProfile::Field(std::string_view key) const {
   auto it = fields.find(key);
   return it == fields.end() ? std::string() : it->second;
 }

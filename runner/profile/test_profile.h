@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptsn::profile {
@@ -29,12 +30,14 @@ struct LoadIssue {
   std::string message;
   bool fatal = false;  // the file could not be used at all
   std::string ToString() const;
+  bool operator==(const LoadIssue&) const = default;
 };
 
 struct OptionEntry {
   std::string name;
   std::string value;
   std::string message;
+  bool operator==(const OptionEntry&) const = default;
 };
 
 struct TestOption {
@@ -53,6 +56,7 @@ struct TestOption {
   // The 0-based default PTS's option tools report (DefaultEntry-1 when valid, else 0).
   int DefaultIndexRaw() const;
   int ExplicitDefault() const;  // DefaultEntry-1 when it names an existing entry, else -1
+  bool operator==(const TestOption&) const = default;
 };
 
 struct ResultsParserBlock {
@@ -62,16 +66,19 @@ struct ResultsParserBlock {
       divide_result_by, divide_result_divisor, multiply_result_by, result_scale, result_proportion,
       result_precision, arguments_description, append_to_arguments_description, file_format,
       turn_chars_to_space, delete_output_before, delete_output_after, display_format, importance;
+  bool operator==(const ResultsParserBlock&) const = default;
 };
 
 struct SystemMonitorDef {
   std::string sensor;             // "sys.time", "cpu.usage", ...
   std::string polling_frequency;  // seconds
   std::string report;             // MAX, MIN, AVG, ALL
+  bool operator==(const SystemMonitorDef&) const = default;
 };
 
 struct ImageParserDef {
   std::string source_image, match_to_test_arguments, image_x, image_y, image_width, image_height;
+  bool operator==(const ImageParserDef&) const = default;
 };
 
 struct ResultsDefinition {
@@ -81,6 +88,7 @@ struct ResultsDefinition {
   std::vector<std::string> extra_data;  // ExtraData/Identifier
   std::vector<ImageParserDef> image_parsers;
   bool present() const { return !path.empty(); }
+  bool operator==(const ResultsDefinition&) const = default;
 };
 
 struct Download {
@@ -91,6 +99,7 @@ struct Download {
   std::vector<std::string> platform_specific;      // e.g. Linux, BSD; empty = all
   std::vector<std::string> architecture_specific;  // e.g. x86_64; empty = all
   bool optional = false;
+  bool operator==(const Download&) const = default;
 };
 
 // The raw content of one profile directory, before <Extends> inheritance.
@@ -99,12 +108,13 @@ struct ProfileSource {
   std::string directory;   // absolute path, no trailing '/'
   // Every element of test-definition.xml under TestInformation/TestProfile/TestSettings/Default as
   // "Section/Element" -> text of its first occurrence (PTS's xg()).
-  std::map<std::string, std::string> fields;
+  std::map<std::string, std::string, std::less<>> fields;
   std::vector<TestOption> options;  // never inherited
   std::optional<ResultsDefinition> results;  // results-definition.xml of this directory
   std::vector<Download> downloads;
   bool has_downloads_file = false;
   std::map<std::string, std::string> scripts;  // "install.sh", "install_linux.sh", "pre.sh", ... -> path
+  bool operator==(const ProfileSource&) const = default;
 };
 
 // A loaded profile with inheritance applied (what PTS's getters return).
@@ -136,7 +146,7 @@ struct TestProfile {
   std::string minimum_length, maximum_length;
   std::vector<TestOption> options;
 
-  std::map<std::string, std::string> fields;  // every element after inheritance
+  std::map<std::string, std::string, std::less<>> fields;  // every element after inheritance
   ResultsDefinition results;                  // own, else the nearest parent's
   std::vector<Download> downloads;            // own downloads.xml only (parents install separately)
   std::map<std::string, std::string> scripts;  // own scripts (see ScriptPath)
@@ -146,7 +156,8 @@ struct TestProfile {
   // The first existing of `<kind>_<os>.sh` and `<kind>.sh` ("install", "pre", "interim", "post",
   // "support-check", "validate-install"); "" if neither. os is lowercase ("linux").
   std::string ScriptPath(const std::string& kind, const std::string& os = "linux") const;
-  std::string Field(const std::string& key) const;  // fields lookup, "" when absent
+  std::string Field(std::string_view key) const;  // fields lookup, "" when absent
+  bool operator==(const TestProfile&) const = default;
 };
 
 struct SuiteExecute {

@@ -1,17 +1,15 @@
 #include "runner/profile/validate.h"
 
 #include <libxml/parser.h>
-#include <libxml/xmlschemas.h>
 
 #include <filesystem>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <set>
 
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/profile/php_compat.h"
+#include "runner/profile/profile_files.h"
+#include "runner/profile/schema_set.h"
 
 #ifndef PTSN_SHARED_DIR
 #define PTSN_SHARED_DIR ""
@@ -30,66 +28,27 @@ std::string DefaultSchemaDirectory(const std::string& setting_value) {
 }
 
 namespace {
-
-struct SchemaDeleter {
-  void operator()(xmlSchema* s) const { xmlSchemaFree(s); }
-};
-
-std::mutex schema_mutex;
-std::map<std::string, std::unique_ptr<xmlSchema, SchemaDeleter>> schema_cache;
-
 void IgnoreError(void*, xmlErrorPtr) {}
-
-xmlSchema* GetSchema(const std::string& xsd_path) {
-  auto it = schema_cache.find(xsd_path);
-  if (it != schema_cache.end()) return it->second.get();
-  xmlSetStructuredErrorFunc(nullptr, IgnoreError);
-  xmlSchemaParserCtxtPtr pctxt = xmlSchemaNewParserCtxt(xsd_path.c_str());
-  if (!pctxt) throw FileError(xsd_path, "cannot read the schema");
-  xmlSchemaSetParserStructuredErrors(pctxt, IgnoreError, nullptr);
-  xmlSchema* schema = xmlSchemaParse(pctxt);
-  xmlSchemaFreeParserCtxt(pctxt);
-  if (!schema) throw FileError(xsd_path, "not a usable XML schema");
-  schema_cache[xsd_path].reset(schema);
-  return schema;
-}
-
-struct Collector {
-  std::string file;
-  std::vector<LoadIssue>* issues;
-};
-
-void CollectError(void* data, xmlErrorPtr err) {
-  auto* c = static_cast<Collector*>(data);
-  if (!err) return;
-  std::string element = err->node ? reinterpret_cast<const char*>(static_cast<xmlNode*>(err->node)->name) : "";
-  std::string where = element + (err->line > 0 ? " (line " + std::to_string(err->line) + ")" : "");
-  std::string msg = err->message ? Trim(err->message) : "schema violation";
-  // libxml2 repeats "Element 'X': " at the start of the message.
-  if (StartsWith(msg, "Element '")) {
-    size_t end = msg.find("': ");
-    if (end != std::string::npos) msg = msg.substr(end + 3);
-  }
-  c->issues->push_back({c->file, where, "schema: " + msg, false});
-}
-
 }  // namespace
 
 std::vector<LoadIssue> ValidateAgainstSchema(const std::string& xml_path, const std::string& xsd_path) {
   std::vector<LoadIssue> issues;
-  std::lock_guard<std::mutex> lock(schema_mutex);
-  xmlSchema* schema = GetSchema(xsd_path);
   xmlSetStructuredErrorFunc(nullptr, IgnoreError);
-  xmlDocPtr doc = xmlReadFile(xml_path.c_str(), nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  std::string content, error;
+  xmlDocPtr doc = ReadWholeFile(xml_path, &content, &error)
+                      ? xmlReadMemory(content.data(), static_cast<int>(content.size()), xml_path.c_str(), nullptr,
+                                      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
+                      : nullptr;
   if (!doc) {
     issues.push_back({xml_path, "", "malformed XML", true});
     return issues;
   }
-  Collector collector{xml_path, &issues};
-  xmlSchemaValidCtxtPtr vctxt = xmlSchemaNewValidCtxt(schema);
-  xmlSchemaSetValidStructuredErrors(vctxt, CollectError, &collector);
-  xmlSchemaValidateDoc(vctxt, doc);
-  xmlSchemaFreeValidCtxt(vctxt);
+  try {
+    ValidateDocument(doc, xml_path, xsd_path, &issues);
+  } catch (...) {
+    xmlFreeDoc(doc);
+    throw;
+  }
   xmlFreeDoc(doc);
   return issues;
 }
@@ -166,24 +125,49 @@ bool TryLoad(ValidationReport* report, const std::string& name, T* out, Load loa
 
 }  // namespace
 
-ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
-                                 const std::string& schema_dir) {
+namespace {
+
+// `load(checks, warnings)` loads the profile; the schemas check the trees the loader parses (each
+// file read once); their findings follow the loader's, then the structural checks.
+template <class Load>
+ValidationReport ValidateWith(const std::string& name, const ProfileSchemas* schemas, Load load) {
   ValidationReport report;
   TestProfile& p = report.profile;
-  if (!TryLoad(&report, name_or_dir, &p, [&] { return repo.LoadProfile(name_or_dir, &report.issues); })) return report;
-  if (!schema_dir.empty()) {
-    std::error_code ec;
-    const std::pair<const char*, const char*> files[] = {{"test-definition.xml", "test-profile.xsd"},
-                                                         {"results-definition.xml", "results-parser.xsd"},
-                                                         {"downloads.xml", "test-profile-downloads.xsd"}};
-    for (const auto& [file, xsd] : files) {
-      std::string path = p.directory + "/" + file;
-      if (!fs::is_regular_file(path, ec)) continue;
-      for (auto& i : ValidateAgainstSchema(path, schema_dir + "/" + xsd)) report.issues.push_back(std::move(i));
-    }
-  }
+  std::vector<LoadIssue> schema_issues;
+  LoadChecks checks{schemas, &schema_issues};
+  if (!TryLoad(&report, name, &p, [&] { return load(checks, &report.issues); })) return report;
+  for (auto& i : schema_issues) report.issues.push_back(std::move(i));
   for (auto& i : StructuralChecks(p)) report.issues.push_back(std::move(i));
   return report;
+}
+
+}  // namespace
+
+ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
+                                 const ProfileSchemas* schemas) {
+  return ValidateWith(name_or_dir, schemas, [&](const LoadChecks& checks, std::vector<LoadIssue>* warnings) {
+    return repo.LoadProfile(name_or_dir, warnings, checks);
+  });
+}
+
+ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
+                                 const std::string& schema_dir) {
+  if (schema_dir.empty()) return ValidateProfile(repo, name_or_dir, static_cast<const ProfileSchemas*>(nullptr));
+  ProfileSchemas schemas(schema_dir);
+  return ValidateProfile(repo, name_or_dir, &schemas);
+}
+
+std::vector<ValidationReport> ValidateAllProfiles(const ProfileRepository& repo, const ProfileSchemas* schemas,
+                                                  unsigned threads) {
+  std::vector<ProfileRef> refs = repo.ListProfiles();  // builds the index before the threads share it
+  std::vector<ValidationReport> reports(refs.size());
+  ForEachParallel(refs.size(), threads, [&](size_t i) {
+    const ProfileRef& ref = refs[i];
+    reports[i] = ValidateWith(ref.identifier, schemas, [&](const LoadChecks& checks, std::vector<LoadIssue>* warnings) {
+      return repo.LoadDirectory(ref.directory, ref.identifier, warnings, checks);
+    });
+  });
+  return reports;
 }
 
 ValidationReport ValidateSuite(const ProfileRepository& repo, const std::string& name_or_dir,

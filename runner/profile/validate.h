@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runner/profile/profile_repository.h"
+#include "runner/profile/schema_set.h"
 #include "runner/profile/test_profile.h"
 
 namespace ptsn::profile {
@@ -35,6 +36,12 @@ struct ValidationReport {
 // Loads `name_or_dir` through `repo` and runs every check (schemas only when schema_dir != "").
 ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
                                  const std::string& schema_dir);
+// The same with schemas compiled already (nullptr: no schema check).
+ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
+                                 const ProfileSchemas* schemas);
+// Every profile of `repo`, on `threads` threads (0: one per core), in identifier order.
+std::vector<ValidationReport> ValidateAllProfiles(const ProfileRepository& repo, const ProfileSchemas* schemas,
+                                                  unsigned threads = 0);
 ValidationReport ValidateSuite(const ProfileRepository& repo, const std::string& name_or_dir,
                                const std::string& schema_dir);
 

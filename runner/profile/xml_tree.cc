@@ -3,14 +3,12 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include <unistd.h>
-
 #include <functional>
 #include <mutex>
 
-#include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
+#include "runner/profile/profile_files.h"
 
 namespace ptsn::profile {
 
@@ -45,18 +43,19 @@ void InitLibxml() {
   xmlSetGenericErrorFunc(nullptr, SilentGenericError);
 }
 
-XmlElement Convert(xmlNode* node) {
-  XmlElement e;
-  e.name = reinterpret_cast<const char*>(node->name);
-  e.line = static_cast<int>(xmlGetLineNo(node));
+void Convert(xmlNode* node, XmlElement* e) {
+  e->name = reinterpret_cast<const char*>(node->name);
+  e->line = static_cast<int>(xmlGetLineNo(node));
+  size_t elements = 0;
+  for (xmlNode* c = node->children; c; c = c->next) elements += c->type == XML_ELEMENT_NODE;
+  e->children.reserve(elements);
   for (xmlNode* c = node->children; c; c = c->next) {
     if (c->type == XML_ELEMENT_NODE) {
-      e.children.push_back(Convert(c));
+      Convert(c, &e->children.emplace_back());
     } else if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
-      e.text += reinterpret_cast<const char*>(c->content);
+      e->text += reinterpret_cast<const char*>(c->content);
     }
   }
-  return e;
 }
 
 }  // namespace
@@ -67,7 +66,8 @@ namespace {
 // amplification limits stay on.
 constexpr int kSafeOptions = XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
 
-XmlElement Parse(const std::string& name_for_errors, const std::function<xmlDocPtr(xmlParserCtxtPtr)>& read) {
+XmlElement Parse(const std::string& name_for_errors, const std::function<xmlDocPtr(xmlParserCtxtPtr)>& read,
+                 const std::function<void(xmlDocPtr)>* inspect) {
   InitLibxml();
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) throw FileError(name_for_errors, "cannot allocate an XML parser");
@@ -89,24 +89,41 @@ XmlElement Parse(const std::string& name_for_errors, const std::function<xmlDocP
     xmlFreeDoc(doc);
     throw FileError(name_for_errors, "empty XML document");
   }
-  XmlElement out = Convert(root);
+  XmlElement out;
+  try {
+    if (inspect) (*inspect)(doc);
+    Convert(root, &out);
+  } catch (...) {
+    xmlFreeDoc(doc);
+    throw;
+  }
   xmlFreeDoc(doc);
   return out;
 }
 
 }  // namespace
 
+XmlElement ParseXmlString(std::string_view xml, const std::string& name_for_errors,
+                          const std::function<void(_xmlDoc*)>& inspect) {
+  return Parse(
+      name_for_errors,
+      [&](xmlParserCtxtPtr ctxt) {
+        return xmlCtxtReadMemory(ctxt, xml.data(), static_cast<int>(xml.size()), name_for_errors.c_str(), nullptr,
+                                 kSafeOptions);
+      },
+      inspect ? &inspect : nullptr);
+}
+
 XmlElement ParseXmlString(std::string_view xml, const std::string& name_for_errors) {
-  return Parse(name_for_errors, [&](xmlParserCtxtPtr ctxt) {
-    return xmlCtxtReadMemory(ctxt, xml.data(), static_cast<int>(xml.size()), name_for_errors.c_str(), nullptr,
-                             kSafeOptions);
-  });
+  return ParseXmlString(xml, name_for_errors, nullptr);
 }
 
 XmlElement ParseXmlFile(const std::string& path) {
-  // libxml2 reads the file itself (one read, no copy); an unreadable file gets our own message.
-  if (access(path.c_str(), R_OK) != 0) ReadFile(path);  // throws "PATH: cannot open: ..."
-  return Parse(path, [&](xmlParserCtxtPtr ctxt) { return xmlCtxtReadFile(ctxt, path.c_str(), nullptr, kSafeOptions); });
+  // One open and read of our own, then an in-memory parse: libxml2's file loader probes the path
+  // (stat, access, URI checks) several times per file.
+  std::string content, error;
+  if (!ReadWholeFile(path, &content, &error)) throw FileError(path, "cannot open: " + error);
+  return ParseXmlString(content, path);
 }
 
 }  // namespace ptsn::profile

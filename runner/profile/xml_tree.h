@@ -3,9 +3,12 @@
 // are small, so copying them into plain structs keeps the rest of the code free of libxml2.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+struct _xmlDoc;  // libxml2's document, for callers that also validate it
 
 namespace ptsn::profile {
 
@@ -25,5 +28,9 @@ struct XmlElement {
 // Parses a file or an in-memory document. Throws ptsn::Error "PATH:LINE: what is wrong".
 XmlElement ParseXmlFile(const std::string& path);
 XmlElement ParseXmlString(std::string_view xml, const std::string& name_for_errors);
+// The same, handing the parsed libxml2 document to `inspect` first (schema validation of the very
+// tree that is converted, so a file is read and parsed once).
+XmlElement ParseXmlString(std::string_view xml, const std::string& name_for_errors,
+                          const std::function<void(_xmlDoc*)>& inspect);
 
 }  // namespace ptsn::profile

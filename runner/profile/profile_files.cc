@@ -1,0 +1,123 @@
+#include "runner/profile/profile_files.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+namespace ptsn::profile {
+
+bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out) {
+  out->clear();
+  DIR* d = opendir(dir.c_str());
+  if (!d) return false;
+  int fd = dirfd(d);
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.' && (e->d_name[1] == 0 || (e->d_name[1] == '.' && e->d_name[2] == 0))) continue;
+    DirEntry entry;
+    entry.name = e->d_name;
+    unsigned char type = e->d_type;
+    if (type == DT_LNK || type == DT_UNKNOWN) {
+      // Only links and file systems without d_type need a stat.
+      struct stat st;
+      if (fstatat(fd, e->d_name, &st, 0) == 0) type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+    }
+    entry.is_directory = type == DT_DIR;
+    entry.is_regular = type == DT_REG;
+    out->push_back(std::move(entry));
+  }
+  closedir(d);
+  std::sort(out->begin(), out->end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+  return true;
+}
+
+namespace {
+
+FileStamp Stamp(const struct stat& st, bool racy_check) {
+  FileStamp s;
+  s.dev = st.st_dev;
+  s.ino = st.st_ino;
+  s.size = static_cast<uint64_t>(st.st_size);
+  s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  s.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  if (racy_check) {
+    timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t recent = (static_cast<int64_t>(now.tv_sec) - 2) * 1000000000 + now.tv_nsec;
+    if (s.mtime_ns >= recent || s.ctime_ns >= recent) return FileStamp{};
+  }
+  return s;
+}
+
+}  // namespace
+
+FileStamp StampOf(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return FileStamp{};
+  return Stamp(st, false);
+}
+
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error, FileStamp* stamp) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  struct stat st;
+  bool known = fstat(fd, &st) == 0;
+  if (known && S_ISDIR(st.st_mode)) {
+    close(fd);
+    *error = std::strerror(EISDIR);
+    return false;
+  }
+  size_t size = known && S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0;
+  if (stamp) *stamp = known && S_ISREG(st.st_mode) ? Stamp(st, true) : FileStamp{};
+  out->clear();
+  // One read for a regular file of known size; the loop covers files that grow or lie about it.
+  out->resize(size + 1);
+  size_t used = 0;
+  for (;;) {
+    if (used == out->size()) out->resize(out->size() * 2 + 4096);
+    ssize_t n = read(fd, out->data() + used, out->size() - used);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      *error = std::strerror(errno);
+      close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    size_t asked = out->size() - used;
+    used += static_cast<size_t>(n);
+    // A regular file read short of what was asked is at its end: saves the read() that returns 0.
+    if (size > 0 && static_cast<size_t>(n) < asked) break;
+  }
+  close(fd);
+  out->resize(used);
+  return true;
+}
+
+uint64_t ContentHash(std::string_view data, uint64_t seed) {
+  // 8 bytes per step, multiply-xorshift mixing (in the spirit of wyhash/murmur finalisers).
+  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  uint64_t h = seed ^ (data.size() * k);
+  size_t i = 0;
+  for (; i + 8 <= data.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, data.data() + i, 8);
+    h = (h ^ (w * k)) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, data.data() + i, data.size() - i);
+  h = (h ^ (tail * k)) * 0x94D049BB133111EBull;
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 32);
+}
+
+}  // namespace ptsn::profile

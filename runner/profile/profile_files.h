@@ -1,0 +1,43 @@
+// The few file-system operations profile loading needs, done with plain POSIX calls: listing a
+// directory uses the entry types readdir() already returns (no stat per entry), and a file is
+// opened and read exactly once. std::filesystem's probing (exists/is_directory/status) costs
+// several stat calls per file, which dominated loading the 600-profile corpus.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptsn::profile {
+
+struct DirEntry {
+  std::string name;
+  bool is_directory = false;  // symlinks are followed
+  bool is_regular = false;
+};
+
+// Entries of `dir` except "." and "..", sorted by name; false when it cannot be opened.
+bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out);
+
+// What stat() says of a file, to know it is unchanged without reading it (as git's index does).
+// All zero ("unknown") when the file changed within the last seconds: a write in the same clock
+// tick could leave size and timestamps as they were, so such a file is always compared by content.
+struct FileStamp {
+  uint64_t dev = 0, ino = 0, size = 0;
+  int64_t mtime_ns = 0, ctime_ns = 0;  // ctime cannot be set by users: a rewrite always moves it
+  bool known() const { return ino != 0 || mtime_ns != 0 || ctime_ns != 0; }
+  bool operator==(const FileStamp&) const = default;
+};
+// The stamp of `path` (following links) for comparing with a recorded one; unknown when absent.
+FileStamp StampOf(const std::string& path);
+
+// Reads the whole file into `out`, and its stamp (taken before reading) into `stamp` when given.
+// On failure returns false with strerror text in `error`.
+bool ReadWholeFile(const std::string& path, std::string* out, std::string* error, FileStamp* stamp = nullptr);
+
+// A fast 64-bit content hash (not cryptographic: it tells "changed" from "unchanged" for the
+// profile cache, where a collision only costs a stale entry on a deliberately forged file).
+uint64_t ContentHash(std::string_view data, uint64_t seed = 0);
+
+}  // namespace ptsn::profile
