@@ -432,7 +432,17 @@ void AppendEscaped(std::string& out, std::string_view text) {
   };
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   size_t n = text.size();
+  auto literal = [](unsigned char c) {
+    return (c >= 0x20 && c < 0x80 && c != '<' && c != '>' && c != '&') || c == '\n' || c == '\t';
+  };
   for (size_t i = 0; i < n;) {
+    size_t run = i;  // copy the (usual) run of bytes that need no escaping in one go
+    while (run < n && literal(s[run])) ++run;
+    if (run > i) {
+      out.append(text.data() + i, run - i);
+      i = run;
+      if (i == n) break;
+    }
     unsigned char c = s[i];
     if (c == '<') out += "&lt;", ++i;
     else if (c == '>') out += "&gt;", ++i;
