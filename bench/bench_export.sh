@@ -44,6 +44,12 @@ row() {  # LABEL TIMESFILE
     "$(echo "$(median "$2" 3)*1024/$XML_BYTES" | bc -l)"
 }
 
+goal() {  # LABEL RATIO TARGET OP  -> "GOAL LABEL RATIOx (goal OP TARGETx): met|NOT met"
+  local ok; ok=$(echo "$2 $4 $3" | bc -l)
+  printf '  GOAL %-48s %7.2fx (goal %s %sx): %s\n' "$1" "$2" "$4" "$3" "$( [ "$ok" = 1 ] && echo met || echo 'NOT met')"
+}
+
+printf '\nload average at start: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '\nresult-file-to-{text,csv,json}: 1 file, %s results x %s systems, %s bytes of XML; medians\n' \
   "$RESULTS" "$SYSTEMS" "$XML_BYTES"
 printf '  %-44s %8s %8s %11s %7s\n' "" "wall s" "cpu s" "peak RSS KB" "RSS/XML"
@@ -106,6 +112,23 @@ for col in 1 2; do
   done
 done
 echo "  (json compares our --pts-only output, which has PTS's keys only)"
+
+echo
+for f in text csv json; do
+  if [ "$f" = json ]; then t="$WORK/ours-json-pts.times"; else t="$WORK/ours-$f.times"; fi
+  for col in 1 2; do
+    [ $col = 1 ] && what=wall || what=CPU
+    ours=$(echo "x=$(median "$t" $col); if (x < 0.005) 0.005 else x" | bc -l)
+    if [ -f "$WORK/ptscmd-$f.times" ]; then
+      goal "$f: speed vs PTS command, $what" "$(echo "$(median "$WORK/ptscmd-$f.times" $col)/$ours" | bc -l)" 30 '>='
+    fi
+    goal "$f: speed vs PTS functions, $what" "$(echo "$(median "$WORK/ptslib-$f.times" $col)/$ours" | bc -l)" 30 '>='
+  done
+done
+for t in text csv json json-pts; do
+  goal "$t: peak RSS / XML" "$(echo "$(median "$WORK/ours-$t.times" 3)*1024/$XML_BYTES" | bc -l)" 5 '<'
+done
+echo "  (CPU times come from /usr/bin/time, 10 ms resolution; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 
 # Same output as PTS? Text: identical. JSON: identical except the "identifier" key and the
 # result hash, which PTS derives from its installed test-profile database (unknown generated

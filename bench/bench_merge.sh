@@ -44,6 +44,12 @@ strip_stamp() { sed 's#<LastModified>[^<]*</LastModified>##' "$1"; }
 for _ in $(seq "$RUNS"); do measure ours "$BIN" merge-results "$WORK"/in/*.xml -o "$WORK/ours.xml"; done
 OURS_T=$(median "$WORK/ours.times" 1); OURS_M=$(median "$WORK/ours.times" 2); OURS_C=$(median "$WORK/ours.times" 3)
 
+goal() {  # LABEL RATIO TARGET ">"|"<"  -> "LABEL: RATIOx (goal OP TARGETx): met|NOT met"
+  local ok; ok=$(echo "$2 $4 $3" | bc -l)
+  printf '  GOAL %-44s %7.2fx (goal %s %sx): %s\n' "$1" "$2" "$4" "$3" "$( [ "$ok" = 1 ] && echo met || echo 'NOT met')"
+}
+
+printf '\nload average at start: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '\nmerge-results: %s files x %s results (%s bytes of XML in, %s bytes out), medians\n' \
   "$FILES" "$RESULTS" "$INPUT_BYTES" "$(wc -c < "$WORK/ours.xml")"
 printf '  %-40s %8s %8s %11s %s\n' "" "wall s" "CPU s" "peak RSS KB" "RSS / input XML"
@@ -85,6 +91,15 @@ PY
       || echo "  WARNING: output differs from the PTS command's"
   fi
   printf '  speed-up vs PTS merge():  %.1fx wall, %.1fx CPU\n' "$(echo "$LIB_T/$OURS_T" | bc -l)" "$(echo "$LIB_C/$OURS_C" | bc -l)"
+  echo
+  if [ -n "${CMD_T:-}" ]; then
+    goal "speed vs PTS merge-results command, wall" "$(echo "$CMD_T/$OURS_T" | bc -l)" 30 '>='
+    goal "speed vs PTS merge-results command, CPU" "$(echo "$CMD_C/$OURS_C" | bc -l)" 30 '>='
+  fi
+  goal "speed vs PTS merge() alone, wall" "$(echo "$LIB_T/$OURS_T" | bc -l)" 30 '>='
+  goal "speed vs PTS merge() alone, CPU" "$(echo "$LIB_C/$OURS_C" | bc -l)" 30 '>='
+  goal "peak RSS / input XML" "$(echo "$OURS_M*1024/$INPUT_BYTES" | bc -l)" 5 '<'
+  echo "  (CPU times come from /usr/bin/time, 10 ms resolution; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
   cmp -s <(strip_stamp "$WORK/pts-lib.xml") <(strip_stamp "$WORK/ours.xml") \
     && echo "  output identical to PTS merge()'s (apart from LastModified)" \
     || echo "  WARNING: output differs from PTS merge()'s"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 
 #include "results-xml/statistics.h"
@@ -11,12 +12,42 @@ namespace ptsn::results {
 
 namespace {
 bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
+// "-123.45" with at most 15 significant digits, as exactly as strtod: the digits form an integer
+// below 2^53 and 10^k (k <= 22) is exact, so one IEEE division rounds correctly (Clinger's fast path).
+std::optional<double> PlainDecimal(std::string_view s) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  size_t i = 0;
+  const bool negative = !s.empty() && s[0] == '-';
+  i += negative;
+  uint64_t mantissa = 0;
+  int digits = 0, decimals = 0;
+  bool dot = false;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (IsAsciiDigit(c)) {
+      mantissa = mantissa * 10 + static_cast<uint64_t>(c - '0');
+      digits += mantissa != 0;
+      decimals += dot;
+    } else if (c == '.' && !dot) {
+      dot = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits > 15 || decimals > 22 || !IsAsciiDigit(s.back())) return std::nullopt;
+  const double v = static_cast<double>(mantissa) / kPow10[decimals];
+  return negative ? -v : v;
+}
+
 }  // namespace
 
 std::optional<double> NumericValue(std::string_view s) {
-  // Fast path for the plain decimals result files are made of; everything else (leading '+',
-  // surrounding whitespace, non-numbers) takes PHP's rules from statistics.h.
+  // Fast paths for the plain decimals result files are made of; everything else (leading '+',
+  // surrounding whitespace, exponents, non-numbers) takes PHP's rules from statistics.h.
   if (!s.empty() && (IsAsciiDigit(s[0]) || s[0] == '-' || s[0] == '.')) {
+    if (auto v = PlainDecimal(s)) return v;
     double v = 0;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec == std::errc() && end == s.data() + s.size() && IsAsciiDigit(s.back())) return v;

@@ -21,7 +21,7 @@ class Flushing : public ResultVisitor {
   }
 
  private:
-  static constexpr size_t kFlushBytes = 1 << 20;
+  static constexpr size_t kFlushBytes = 256 << 10;
   StreamingView& view_;
   TextSink& sink_;
 };

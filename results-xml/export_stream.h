@@ -40,7 +40,7 @@ struct NeedsWholeFile {};
 std::string RenderModel(const ResultFile& file, StreamingView& view);
 
 // Renders the result file at `path` through `view` into `sink` while parsing it, passing the text
-// on every ~1 MB. When the file is out of PTS's element order or the view throws NeedsWholeFile,
+// on every ~256 KB. When the file is out of PTS's element order or the view throws NeedsWholeFile,
 // restarts the sink and writes `whole(model)` of the parsed file instead. Errors are
 // ReadResultFile's (the sink may then hold part of the text: it must not be made visible).
 void RenderResultFile(const std::string& path, StreamingView& view,

@@ -254,14 +254,13 @@ class SaxReader {
         return true;
       }
       parent.seen |= 1u << i;
+      // Text goes straight into the field (no staging copy); a present optional is "" at least.
       if (table[i].plain) {
-        leaf_plain_ = &(target.*table[i].plain);
-        leaf_opt_ = nullptr;
+        leaf_ = &(target.*table[i].plain);
+        leaf_->clear();
       } else {
-        leaf_opt_ = &(target.*table[i].opt);
-        leaf_plain_ = nullptr;
+        leaf_ = &(target.*table[i].opt).emplace();
       }
-      text_.clear();
       stack_.push_back({Kind::kLeaf, name, Line()});
       return true;
     }
@@ -348,13 +347,6 @@ class SaxReader {
     r.stack_.pop_back();
     switch (open.kind) {
       case Kind::kLeaf:
-        if (r.leaf_plain_) {
-          if (r.visitor_) r.leaf_plain_->assign(r.text_);  // keeps the reused string's capacity
-          else *r.leaf_plain_ = std::move(r.text_);
-        } else {
-          *r.leaf_opt_ = std::move(r.text_);
-        }
-        r.text_.clear();
         return;
       case Kind::kRoot:
         if (!(open.seen & 1u)) r.Fail(open.line, "<PhoronixTestSuite> lacks the required element <Generated>");
@@ -378,7 +370,7 @@ class SaxReader {
     SaxReader& r = Self(ctx);
     if (r.failed() || r.stack_.empty()) return;
     if (r.stack_.back().kind == Kind::kLeaf) {
-      r.text_.append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len));
+      r.leaf_->append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len));
       return;
     }
     for (int i = 0; i < len; ++i)
@@ -413,9 +405,7 @@ class SaxReader {
   size_t entry_count_ = 0;  // Entries of the current Result read so far
   ResultFile file_;
   std::vector<Open> stack_;
-  std::string text_;
-  std::string* leaf_plain_ = nullptr;
-  std::optional<std::string>* leaf_opt_ = nullptr;
+  std::string* leaf_ = nullptr;  // the field the open leaf element's text goes to
   bool root_seen_comment_ = false;
   std::string error_;
 };
@@ -442,7 +432,17 @@ void AppendEscaped(std::string& out, std::string_view text) {
   };
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   size_t n = text.size();
+  auto literal = [](unsigned char c) {
+    return (c >= 0x20 && c < 0x80 && c != '<' && c != '>' && c != '&') || c == '\n' || c == '\t';
+  };
   for (size_t i = 0; i < n;) {
+    size_t run = i;  // copy the (usual) run of bytes that need no escaping in one go
+    while (run < n && literal(s[run])) ++run;
+    if (run > i) {
+      out.append(text.data() + i, run - i);
+      i = run;
+      if (i == n) break;
+    }
     unsigned char c = s[i];
     if (c == '<') out += "&lt;", ++i;
     else if (c == '>') out += "&gt;", ++i;

@@ -249,6 +249,19 @@ std::vector<bool> OutlierFlags(const std::vector<double>& v) {
   return flags;
 }
 
+namespace {
+// StudentTQuantile(0.95, df) is a few hundred incomplete-beta evaluations; a JSON export asks
+// for it once per entry, almost always with the same handful of df. Cached per thread.
+double StudentT95(int df) {
+  thread_local std::vector<double> cache;
+  if (df < 0 || df > 4096) return StudentTQuantile(0.95, df);
+  if (cache.size() <= static_cast<size_t>(df)) cache.resize(static_cast<size_t>(df) + 1, 0);
+  double& t = cache[static_cast<size_t>(df)];
+  if (t == 0) t = StudentTQuantile(0.95, df);
+  return t;
+}
+}  // namespace
+
 TrialSummary Summarize(const std::vector<double>& v) {
   TrialSummary s;
   s.n = v.size();
@@ -264,7 +277,7 @@ TrialSummary Summarize(const std::vector<double>& v) {
   s.se = StandardError(v);
   s.ci95_low = s.ci95_high = s.mean;
   if (v.size() >= 2) {
-    double half = StudentTQuantile(0.95, static_cast<int>(v.size()) - 1) * s.se;
+    double half = StudentT95(static_cast<int>(v.size()) - 1) * s.se;
     s.ci95_low = s.mean - half;
     s.ci95_high = s.mean + half;
   }

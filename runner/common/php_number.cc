@@ -3,6 +3,7 @@
 #include "runner/common/php_number.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,25 @@ std::string PhpNumberFormat(double value, int decimals) {
   decimals = std::max(0, decimals);
   double d = PhpRound(value, decimals);
   if (!std::isfinite(d)) return PhpFloatToString(d);
+  // d is the double nearest to n / 10^decimals for an integer n; while |n| < 2^53 that n is
+  // exactly round(d * 10^decimals), and printf("%.*f") would print n's digits. Writing n
+  // directly skips printf's arbitrary-precision path (the hot spot of large text exports).
+  if (decimals <= 15 && std::fabs(d) * Pow10(decimals) < 1e15) {
+    const long long n = std::llround(std::fabs(d) * Pow10(decimals));
+    char digits[40];
+    const int pad = std::max(0, decimals + 1 - static_cast<int>(std::to_chars(digits, digits + 20, n).ptr - digits));
+    std::fill(digits, digits + pad, '0');  // at least one digit before the point
+    const int len = static_cast<int>(std::to_chars(digits + pad, digits + sizeof digits, n).ptr - digits);
+    std::string s;
+    s.reserve(static_cast<size_t>(len) + 2);
+    if (d < 0 && n != 0) s += '-';  // number_format never prints "-0.00"
+    s.append(digits, static_cast<size_t>(len - decimals));
+    if (decimals > 0) {
+      s += '.';
+      s.append(digits + len - decimals, static_cast<size_t>(decimals));
+    }
+    return s;
+  }
   char buf[400];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
   std::string s = buf;
