@@ -69,7 +69,8 @@ run_backend() {  # NAME ARGS...
   measure "$name fetch" "$pid" fetch 127.0.0.1 "$port" "/api/v1/results/$one/composite.xml" "$C" "$FETCHES"
   measure "$name upload (bz2, PTS+php-bz2)" "$pid" upload 127.0.0.1 "$port" "$token" "$C" "$UPLOADS" 100
   measure "$name upload (gz, stock PTS)" "$pid" upload-gz 127.0.0.1 "$port" "$token" "$C" "$UPLOADS" 100
-  kill "$pid"; wait "$pid" 2>/dev/null || true
+  kill "$pid" 2>/dev/null || echo "$name: the server had exited before the end" >&2
+  wait "$pid" 2>/dev/null || true
 }
 
 # The real Phoromatic server, started as `phoronix-test-suite start-phoromatic-server` does it
