@@ -20,6 +20,7 @@ struct SessionOptions {
   bool skip_unavailable = false;
   bool upload = false;
   bool non_interactive = false;
+  bool offline = false;               // --offline (or setting network.offline): caches only
   int width = 79;                     // TERMINAL_WIDTH for the bars
 };
 
