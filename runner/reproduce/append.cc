@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "results-xml/comparison_hash.h"
+#include "results-xml/export_common.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 
@@ -63,17 +64,13 @@ void MergeByHash(results::ResultFile& file, const results::Result& r, std::vecto
 
 }  // namespace
 
-namespace {
-std::optional<std::string> JsonString(const results::Entry& entry, const char* key) {
+std::optional<std::string> StandInOf(const results::Entry& entry) { return results::StandInMark(entry); }
+std::optional<std::string> StandInScaleOf(const results::Entry& entry) {
   Json j = ParseEntryJson(entry.json);
-  auto it = j.find(key);
+  auto it = j.find("stand-in-scale");
   if (it == j.end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
 }
-}  // namespace
-
-std::optional<std::string> StandInOf(const results::Entry& entry) { return JsonString(entry, kStandInJsonKey); }
-std::optional<std::string> StandInScaleOf(const results::Entry& entry) { return JsonString(entry, "stand-in-scale"); }
 
 void PutEntry(results::Result& result, results::Entry entry, const std::optional<std::string>& stand_in_label) {
   if (stand_in_label) MarkEntry(entry, *stand_in_label, "");

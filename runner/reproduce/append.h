@@ -12,13 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "results-xml/export_common.h"
 #include "results-xml/result_file.h"
 #include "runner/reproduce/plan.h"
 
 namespace ptsn::reproduce {
 
-// The Entry JSON key that marks a stand-in entry.
-inline constexpr const char* kStandInJsonKey = "stand-in";
+// The Entry JSON key that marks a stand-in entry (the views read it: results-xml/export_common.h).
+inline constexpr const char* kStandInJsonKey = results::kStandInKey;
 
 // "native/fs-files-1.0.0 for pts/fs-mark-1.0" when `entry` is a stand-in's, else nullopt.
 std::optional<std::string> StandInOf(const results::Entry& entry);
