@@ -3,6 +3,7 @@
 // is listed "needs download, offline" instead, and the network is never touched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -43,6 +44,13 @@ results::ResultFile Published() {
     f.systems.push_back(s);
   }
   results::Result r;
+  r.identifier = "local/missing-1.0.0";
+  r.title = "Missing";
+  r.app_version = "1.0";
+  r.scale = "Points";
+  r.proportion = "HIB";
+  r.entries = {{"Published A", "44.1", "44:44.2", std::nullopt}, {"Published B", "45.1", "45:45.2", std::nullopt}};
+  f.results.push_back(r);
   r.identifier = "local/fetched-1.0.0";
   r.title = "Fetched";
   r.app_version = "1.0";
@@ -59,8 +67,12 @@ TEST(ReproduceDownload, InstallsWhatNeedsADownloadUnlessOffline) {
   install::test::LoopbackServer server;
   server.Serve("/payload.txt", "4\n");
 
-  // A profile whose run script prints the number it downloaded.
-  fs::path profile = root / "profiles/local/fetched-1.0.0";
+  // A profile whose run script prints the number it downloaded, and one whose download is gone.
+  fs::path profile = root / "profiles/local/missing-1.0.0";
+  Put(profile / "downloads.xml",
+      "<?xml version=\"1.0\"?>\n<PhoronixTestSuite><Downloads><Package><URL>" + server.Url("/gone.txt") +
+          "</URL><FileName>gone.txt</FileName></Package></Downloads></PhoronixTestSuite>\n");
+  profile = root / "profiles/local/fetched-1.0.0";
   Put(profile / "payload-copy", "4\n");
   auto digests = install::ComputeDigests((profile / "payload-copy").string());
   fs::remove(profile / "payload-copy");
@@ -81,6 +93,9 @@ TEST(ReproduceDownload, InstallsWhatNeedsADownloadUnlessOffline) {
       "<SupportedPlatforms>Linux</SupportedPlatforms><SoftwareType>Utility</SoftwareType><TestType>System</TestType>"
       "<License>Free</License><EstimatedTimePerRun>1</EstimatedTimePerRun></TestProfile></PhoronixTestSuite>\n");
 
+  for (const char* name : {"install.sh", "results-definition.xml", "test-definition.xml"})
+    fs::copy_file(profile / name, root / "profiles/local/missing-1.0.0" / name);
+
   std::string home = (root / "home").string();
   MakeDirectories(home + "/test-results/fetched-pub");
   results::WriteResultFile(home + "/test-results/fetched-pub/composite.xml", Published());
@@ -94,26 +109,35 @@ TEST(ReproduceDownload, InstallsWhatNeedsADownloadUnlessOffline) {
   EXPECT_NE(c1, 0) << o1;
   EXPECT_NE(o1.find("CANNOT RUN local/fetched-1.0.0: local/fetched-1.0.0: needs download, offline"), std::string::npos)
       << o1;
+  EXPECT_NE(o1.find("CANNOT RUN local/missing-1.0.0: local/missing-1.0.0: needs download, offline"), std::string::npos)
+      << o1;
   EXPECT_TRUE(server.Requests().empty());
 
-  // Online: planned as an ordinary run, fetched, installed, run and appended.
+  // Online: both planned as ordinary runs; the one whose download is gone is left out, named,
+  // and the other is fetched, installed, run and appended (exit 1: not everything ran).
   auto [c2, o2] = PtsNative(env, run);
-  ASSERT_EQ(c2, 0) << o2;
+  EXPECT_EQ(c2, 1) << o2;
   if (std::getenv("PTSN_TEST_VERBOSE")) std::cout << o2;
   EXPECT_NE(o2.find("run      local/fetched-1.0.0"), std::string::npos) << o2;
+  EXPECT_NE(o2.find("run      local/missing-1.0.0"), std::string::npos) << o2;
+  EXPECT_NE(o2.find("Not run, installing failed: local/missing-1.0.0: downloading failed"), std::string::npos) << o2;
   EXPECT_NE(o2.find("local/fetched-1.0.0: installed"), std::string::npos) << o2;
-  EXPECT_EQ(server.Requests(), std::vector<std::string>{"/payload.txt"});
+  auto requests = server.Requests();
+  EXPECT_EQ(std::count(requests.begin(), requests.end(), "/payload.txt"), 1);
+  EXPECT_GE(std::count(requests.begin(), requests.end(), "/gone.txt"), 1);
   auto file = results::ReadResultFile(home + "/test-results/fetched-pub/composite.xml");
-  ASSERT_EQ(file.results.size(), 1u);
-  ASSERT_EQ(file.results[0].entries.size(), 3u);
-  EXPECT_EQ(file.results[0].entries[2].identifier, "This Box");
-  EXPECT_EQ(file.results[0].entries[2].value, "44.5");
+  ASSERT_EQ(file.results.size(), 2u);
+  EXPECT_EQ(file.results[0].entries.size(), 2u) << "nothing for the test that did not install";
+  ASSERT_EQ(file.results[1].entries.size(), 3u);
+  EXPECT_EQ(file.results[1].entries[2].identifier, "This Box");
+  EXPECT_EQ(file.results[1].entries[2].value, "44.5");
 
   // Installed now: offline plans it as a run too.
   auto [c3, o3] = PtsNative(env, run + " --offline --dry-run");
   EXPECT_EQ(c3, 0) << o3;
   EXPECT_NE(o3.find("run      local/fetched-1.0.0"), std::string::npos) << o3;
-  EXPECT_EQ(server.Requests().size(), 1u);
+  EXPECT_NE(o3.find("CANNOT RUN local/missing-1.0.0"), std::string::npos) << o3;
+  EXPECT_EQ(server.Requests().size(), requests.size());
   fs::remove_all(root);
 }
 
