@@ -198,6 +198,39 @@ void AddNote(results::System& system, const std::string& note) {
 constexpr const char* kReproductionNote = "Reproduction of ";
 }  // namespace
 
+size_t FoldIntoOlderMonitorNames(results::ResultFile& file, const std::string& identifier) {
+  static const std::string kMonitor = " Monitor";
+  size_t moved = 0;
+  for (size_t i = 0; i < file.results.size();) {
+    const results::Result& r = file.results[i];
+    const bool only_ours = !r.entries.empty() && std::all_of(r.entries.begin(), r.entries.end(), [&](const auto& e) {
+      return e.identifier == identifier;
+    });
+    std::string name = EndsWith(r.description, kMonitor) ? r.description.substr(0, r.description.size() - kMonitor.size()) : "";
+    size_t qualifier = name.rfind(" (");
+    if (!r.identifier.empty() || !r.parent || !only_ours || qualifier == std::string::npos || name.back() != ')' ||
+        !StartsWith(r.arguments, name)) {
+      ++i;
+      continue;
+    }
+    const std::string older = name.substr(0, qualifier);
+    const std::string older_arguments = older + r.arguments.substr(name.size());
+    auto target = std::find_if(file.results.begin(), file.results.end(), [&](const results::Result& q) {
+      return q.identifier.empty() && q.parent == r.parent && q.scale == r.scale && q.description == older + kMonitor &&
+             q.arguments == older_arguments &&
+             std::none_of(q.entries.begin(), q.entries.end(), [&](const auto& e) { return e.identifier == identifier; });
+    });
+    if (target == file.results.end()) {
+      ++i;
+      continue;
+    }
+    target->entries.insert(target->entries.end(), r.entries.begin(), r.entries.end());
+    file.results.erase(file.results.begin() + static_cast<std::ptrdiff_t>(i));
+    ++moved;
+  }
+  return moved;
+}
+
 void NoteReproduction(results::System& system, const std::string& reproduced_name, const ReproducePlan& plan) {
   AddNote(system, kReproductionNote + reproduced_name + " by pts-native.");
   std::vector<std::string> labels;

@@ -82,7 +82,8 @@ std::map<std::string, std::string> IdentifierVariables(const sysinfo::SystemRead
   return run::IdentifierVariables(sysinfo::HardwareComponents(reader), sysinfo::SoftwareComponents(reader, "/"), host);
 }
 
-// After every save of the run loop: stand-in results go under the published ones.
+// After every save of the run loop: stand-in results go under the published ones, monitor
+// results under the published ones of an older PTS's name.
 class StandInFolder : public run::RunObserver {
  public:
   StandInFolder(const ReproducePlan& plan, std::string identifier) : plan_(plan), identifier_(std::move(identifier)) {}
@@ -90,7 +91,9 @@ class StandInFolder : public run::RunObserver {
   void Fold(const std::string& path) {
     if (!fs::exists(path)) return;
     auto file = results::ReadResultFile(path);
-    if (FoldStandIns(file, plan_, identifier_) > 0) results::WriteResultFile(path, file);
+    size_t moved = FoldStandIns(file, plan_, identifier_);
+    moved += FoldIntoOlderMonitorNames(file, identifier_);
+    if (moved > 0) results::WriteResultFile(path, file);
   }
 
  private:
@@ -135,6 +138,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   RequireConsentToSkip(file, plan, o.skip_unavailable, *prompter);
   std::string identifier = ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, IdentifierVariables(*reader));
   ApplyPresetEnvironment(env_vars, s);
+  install_ctx.host_env = exec::CurrentEnvironment();  // install.sh sees the stored variables too
 
   std::vector<PlanItem> todo = RemainingItems(file, plan, identifier);
   std::vector<run::PlannedTest> tests;
