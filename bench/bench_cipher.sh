@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Native cipher workload vs its anchors, side by side in one run:
 #   openssl speed -elapsed -evp CIPHER -bytes SECTOR   (OpenSSL's own loop, no per-sector IV)
+#     AEAD ciphers (aes-256-gcm, chacha20-poly1305): openssl speed -evp streams one endless message
+#     (one nonce, no tag per block) and even -aead reuses one nonce and never reads the tag, so their
+#     openssl column is instead `gcrypt_ref CIPHER SECTOR SECS openssl`: an EVP loop with a new
+#     nonce, final and tag read per sector — the work our engine and dm-crypt's AEAD modes do.
 #   bench/gcrypt_ref CIPHER SECTOR                     (plain libgcrypt loop, IV per sector)
 #   pts-native workload cipher --cipher CIPHER --threads 1 --direction encrypt
 # each REPEATS times, interleaved, single-threaded; prints medians, the ratio of ours to the faster
@@ -18,7 +22,7 @@ SECS=${SECONDS_EACH:-2}
 SECTOR=${SECTOR:-4096}
 CIPHERS=${CIPHERS:-"aes-128-cbc aes-256-cbc aes-128-xts aes-256-xts aes-256-gcm chacha20-poly1305 serpent-xts twofish-xts"}
 REF=$BUILD/gcrypt_ref
-cc -O2 -o "$REF" bench/gcrypt_ref.c $(pkg-config --cflags --libs libgcrypt)
+cc -O2 -o "$REF" bench/gcrypt_ref.c $(pkg-config --cflags --libs libgcrypt libcrypto)
 [ -x "$BIN" ] || { echo "build pts-native first ($BIN)"; exit 1; }
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
@@ -40,12 +44,15 @@ row() {  # name openssl-values gcrypt-values ours-values backend
   printf "%-18s %12s %12s %12s %9.3f %-8s %6s/%-6s/%-6s\n" "$1" "$om" "$gm" "$nm" "$(awk -v n="$nm" -v b="$best" 'BEGIN {print n / b}')" "$5" \
     "$( [ -n "$2" ] && echo "$2" | spread || echo -)" "$(echo "$3" | spread)" "$(echo "$4" | spread)"
 }
-header() { printf "%-18s %12s %12s %12s %9s %-8s %s\n" cipher openssl-speed gcrypt-loop ours ours/best backend "spread o/g/ours"; }
+header() { printf "%-18s %12s %12s %12s %9s %-8s %s\n" cipher "openssl(*)" gcrypt-loop ours ours/best backend "spread o/g/ours"; }
 wall_rows="" cpu_rows=""
 for c in $CIPHERS; do
   o="" oc="" g="" gc="" n="" nc="" backend=""
   for ((i = 0; i < REPEATS; i++)); do
-    if [[ $c != serpent* && $c != twofish* ]]; then
+    if [[ $c == *gcm || $c == *poly1305 ]]; then
+      read -r _ ow ocpu <<< "$("$REF" "$c" "$SECTOR" "$SECS" openssl)"
+      o+=" $ow"; oc+=" $ocpu"
+    elif [[ $c != serpent* && $c != twofish* ]]; then
       o+=" $(speed -elapsed "$c")"
       oc+=" $(speed "" "$c")"
     fi
@@ -58,6 +65,7 @@ for c in $CIPHERS; do
   wall_rows+="$(row "$c" "$o" "$g" "$n" "$backend")"$'\n'
   cpu_rows+="$(row "$c" "$oc" "$gc" "$nc" "$backend")"$'\n'
 done
+echo "(*) openssl speed -evp; for aes-256-gcm and chacha20-poly1305 an EVP loop with nonce+tag per sector (gcrypt_ref ... openssl)"
 echo "== wall clock, MiB/s"; header; printf "%s" "$wall_rows"
 echo "== per CPU-second, MiB/s"; header; printf "%s" "$cpu_rows"
 
@@ -76,4 +84,20 @@ echo "wall: 1 thread $m1 MiB/s (spread $(echo "$t1" | spread)), 2 threads $m2 Mi
 # the wall-clock scaling is bounded only by how many cores are free.
 p1=$(echo "$c1" | median); p2=$(echo "$c2" | median)
 echo "per CPU-second and thread: 1 thread $p1, 2 threads $p2 MiB/s: per-thread efficiency $(awk -v a="$p2" -v b="$p1" 'BEGIN {printf "%.2f", a / b}') (scaling = 2 x this on 2 idle cores)"
+
+# PBKDF2, measured as cryptsetup measures it (iterations per user-CPU-second of one long derivation).
+if command -v cryptsetup >/dev/null; then
+  echo
+  echo "PBKDF2 iterations per second, 256-bit key (cryptsetup benchmark --pbkdf pbkdf2 vs ours, OpenSSL backend)"
+  for h in sha256 sha512; do
+    cs="" ns=""
+    for ((i = 0; i < REPEATS; i++)); do
+      cs+=" $(cryptsetup benchmark --pbkdf pbkdf2 --hash "$h" 2>/dev/null | awk '/^PBKDF2/ {print $2}')"
+      ns+=" $("$BIN" workload pbkdf2 --hash "$h" | awk '/^PBKDF2/ {print $2}')"
+    done
+    cm=$(echo "$cs" | median); nm=$(echo "$ns" | median)
+    printf "%-14s cryptsetup %10s  ours %10s  ratio %.3f  spread %s/%s\n" "PBKDF2-$h" "$cm" "$nm" \
+      "$(awk -v n="$nm" -v c="$cm" 'BEGIN {print n / c}')" "$(echo "$cs" | spread)" "$(echo "$ns" | spread)"
+  done
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

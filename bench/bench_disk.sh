@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Native disk workload vs Debian's fio on the same directory, side by side in one run: for each
 # pattern (sequential 1 MiB write/read, random 4 KiB read/write; buffered and O_DIRECT) fio and
-# `pts-native workload disk` run alternately REPEATS times; prints median MiB/s, our/fio ratio
-# (goal: within +-10 %) and median CPU use of each while the disk works (goal: ours below fio's).
-#   bench/bench_disk.sh [build-dir] [directory]   env: REPEATS=3 SEQ_SIZE=512m RAND_SIZE=128m
+# `pts-native workload disk` run alternately REPEATS times (which one goes first alternates too);
+# prints median MiB/s, our/fio ratio (goal: within +-10 %) and median CPU use of each while the
+# disk works (goal: ours below fio's).
+# Read rows read the very same file: fio lays it out once per row (buffered write + fsync), then
+# each repeat fio and `workload disk --file` read it — so layout and placement cannot differ. The
+# script drops the file from the page cache (POSIX_FADV_DONTNEED) before every read run and tells
+# both tools not to (fio --invalidate=0, ours --keep-cache): fio invalidates inside its timed run,
+# we did it before ours, and dropping 512 MiB of cached pages takes long enough to tilt the ratio.
+#   bench/bench_disk.sh [build-dir] [directory]   env: REPEATS=5 SEQ_SIZE=512m RAND_SIZE=128m
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 DIR=${2:-$BUILD/bench-disk-scratch}
 BIN=$BUILD/pts-native
-REPEATS=${REPEATS:-3}
+REPEATS=${REPEATS:-5}
 SEQ_SIZE=${SEQ_SIZE:-512m}
 RAND_SIZE=${RAND_SIZE:-128m}
 command -v fio >/dev/null || { echo "fio not found (apt-get install fio)"; exit 1; }
@@ -22,26 +28,33 @@ spread() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {printf "%
 # fio's JSON -> "MiB/s CPU%" (bandwidth of the direction that moved data; usr+sys CPU of the job)
 fio_run() {
   local rw=$1 bs=$2 size=$3 direct=$4
-  local fsync=0
+  local fsync=0 extra=()
   [[ $rw == *write ]] && fsync=1
-  # Read patterns: lay the file out first with fsync, so that fio's own cache invalidation (its
-  # default) can drop it — as our engine does — and both really read from the disk.
-  [[ $rw == *read ]] && fio --name=layout --directory="$DIR" --filename=fio-data --rw=write --bs=1m --size="$size" \
-      --end_fsync=1 --output=/dev/null >/dev/null 2>&1
+  [[ $rw == *read ]] && drop_cache && extra=(--invalidate=0)
   fio --name=bench --directory="$DIR" --filename=fio-data --rw="$rw" --bs="$bs" --size="$size" \
-      --ioengine=psync --direct="$direct" --end_fsync="$fsync" --output-format=json 2>/dev/null |
+      --ioengine=psync --direct="$direct" --end_fsync="$fsync" "${extra[@]}" --output-format=json 2>/dev/null |
     python3 -c "
 import json,sys
 j=json.load(sys.stdin)['jobs'][0]
 d=j['write'] if j['write']['io_bytes'] else j['read']
 print('%.2f %.2f' % (d['io_bytes']/1048576/(d['runtime']/1000.0), j['usr_cpu']+j['sys_cpu']))"
-  rm -f "$DIR/fio-data"
+  [[ $rw == *write ]] && rm -f "$DIR/fio-data"
+  return 0
+}
+drop_cache() {
+  python3 -c "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$DIR/fio-data"
+}
+# The shared file the read rows read (fio's layout: buffered 1 MiB writes, fsync at the end).
+lay_out() {
+  fio --name=layout --directory="$DIR" --filename=fio-data --rw=write --bs=1m --size="$1" \
+      --end_fsync=1 --output=/dev/null >/dev/null 2>&1
 }
 ours_run() {
   local pattern=$1 bs=$2 size=$3 direct=$4
-  local flag=""
-  [ "$direct" = 1 ] && flag="--direct"
-  "$BIN" workload disk --pattern "$pattern" --block-size "$bs" --size "$size" --dir "$DIR" $flag --json |
+  local flags=(--dir "$DIR")
+  [[ $pattern == *read ]] && drop_cache && flags=(--file "$DIR/fio-data" --keep-cache)
+  [ "$direct" = 1 ] && flags+=(--direct)
+  "$BIN" workload disk --pattern "$pattern" --block-size "$bs" --size "$size" "${flags[@]}" --json |
     python3 -c "import json,sys; j=json.load(sys.stdin); print('%.2f %.2f' % (j['mib_per_s'], j['cpu_percent']))"
 }
 
@@ -51,13 +64,21 @@ for direct in 0 1; do
   for c in "write:seq-write:1m:$SEQ_SIZE" "read:seq-read:1m:$SEQ_SIZE" "randread:rand-read:4k:$RAND_SIZE" "randwrite:rand-write:4k:$RAND_SIZE"; do
     IFS=: read -r rw pattern bs size <<< "$c"
     fb="" fc="" ob="" oc=""
+    [[ $rw == *read ]] && lay_out "$size"
     for ((i = 0; i < REPEATS; i++)); do
-      read -r b u <<< "$(fio_run "$rw" "$bs" "$size" "$direct")"; fb+=" $b"; fc+=" $u"
-      read -r b u <<< "$(ours_run "$pattern" "$bs" "$size" "$direct")"; ob+=" $b"; oc+=" $u"
+      if ((i % 2)); then
+        read -r b u <<< "$(ours_run "$pattern" "$bs" "$size" "$direct")"; ob+=" $b"; oc+=" $u"
+        read -r b u <<< "$(fio_run "$rw" "$bs" "$size" "$direct")"; fb+=" $b"; fc+=" $u"
+      else
+        read -r b u <<< "$(fio_run "$rw" "$bs" "$size" "$direct")"; fb+=" $b"; fc+=" $u"
+        read -r b u <<< "$(ours_run "$pattern" "$bs" "$size" "$direct")"; ob+=" $b"; oc+=" $u"
+      fi
     done
+    rm -f "$DIR/fio-data"
     fm=$(echo "$fb" | median); om=$(echo "$ob" | median)
     printf "%-11s %-6s %-8s %10s %10s %7.3f %8s %8s %6s/%-6s\n" "$pattern" "$bs" "$([ $direct = 1 ] && echo direct || echo buffered)" \
       "$fm" "$om" "$(awk -v o="$om" -v f="$fm" 'BEGIN {print o / f}')" "$(echo "$fc" | median)" "$(echo "$oc" | median)" \
       "$(echo "$fb" | spread)" "$(echo "$ob" | spread)"
   done
 done
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

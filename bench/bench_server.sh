@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Results-server benchmark on loopback: fetch of one stored result and protocol upload of a
-# 100-result file, 50 concurrent keep-alive clients, SQLite and PostgreSQL side by side.
-# Prints requests/s and p99 latency per case (median of RUNS runs). Goal: p99 < 50 ms.
+# 100-result file, CONCURRENCY closed-loop keep-alive clients, SQLite and PostgreSQL side by side.
+# Uploads are sent twice: as PTS encodes them when PHP has bzip2 (composite_xml_bz) and as on a
+# stock Debian php-cli (composite_xml_gz, raw DEFLATE; also what Phoromatic accepts).
+# Prints per case the median of RUNS runs: requests/s, p99 latency, server and client CPU per
+# request (server: its own process; PostgreSQL's backends are not counted), and whether the goal
+# (p99 < 50 ms) is met.
 #   bench/bench_server.sh [BUILD_DIR]      RUNS=3 FETCHES=5000 UPLOADS=1000 CONCURRENCY=50
-# The real PTS's Phoromatic server is not driven here (see the report in the commit/README).
+# PostgreSQL: runs when PTSN_TEST_PG is set (eval "$(contrib/start-test-services.sh)").
+# PHOROMATIC=1 also drives the real PTS's Phoromatic server (start-phoromatic-server, PTS source
+# in PTS_SRC, default /tmp/pts-src; needs php-cli, php-xml, php-sqlite3 and root for unshare)
+# with the same file as a Phoromatic client's result upload and prints the ratio (goal >= 10x).
+#   PHOROMATIC_UPLOADS=100
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
@@ -11,44 +19,125 @@ RUNS="${RUNS:-3}" FETCHES="${FETCHES:-5000}" UPLOADS="${UPLOADS:-1000}" C="${CON
 SERVER="$BUILD/pts-native-server" LOAD="$BUILD/bench_load_client"
 [ -x "$SERVER" ] && [ -x "$LOAD" ] || { echo "build pts-native-server and bench_load_client first" >&2; exit 1; }
 WORK="$(mktemp -d /tmp/ptsn-bench-server.XXXXXX)"
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+PIDS=() GROUPS_TO_KILL=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for g in "${GROUPS_TO_KILL[@]}"; do kill -- "-$g" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
+field() { sed -n "s/.*[ ]$1=\([0-9.]*\).*/\1/p"; }
+cpu_ticks() { local p t=0; for p in $1; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo "$t"; }
+TICK="$(getconf CLK_TCK)"
+declare -A RPS
+
+# measure NAME "PID..." LOAD_ARGS...: RUNS runs; prints one line of medians; keeps rps in RPS[NAME].
+measure() {
+  local name="$1" pid="$2"; shift 2
+  local rps=() p99=() scpu=() ccpu=() out t0 t1 n
+  for _ in $(seq "$RUNS"); do
+    t0="$(cpu_ticks "$pid")"
+    out="$("$LOAD" "$@")" || { echo "$name: load client reported errors: $out" >&2; }
+    t1="$(cpu_ticks "$pid")"
+    n="$(echo "$out" | field requests)"
+    rps+=("$(echo "$out" | field rps)"); p99+=("$(echo "$out" | field p99_ms)")
+    ccpu+=("$(echo "$out" | awk -v n="$n" '{for(i=1;i<=NF;i++) if($i ~ /^client_cpu_s=/){split($i,a,"="); printf "%.3f", a[2]*1000/n}}')")
+    scpu+=("$(awk -v d="$((t1 - t0))" -v t="$TICK" -v n="$n" 'BEGIN {printf "%.3f", d / t * 1000 / n}')")
+  done
+  local mr mp
+  mr="$(printf '%s\n' "${rps[@]}" | median)"; mp="$(printf '%s\n' "${p99[@]}" | median)"
+  RPS[$name]="$mr"
+  printf "%-34s %7s req/s  p99 %8s ms  server %6s ms CPU/req  client %6s ms CPU/req  p99<50ms: %s\n" "$name" "$mr" "$mp" \
+    "$(printf '%s\n' "${scpu[@]}" | median)" "$(printf '%s\n' "${ccpu[@]}" | median)" \
+    "$(awk -v p="$mp" 'BEGIN {print (p < 50) ? "yes" : "NO"}')"
+}
 
 run_backend() {  # NAME ARGS...
   local name="$1"; shift
   "$SERVER" "$@" token create bench >"$WORK/token" 2>&1
   local token; token="$(tail -1 "$WORK/token")"
   "$SERVER" "$@" --listen 127.0.0.1:0 --write-rate 0 >"$WORK/server.out" 2>&1 &
-  PIDS+=($!)
   local pid=$!
+  PIDS+=("$pid")
   for _ in $(seq 50); do grep -q listening "$WORK/server.out" && break; sleep 0.1; done
   local port; port="$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/server.out" | head -1)"
   # One stored 100-result file to fetch.
-  local one; one="$("$LOAD" upload 127.0.0.1 "$port" "$token" 1 1 100 >/dev/null && \
-    curl -s "http://127.0.0.1:$port/api/v1/results?limit=1" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')"
-  local fr=() fp=() ur=() up=()
-  for _ in $(seq "$RUNS"); do
-    out="$("$LOAD" fetch 127.0.0.1 "$port" "/api/v1/results/$one/composite.xml" "$C" "$FETCHES")"
-    fr+=("$(echo "$out" | field rps)"); fp+=("$(echo "$out" | field p99_ms)")
-    out="$("$LOAD" upload 127.0.0.1 "$port" "$token" "$C" "$UPLOADS" 100)"
-    ur+=("$(echo "$out" | field rps)"); up+=("$(echo "$out" | field p99_ms)")
-  done
-  printf "%-11s fetch  %8s req/s  p99 %7s ms | upload(100 results) %7s req/s  p99 %7s ms\n" "$name" \
-    "$(printf '%s\n' "${fr[@]}" | median)" "$(printf '%s\n' "${fp[@]}" | median)" \
-    "$(printf '%s\n' "${ur[@]}" | median)" "$(printf '%s\n' "${up[@]}" | median)"
+  "$LOAD" upload 127.0.0.1 "$port" "$token" 1 1 100 >/dev/null
+  local one; one="$(curl -s "http://127.0.0.1:$port/api/v1/results?limit=1" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')"
+  measure "$name fetch" "$pid" fetch 127.0.0.1 "$port" "/api/v1/results/$one/composite.xml" "$C" "$FETCHES"
+  measure "$name upload (bz2, PTS+php-bz2)" "$pid" upload 127.0.0.1 "$port" "$token" "$C" "$UPLOADS" 100
+  measure "$name upload (gz, stock PTS)" "$pid" upload-gz 127.0.0.1 "$port" "$token" "$C" "$UPLOADS" 100
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
+# The real Phoromatic server, started as `phoronix-test-suite start-phoromatic-server` does it
+# for a user (throwaway PTS home, /etc read-only in a private mount namespace so that PTS, run
+# as root, does not switch to its system-wide daemon paths), with one account and one approved
+# system made directly in its SQLite database (what the web UI's sign-up and approval write).
+run_phoromatic() {
+  local src="${PTS_SRC:-/tmp/pts-src}" n="${PHOROMATIC_UPLOADS:-100}"
+  local why=""
+  [ -x "$src/phoronix-test-suite" ] || why="no PTS source at PTS_SRC=$src"
+  [ -z "$why" ] && ! php -m 2>/dev/null | grep -qx sqlite3 && why="php-sqlite3 is not installed (apt-get install php-sqlite3)"
+  [ -z "$why" ] && [ "$(id -u)" -ne 0 ] && why="needs root (unshare -m)"
+  if [ -n "$why" ]; then echo "Phoromatic: not run: $why"; return; fi
+  local home="$WORK/pts-home" port
+  local user="$home/.phoronix-test-suite"
+  mkdir -p "$user"
+  python3 - "$src/pts-core/static/user-config-defaults.xml" "$user" >"$user/user-config.xml" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read().replace("~/.phoronix-test-suite/", sys.argv[2] + "/")
+for k, v in {"AnonymousUsageReporting": "FALSE", "NoInternetCommunication": "TRUE", "NoNetworkCommunication": "TRUE",
+             "Configured": "TRUE", "AdvertiseServiceZeroConf": "FALSE", "AdvertiseServiceOpenBenchmarkRelay": "FALSE"}.items():
+    s = re.sub(r"<%s>\w*</%s>" % (k, k), "<%s>%s</%s>" % (k, v, k), s)
+sys.stdout.write(s)
+PY
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  # stdin stays open (it waits for ENTER to stop); setsid gives a process group to end it by.
+  (sleep 3600 | setsid env PHOROMATIC_HTTP_PORT="$port" unshare -m sh -c \
+     'mount --bind /etc /etc && mount -o remount,bind,ro /etc && exec "$@"' sh \
+     env HOME="$home" PTS_USER_PATH_OVERRIDE="$user/" "$src/phoronix-test-suite" start-phoromatic-server \
+     >"$WORK/phoromatic.out" 2>&1) &
+  PIDS+=("$!")
+  for _ in $(seq 120); do grep -q "Accessible At" "$WORK/phoromatic.out" 2>/dev/null && break; sleep 0.5; done
+  local pgid; pgid="$(ps -eo pgid,cmd | awk -v p=":$port" '$0 ~ p && /php -S/ {print $1; exit}')"
+  [ -n "$pgid" ] && GROUPS_TO_KILL+=("$pgid")
+  if [ -z "$pgid" ]; then echo "Phoromatic: not run: the server did not start: $(tail -3 "$WORK/phoromatic.out")"; return; fi
+  curl -s "http://127.0.0.1:$port/phoromatic.php?pts_core=10860&aid=BENCH1&msi=bench" >/dev/null  # creates its database
+  local db="$user/phoromatic/phoromatic.db"
+  mkdir -p "$user/phoromatic/accounts/BENCH1"
+  python3 - "$db" <<'PY'
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1]); now = time.strftime('%Y-%m-%d %H:%M:%S')
+c.execute("INSERT INTO phoromatic_accounts (AccountID, ValidateID, CreatedOn, Salt, GroupName) VALUES ('BENCH1','V',?,'s','bench')", (now,))
+c.execute("INSERT INTO phoromatic_account_settings (AccountID) VALUES ('BENCH1')")
+c.execute("INSERT INTO phoromatic_systems (AccountID, SystemID, Title, State, MachineSelfID, LastCommunication, CreatedOn, CoreVersion)"
+          " VALUES ('BENCH1','SYS01','bench',1,'bench',?,?,10860)", (now, now))
+c.commit()
+PY
+  local ppids; ppids="$(ps -eo pid,pgid,cmd | awk -v g="$pgid" '$2 == g && /php -S/ {print $1}' | tr '\n' ' ')"
+  measure "Phoromatic upload (gz, its client)" "$ppids" phoromatic 127.0.0.1 "$port" BENCH1:bench "$C" "$n" 100 /phoromatic.php
+  # Phoromatic numbers uploads MAX(UploadID)+1 outside any transaction: concurrent uploads get
+  # the same number and overwrite each other, though every one was answered with an upload_id.
+  local stored; stored="$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM phoromatic_results').fetchone()[0])" "$db")"
+  echo "Phoromatic: $((RUNS * n)) uploads acknowledged, $stored stored (the rest overwrote each other: same UploadID)"
+  local ours="${RPS[SQLite upload (gz, stock PTS)]:-0}"
+  awk -v o="$ours" -v p="${RPS[Phoromatic upload (gz, its client)]}" \
+    'BEGIN {r = p > 0 ? o / p : 0; ok = (r >= 10) ? "yes" : "NO"; printf "pts-native-server (SQLite, gz) / Phoromatic upload throughput: %.1fx  goal >= 10x: %s\n", r, ok}'
+}
+
 echo "pts-native-server, $C concurrent clients, median of $RUNS runs ($FETCHES fetches, $UPLOADS uploads each)"
+echo "$(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 run_backend SQLite --data "$WORK/sqlite"
-if [ -x contrib/start-test-services.sh ]; then
-  eval "$(contrib/start-test-services.sh)"
+if [ -n "${PTSN_TEST_PG:-}" ]; then
   schema="bench_$$"
   psql "$PTSN_TEST_PG" -qc "CREATE SCHEMA $schema" >/dev/null
   run_backend PostgreSQL --database "$PTSN_TEST_PG options='-csearch_path=$schema'" --data "$WORK/pg"
-  psql "$PTSN_TEST_PG" -qc "DROP SCHEMA $schema CASCADE" >/dev/null
+  PGOPTIONS="-c client_min_messages=warning" psql "$PTSN_TEST_PG" -qc "DROP SCHEMA $schema CASCADE" >/dev/null
+else
+  echo "PostgreSQL: not run (PTSN_TEST_PG is not set: eval \"\$(contrib/start-test-services.sh)\")"
 fi
+[ "${PHOROMATIC:-0}" = 1 ] && run_phoromatic
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

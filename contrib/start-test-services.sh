@@ -4,6 +4,8 @@
 # Today that is one throwaway PostgreSQL cluster on 127.0.0.1 (trust auth, loopback only) in
 # /tmp, for the PostgreSQL storage tests. Idempotent: a cluster already answering is reused.
 #   PTSN_PG_DIR (default /tmp/ptsn-test-pg)   PTSN_PG_PORT (default 55432)
+# `contrib/start-test-services.sh --restart-pg` restarts that cluster (fast shutdown: open
+# connections are cut), for the test of the server riding out a database restart.
 set -euo pipefail
 PGDATA="${PTSN_PG_DIR:-/tmp/ptsn-test-pg}"
 PORT="${PTSN_PG_PORT:-55432}"
@@ -19,6 +21,11 @@ fi
 as_pg() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
+
+if [ "${1:-}" = "--restart-pg" ]; then
+  as_pg "$PGBIN/pg_ctl" -D "$PGDATA" -w -t 60 -m fast restart >/dev/null
+  exit 0
+fi
 
 if ! "$PGBIN/pg_isready" -q -h 127.0.0.1 -p "$PORT"; then
   if [ ! -f "$PGDATA/PG_VERSION" ]; then

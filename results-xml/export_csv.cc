@@ -46,37 +46,55 @@ void AppendCsvField(std::string& out, std::string_view field) {
   out += '"';
 }
 
-std::string ResultFileToCsv(const ResultFile& file) {
-  // Columns: unique system identifiers in file order (a merge may repeat one; its first entry wins).
-  std::vector<const std::string*> columns;
-  std::unordered_map<std::string_view, size_t> column_of;
-  for (const auto& s : file.systems)
-    if (column_of.emplace(s.identifier, columns.size()).second) columns.push_back(&s.identifier);
+namespace {
 
-  std::string out;
-  out.reserve(64 + file.results.size() * (64 + columns.size() * 10));
-  out += "Title,Description,Scale,Proportion";
-  for (const auto* c : columns) {
-    out += ',';
-    AppendCsvField(out, *c);
+// Columns: unique system identifiers in file order (a merge may repeat one; its first entry wins).
+class CsvView : public StreamingView {
+ public:
+  void Head(const ResultFile& head) override {
+    for (const auto& s : head.systems)
+      if (column_of_.emplace(s.identifier, columns_.size()).second) columns_.push_back(s.identifier);
+    out_ += "Title,Description,Scale,Proportion";
+    for (const auto& c : columns_) {
+      out_ += ',';
+      AppendCsvField(out_, c);
+    }
+    out_ += '\n';
+    row_.resize(columns_.size());
   }
-  out += '\n';
-
-  std::vector<const Entry*> row(columns.size());
-  for (const auto& r : file.results) {
-    std::fill(row.begin(), row.end(), nullptr);
+  void OnResult(const Result& r) override {
+    std::fill(row_.begin(), row_.end(), nullptr);
     for (const auto& e : r.entries) {
-      auto it = column_of.find(e.identifier);
-      if (it != column_of.end() && !row[it->second]) row[it->second] = &e;
+      auto it = column_of_.find(e.identifier);
+      if (it != column_of_.end() && !row_[it->second]) row_[it->second] = &e;
     }
-    AppendResultLabel(out, r);
-    for (const Entry* e : row) {
-      out += ',';
-      if (e) AppendCsvField(out, CellValue(e->value));
+    AppendResultLabel(out_, r);
+    for (const Entry* e : row_) {
+      out_ += ',';
+      if (!e) continue;
+      if (e->value.find(',') == std::string::npos) AppendCsvField(out_, e->value);  // the common case, no copy
+      else AppendCsvField(out_, CellValue(e->value));
     }
-    out += '\n';
+    out_ += '\n';
   }
-  return out;
+  std::string& Pending() override { return out_; }
+  void Finish() override {}
+
+ private:
+  std::vector<std::string> columns_;
+  std::unordered_map<std::string, size_t> column_of_;
+  std::vector<const Entry*> row_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamingView> MakeCsvView() { return std::make_unique<CsvView>(); }
+
+std::string ResultFileToCsv(const ResultFile& file) {
+  CsvView view;
+  view.Pending().reserve(64 + file.results.size() * (64 + file.systems.size() * 10));
+  return RenderModel(file, view);
 }
 
 std::string ResultFileRawToCsv(const ResultFile& file) {

@@ -9,13 +9,17 @@
 // Cell values are PTS's: the stored Value; for LINE_GRAPH series round(mean, 2) in PHP notation.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "results-xml/export_stream.h"
 #include "results-xml/result_file.h"
 
 namespace ptsn::results {
 
 std::string ResultFileToCsv(const ResultFile& file);
+// The same view one Result at a time (export_stream.h).
+std::unique_ptr<StreamingView> MakeCsvView();
 
 // Every trial: one row per (result, system, trial): Title, Description, Scale, System, Trial, Value.
 std::string ResultFileRawToCsv(const ResultFile& file);

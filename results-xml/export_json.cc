@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_common.h"
@@ -432,19 +433,9 @@ void ResultBody(PhpJsonWriter& w, const Result& r, bool ours) {
   }
 }
 
-}  // namespace
-
-std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options) {
-  const bool ours = options.statistics;
-  // One buffer sized up front: about 2x the values and trials in, plus per-entry overhead.
-  size_t estimate = 4096;
-  for (const auto& r : file.results)
-    for (const auto& e : r.entries)
-      estimate += 300 + (ours ? 700 : 0) + 2 * (e.value.size() + e.raw_string.value_or("").size()) +
-                  (ours && e.value.find(',') != std::string::npos ? 3 * e.value.size() : 0);
-  std::string out;
-  out.reserve(estimate);
-  PhpJsonWriter w(out);
+// The document up to "results": title... and the systems keyed by identifier. Returns which
+// systems PTS's keyed array would drop (for the ptsn_shadowed_systems tail).
+std::vector<size_t> WriteHead(PhpJsonWriter& w, const ResultFile& file) {
   const auto& g = file.generated;
   w.BeginObject();
   StringIfTruthy(w, "title", g.title);
@@ -472,6 +463,99 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
     }
     w.EndObject();
   }
+  return systems.shadowed;
+}
+
+void WriteShadowedSystems(PhpJsonWriter& w, const std::vector<System>& shadowed) {
+  if (shadowed.empty()) return;
+  w.Key("ptsn_shadowed_systems");
+  w.BeginArray();
+  for (const System& s : shadowed) {
+    w.BeginObject();
+    w.Key("ptsn_key");
+    w.String(s.identifier);
+    SystemBody(w, s);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteTrailer(PhpJsonWriter& w) {
+  w.Key("ptsn");
+  w.BeginObject();
+  w.Key("generator");
+  w.String("pts-native");
+  w.Key("confidence_level");
+  w.Number(0.95);
+  w.EndObject();
+}
+
+void WriteKeyedResult(PhpJsonWriter& w, const std::string& hash, const Result& r, bool ours) {
+  w.Key(hash);
+  w.BeginObject();
+  ResultBody(w, r, ours);
+  w.EndObject();
+}
+
+// Results as they are read. A second Result with the same comparison hash would replace the
+// first in place (PTS's keyed array), which cannot be done once the first is written: the view
+// then asks for the whole file (ResultFileToJson).
+class JsonView : public StreamingView {
+ public:
+  explicit JsonView(const JsonOptions& options) : ours_(options.statistics), w_(out_) {}
+  void Head(const ResultFile& head) override {
+    for (size_t i : WriteHead(w_, head)) shadowed_systems_.push_back(head.systems[i]);
+  }
+  void OnResult(const Result& r) override {
+    std::string hash = ComparisonHash(r);
+    if (!hashes_.insert(hash).second) throw NeedsWholeFile{};
+    if (hashes_.size() == 1) {
+      w_.Key("results");
+      w_.BeginObject();
+    }
+    WriteKeyedResult(w_, hash, r, ours_);
+  }
+  std::string& Pending() override { return out_; }
+  void Finish() override {
+    if (hashes_.empty()) {  // PHP encodes an empty array as []
+      w_.Key("results");
+      w_.BeginArray();
+      w_.EndArray();
+    } else {
+      w_.EndObject();
+    }
+    if (ours_) {
+      WriteShadowedSystems(w_, shadowed_systems_);
+      WriteTrailer(w_);
+    }
+    w_.EndObject();
+  }
+
+ private:
+  bool ours_;
+  std::string out_;
+  PhpJsonWriter w_;
+  std::vector<System> shadowed_systems_;
+  std::unordered_set<std::string> hashes_;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamingView> MakeJsonView(const JsonOptions& options) { return std::make_unique<JsonView>(options); }
+
+std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options) {
+  const bool ours = options.statistics;
+  // One buffer sized up front: about 2x the values and trials in, plus per-entry overhead.
+  size_t estimate = 4096;
+  for (const auto& r : file.results)
+    for (const auto& e : r.entries)
+      estimate += 300 + (ours ? 700 : 0) + 2 * (e.value.size() + e.raw_string.value_or("").size()) +
+                  (ours && e.value.find(',') != std::string::npos ? 3 * e.value.size() : 0);
+  std::string out;
+  out.reserve(estimate);
+  PhpJsonWriter w(out);
+  std::vector<System> shadowed_systems;
+  for (size_t i : WriteHead(w, file)) shadowed_systems.push_back(file.systems[i]);
 
   std::vector<std::string> hashes;
   hashes.reserve(file.results.size());
@@ -483,28 +567,12 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
     w.EndArray();
   } else {
     w.BeginObject();
-    for (size_t i : results.emit) {
-      w.Key(hashes[i]);
-      w.BeginObject();
-      ResultBody(w, file.results[i], ours);
-      w.EndObject();
-    }
+    for (size_t i : results.emit) WriteKeyedResult(w, hashes[i], file.results[i], ours);
     w.EndObject();
   }
 
   if (ours) {
-    if (!systems.shadowed.empty()) {
-      w.Key("ptsn_shadowed_systems");
-      w.BeginArray();
-      for (size_t i : systems.shadowed) {
-        w.BeginObject();
-        w.Key("ptsn_key");
-        w.String(file.systems[i].identifier);
-        SystemBody(w, file.systems[i]);
-        w.EndObject();
-      }
-      w.EndArray();
-    }
+    WriteShadowedSystems(w, shadowed_systems);
     if (!results.shadowed.empty()) {
       w.Key("ptsn_shadowed_results");
       w.BeginArray();
@@ -517,13 +585,7 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
       }
       w.EndArray();
     }
-    w.Key("ptsn");
-    w.BeginObject();
-    w.Key("generator");
-    w.String("pts-native");
-    w.Key("confidence_level");
-    w.Number(0.95);
-    w.EndObject();
+    WriteTrailer(w);
   }
   w.EndObject();
   return out;

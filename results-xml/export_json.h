@@ -16,8 +16,10 @@
 //  * top level "ptsn": {"generator": ...}.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "results-xml/export_stream.h"
 #include "results-xml/result_file.h"
 
 namespace ptsn::results {
@@ -27,5 +29,8 @@ struct JsonOptions {
 };
 
 std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options = {});
+// The same document one Result at a time (export_stream.h); asks for the whole file when two
+// Results share a comparison hash.
+std::unique_ptr<StreamingView> MakeJsonView(const JsonOptions& options = {});
 
 }  // namespace ptsn::results

@@ -245,16 +245,33 @@ void AppendHeader(std::string& out, const ResultFile& file) {
 
 }  // namespace
 
-std::string ResultFileToText(const ResultFile& file, int terminal_width) {
-  std::string out;
-  out.reserve(256 + file.results.size() * (file.systems.size() + 4) * static_cast<size_t>(terminal_width + 2));
-  AppendHeader(out, file);
-  const std::string_view prepend = terminal_width > 80 ? "    " : "";
-  for (const auto& r : file.results) {
-    AppendResultText(out, r, terminal_width, prepend);
-    out += "\n\n";
+namespace {
+
+class TextView : public StreamingView {
+ public:
+  explicit TextView(int terminal_width) : width_(terminal_width), prepend_(terminal_width > 80 ? "    " : "") {}
+  void Head(const ResultFile& head) override { AppendHeader(out_, head); }
+  void OnResult(const Result& result) override {
+    AppendResultText(out_, result, width_, prepend_);
+    out_ += "\n\n";
   }
-  return out;
+  std::string& Pending() override { return out_; }
+  void Finish() override {}
+
+ private:
+  int width_;
+  std::string_view prepend_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamingView> MakeTextView(int terminal_width) { return std::make_unique<TextView>(terminal_width); }
+
+std::string ResultFileToText(const ResultFile& file, int terminal_width) {
+  TextView view(terminal_width);
+  view.Pending().reserve(256 + file.results.size() * (file.systems.size() + 4) * static_cast<size_t>(terminal_width + 2));
+  return RenderModel(file, view);
 }
 
 std::string ResultFileConfidenceText(const ResultFile& file) {

@@ -4,9 +4,11 @@
 // (monitor) series — with bar lengths and precision computed by PTS's rules.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
+#include "results-xml/export_stream.h"
 #include "results-xml/result_file.h"
 
 namespace ptsn::results {
@@ -16,6 +18,8 @@ namespace ptsn::results {
 inline constexpr int kDefaultTextWidth = 79;
 
 std::string ResultFileToText(const ResultFile& file, int terminal_width = kDefaultTextWidth);
+// The same view one Result at a time (export_stream.h).
+std::unique_ptr<StreamingView> MakeTextView(int terminal_width = kDefaultTextWidth);
 
 // PTS's result-file-confidence view: per result and system the trials, their mean, the
 // percent standard deviation and PTS's (population) three-sigma limits, and the trials outside

@@ -4,8 +4,10 @@
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -152,7 +154,10 @@ constexpr uint32_t kDataBit = 1u << 31;
 
 class SaxReader {
  public:
-  SaxReader(xmlParserCtxt* ctxt, const std::string& source) : ctxt_(ctxt), source_(source) {}
+  // visitor == nullptr: build the whole model (Take()). Otherwise stream: the visitor gets the
+  // head at the first <Result> and each Result at its end tag, and only one Result is kept.
+  SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor)
+      : ctxt_(ctxt), source_(source), visitor_(visitor) {}
 
   static void InstallInto(xmlSAXHandler& sax) {
     sax = xmlSAXHandler{};
@@ -172,6 +177,17 @@ class SaxReader {
   bool failed() const { return !error_.empty(); }
   const std::string& error() const { return error_; }
   ResultFile Take() { return std::move(file_); }
+  // Streaming only: a <Generated> or <System> came after a <Result> (PTS never writes that).
+  bool out_of_order() const { return out_of_order_; }
+  // Streaming only: what the visitor threw (rethrown once libxml2's frames are gone).
+  std::exception_ptr visitor_error() const { return visitor_error_; }
+  // Streaming only: gives the visitor the head if no <Result> did (a file without results).
+  void FinishHead() {
+    if (visitor_ && !head_sent_) {
+      head_sent_ = true;
+      visitor_->Head(file_);
+    }
+  }
 
  private:
   static SaxReader& Self(void* ctx) { return *static_cast<SaxReader*>(static_cast<xmlParserCtxt*>(ctx)->_private); }
@@ -182,6 +198,51 @@ class SaxReader {
   void Fail(long line, const std::string& what) {
     if (failed()) return;
     error_ = "line " + std::to_string(line) + ": " + what;
+  }
+
+  void StopStreaming() {
+    out_of_order_ = true;
+    xmlStopParser(ctxt_);
+  }
+
+  // The Result being read. Streaming reuses one Result and its Entry objects, so their strings
+  // keep their capacity from one result to the next (no allocation per value in the steady state).
+  Result& NewResult() {
+    entry_count_ = 0;
+    if (!visitor_ || file_.results.empty()) return file_.results.emplace_back();
+    Result& r = file_.results.front();
+    for (std::string* f : {&r.identifier, &r.title, &r.app_version, &r.arguments, &r.description, &r.scale,
+                           &r.proportion, &r.display_format})
+      f->clear();
+    r.annotation.reset();
+    r.parent.reset();
+    return r;
+  }
+  Entry& NewEntry() {
+    auto& entries = file_.results.back().entries;
+    if (entry_count_++ < entries.size()) {
+      Entry& e = entries[entry_count_ - 1];
+      e.identifier.clear();
+      e.value.clear();
+      e.raw_string.reset();
+      e.json.reset();
+      return e;
+    }
+    return entries.emplace_back();
+  }
+  Entry& CurrentEntry() { return file_.results.back().entries[entry_count_ - 1]; }
+
+  void ResultDone() {
+    Result& r = file_.results.back();
+    r.entries.resize(entry_count_);
+    if (!visitor_ || failed()) return;
+    try {
+      visitor_->OnResult(r);
+    } catch (...) {
+      visitor_error_ = std::current_exception();
+      Fail(Line(), "stopped");
+      xmlStopParser(ctxt_);
+    }
   }
 
   template <typename T, size_t N>
@@ -236,6 +297,8 @@ class SaxReader {
       case Kind::kLeaf:
         return r.Fail(r.Line(), "unexpected element <" + std::string(name) + "> inside <" + parent.name + ">");
       case Kind::kRoot:
+        if (r.head_sent_ && (std::strcmp(name, "Generated") == 0 || std::strcmp(name, "System") == 0))
+          return r.StopStreaming();
         if (std::strcmp(name, "Generated") == 0) {
           if (parent.seen & 1u) return r.Fail(r.Line(), "duplicate <Generated>");
           parent.seen |= 1u;
@@ -244,7 +307,11 @@ class SaxReader {
           r.file_.systems.emplace_back();
           r.stack_.push_back({Kind::kSystem, name, r.Line()});
         } else if (std::strcmp(name, "Result") == 0) {
-          r.file_.results.emplace_back();
+          if (r.visitor_ && !r.head_sent_) {
+            if (!(parent.seen & 1u)) return r.StopStreaming();  // no <Generated> yet
+            r.FinishHead();
+          }
+          r.NewResult();
           r.stack_.push_back({Kind::kResult, name, r.Line()});
         } else {
           r.Unknown(name, parent);
@@ -265,11 +332,11 @@ class SaxReader {
         return;
       case Kind::kData:
         if (std::strcmp(name, "Entry") != 0) return r.Unknown(name, parent);
-        r.file_.results.back().entries.emplace_back();
+        r.NewEntry();
         r.stack_.push_back({Kind::kEntry, name, r.Line()});
         return;
       case Kind::kEntry:
-        if (!r.OpenField(r.file_.results.back().entries.back(), kEntryFields, name, parent)) r.Unknown(name, parent);
+        if (!r.OpenField(r.CurrentEntry(), kEntryFields, name, parent)) r.Unknown(name, parent);
         return;
     }
   }
@@ -281,8 +348,12 @@ class SaxReader {
     r.stack_.pop_back();
     switch (open.kind) {
       case Kind::kLeaf:
-        if (r.leaf_plain_) *r.leaf_plain_ = std::move(r.text_);
-        else *r.leaf_opt_ = std::move(r.text_);
+        if (r.leaf_plain_) {
+          if (r.visitor_) r.leaf_plain_->assign(r.text_);  // keeps the reused string's capacity
+          else *r.leaf_plain_ = std::move(r.text_);
+        } else {
+          *r.leaf_opt_ = std::move(r.text_);
+        }
         r.text_.clear();
         return;
       case Kind::kRoot:
@@ -295,7 +366,7 @@ class SaxReader {
       case Kind::kResult:
         r.CheckRequired(kResultFields, open);
         if (!(open.seen & kDataBit)) r.Fail(open.line, "<Result> lacks the required element <Data>");
-        return;
+        return r.ResultDone();
       case Kind::kData:
         return;
       case Kind::kEntry:
@@ -335,6 +406,11 @@ class SaxReader {
 
   xmlParserCtxt* ctxt_;
   const std::string& source_;
+  ResultVisitor* visitor_;
+  bool head_sent_ = false;
+  bool out_of_order_ = false;
+  std::exception_ptr visitor_error_;
+  size_t entry_count_ = 0;  // Entries of the current Result read so far
   ResultFile file_;
   std::vector<Open> stack_;
   std::string text_;
@@ -434,7 +510,11 @@ size_t EstimateSize(const ResultFile& f) {
 
 }  // namespace
 
-ResultFile ParseResultFile(std::string_view xml, const std::string& source_name) {
+namespace {
+
+// The one parse: checks, libxml2 SAX pass, errors. Returns false only when streaming met a file out of PTS's element order.
+bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* visitor,
+           ResultFile* model) {
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw FileError(source_name, "empty file, not a result file");
   CheckUtf8(xml, source_name);
@@ -442,16 +522,29 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name)
   if (xml.size() > static_cast<size_t>(INT32_MAX)) throw FileError(source_name, "file too large");
 
   xmlInitParser();
-  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlCreateMemoryParserCtxt(xml.data(), static_cast<int>(xml.size())));
+  // A push parser fed in slices: libxml2 copies each slice into its window and drops what it
+  // has consumed, so it holds ~kSlice of the file instead of a second copy of all of it.
+  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlCreatePushParserCtxt(nullptr, nullptr, nullptr, 0, nullptr));
   if (!ctxt) throw FileError(source_name, "out of memory creating the XML parser");
-  SaxReader reader(ctxt.get(), source_name);
+  SaxReader reader(ctxt.get(), source_name, visitor);
   SaxReader::InstallInto(*ctxt->sax);
   ctxt->_private = &reader;
-  if (xmlCharEncodingHandler* utf8 = xmlFindCharEncodingHandler("UTF-8")) xmlSwitchToEncoding(ctxt.get(), utf8);
   // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
   // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors ourselves.
-  xmlCtxtUseOptions(ctxt.get(), XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
-  xmlParseDocument(ctxt.get());
+  // IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration claims; read
+  // them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
+  xmlCtxtUseOptions(ctxt.get(), XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+                                    XML_PARSE_IGNORE_ENC);
+  constexpr size_t kSlice = 256 * 1024;
+  for (size_t at = 0; at < xml.size() && !reader.out_of_order() && !reader.visitor_error();) {
+    const size_t n = std::min(kSlice, xml.size() - at);
+    at += n;
+    if (xmlParseChunk(ctxt.get(), xml.data() + at - n, static_cast<int>(n), at == xml.size()) != 0 &&
+        ctxt->disableSAX)
+      break;  // a fatal error: the rest cannot be parsed
+  }
+  if (reader.visitor_error()) std::rethrow_exception(reader.visitor_error());
+  if (reader.out_of_order()) return false;
   const xmlError* err = xmlCtxtGetLastError(ctxt.get());
   bool malformed = !ctxt->wellFormed || (err && err->level >= XML_ERR_ERROR);
   if (reader.failed() && !malformed) throw FileError(source_name, reader.error());
@@ -462,10 +555,29 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name)
     throw FileError(source_name, (line > 0 ? "line " + std::to_string(line) + ": " : std::string()) +
                                      "malformed XML: " + msg);
   }
-  return reader.Take();
+  reader.FinishHead();
+  if (model) *model = reader.Take();
+  return true;
 }
 
-ResultFile ReadResultFile(const std::string& path) { return ParseResultFile(ReadFile(path), path); }
+}  // namespace
+
+ResultFile ParseResultFile(std::string_view xml, const std::string& source_name) {
+  ResultFile file;
+  Parse(xml, source_name, nullptr, &file);
+  return file;
+}
+
+ResultFile ReadResultFile(const std::string& path) {
+  const std::string xml = ReadFile(path);
+  ResultFile file;
+  Parse(xml, path, nullptr, &file);
+  return file;
+}
+
+bool StreamResultFile(const std::string& xml, const std::string& source_name, ResultVisitor& visitor) {
+  return Parse(xml, source_name, &visitor, nullptr);
+}
 
 std::string CurrentTimestamp() {
   std::time_t t = std::time(nullptr);

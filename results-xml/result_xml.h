@@ -30,6 +30,25 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name)
 // Reads and parses the file at `path` (errors name `path`).
 ResultFile ReadResultFile(const std::string& path);
 
+// Streaming reads, for views that need one Result at a time: PTS writes Generated and every
+// System before the first Result, so a 1,000-result file can be rendered with the memory of one.
+class ResultVisitor {
+ public:
+  virtual ~ResultVisitor() = default;
+  // Once, at the first <Result> (at the end for a file without results): Generated and the
+  // systems; `head.results` holds nothing the visitor may rely on.
+  virtual void Head(const ResultFile& head) = 0;
+  // Each Result, complete, in file order. The object is reused for the next Result: copy what
+  // must outlive the call. An exception thrown here stops the parse and propagates.
+  virtual void OnResult(const Result& result) = 0;
+};
+
+// Parses `xml` as ParseResultFile does (same checks, same errors), feeding `visitor` as it goes.
+// Returns false, having stopped early, when a <Generated> or <System> follows a <Result> (legal,
+// never written by PTS): the caller then discards what it was given and uses the whole-file
+// ParseResultFile instead. On an error the visitor may have seen part of the file.
+bool StreamResultFile(const std::string& xml, const std::string& source_name, ResultVisitor& visitor);
+
 struct SerializeOptions {
   // false (default, what PTS does on every save): LastModified = `now`, TestClient and the leading
   // comment = kPtsProgramTitle, and System/Notes and Entry/RawString are always written (PTS

@@ -2,8 +2,11 @@
 
 #include <httplib.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <map>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "runner/client/wire.h"
@@ -38,13 +41,44 @@ std::string BaseUrl(const ServerOptions& o, const httplib::Request& req) {
   return "http://" + (host.empty() ? std::string("127.0.0.1") : host);
 }
 
-bool ValidUtf8(const std::string& s) {
-  try {
-    (void)json(s).dump();
-    return true;
-  } catch (const json::type_error&) {
-    return false;
+// Well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF), as JSON output needs.
+bool ValidUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    // ASCII runs (nearly all of a result file) eight bytes at a time.
+    while (end - p >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p, 8);
+      if (word & 0x8080808080808080ull) break;
+      p += 8;
+    }
+    if (p == end) break;
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    int n;
+    unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (*p >= 0xC2 && *p <= 0xDF) n = 1;
+    else if (*p == 0xE0) n = 2, lo = 0xA0;
+    else if (*p == 0xED) n = 2, hi = 0x9F;
+    else if (*p >= 0xE1 && *p <= 0xEF) n = 2;
+    else if (*p == 0xF0) n = 3, lo = 0x90;
+    else if (*p >= 0xF1 && *p <= 0xF3) n = 3;
+    else if (*p == 0xF4) n = 3, hi = 0x8F;
+    else return false;
+    if (end - p <= n || p[1] < lo || p[1] > hi) return false;
+    for (int i = 2; i <= n; ++i)
+      if ((p[i] & 0xC0) != 0x80) return false;
+    p += n + 1;
   }
+  return true;
+}
+
+unsigned CoreCount() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 2 : n;
 }
 
 int ParseIntParam(const httplib::Request& req, const char* name, int fallback, int lo, int hi) {
@@ -66,10 +100,23 @@ App::App(Storage& storage, ServerOptions options, WallClock clock, RateLimiter::
     : storage_(storage),
       options_(std::move(options)),
       clock_(std::move(clock)),
-      write_limiter_(options_.write_rate_per_second, options_.write_burst, std::move(rate_clock)) {}
+      write_limiter_(options_.write_rate_per_second, options_.write_burst, rate_clock),
+      committer_(storage_),
+      gate_(options_.cpu_slots > 0 ? options_.cpu_slots : static_cast<int>(CoreCount())),
+      results_(options_.cache_seconds, options_.cache_entries, rate_clock),
+      users_(options_.cache_seconds, 4096, rate_clock) {}
 
-App::Stored App::StoreUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
-                             std::string local_file_name, bool unlisted) {
+std::shared_ptr<const StoredResult> App::Fetch(const std::string& id) {
+  if (auto hit = results_.Get(id)) return hit;
+  auto stored = storage_.Get(id);
+  if (!stored) return nullptr;
+  auto shared = std::make_shared<const StoredResult>(std::move(*stored));
+  results_.Put(id, shared);
+  return shared;
+}
+
+NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
+                           std::string local_file_name, bool unlisted, std::string xml_sha1) {
   if (xml.size() > options_.max_xml_bytes)
     throw HttpError{413, "composite.xml: over the limit of " + std::to_string(options_.max_xml_bytes) + " bytes"};
   if (!ValidUtf8(xml)) throw HttpError{400, "composite.xml: not valid UTF-8"};
@@ -83,14 +130,19 @@ App::Stored App::StoreUpload(const std::string& owner, std::string xml, std::opt
     throw HttpError{400, "local_file_name: over 256 bytes or not UTF-8"};
   r.owner = owner;
   r.unlisted = unlisted;
-  r.xml_sha1 = wire::Sha1Hex(xml);
+  r.xml_sha1 = xml_sha1.empty() ? wire::Sha1Hex(xml) : std::move(xml_sha1);
   r.xml = std::move(xml);
   r.system_logs_zip = std::move(logs);
   r.local_file_name = std::move(local_file_name);
   r.uploaded_at = clock_();
+  return r;
+}
+
+App::Stored App::CommitUpload(const NewResult& r) {
   std::time_t when = r.uploaded_at;
-  std::string title = r.summary.title;
-  std::string id = storage_.Insert(r, DayKey(when), [&](int64_t seq) { return FormatResultId(when, seq, owner, title); });
+  std::string id = committer_.Insert(r, DayKey(when), [&, when](int64_t seq) {
+    return FormatResultId(when, seq, r.owner, r.summary.title);
+  });
   return {id};
 }
 
@@ -105,7 +157,9 @@ struct Routes {
     if (token.empty())
       throw HttpError{401, "authentication required: send 'Authorization: Bearer <token>' "
                            "(make one with: pts-native-server token create NAME)"};
+    if (auto known = app.users_.Get(token)) return *known;
     auto user = Authenticate(app.storage_, token);
+    if (user) app.users_.Put(token, std::make_shared<const std::string>(*user));
     if (!user) {
       if (!app.write_limiter_.Allow("auth:" + req.remote_addr))
         throw HttpError{429, "too many failed authentication attempts; slow down"};
@@ -144,6 +198,8 @@ struct Routes {
 
   void ClientPhpRequest(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     std::string body;
+    body.reserve(std::min<size_t>(std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10),
+                                  app.options_.max_body_bytes + 1));
     bool too_big = false;
     bool complete = reader([&](const char* data, size_t n) {
       body.append(data, n);
@@ -178,6 +234,7 @@ struct Routes {
       Guard(res, [&] {
         LimitWrites(req);
         std::string user = RequireUser(req, form.get("token"));
+        auto pass = app.gate_.Enter();  // decoding and checking are the CPU-heavy part
         wire::Upload up;
         try {
           up = wire::DecodeUpload(
@@ -189,15 +246,17 @@ struct Routes {
         } catch (const wire::WireError& e) {
           throw HttpError{400, e.message};
         }
-        auto stored = app.StoreUpload(user, std::move(up.xml), std::move(up.system_logs_zip),
-                                      std::move(up.local_file_name), up.unlisted);
+        NewResult checked = app.CheckUpload(user, std::move(up.xml), std::move(up.system_logs_zip),
+                                            std::move(up.local_file_name), up.unlisted, std::move(up.xml_sha1));
+        { auto leave = std::move(pass); }  // not held while waiting for the commit
+        auto stored = app.CommitUpload(checked);
         SendJson(res, 200, Ob("upload", {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}}));
       }, [](const std::string& m) { return Ob("upload", {{"error", m}}); });
     } else if (r == "clone_openbenchmarking_result" || r == "is_openbenchmarking_result" ||
                r == "clone_openbenchmarking_system_logs") {
       Guard(res, [&] {
         const std::string id = form.get("i");
-        auto stored = app.storage_.Get(id);
+        auto stored = app.Fetch(id);
         if (r == "is_openbenchmarking_result") {
           SendJson(res, 200, Ob("result", {{"valid", stored ? "TRUE" : "FALSE"}}));
           return;
@@ -252,7 +311,11 @@ struct Routes {
         if (!sha.empty() && sha != wire::Sha1Hex(req.body))
           throw HttpError{400, "X-Composite-Sha1: does not match the sha1 of the body"};
         bool unlisted = req.get_param_value("unlisted") == "1" || req.get_param_value("unlisted") == "true";
-        auto stored = app.StoreUpload(user, req.body, std::nullopt, req.get_param_value("name"), unlisted);
+        NewResult checked = [&] {
+          auto pass = app.gate_.Enter();
+          return app.CheckUpload(user, req.body, std::nullopt, req.get_param_value("name"), unlisted);
+        }();
+        auto stored = app.CommitUpload(checked);
         SendJson(res, 201, {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}});
       }, err_shape);
     });
@@ -265,15 +328,20 @@ struct Routes {
     });
     svr.Get(R"(/api/v1/results/([^/]+)/composite\.xml)", [this, err_shape](const httplib::Request& req, httplib::Response& res) {
       Guard(res, [&] {
-        auto stored = app.storage_.Get(req.matches[1]);
+        auto stored = app.Fetch(req.matches[1]);
         if (!stored) throw HttpError{404, "no result with ID '" + std::string(req.matches[1]).substr(0, 64) + "'"};
         res.set_header("ETag", "\"" + stored->xml_sha1 + "\"");
-        res.set_content(stored->xml, "application/xml");
+        // Written from the shared stored bytes: no copy per request.
+        res.set_content_provider(
+            stored->xml.size(), "application/xml",
+            [stored](size_t offset, size_t length, httplib::DataSink& sink) {
+              return sink.write(stored->xml.data() + offset, length);
+            });
       }, err_shape);
     });
     svr.Get(R"(/api/v1/results/([^/]+))", [this, err_shape](const httplib::Request& req, httplib::Response& res) {
       Guard(res, [&] {
-        auto stored = app.storage_.Get(req.matches[1]);
+        auto stored = app.Fetch(req.matches[1]);
         if (!stored) throw HttpError{404, "no result with ID '" + std::string(req.matches[1]).substr(0, 64) + "'"};
         SendJson(res, 200, {{"id", stored->id}, {"title", stored->title}, {"owner", stored->owner},
                             {"unlisted", stored->unlisted}, {"uploaded_at", stored->uploaded_at},
@@ -286,7 +354,7 @@ struct Routes {
         LimitWrites(req);
         std::string user = RequireUser(req);
         switch (app.storage_.Delete(req.matches[1], user)) {
-          case DeleteOutcome::kDeleted: res.status = 204; return;
+          case DeleteOutcome::kDeleted: app.results_.Erase(req.matches[1]); res.status = 204; return;
           case DeleteOutcome::kNotFound: throw HttpError{404, "no result with ID '" + std::string(req.matches[1]).substr(0, 64) + "'"};
           case DeleteOutcome::kForbidden: throw HttpError{403, "result " + std::string(req.matches[1]) + " belongs to another user"};
         }
@@ -314,9 +382,9 @@ struct Routes {
         auto ids = Split(std::string(req.matches[1]), ',');
         if (ids.size() > 12) throw HttpError{400, "at most 12 results can be compared"};
         for (const auto& id : ids) {
-          auto stored = app.storage_.Get(Trim(id));
+          auto stored = app.Fetch(Trim(id));
           if (!stored) throw HttpError{404, "no result with ID '" + Trim(id).substr(0, 64) + "'"};
-          found.push_back(std::move(*stored));
+          found.push_back(*stored);
         }
         res.set_content(RenderResultPage(found), "text/html; charset=utf-8");
       } catch (const HttpError& e) {

@@ -9,8 +9,11 @@
 #include <memory>
 #include <string>
 
+#include "server/fair_gate.h"
+#include "server/group_commit.h"
 #include "server/rate_limit.h"
 #include "server/storage.h"
+#include "server/ttl_cache.h"
 #include "server/upload_check.h"
 
 namespace httplib {
@@ -27,6 +30,9 @@ struct ServerOptions {
   double write_rate_per_second = 10;      // uploads + deletes + failed logins per client address; 0 = off
   double write_burst = 60;
   int threads = 64;                       // one per keep-alive connection being served
+  int cpu_slots = 0;                      // requests doing CPU work at once (FairGate); 0 = one per core
+  double cache_seconds = 10;              // how long a fetched result / token is served from memory; 0 = off
+  size_t cache_entries = 256;             // results kept in memory at most
 };
 
 using WallClock = std::function<std::time_t()>;
@@ -42,18 +48,28 @@ class App {
   const ServerOptions& options() const { return options_; }
   Storage& storage() { return storage_; }
 
-  // The upload path shared by the protocol and the JSON API. Throws HttpError.
+  // The upload path shared by the protocol and the JSON API, in two steps: CheckUpload (CPU
+  // only: limits, UTF-8, the result-file checks; callers run it inside the FairGate) and
+  // CommitUpload (waits for the group commit; outside the gate). Both throw HttpError.
   struct Stored {
     std::string id;
   };
-  Stored StoreUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
-                     std::string local_file_name, bool unlisted);
+  // `xml_sha1` may be given when the caller already computed it.
+  NewResult CheckUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
+                        std::string local_file_name, bool unlisted, std::string xml_sha1 = "");
+  Stored CommitUpload(const NewResult& result);
+  // A stored result, from memory when it was fetched lately; nullptr when there is none.
+  std::shared_ptr<const StoredResult> Fetch(const std::string& id);
 
  private:
   Storage& storage_;
   ServerOptions options_;
   WallClock clock_;
   RateLimiter write_limiter_;
+  GroupCommitter committer_;
+  FairGate gate_;
+  TtlCache<StoredResult> results_;
+  TtlCache<std::string> users_;  // token → user name
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
   friend struct Routes;
 };

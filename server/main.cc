@@ -16,11 +16,15 @@ namespace {
 constexpr const char* kUsage =
     "usage: pts-native-server [--data DIR] [--database URL] [--listen HOST:PORT] [--public-url URL]\n"
     "                         [--threads N] [--write-rate PER_SECOND] [--write-burst N]\n"
-    "                         [--max-body BYTES] [--max-xml BYTES]\n"
+    "                         [--max-body BYTES] [--max-xml BYTES] [--cpu-slots N] [--cache-seconds S]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
     "  --database URL   postgresql://... to use PostgreSQL instead of SQLite\n"
-    "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n";
+    "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
+    "  --cpu-slots N    requests decoding/checking at once, the rest wait first come first served\n"
+    "                   (default: one per core)\n"
+    "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
+    "                   0 = off; bounds how late a delete by another server process is seen)\n";
 
 httplib::Server* g_server = nullptr;
 
@@ -54,6 +58,8 @@ int Serve(const ptsn::Args& args) {
   options.max_xml_bytes = SizeArg(args, "--max-xml", options.max_xml_bytes);
   if (auto v = args.Value("--write-rate")) options.write_rate_per_second = std::stod(*v);
   if (auto v = args.Value("--write-burst")) options.write_burst = std::stod(*v);
+  options.cpu_slots = static_cast<int>(SizeArg(args, "--cpu-slots", 0));
+  if (auto v = args.Value("--cache-seconds")) options.cache_seconds = std::stod(*v);
 
   std::string listen = args.ValueOr("--listen", "127.0.0.1:8080");
   auto colon = listen.rfind(':');
@@ -89,7 +95,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
   try {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
-                        "--write-burst", "--max-body", "--max-xml"},
+                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds"},
                        {"--help", "-h"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {

@@ -15,9 +15,15 @@ std::optional<std::string> Bytes(const pqxx::field& f) {
   return pqxx::binarystring(f).str();
 }
 
+constexpr const char* kNextSequenceName = "next_sequence";
+constexpr const char* kInsertResultName = "insert_result";
+constexpr const char* kGetResultName = "get_result";
+constexpr const char* kUserForTokenName = "user_for_token";
+
 class PgStorage : public Storage {
  public:
-  PgStorage(std::string conninfo, int pool_size) : conninfo_(std::move(conninfo)), pool_(pool_size) {
+  PgStorage(std::string conninfo, int pool_size)
+      : conninfo_(std::move(conninfo)), pool_size_(pool_size), pool_(pool_size) {
     Run([](pqxx::connection& c) {
       pqxx::work w(c);
       // Two processes creating the schema at once would race; the advisory lock orders them.
@@ -28,32 +34,58 @@ class PgStorage : public Storage {
     });
   }
 
-  std::string Insert(const NewResult& r, const std::string& day_key, const IdMaker& make_id) override {
-    return Run([&](pqxx::connection& c) {
+  void InsertBatch(std::vector<InsertRequest*>& batch) override {
+    Run([&](pqxx::connection& c) {
       pqxx::work w(c);
-      int64_t seq = w.exec_params1(sql::kNextSequence, day_key)[0].as<int64_t>();
-      std::string id = make_id(seq);
-      // A null parameter is nullptr, a different type from binarystring: one call per case.
-      auto insert = [&](const auto& logs) {
-        w.exec_params(sql::kInsertResult, id, r.owner, r.unlisted ? 1 : 0, r.summary.title, r.summary.description,
+      for (InsertRequest* req : batch) {
+        req->id.clear();
+        req->error.clear();
+        // Plain SAVEPOINTs: pqxx 6's subtransaction did not roll back to its savepoint when a
+        // statement in it failed, leaving the whole transaction aborted.
+        w.exec("SAVEPOINT one_insert");
+        try {
+          req->id = InsertOne(w, *req->result, req->day_key, req->make_id);
+          w.exec("RELEASE SAVEPOINT one_insert");
+        } catch (const pqxx::broken_connection&) {
+          throw;
+        } catch (const pqxx::in_doubt_error&) {
+          throw;
+        } catch (const pqxx::sql_error& e) {
+          req->id.clear();
+          req->error = std::string("postgresql: ") + e.what();
+          w.exec("ROLLBACK TO SAVEPOINT one_insert");
+        }
+      }
+      w.commit();
+      return 0;
+    });
+  }
+
+  std::string InsertOne(pqxx::transaction_base& w, const NewResult& r, const std::string& day_key,
+                        const IdMaker& make_id) {
+    auto seq_rows = w.exec_prepared(kNextSequenceName, day_key);
+    if (seq_rows.empty()) throw StorageError{"postgresql: the ID counter returned no row"};
+    std::string id = make_id(seq_rows[0][0].as<int64_t>());
+    // A null parameter is nullptr, a different type from binarystring: one call per case.
+    auto insert = [&](const auto& logs) {
+      w.exec_prepared(kInsertResultName, id, r.owner, r.unlisted ? 1 : 0, r.summary.title, r.summary.description,
                       static_cast<int64_t>(r.uploaded_at), pqxx::binarystring(r.xml.data(), r.xml.size()),
                       r.xml_sha1, logs, r.local_file_name, static_cast<int>(r.summary.systems.size()),
                       static_cast<int>(r.summary.tests.size()), sql::JoinSummary(r.summary.systems),
                       sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests));
-      };
-      if (r.system_logs_zip)
-        insert(pqxx::binarystring(r.system_logs_zip->data(), r.system_logs_zip->size()));
-      else
-        insert(nullptr);
-      w.commit();
-      return id;
-    });
+    };
+    if (r.system_logs_zip)
+      insert(pqxx::binarystring(r.system_logs_zip->data(), r.system_logs_zip->size()));
+    else
+      insert(nullptr);
+    return id;
   }
 
   std::optional<StoredResult> Get(const std::string& id) override {
     return Run([&](pqxx::connection& c) -> std::optional<StoredResult> {
-      pqxx::read_transaction w(c);
-      auto rows = w.exec_params(sql::kGetResult, id);
+      // One statement needs no BEGIN/COMMIT round trips around it.
+      pqxx::nontransaction w(c);
+      auto rows = w.exec_prepared(kGetResultName, id);
       if (rows.empty()) return std::nullopt;
       const auto& row = rows[0];
       StoredResult r;
@@ -106,8 +138,8 @@ class PgStorage : public Storage {
 
   std::optional<std::string> UserForToken(const std::string& token_sha256) override {
     return Run([&](pqxx::connection& c) -> std::optional<std::string> {
-      pqxx::read_transaction w(c);
-      auto rows = w.exec_params(sql::kUserForToken, token_sha256);
+      pqxx::nontransaction w(c);
+      auto rows = w.exec_prepared(kUserForTokenName, token_sha256);
       if (rows.empty()) return std::nullopt;
       return rows[0][0].as<std::string>();
     });
@@ -128,9 +160,10 @@ class PgStorage : public Storage {
 
  private:
   // One try on a pooled connection; a broken connection (server restarted) is dropped and the
-  // operation retried once on a fresh one. Transactions that failed mid-way were rolled back by
-  // PostgreSQL, so a retry never stores anything twice... except an insert whose COMMIT was sent
-  // but not acknowledged; pqxx reports that as in_doubt_error and we do not retry it.
+  // operation retried on the next one (at most once per pooled connection). Transactions that
+  // failed mid-way were rolled back by PostgreSQL, so a retry never stores anything twice...
+  // except an insert whose COMMIT was sent but not acknowledged; pqxx reports that as
+  // in_doubt_error and we do not retry it.
   template <typename Fn>
   auto Run(const Fn& fn) -> decltype(fn(std::declval<pqxx::connection&>())) {
     for (int attempt = 0;; ++attempt) {
@@ -142,7 +175,8 @@ class PgStorage : public Storage {
         throw StorageError{std::string("postgresql: commit outcome unknown: ") + e.what()};
       } catch (const pqxx::broken_connection& e) {
         lease.Discard();
-        if (attempt >= 1) throw StorageError{std::string("postgresql: connection lost: ") + e.what()};
+        // After a database restart every pooled connection is broken: drop them one by one.
+        if (attempt >= pool_size_) throw StorageError{std::string("postgresql: connection lost: ") + e.what()};
       } catch (const pqxx::sql_error& e) {
         throw StorageError{std::string("postgresql: ") + e.what()};
       } catch (const pqxx::failure& e) {
@@ -154,13 +188,20 @@ class PgStorage : public Storage {
 
   std::unique_ptr<pqxx::connection> Connect() {
     try {
-      return std::make_unique<pqxx::connection>(conninfo_);
+      auto c = std::make_unique<pqxx::connection>(conninfo_);
+      // Parsed and planned once per connection instead of once per request.
+      c->prepare(kNextSequenceName, sql::kNextSequence);
+      c->prepare(kInsertResultName, sql::kInsertResult);
+      c->prepare(kGetResultName, sql::kGetResult);
+      c->prepare(kUserForTokenName, sql::kUserForToken);
+      return c;
     } catch (const std::exception& e) {
       throw StorageError{std::string("postgresql: cannot connect: ") + e.what()};
     }
   }
 
   std::string conninfo_;
+  int pool_size_;
   sql::Pool<pqxx::connection> pool_;
 };
 

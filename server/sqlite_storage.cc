@@ -1,7 +1,11 @@
 // SQLite back end: WAL so readers never wait for the writer, synchronous=FULL so an
-// acknowledged upload survives a crash of the process or the machine, one connection per
-// thread at a time (a small pool), BEGIN IMMEDIATE for writes with a busy timeout.
+// acknowledged upload survives a crash of the process or the machine (its cost, one flush per
+// commit, is shared by a whole batch of uploads: InsertBatch), one connection per thread at a
+// time (a small pool) with its statements prepared once, BEGIN IMMEDIATE for writes with a busy
+// timeout.
 #include <sqlite3.h>
+
+#include <map>
 
 #include "runner/common/strings.h"
 #include "server/storage.h"
@@ -11,17 +15,33 @@ namespace ptsn::server {
 
 namespace {
 
+// A connection and its prepared statements, keyed by the SQL text's address (the kXxx constants).
 struct Db {
   sqlite3* handle = nullptr;
-  ~Db() { sqlite3_close_v2(handle); }
+  std::map<const char*, sqlite3_stmt*> prepared;
+  ~Db() {
+    for (auto& [sql, stmt] : prepared) sqlite3_finalize(stmt);
+    sqlite3_close_v2(handle);
+  }
 };
 
+// A prepared statement in use; reset (not finalized) when done, so it is ready for the next
+// use and never left running (a running statement would block COMMIT).
 class Stmt {
  public:
   Stmt(Db& db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db.handle, sql, -1, &stmt_, nullptr) != SQLITE_OK) Fail("prepare");
+    auto it = db.prepared.find(sql);
+    if (it != db.prepared.end()) {
+      stmt_ = it->second;
+      return;
+    }
+    if (sqlite3_prepare_v3(db.handle, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK) Fail("prepare");
+    db.prepared.emplace(sql, stmt_);
   }
-  ~Stmt() { sqlite3_finalize(stmt_); }
+  ~Stmt() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
   Stmt& Text(int i, const std::string& v) {
     Check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
     return *this;
@@ -29,6 +49,11 @@ class Stmt {
   Stmt& Blob(int i, const std::optional<std::string>& v) {
     Check(v ? sqlite3_bind_blob(stmt_, i, v->data(), static_cast<int>(v->size()), SQLITE_TRANSIENT)
             : sqlite3_bind_null(stmt_, i));
+    return *this;
+  }
+  // Bound without a copy: `v` must outlive the statement's use.
+  Stmt& BlobRef(int i, const std::string& v) {
+    Check(sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC));
     return *this;
   }
   Stmt& Int(int i, int64_t v) {
@@ -96,26 +121,42 @@ class SqliteStorage : public Storage {
     for (const char* ddl : sql::kSchema) Exec(*db, sql::WithBlobType(ddl, "BLOB"));
   }
 
-  std::string Insert(const NewResult& r, const std::string& day_key, const IdMaker& make_id) override {
+  void InsertBatch(std::vector<InsertRequest*>& batch) override {
     auto db = Lease();
     Transaction tx(*db);
+    for (InsertRequest* req : batch) {
+      Exec(*db, "SAVEPOINT one_insert");
+      try {
+        req->id = InsertOne(*db, *req->result, req->day_key, req->make_id);
+        Exec(*db, "RELEASE one_insert");
+      } catch (const StorageError& e) {
+        req->id.clear();
+        req->error = e.what();
+        Exec(*db, "ROLLBACK TO one_insert");
+        Exec(*db, "RELEASE one_insert");
+      }
+    }
+    tx.Commit();
+  }
+
+  std::string InsertOne(Db& db, const NewResult& r, const std::string& day_key, const IdMaker& make_id) {
     int64_t sequence;
     {
-      Stmt seq(*db, sql::kNextSequence);
+      Stmt seq(db, sql::kNextSequence);
       seq.Text(1, day_key);
       if (!seq.Step()) throw StorageError{"sqlite: the ID counter returned no row"};
       sequence = seq.ColInt(0);
-    }  // finalized before COMMIT: a statement still running would block it
+    }
     std::string id = make_id(sequence);
-    Stmt ins(*db, sql::kInsertResult);
+    Stmt ins(db, sql::kInsertResult);
     ins.Text(1, id).Text(2, r.owner).Int(3, r.unlisted ? 1 : 0).Text(4, r.summary.title);
-    ins.Text(5, r.summary.description).Int(6, r.uploaded_at).Blob(7, r.xml).Text(8, r.xml_sha1);
-    ins.Blob(9, r.system_logs_zip).Text(10, r.local_file_name);
+    ins.Text(5, r.summary.description).Int(6, r.uploaded_at).BlobRef(7, r.xml).Text(8, r.xml_sha1);
+    if (r.system_logs_zip) ins.BlobRef(9, *r.system_logs_zip); else ins.Blob(9, std::nullopt);
+    ins.Text(10, r.local_file_name);
     ins.Int(11, static_cast<int64_t>(r.summary.systems.size())).Int(12, static_cast<int64_t>(r.summary.tests.size()));
     ins.Text(13, sql::JoinSummary(r.summary.systems)).Text(14, sql::JoinSummary(r.summary.hardware));
     ins.Text(15, sql::JoinSummary(r.summary.tests));
     ins.Step();
-    tx.Commit();
     return id;
   }
 

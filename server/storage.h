@@ -63,11 +63,26 @@ enum class DeleteOutcome { kDeleted, kNotFound, kForbidden };
 // The ID for the `sequence`-th upload of `day_key` (see result_id.h).
 using IdMaker = std::function<std::string(std::int64_t sequence)>;
 
+// One insert of a batch: what to store, and where its outcome goes.
+struct InsertRequest {
+  const NewResult* result = nullptr;
+  std::string day_key;  // selects the ID counter
+  IdMaker make_id;
+  // Outcome, set by InsertBatch: the new ID, or why this one insert was refused.
+  std::string id;
+  std::string error;
+};
+
 class Storage {
  public:
   virtual ~Storage() = default;
-  // Stores the result in one transaction and returns its new ID. `day_key` selects the counter.
-  virtual std::string Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id) = 0;
+  // Stores every request in ONE transaction (one commit, one flush to disk: group commit), each
+  // insert inside its own savepoint so that one refused insert does not undo the others: it
+  // gets `error` set, the rest their `id`. Throws StorageError when the transaction as a whole
+  // failed, and then nothing of the batch is stored.
+  virtual void InsertBatch(std::vector<InsertRequest*>& batch) = 0;
+  // One insert, its own transaction; returns the new ID. Throws StorageError when refused.
+  std::string Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id);
   virtual std::optional<StoredResult> Get(const std::string& id) = 0;
   // Public results only, newest first.
   virtual std::vector<ListedResult> Search(const SearchQuery& query) = 0;

@@ -1,6 +1,7 @@
 #include "server/storage_sql.h"
 
 #include "runner/common/strings.h"
+#include "server/storage.h"
 
 namespace ptsn::server::sql {
 
@@ -23,3 +24,15 @@ std::string WithBlobType(const char* ddl, const char* blob_type) {
 }
 
 }  // namespace ptsn::server::sql
+
+namespace ptsn::server {
+
+std::string Storage::Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id) {
+  InsertRequest request{&result, day_key, make_id, "", ""};
+  std::vector<InsertRequest*> batch{&request};
+  InsertBatch(batch);
+  if (!request.error.empty()) throw StorageError{request.error};
+  return request.id;
+}
+
+}  // namespace ptsn::server

@@ -2,9 +2,12 @@
 // is a libpq keyword connection string (contrib/start-test-services.sh starts one and
 // contrib/test.sh passes it). Without it the PostgreSQL cases skip, unless
 // PTSN_TEST_PG_REQUIRED=1 (CI), where they fail instead.
+#include "server/group_commit.h"
 #include "server/storage.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include <atomic>
 #include <cstdlib>
@@ -165,6 +168,60 @@ TYPED_TEST(StorageTest, IdsAreUniqueUnderConcurrentInsertsFromSeveralConnections
   EXPECT_EQ(errors, 0);
   EXPECT_EQ(ids.size(), 120u);
   for (const auto& id : ids) EXPECT_TRUE(IsResultIdCompliant(id)) << id;
+}
+
+TYPED_TEST(StorageTest, ABatchStoresEachInsertOrRefusesItAloneInOneCommit) {
+  auto a = this->Make("Batch A", "alice", false, 1), b = this->Make("Batch B", "alice", false, 2),
+       c = this->Make("Batch C", "alice", false, 3);
+  std::string taken = this->Insert(this->Make("Already There"));
+  std::time_t when = a.uploaded_at;
+  auto id_of = [&](const NewResult& r) {
+    return [&, when](int64_t seq) { return FormatResultId(when, seq, r.owner, r.summary.title); };
+  };
+  InsertRequest ra{&a, DayKey(when), id_of(a), "", ""};
+  // b's ID collides with a stored one: only b is refused.
+  InsertRequest rb{&b, DayKey(when), [&](int64_t) { return taken; }, "", ""};
+  InsertRequest rc{&c, DayKey(when), id_of(c), "", ""};
+  std::vector<InsertRequest*> batch{&ra, &rb, &rc};
+  this->storage_->InsertBatch(batch);
+  EXPECT_TRUE(ra.error.empty()) << ra.error;
+  EXPECT_FALSE(rb.error.empty());
+  EXPECT_TRUE(rb.id.empty());
+  EXPECT_TRUE(rc.error.empty()) << rc.error << " / b: " << rb.error;
+  ASSERT_TRUE(this->storage_->Get(ra.id));
+  EXPECT_EQ(this->storage_->Get(ra.id)->xml, a.xml);
+  ASSERT_TRUE(this->storage_->Get(rc.id));
+  EXPECT_EQ(this->storage_->Get(rc.id)->xml, c.xml);
+  EXPECT_EQ(this->storage_->Get(taken)->title, "Already There");
+}
+
+TYPED_TEST(StorageTest, GroupCommitStoresEveryConcurrentUploadOnce) {
+  GroupCommitter committer(*this->storage_, 8);
+  std::vector<std::thread> threads;
+  std::mutex mu;
+  std::map<std::string, std::string> stored;  // id → xml
+  for (int t = 0; t < 12; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) {
+        auto r = this->Make("Grouped", "bob", false, t * 10 + i);
+        std::time_t when = r.uploaded_at;
+        try {
+          std::string id = committer.Insert(r, DayKey(when), [&](int64_t seq) { return FormatResultId(when, seq, "bob", "Grouped"); });
+          std::lock_guard lock(mu);
+          EXPECT_TRUE(stored.emplace(id, r.xml).second) << "ID handed out twice: " << id;
+        } catch (const StorageError& e) {
+          ADD_FAILURE() << e.what();
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  ASSERT_EQ(stored.size(), 60u);
+  for (const auto& [id, xml] : stored) {
+    auto got = this->storage_->Get(id);
+    ASSERT_TRUE(got) << id;
+    EXPECT_EQ(got->xml, xml);
+  }
 }
 
 TYPED_TEST(StorageTest, SearchFindsByTitleTestAndSystemAndHidesUnlisted) {

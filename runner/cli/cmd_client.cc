@@ -4,6 +4,7 @@
 
 #include "runner/cli/command.h"
 #include "runner/client/client.h"
+#include "runner/client/system_logs.h"
 #include "runner/client/upload_queue.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
@@ -65,15 +66,22 @@ int RetryPending(const std::string& token, const std::string& server_override) {
 }
 
 int UploadCommand(const std::vector<std::string>& argv) {
-  auto a = Args::Parse(argv, {{"--server", "--token"}, {"--unlisted", "--dry-run", "--retry-pending"}});
+  auto a = Args::Parse(argv, {{"--server", "--token"}, {"--unlisted", "--dry-run", "--retry-pending", "--no-system-logs"}});
   std::string token = a.ValueOr("--token", GlobalSettings().Get("server.token"));
   if (a.Has("--retry-pending")) return RetryPending(token, a.ValueOr("--server", ""));
-  if (a.positional().size() != 1) throw Error("usage: pts-native upload-result <saved-name|path> [--server URL] [--token T] [--unlisted] [--dry-run]", 2);
+  if (a.positional().size() != 1) throw Error("usage: pts-native upload-result <saved-name|path> [--server URL] [--token T] [--unlisted] [--no-system-logs] [--dry-run]", 2);
   std::string path = FindResultFile(a.positional()[0]);
   wire::Upload up;
   up.xml = ReadFile(path);
   up.local_file_name = fs::path(path).parent_path().filename().string();
   up.unlisted = a.Has("--unlisted");
+  // As PTS does when it does not prompt: the result's system-logs/ go along when they can.
+  if (!a.Has("--no-system-logs")) {
+    auto logs = client::CollectSystemLogs(fs::path(path).parent_path().string());
+    if (logs.zip) up.system_logs_zip = std::move(logs.zip);
+    if (!logs.skipped_because.empty())
+      std::cerr << "pts-native: upload-result: system logs not attached: " << logs.skipped_because << "\n";
+  }
   wire::FormFields fields = wire::EncodeUpload(up);
   std::string server = ServerOf(a);
   if (a.Has("--dry-run")) {
@@ -134,7 +142,7 @@ int ListResultsDispatch(const std::vector<std::string>& argv) {
 
 std::vector<Command> ClientCommands() {
   return {
-      {"upload-result", {"upload"}, "Results server", "<saved-name|path> [--server URL] [--token T] [--unlisted] [--dry-run] | --retry-pending",
+      {"upload-result", {"upload"}, "Results server", "<saved-name|path> [--server URL] [--token T] [--unlisted] [--no-system-logs] [--dry-run] | --retry-pending",
        "upload a saved result file; prints the new ID on the last line", UploadCommand},
       {"clone-result", {"clone"}, "Results server", "<ID> [--server URL]",
        "download a result by ID into test-results/<ID>/", CloneCommand},

@@ -28,14 +28,16 @@ namespace fs = std::filesystem;
 using results::ResultFile;
 
 // FILE = a path to a composite.xml, a result directory, or a saved name (ours, then PTS's).
-ResultFile LoadResultFileArgument(const std::string& arg) {
-  return results::ReadResultFile(
-      results::ResolveResultFile(arg, results::ResultDirectories(GlobalSettings())));
+std::string ResultFilePath(const std::string& arg) {
+  return results::ResolveResultFile(arg, results::ResultDirectories(GlobalSettings()));
 }
+ResultFile LoadResultFileArgument(const std::string& arg) { return results::ReadResultFile(ResultFilePath(arg)); }
+
+std::string OutputPath(const Args& args) { return args.ValueOr("-o", args.ValueOr("--output", "")); }
 
 // -o/--output PATH: written atomically (temporary file + rename); otherwise standard output.
 void Emit(const Args& args, const std::string& content) {
-  std::string path = args.ValueOr("-o", args.ValueOr("--output", ""));
+  std::string path = OutputPath(args);
   if (!path.empty()) {
     WriteFileAtomically(path, content);
     return;
@@ -76,14 +78,45 @@ int RunFileView(const std::vector<std::string>& argv, const ArgSpec& spec, const
   return 0;
 }
 
+// Views that render while the file is parsed (export_stream.h): memory for one Result, not the model.
+int RunStreamingView(const std::vector<std::string>& argv, const ArgSpec& spec, const char* command,
+                     const std::function<std::unique_ptr<results::StreamingView>(const Args&)>& make,
+                     const std::function<std::string(const ResultFile&, const Args&)>& whole,
+                     std::string_view trailer = "") {
+  Args a = Args::Parse(argv, spec);
+  const std::string path = ResultFilePath(SingleFile(a, command));
+  auto view = make(a);
+  auto render_whole = [&](const ResultFile& f) { return whole(f, a); };
+  std::string out_path = OutputPath(a);
+  if (out_path.empty()) {  // standard output: nothing is printed unless the whole file rendered
+    std::string out = results::RenderResultFile(path, *view, render_whole);
+    out += trailer;
+    Emit(a, out);
+    return 0;
+  }
+  // -o: written to the temporary file as it is rendered (large JSON never sits in memory whole).
+  struct FileSink : results::TextSink {
+    explicit FileSink(const std::string& p) : file(p) {}
+    void Write(std::string_view text) override { file.Write(text); }
+    void Restart() override { file.Restart(); }
+    AtomicFileWriter file;
+  } sink(out_path);
+  results::RenderResultFile(path, *view, render_whole, sink);
+  sink.Write(trailer);
+  sink.file.Commit();
+  return 0;
+}
+
 int ToText(const std::vector<std::string>& argv) {
-  return RunFileView(argv, kTextSpec, "result-file-to-text",
-                     [](const ResultFile& f, const Args& a) { return results::ResultFileToText(f, TextWidth(a)); });
+  return RunStreamingView(
+      argv, kTextSpec, "result-file-to-text", [](const Args& a) { return results::MakeTextView(TextWidth(a)); },
+      [](const ResultFile& f, const Args& a) { return results::ResultFileToText(f, TextWidth(a)); });
 }
 
 int ToCsv(const std::vector<std::string>& argv) {
-  return RunFileView(argv, kOutputSpec, "result-file-to-csv",
-                     [](const ResultFile& f, const Args&) { return results::ResultFileToCsv(f); });
+  return RunStreamingView(
+      argv, kOutputSpec, "result-file-to-csv", [](const Args&) { return results::MakeCsvView(); },
+      [](const ResultFile& f, const Args&) { return results::ResultFileToCsv(f); });
 }
 
 int RawToCsv(const std::vector<std::string>& argv) {
@@ -91,13 +124,17 @@ int RawToCsv(const std::vector<std::string>& argv) {
                      [](const ResultFile& f, const Args&) { return results::ResultFileRawToCsv(f); });
 }
 
+results::JsonOptions JsonOptionsOf(const Args& a) {
+  results::JsonOptions options;
+  options.statistics = !a.Has("--pts-only");
+  return options;
+}
+
 int ToJson(const std::vector<std::string>& argv) {
-  return RunFileView(argv, {{"-o", "--output"}, {"--pts-only"}}, "result-file-to-json",
-                     [](const ResultFile& f, const Args& a) {
-                       results::JsonOptions options;
-                       options.statistics = !a.Has("--pts-only");
-                       return results::ResultFileToJson(f, options) + "\n";
-                     });
+  return RunStreamingView(
+      argv, {{"-o", "--output"}, {"--pts-only"}}, "result-file-to-json",
+      [](const Args& a) { return results::MakeJsonView(JsonOptionsOf(a)); },
+      [](const ResultFile& f, const Args& a) { return results::ResultFileToJson(f, JsonOptionsOf(a)); }, "\n");
 }
 
 int Confidence(const std::vector<std::string>& argv) {

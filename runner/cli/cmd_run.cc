@@ -250,7 +250,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
 
   auto name = Env("TEST_RESULTS_NAME"), identifier = Env("TEST_RESULTS_IDENTIFIER");
   if (interactive && !name) name = Prompt("Enter a name for the result file (empty: the date): ");
-  if (interactive && !identifier) identifier = Prompt("Enter a unique name for this test run (empty: the date): ");
+  if (interactive && !identifier) identifier = Prompt("Enter a unique name for this test run (empty: automatic): ");
   auto naming = run::ResolveNaming(name, identifier, Env("TEST_RESULTS_DESCRIPTION"), std::time(nullptr));
 
   std::string test_dir = run::TestDirectory(s);
@@ -274,6 +274,14 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   auto printer = run::MakePrinter(json ? run::PrinterKind::kJson : OnTerminal() ? run::PrinterKind::kTty
                                                                                  : run::PrinterKind::kPlain,
                                   std::cout);
+  // No identifier given: name the run after the tested subsystems' components, as PTS does.
+  if (run::CleanResultsIdentifier(identifier.value_or("")).empty()) {
+    std::vector<std::string> types;
+    for (const auto& t : plan)
+      if (std::find(types.begin(), types.end(), t.profile.test_type) == types.end()) types.push_back(t.profile.test_type);
+    std::string automatic = run::AutoResultsIdentifier(config.system.hardware, config.system.software, types, batch);
+    if (!automatic.empty()) config.system.identifier = automatic;
+  }
   monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
   run::MonitorHook hook(monitor_session);
   if (!json)

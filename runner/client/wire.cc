@@ -276,7 +276,8 @@ Upload DecodeUpload(const FieldLookup& field, size_t max_xml_bytes) {
     throw WireError{which + ": result file is over the limit of " + std::to_string(max_xml_bytes) + " bytes"};
   auto hash = field("composite_xml_hash");
   if (!hash) throw WireError{"missing composite_xml_hash"};
-  if (Sha1Hex(*xml) != *hash) throw WireError{"composite_xml_hash: does not match the sha1 of the result file"};
+  out.xml_sha1 = Sha1Hex(*xml);
+  if (out.xml_sha1 != *hash) throw WireError{"composite_xml_hash: does not match the sha1 of the result file"};
   out.xml = std::move(*xml);
   if (auto logs = field("system_logs_zip"); logs && !logs->empty()) {
     auto logs_hash = field("system_logs_hash");

@@ -18,44 +18,71 @@ namespace {
 std::string ErrnoText(int err) { return std::strerror(err); }
 }  // namespace
 
-void WriteFileAtomically(const std::string& path, std::string_view content) {
+AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   std::filesystem::path target(path);
   std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
-  std::string tmpl = dir + "/." + target.filename().string() + ".tmp-XXXXXX";
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0) throw FileError(path, "cannot create a temporary file in " + dir + ": " + ErrnoText(errno));
-  auto fail = [&](const std::string& what) {
-    int err = errno;
-    close(fd);
-    unlink(tmpl.c_str());
-    return FileError(path, what + ": " + ErrnoText(err));
-  };
-  const char* p = content.data();
-  size_t left = content.size();
+  temp_ = dir + "/." + target.filename().string() + ".tmp-XXXXXX";
+  fd_ = mkstemp(temp_.data());
+  if (fd_ < 0) throw FileError(path, "cannot create a temporary file in " + dir + ": " + ErrnoText(errno));
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) {
+    close(fd_);
+    unlink(temp_.c_str());
+  }
+}
+
+void AtomicFileWriter::Fail(const std::string& what) {
+  int err = errno;
+  close(fd_);
+  fd_ = -1;
+  unlink(temp_.c_str());
+  throw FileError(path_, what + ": " + ErrnoText(err));
+}
+
+void AtomicFileWriter::Write(std::string_view data) {
+  const char* p = data.data();
+  size_t left = data.size();
   while (left > 0) {
-    ssize_t n = write(fd, p, left);
+    ssize_t n = write(fd_, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw fail("cannot write");
+      Fail("cannot write");
     }
     p += n;
     left -= static_cast<size_t>(n);
   }
+}
+
+void AtomicFileWriter::Restart() {
+  if (ftruncate(fd_, 0) != 0 || lseek(fd_, 0, SEEK_SET) != 0) Fail("cannot write");
+}
+
+void AtomicFileWriter::Commit() {
   // Keep the permissions a plain open() would have given (mkstemp makes 0600).
   mode_t mask = umask(0);
   umask(mask);
-  if (fchmod(fd, 0666 & ~mask) != 0) throw fail("cannot set permissions");
-  if (fsync(fd) != 0) throw fail("cannot flush to disk");
+  if (fchmod(fd_, 0666 & ~mask) != 0) Fail("cannot set permissions");
+  if (fsync(fd_) != 0) Fail("cannot flush to disk");
+  int fd = fd_;
+  fd_ = -1;
   if (close(fd) != 0) {
     int err = errno;
-    unlink(tmpl.c_str());
-    throw FileError(path, "cannot close: " + ErrnoText(err));
+    unlink(temp_.c_str());
+    throw FileError(path_, "cannot close: " + ErrnoText(err));
   }
-  if (rename(tmpl.c_str(), path.c_str()) != 0) {
+  if (rename(temp_.c_str(), path_.c_str()) != 0) {
     int err = errno;
-    unlink(tmpl.c_str());
-    throw FileError(path, "cannot rename into place: " + ErrnoText(err));
+    unlink(temp_.c_str());
+    throw FileError(path_, "cannot rename into place: " + ErrnoText(err));
   }
+}
+
+void WriteFileAtomically(const std::string& path, std::string_view content) {
+  AtomicFileWriter out(path);
+  out.Write(content);
+  out.Commit();
 }
 
 std::string ReadFile(const std::string& path) {

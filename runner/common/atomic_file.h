@@ -7,6 +7,26 @@
 
 namespace ptsn {
 
+// A file written in pieces and put in place atomically: the pieces go to a temporary file beside
+// `path` (so a large export never needs all of its text in memory), Commit() fsyncs and renames
+// it over `path`. Destroyed without Commit() (an error on the way), it removes the temporary
+// file and `path` is untouched. Errors throw ptsn::Error naming `path`.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(const std::string& path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+  void Write(std::string_view data);
+  void Restart();  // drop everything written so far
+  void Commit();
+
+ private:
+  [[noreturn]] void Fail(const std::string& what);
+  std::string path_, temp_;
+  int fd_ = -1;
+};
+
 // Replaces `path` with `content` atomically. Throws ptsn::Error naming the path on failure
 // (read-only directory, full disk, ...); the temporary file is removed in that case.
 void WriteFileAtomically(const std::string& path, std::string_view content);

@@ -70,13 +70,17 @@ TEST_F(ProcessTest, AppendModeKeepsEarlierOutput) {
 TEST_F(ProcessTest, TimeoutKillsTheWholeProcessGroup) {
   // The background grandchild would outlive a kill of only the shell.
   auto spec = Shell("sleep 30 & echo $! > grandchild.pid; wait");
-  spec.timeout_seconds = 0.3;
+  // Long enough for the shell to have started its grandchild and written its pid even on a
+  // loaded machine (at 0.3 s it could be killed first, leaving nothing to check).
+  spec.timeout_seconds = 1.5;
   auto start = std::chrono::steady_clock::now();
   auto out = runner_.Run(spec);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(out.status, ProcessStatus::kTimedOut);
-  EXPECT_LT(took, 5.0);
-  pid_t grandchild = std::stoi(Slurp(dir_ / "grandchild.pid"));
+  EXPECT_LT(took, 6.5);
+  std::string pid_text = Slurp(dir_ / "grandchild.pid");
+  ASSERT_NE(pid_text.find_first_of("0123456789"), std::string::npos) << "the shell was killed before it started the grandchild";
+  pid_t grandchild = std::stoi(pid_text);
   // Gone, or a zombie waiting for whoever reaps orphans here (PID 1 in a container may not).
   usleep(50000);
   std::string stat = Slurp("/proc/" + std::to_string(grandchild) + "/stat");

@@ -39,4 +39,12 @@ std::map<std::string, std::string> IdentifierVariables(const std::vector<std::pa
 RunNaming ResolveNaming(const std::optional<std::string>& name, const std::optional<std::string>& identifier,
                         const std::optional<std::string>& description, std::time_t now);
 
+// pts_test_run_manager::auto_generate_results_identifier() for a new result file: the
+// Hardware/Software component of each tested subsystem (the profiles' TestType in run order:
+// "Processor", "Disk", "Graphics"...), shortened with TrimSearchQuery and kept when it reads as a
+// product name, up to three joined by " - " ("AMD EPYC"); outside batch mode it falls back to CPU
+// - GPU - motherboard. Over 55 characters it is cut at a word. "" = keep the date.
+std::string AutoResultsIdentifier(const std::string& hardware, const std::string& software,
+                                  const std::vector<std::string>& test_types, bool batch);
+
 }  // namespace ptsn::run

@@ -77,5 +77,34 @@ TEST(NamingTest, IdentifierVariablesComeFromTheComponents) {
   EXPECT_EQ(CleanResultsIdentifier("$PROCESSOR on $KERNEL_VERSION", vars), "AMD EPYC 7B13 on 6.1.0-13-amd64");
 }
 
+constexpr const char* kGoldenHw = "Processor: AMD EPYC (2 Cores), Memory: 24GB, Disk: 252GB";
+constexpr const char* kGoldenSw =
+    "OS: Debian 12, Kernel: 6.18.44-fc-v782 (x86_64), Compiler: GCC 12.2.0 + Clang 14.0.6, File-System: ext4, "
+    "System Layer: docker";
+
+TEST(AutoIdentifierTest, DiskTestOnTheGoldenMachineKeepsTheDate) {
+  // The golden auto-naming run (TestType Disk, batch) got "2026-11-30 07:56": "252GB" is a size,
+  // not a product name.
+  EXPECT_EQ(AutoResultsIdentifier(kGoldenHw, kGoldenSw, {"Disk"}, true), "");
+}
+
+TEST(AutoIdentifierTest, TestedSubsystemsNameTheRun) {
+  EXPECT_EQ(AutoResultsIdentifier(kGoldenHw, kGoldenSw, {"Processor"}, true), "AMD EPYC");
+  EXPECT_EQ(AutoResultsIdentifier(kGoldenHw, kGoldenSw, {"System", "Processor", "Disk", "Processor"}, true),
+            "AMD EPYC");
+  std::string hw = "Processor: Intel Core i5-7500 @ 3.80GHz (4 Cores), Disk: 512GB Samsung SSD 970 EVO, "
+                   "Graphics: NVIDIA GeForce RTX 3080 10GB";
+  EXPECT_EQ(AutoResultsIdentifier(hw, "", {"Graphics", "Disk"}, true), "NVIDIA GeForce RTX 3080");  // >= 20: stop
+  EXPECT_EQ(AutoResultsIdentifier(hw, "", {"Processor", "Disk"}, true), "Intel Core i5-7500 - Samsung SSD 970 EVO");
+  EXPECT_EQ(AutoResultsIdentifier("", "OS: Ubuntu 24.04", {"OS"}, true), "Ubuntu 24.04");
+}
+
+TEST(AutoIdentifierTest, OutsideBatchModeCpuGpuBoardFallback) {
+  EXPECT_EQ(AutoResultsIdentifier(kGoldenHw, kGoldenSw, {"Disk"}, false), "AMD EPYC");
+  std::string hw = "Processor: Intel Core i5-7500 @ 3.80GHz (4 Cores), Motherboard: ASUS PRIME B250M-A (1205 BIOS), "
+                   "Graphics: Intel HD 630 (1100MHz)";
+  EXPECT_EQ(AutoResultsIdentifier(hw, "", {"System"}, false), "Intel Core i5-7500 - Intel HD 630 - ASUS PRIME");
+}
+
 }  // namespace
 }  // namespace ptsn::run

@@ -75,10 +75,12 @@ int ScheduledRuns(int times_to_run, double estimated_seconds, const std::string&
   if (o.force_times_to_run_multiple && *o.force_times_to_run_multiple > 0 && estimated_seconds < 7200)
     n *= *o.force_times_to_run_multiple;
   if (o.force_times_to_run && *o.force_times_to_run > 0) n = *o.force_times_to_run;
-  if (o.force_min_times_to_run && n < *o.force_min_times_to_run) {
-    bool cut = o.force_min_cutoff_minutes && *o.force_min_cutoff_minutes * 60 <= estimated_seconds;
-    if (!cut) n = *o.force_min_times_to_run;
-  }
+  // PTS applies the minimum when there is no cutoff, or when the profile's estimate is known and
+  // below it: a profile without an estimate is not raised once a cutoff is set.
+  bool cutoff_set = o.force_min_cutoff_minutes && *o.force_min_cutoff_minutes != 0;
+  bool below_cutoff = cutoff_set && estimated_seconds > 0 && estimated_seconds / 60 < *o.force_min_cutoff_minutes;
+  if (o.force_min_times_to_run && n < *o.force_min_times_to_run && (!cutoff_set || below_cutoff))
+    n = *o.force_min_times_to_run;
   if (o.force_absolute_min && n < *o.force_absolute_min) n = *o.force_absolute_min;
   if (n < 1 || StartsWith(display_format, "MULTI_") || StartsWith(display_format, "IMAGE_")) n = 1;
   return std::min(n, 256);
@@ -88,8 +90,9 @@ double SdPercent(const std::vector<double>& v) { return results::PercentStandard
 
 ExtraRunDecision DecideExtraRuns(const RunState& s, const DynamicRunLimits& limits, const RunCountOverrides& o) {
   ExtraRunDecision d;
-  // PTS: dynamic handling off with FORCE_TIMES_TO_RUN or the setting; only when most runs succeeded.
-  if (!limits.enabled || o.force_times_to_run) return d;
+  // PTS: dynamic handling off with the setting or any FORCE_TIMES_TO_RUN PHP reads as true (so
+  // "0" keeps it on); only when most runs succeeded.
+  if (!limits.enabled || (o.force_times_to_run && *o.force_times_to_run != 0)) return d;
   int i = s.runs_done - 1;  // PTS's 0-based index of the run just finished
   int produced = static_cast<int>(s.values.size());
   if (!(produced > (i - 2) / 2)) return d;

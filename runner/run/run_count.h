@@ -27,8 +27,8 @@ struct RunCountOverrides {
 RunCountOverrides ReadRunCountOverrides(const std::function<std::optional<std::string>(const std::string&)>& env);
 
 // Scheduled runs: TimesToRun (default 3) -> x MULTIPLE (if estimate < 2 h) -> FORCE replaces ->
-// raised to FORCE_MIN (unless the cutoff <= estimate) -> raised to ABSOLUTE_MIN; 1 for MULTI_* /
-// IMAGE_* display formats; at most 256.
+// raised to FORCE_MIN (unless a cutoff is set and the estimate is unknown or >= the cutoff) ->
+// raised to ABSOLUTE_MIN; 1 for MULTI_* / IMAGE_* display formats; at most 256.
 int ScheduledRuns(int times_to_run, double estimated_seconds, const std::string& display_format,
                   const RunCountOverrides& o);
 

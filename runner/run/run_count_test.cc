@@ -26,6 +26,12 @@ TEST(ScheduledRunsTest, FollowsPtsOrderOfOverrides) {
   EXPECT_EQ(ScheduledRuns(3, 10, "BAR_GRAPH", FromEnv({{"FORCE_MIN_TIMES_TO_RUN", "5"}})), 5);
   EXPECT_EQ(ScheduledRuns(3, 600, "BAR_GRAPH",
                           FromEnv({{"FORCE_MIN_TIMES_TO_RUN", "5"}, {"FORCE_MIN_TIMES_TO_RUN_CUTOFF", "10"}})), 3);
+  EXPECT_EQ(ScheduledRuns(3, 540, "BAR_GRAPH",
+                          FromEnv({{"FORCE_MIN_TIMES_TO_RUN", "5"}, {"FORCE_MIN_TIMES_TO_RUN_CUTOFF", "10"}})), 5);
+  // pts_test_profile::get_times_to_run(): with a cutoff, an unknown estimate (0) is not "below" it.
+  EXPECT_EQ(ScheduledRuns(3, 0, "BAR_GRAPH",
+                          FromEnv({{"FORCE_MIN_TIMES_TO_RUN", "5"}, {"FORCE_MIN_TIMES_TO_RUN_CUTOFF", "10"}})), 3);
+  EXPECT_EQ(ScheduledRuns(3, 0, "BAR_GRAPH", FromEnv({{"FORCE_MIN_TIMES_TO_RUN", "5"}})), 5);
   EXPECT_EQ(ScheduledRuns(3, 10, "BAR_GRAPH",
                           FromEnv({{"FORCE_TIMES_TO_RUN", "1"}, {"FORCE_ABSOLUTE_MIN_TIMES_TO_RUN", "2"}})), 2);
   EXPECT_EQ(ScheduledRuns(5, 10, "MULTI_BAR_GRAPH", {}), 1);
@@ -111,6 +117,11 @@ TEST(DecideExtraRunsTest, QuietResultsAddNothing) {
 TEST(DecideExtraRunsTest, ForceTimesToRunOrSettingDisablesDynamicRuns) {
   EXPECT_EQ(Simulate(3, Noisy, {true, 2.5, 100, 1e9}, FromEnv({{"FORCE_TIMES_TO_RUN", "3"}})).runs, 3);
   EXPECT_EQ(Simulate(3, Noisy, {false, 2.5, 100, 1e9}).runs, 3);
+  // PHP's `getenv('FORCE_TIMES_TO_RUN') == false` holds for "0": the scheduled count stays the
+  // profile's and dynamic runs stay on.
+  auto zero = FromEnv({{"FORCE_TIMES_TO_RUN", "0"}});
+  EXPECT_EQ(ScheduledRuns(3, 10, "BAR_GRAPH", zero), 3);
+  EXPECT_GT(Simulate(3, Noisy, {true, 2.5, 100, 1e9}, zero).runs, 3);
 }
 
 TEST(DecideExtraRunsTest, FailedRunsAreRetriedOnce) {

@@ -16,6 +16,7 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/profile/results_parser.h"
+#include "runner/sysinfo/phodevi_strings.h"
 #include "runner/sysinfo/sysinfo.h"
 
 namespace fs = std::filesystem;
@@ -95,18 +96,19 @@ void AddResult(results::ResultFile& file, const results::Result& result) {
 }
 
 std::string AutoDescription(const std::string& hardware, const std::string& software) {
-  auto component = [](const std::string& all, const std::string& key) -> std::string {
-    for (const auto& part : Split(all, ',')) {
-      std::string t = Trim(part);
-      if (StartsWith(t, key + ": ")) return t.substr(key.size() + 2);
-    }
-    return "";
-  };
-  std::string os = component(software, "OS"), layer = component(software, "System Layer");
-  std::string cpu = component(hardware, "Processor");
-  std::string subject = !layer.empty() ? layer : cpu;
-  if (subject.empty()) return "Benchmarks run by pts-native.";
-  return subject + " testing" + (os.empty() ? "" : " on " + os) + " via pts-native.";
+  std::string os = sysinfo::ComponentValue(software, "OS"), layer = sysinfo::ComponentValue(software, "System Layer");
+  std::string cpu = sysinfo::ComponentModel(sysinfo::ComponentValue(hardware, "Processor"));
+  std::string board = sysinfo::ComponentValue(hardware, "Motherboard");
+  std::string gpu = sysinfo::ComponentModel(sysinfo::ComponentValue(hardware, "Graphics"));
+  std::string on = os.empty() ? "" : " on " + os;
+  // pts_test_run_manager::auto_generate_description(), whose subsystem switch always takes its
+  // default branch; PTS ends with " via the Phoronix Test Suite." and we name ourselves there.
+  std::string text;
+  if (!layer.empty()) text = layer + " testing" + on;
+  else if (!board.empty() && !gpu.empty()) text = cpu + " testing with a " + board + " and " + gpu + on;
+  else if (!cpu.empty()) text = cpu + " testing" + on;
+  else text = "Testing" + on;
+  return text + " via pts-native (Phoronix Test Suite compatible).";
 }
 
 TestRunner::TestRunner(RunConfig config, exec::ProcessRunner& runner, RunObserver& observer, TestHook* hook,
@@ -214,8 +216,12 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
   profile::ParseSession session(p.results, profile::ParseContextFor(p, t.option.arguments, t.option.description));
   std::string executable = p.executable.empty() ? p.BaseName() : p.executable;
   int scheduled = ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides);
-  std::set<int> ignore = config_.overrides.ignore_runs;
-  ignore.insert(p.ignore_runs.begin(), p.ignore_runs.end());
+  // PTS drops the profile's IgnoreRuns only when more than one run is scheduled; the IGNORE_RUNS
+  // variable applies whatever the count (pts_test_execution::run_test()).
+  std::set<int> profile_ignore(p.ignore_runs.begin(), p.ignore_runs.end());
+  auto ignored = [&](int run) {
+    return (scheduled > 1 && profile_ignore.count(run)) || config_.overrides.ignore_runs.count(run);
+  };
   std::string log_base = install_dir + "/" + p.identifier.substr(p.identifier.rfind('/') + 1) + "-" +
                          std::to_string(std::time(nullptr));
   std::string trial_output = install_dir + "/.ptsn-trial-output";
@@ -309,7 +315,7 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
     }
     double seconds = 0;
     std::string value;
-    bool parse = !(scheduled > 1 && ignore.count(i));
+    bool parse = !ignored(i);
     size_t before = session.Results().empty() ? 0 : session.Results().front().trial_values.size();
     std::string why = run_trial(log_base + "-" + std::to_string(i) + ".log", parse, i, &seconds, &value, &interrupted);
     run_times.push_back(seconds);
@@ -417,6 +423,13 @@ void TestRunner::Save(results::ResultFile& file, const Produced& produced) {
       for (const auto& problem : hook_->Record(file, r, config_.system.identifier)) observer_.Message(problem);
   }
   MakeDirectories(config_.result_dir);
+  // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
+  std::string env_log = sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()});
+  if (!env_log.empty()) {
+    std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(config_.system.identifier);
+    MakeDirectories(dir);
+    WriteFileAtomically(dir + "/environment-variables", env_log);
+  }
   // Logs first: a composite.xml that names a test always has its log next to it.
   if (!produced.log.empty()) {
     for (const auto& r : produced.results) {

@@ -85,8 +85,9 @@ class TestRunner {
 // comparison hash if there is one (replacing an older entry of that system), else appended.
 void AddResult(results::ResultFile& file, const results::Result& result);
 
-// PTS's auto description: "<layer> testing on <OS>", else "<CPU> testing on <OS>" (plus a
-// closing phrase), from the Hardware/Software strings.
+// PTS's auto description from the Hardware/Software strings: "<layer> testing on <OS>", else
+// "<CPU> testing with a <board> and <GPU> on <OS>", else "<CPU> testing on <OS>"; closed with
+// " via pts-native (Phoronix Test Suite compatible)." where PTS names itself.
 std::string AutoDescription(const std::string& hardware, const std::string& software);
 
 }  // namespace ptsn::run

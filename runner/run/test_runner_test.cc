@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "results-xml/result_xml.h"
 
@@ -197,11 +198,43 @@ TEST_F(TestRunnerTest, NoisyResultsAddRunsUpToTheCap) {
   EXPECT_EQ(j["runs-stopped-by"], "max_runs");
 }
 
+TEST_F(TestRunnerTest, EnvironmentVariablesAreKeptInSystemLogs) {
+  config_.host_env["CFLAGS"] = "-O2";
+  config_.host_env["HOME"] = "/root";
+  RunPlan({Test()});
+  std::ifstream in(config_.result_dir + "/system-logs/Box A/environment-variables");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "PATH=/usr/bin:/bin\nCFLAGS=-O2\n");
+}
+
 TEST_F(TestRunnerTest, ForceTimesToRunDisablesExtraRuns) {
   for (int i = 0; i < 20; ++i) fake_.steps.push_back({"Result: " + std::to_string(i % 2 ? 80 : 120)});
   config_.overrides.force_times_to_run = 2;
   RunPlan({Test()});
   EXPECT_EQ(fake_.Trials(), 2);
+}
+
+TEST_F(TestRunnerTest, IgnoredRunsRunButDoNotCount) {
+  // The profile's IgnoreRuns counts only when more than one run is scheduled; IGNORE_RUNS always.
+  fake_.steps = {{"Result: 999"}, {"Result: 5"}, {"Result: 5"}};
+  profile_.ignore_runs = {1};
+  config_.overrides.force_times_to_run = 3;
+  RunPlan({Test()});
+  EXPECT_EQ(fake_.Trials(), 3);
+  EXPECT_EQ(Saved().results.at(0).entries.at(0).value, "5");
+
+  fs::remove_all(config_.result_dir);
+  fake_.steps = {{"Result: 7"}};
+  config_.overrides.force_times_to_run = 1;
+  RunPlan({Test()});
+  EXPECT_EQ(Saved().results.at(0).entries.at(0).value, "7");  // single run: IgnoreRuns not applied
+
+  fs::remove_all(config_.result_dir);
+  fake_.steps = {{"Result: 7"}};
+  config_.overrides.ignore_runs = {1};
+  auto summary = RunPlan({Test()});
+  EXPECT_EQ(summary.ok(), 0);  // IGNORE_RUNS=1 with one run leaves nothing
 }
 
 TEST_F(TestRunnerTest, RerunResumesOnlyMissingTests) {
@@ -230,11 +263,17 @@ TEST_F(TestRunnerTest, WarmupRunsAreNotCounted) {
   EXPECT_EQ(Saved().results.at(0).entries.at(0).value, "5");
 }
 
-TEST(AutoDescriptionTest, LayerOrCpu) {
+TEST(AutoDescriptionTest, PtsSentenceNamingPtsNative) {
+  // PTS wrote "docker testing on Debian 12 via the Phoronix Test Suite." for the golden run.
   EXPECT_EQ(AutoDescription("Processor: AMD EPYC (2 Cores)", "OS: Debian 12, System Layer: docker"),
-            "docker testing on Debian 12 via pts-native.");
-  EXPECT_EQ(AutoDescription("Processor: AMD EPYC (2 Cores)", "OS: Debian 12"),
-            "AMD EPYC (2 Cores) testing on Debian 12 via pts-native.");
+            "docker testing on Debian 12 via pts-native (Phoronix Test Suite compatible).");
+  EXPECT_EQ(AutoDescription("Processor: AMD EPYC (2 Cores), Memory: 24GB", "OS: Debian 12"),
+            "AMD EPYC testing on Debian 12 via pts-native (Phoronix Test Suite compatible).");
+  EXPECT_EQ(AutoDescription("Processor: Intel Core i5-7500 @ 3.80GHz (4 Cores), Motherboard: ASUS PRIME B250M-A "
+                            "(1205 BIOS), Graphics: Intel HD 630 (1100MHz)",
+                            "OS: Ubuntu 24.04"),
+            "Intel Core i5-7500 testing with a ASUS PRIME B250M-A (1205 BIOS) and Intel HD 630 on Ubuntu 24.04 "
+            "via pts-native (Phoronix Test Suite compatible).");
 }
 
 }  // namespace

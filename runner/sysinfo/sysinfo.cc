@@ -9,6 +9,8 @@
 #include <set>
 
 #include "runner/common/strings.h"
+#include "runner/sysinfo/pci.h"
+#include "runner/sysinfo/phodevi_strings.h"
 
 namespace ptsn::sysinfo {
 namespace {
@@ -209,6 +211,9 @@ Components HardwareComponents(const SystemReader& r) {
     std::string bios = ReadTrimmed(r, "/sys/class/dmi/id/bios_version");
     c.push_back({"Motherboard", board + (bios.empty() ? "" : " (" + bios + " BIOS)")});
   }
+  std::string lspci = LspciListing(r);
+  std::string chipset = ChipsetString(lspci);
+  if (!chipset.empty()) c.push_back({"Chipset", chipset});
   long mb = MemoryMegabytes(r);
   if (mb > 0) c.push_back({"Memory", std::to_string(std::lround(mb / 1024.0)) + "GB"});
   // Physical disks with a model name; without any (virtio, containers) PTS reports the size of
@@ -230,6 +235,10 @@ Components HardwareComponents(const SystemReader& r) {
   if (!disks.empty()) c.push_back({"Disk", Join(disks, " + ")});
   std::string gpu = PciDevicesOf(r, "/sys/class/drm", "card");
   if (!gpu.empty()) c.push_back({"Graphics", gpu});
+  std::string audio = AudioString(r, lspci);
+  if (!audio.empty()) c.push_back({"Audio", audio});
+  std::string monitor = MonitorString(r);
+  if (!monitor.empty()) c.push_back({"Monitor", monitor});
   std::string net = PciDevicesOf(r, "/sys/class/net", "");
   if (!net.empty()) c.push_back({"Network", net});
   return c;
@@ -297,6 +306,7 @@ std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, 
   put("cpu-microcode", ReadCpu(r).microcode);
   std::string thp = ReadTrimmed(r, "/sys/kernel/mm/transparent_hugepage/enabled");
   if (!thp.empty()) put("kernel-extra-details", "Transparent Huge Pages: " + Bracketed(thp));
+  put("environment-variables", EnvironmentVariablesNote(r.Environment()));
   std::vector<std::string> security;
   for (const auto& v : r.ListDir("/sys/devices/system/cpu/vulnerabilities")) {
     std::string state = ReadTrimmed(r, "/sys/devices/system/cpu/vulnerabilities/" + v);
@@ -305,6 +315,38 @@ std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, 
   put("security", Join(security, " + "));
   if (notes.empty()) return "";
   return PhpEscapeSlashes(notes.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+}
+
+std::string EnvironmentVariablesNote(const std::vector<std::pair<std::string, std::string>>& env) {
+  // phodevi_system::sw_environment_variables(): names containing one of these (any case) are
+  // the tuning knobs that change results (compiler flags, GL/driver debug switches, perf knobs).
+  static const char* kMarkers[] = {"libgl", "__gl", "dri_", "debug", "flags", "perf_", "perftest"};
+  std::vector<std::string> out;
+  for (const auto& [name, raw] : env) {
+    if (name == "__GL_SYNC_TO_VBLANK" || name.find("GJS") != std::string::npos ||
+        name.find("DEBUGINFO") != std::string::npos)
+      continue;
+    std::string lower = ToLower(name);
+    bool match = false;
+    for (const char* m : kMarkers) match |= lower.find(m) != std::string::npos;
+    if (!match) continue;
+    std::string value = Trim(raw);
+    if (value.find(' ') != std::string::npos) value = "\"" + value + "\"";
+    std::string item = name + "=" + value;
+    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+  }
+  return Join(out, " ");
+}
+
+std::string EnvironmentVariablesLog(const std::vector<std::pair<std::string, std::string>>& env) {
+  std::string out;
+  for (const char* wanted : {"PATH", "CFLAGS", "CXXFLAGS", "LD_LIBRARY_PATH", "CC", "CXX", "LIBGL_DRIVERS_PATH"})
+    for (const auto& [name, value] : env)
+      if (name == wanted && !value.empty()) {
+        out += name + "=" + value + "\n";
+        break;
+      }
+  return out;
 }
 
 std::string PhpEscapeSlashes(const std::string& json) {

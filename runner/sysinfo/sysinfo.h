@@ -48,6 +48,16 @@ std::string JoinComponents(const Components& c);  // "Processor: X, Memory: Y"
 // when a disk test is part of the run, as in PTS. "" when there is nothing to say.
 std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, bool include_disk_notes);
 
+// The System/JSON "environment-variables" note: NAME=value (quoted when it has a space) of every
+// variable whose name holds LIBGL, __GL, DRI_, DEBUG, FLAGS, PERF_ or PERFTEST, in environment
+// order, joined by spaces ("CFLAGS=\"-O3 -march=native\" NVPL_BLAS_DEBUG_CPU_TYPE=1").
+std::string EnvironmentVariablesNote(const std::vector<std::pair<std::string, std::string>>& env);
+
+// system-logs/<identifier>/environment-variables as pts_client::save_test_result() writes it:
+// "NAME=value" lines of PATH, CFLAGS, CXXFLAGS, LD_LIBRARY_PATH, CC, CXX, LIBGL_DRIVERS_PATH (in
+// that order, unset or empty ones left out); "" when none is set (PTS writes no file then).
+std::string EnvironmentVariablesLog(const std::vector<std::pair<std::string, std::string>>& env);
+
 // PHP's json_encode() escapes '/' as "\/"; applied to JSON text so stored bytes match PTS.
 std::string PhpEscapeSlashes(const std::string& json);
 

@@ -43,7 +43,8 @@ TEST(SysinfoDebianVm, NotesAgreeWithTheGoldenFileKeyByKey) {
   auto r = Fixture("debian12-kvm-docker");
   std::string ours_text = SystemNotesJson(*r, "/work/x", true);
   auto ours = nlohmann::json::parse(ours_text);
-  for (const char* key : {"disk-scheduler", "disk-mount-options", "disk-details", "kernel-extra-details"})
+  for (const char* key : {"disk-scheduler", "disk-mount-options", "disk-details", "kernel-extra-details",
+                          "environment-variables"})
     EXPECT_EQ(ours[key], golden[key]) << key;
   // The security text differs host to host; the format (name: state joined by " + ") must not.
   EXPECT_EQ(ours["security"].get<std::string>().substr(0, 65), golden["security"].get<std::string>().substr(0, 65));
@@ -64,9 +65,10 @@ TEST(SysinfoDesktop, HardwareWithThreadsFrequencyBoardDisksGraphicsNetwork) {
   auto r = Fixture("intel-desktop");
   EXPECT_EQ(JoinComponents(HardwareComponents(*r)),
             "Processor: Intel Core i5-7500 @ 3.80GHz (2 Cores / 4 Threads), "
-            "Motherboard: ASUSTeK COMPUTER INC. PRIME B250M-A (1205 BIOS), Memory: 16GB, "
+            "Motherboard: ASUSTeK COMPUTER INC. PRIME B250M-A (1205 BIOS), "
+            "Chipset: Intel Xeon E3-1200 v6/7th + B250, Memory: 16GB, "
             "Disk: 512GB Samsung SSD 970 EVO Plus 500GB + 2000GB WDC WD20EZRZ-00Z, "
-            "Graphics: Intel HD Graphics 630, "
+            "Graphics: Intel HD Graphics 630, Audio: Realtek ALC887-VD, Monitor: 2 x DELL U2415, "
             "Network: Realtek RTL8111/8168/8411 PCI Express Gigabit Ethernet Controller");
 }
 
@@ -88,6 +90,28 @@ TEST(SysinfoDesktop, NotesForAPartitionOnASecondDisk) {
                                "meltdown: Mitigation: PTI");
   auto root = nlohmann::json::parse(SystemNotesJson(*r, "/", true));
   EXPECT_EQ(root["disk-scheduler"], "NONE");  // nvme0n1p2 -> nvme0n1
+}
+
+TEST(SysinfoDesktop, EnvironmentVariablesNoteAsPts) {
+  auto r = Fixture("intel-desktop");
+  // PATH/HOME are not tuning knobs; __GL_SYNC_TO_VBLANK and GJS_* are excluded by name.
+  EXPECT_EQ(EnvironmentVariablesNote(r->Environment()), "CFLAGS=\"-O3 -march=native\" MESA_DEBUG=1 PERF_BUILDID_DIR=/tmp");
+  std::string json = SystemNotesJson(*r, "/home/me", false);
+  EXPECT_NE(json.find("\"environment-variables\":\"CFLAGS=\\\"-O3 -march=native\\\" MESA_DEBUG=1 "
+                      "PERF_BUILDID_DIR=\\/tmp\",\"security\""),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(EnvironmentVariablesNote({{"LIBGL_ALWAYS_SOFTWARE", " 1 "}, {"OTHER", "x"}, {"cxxflags", "-O2"}}),
+            "LIBGL_ALWAYS_SOFTWARE=1 cxxflags=-O2");
+  EXPECT_EQ(EnvironmentVariablesNote({{"DEBUGINFOD_URLS", "x"}, {"PATH", "/bin"}}), "");
+}
+
+TEST(SysinfoDesktop, EnvironmentVariablesSystemLogAsPts) {
+  auto r = Fixture("intel-desktop");
+  EXPECT_EQ(EnvironmentVariablesLog(r->Environment()), "PATH=/usr/bin:/bin\nCFLAGS=-O3 -march=native\n");
+  EXPECT_EQ(EnvironmentVariablesLog({{"CXX", "g++"}, {"CC", ""}, {"LD_LIBRARY_PATH", "/opt/lib"}}),
+            "LD_LIBRARY_PATH=/opt/lib\nCXX=g++\n");
+  EXPECT_EQ(EnvironmentVariablesLog({{"HOME", "/root"}}), "");
 }
 
 TEST(SysinfoDesktop, CpuCounts) {

@@ -1,6 +1,7 @@
 #include "runner/sysinfo/system_reader.h"
 
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -99,6 +100,20 @@ class RootedReader : public SystemReader {
     int status = pclose(p);
     if (status != 0) return std::nullopt;
     return out;
+  }
+
+  std::vector<std::pair<std::string, std::string>> Environment() const override {
+    std::vector<std::pair<std::string, std::string>> vars;
+    auto add = [&](const std::string& entry) {
+      auto eq = entry.find('=');
+      if (eq != std::string::npos && eq > 0) vars.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+    };
+    if (live_) {
+      for (char** e = environ; e && *e; ++e) add(*e);
+    } else if (auto text = ReadFile("/.environ")) {
+      for (const auto& line : Split(*text, '\n')) add(line);
+    }
+    return vars;
   }
 
   std::optional<FileSystemInfo> StatFileSystem(const std::string& path) const override {

@@ -41,10 +41,17 @@ Backend ChooseBackend(const CipherInfo& cipher, size_t block_size, std::string* 
 
 struct Pbkdf2Result {
   std::string hash;  // "sha256" / "sha512"
-  double iterations_per_second = 0;
+  double iterations_per_second = 0;       // per CPU-second (user time), as cryptsetup counts
+  double iterations_per_wall_second = 0;  // the same run by the wall clock
+  uint64_t iterations = 0;                // of the run both figures come from
 };
-// Iterations per second deriving a 256-bit key (cryptsetup's figure). backend: OpenSSL or gcrypt.
-Pbkdf2Result RunPbkdf2(const std::string& hash, Backend backend, double seconds);
+// Iterations per second deriving a 256-bit key, measured as `cryptsetup benchmark` does
+// (lib/utils_pbkdf.c): one derivation of 2^15 iterations, grown x16/x8/x4/x2 until one run takes
+// more than `min_cpu_seconds` (cryptsetup: 0.5) of user CPU time, and the figure is that last
+// run's iterations per user-CPU-second. backend: OpenSSL or gcrypt.
+Pbkdf2Result RunPbkdf2(const std::string& hash, Backend backend, double min_cpu_seconds = 0.5);
+// The growth step: the iterations for the next run after `iterations` took `taken` seconds.
+uint64_t NextPbkdf2Iterations(uint64_t iterations, double taken, double min_cpu_seconds);
 
 // A random key of `bits`; XTS keys get two different halves (OpenSSL rejects equal halves).
 std::vector<uint8_t> RandomKey(size_t bits);

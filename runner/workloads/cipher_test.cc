@@ -263,12 +263,27 @@ TEST(CipherBench, AutoChoosesAndSaysSo) {
   EXPECT_EQ(RunCipherBench(o).backend, Backend::kGcrypt);
 }
 
+TEST(Pbkdf2, GrowsIterationsAsCryptsetupDoes) {
+  // cryptsetup: <= 62 ms of its 500 -> x16, <= 125 -> x8, <= 250 -> x4, else x2.
+  EXPECT_EQ(NextPbkdf2Iterations(1 << 15, 0.010, 0.5), 1u << 19);
+  EXPECT_EQ(NextPbkdf2Iterations(1 << 15, 0.100, 0.5), 1u << 18);
+  EXPECT_EQ(NextPbkdf2Iterations(1 << 15, 0.200, 0.5), 1u << 17);
+  EXPECT_EQ(NextPbkdf2Iterations(1 << 15, 0.400, 0.5), 1u << 16);
+}
+
 TEST(Pbkdf2, CountsIterationsBothBackends) {
   for (Backend b : {Backend::kOpenSsl, Backend::kGcrypt}) {
     auto r = RunPbkdf2("sha256", b, 0.1);
     EXPECT_GT(r.iterations_per_second, 1000);
   }
   EXPECT_THROW(RunPbkdf2("md5", Backend::kOpenSsl, 0.1), Error);
+  auto r = RunPbkdf2("sha512", Backend::kOpenSsl, 0.05);
+  // The figure comes from one derivation of 2^15 x 2^k iterations that took more than the time.
+  EXPECT_GE(r.iterations, 1u << 15);
+  EXPECT_EQ(r.iterations & (r.iterations - 1), 0u) << r.iterations;
+  EXPECT_LT(static_cast<double>(r.iterations) / r.iterations_per_second, 5.0);
+  EXPECT_GT(static_cast<double>(r.iterations) / r.iterations_per_second, 0.05);
+  EXPECT_GT(r.iterations_per_wall_second, 0);
   auto text = Pbkdf2Text({{"sha256", 1234567}});
   EXPECT_EQ(text, "PBKDF2-sha256    1234567 iterations per second for 256-bit key\n");
 }

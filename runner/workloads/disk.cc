@@ -1,6 +1,7 @@
 #include "runner/workloads/disk.h"
 
 #include <fcntl.h>
+#include <libaio.h>
 #include <liburing.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -11,9 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <latch>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 #include "runner/common/error.h"
@@ -56,6 +59,58 @@ FsyncPolicy ParseFsyncPolicy(const std::string& text) {
 
 const char* FsyncPolicyName(FsyncPolicy p) {
   return p == FsyncPolicy::kNone ? "none" : p == FsyncPolicy::kEnd ? "end" : "every";
+}
+
+namespace {
+constexpr std::pair<DiskEngine, const char*> kEngines[] = {
+    {DiskEngine::kAuto, "auto"}, {DiskEngine::kPsync, "psync"}, {DiskEngine::kIoUring, "io_uring"}, {DiskEngine::kLibaio, "libaio"}};
+}  // namespace
+
+DiskEngine ParseDiskEngine(const std::string& text) {
+  for (const auto& [e, name] : kEngines)
+    if (text == name) return e;
+  throw Error("--engine: '" + text + "' is not one of auto, psync, io_uring, libaio");
+}
+
+const char* DiskEngineName(DiskEngine e) {
+  for (const auto& [engine, name] : kEngines)
+    if (engine == e) return name;
+  return "?";
+}
+
+std::string ProbeEngine(DiskEngine engine, unsigned depth) {
+  if (engine == DiskEngine::kIoUring) {
+    io_uring ring;
+    if (int e = io_uring_queue_init(depth, &ring, 0); e < 0) return std::strerror(-e);
+    io_uring_queue_exit(&ring);
+  } else if (engine == DiskEngine::kLibaio) {
+    io_context_t ctx = nullptr;
+    if (int e = io_setup(static_cast<int>(depth), &ctx); e < 0) return std::strerror(-e);
+    io_destroy(ctx);
+  }
+  return "";
+}
+
+EngineChoice ChooseEngine(const DiskOptions& o, const EngineProbe& probe) {
+  unsigned depth = static_cast<unsigned>(o.iodepth);
+  switch (o.engine) {
+    case DiskEngine::kPsync:
+      if (o.iodepth > 1) throw Error("--engine psync issues one request at a time: it takes --iodepth 1, not " + std::to_string(o.iodepth));
+      return {DiskEngine::kPsync, "psync"};
+    case DiskEngine::kIoUring:
+    case DiskEngine::kLibaio:
+      if (std::string why = probe(o.engine, depth); !why.empty())
+        throw Error(std::string("--engine ") + DiskEngineName(o.engine) + " is unavailable here: " + why);
+      return {o.engine, DiskEngineName(o.engine)};
+    case DiskEngine::kAuto:
+      break;
+  }
+  if (o.iodepth == 1) return {DiskEngine::kPsync, "psync"};
+  std::string uring_why = probe(DiskEngine::kIoUring, depth);
+  if (uring_why.empty()) return {DiskEngine::kIoUring, "io_uring"};
+  std::string aio_why = probe(DiskEngine::kLibaio, depth);
+  if (aio_why.empty()) return {DiskEngine::kLibaio, "libaio (io_uring unavailable: " + uring_why + ")"};
+  return {DiskEngine::kPsync, "psync (io_uring unavailable: " + uring_why + "; libaio unavailable: " + aio_why + ")"};
 }
 
 // ---- random numbers ---------------------------------------------------------------------------
@@ -247,54 +302,127 @@ void RunSync(const DiskOptions& o, int fd, const std::string& file, OpSource& sr
   }
 }
 
-void RunUring(const DiskOptions& o, int fd, const std::string& file, OpSource& src, DataPool& pool, ThreadResult& r) {
-  io_uring ring;
+// A queue of up to `depth` requests in flight: io_uring or Linux AIO (libaio). Prepare() queues a
+// request for a slot, Submit() hands the queued ones to the kernel, Reap() waits for at least one
+// completion and reports each as (slot, result: bytes or -errno).
+class AsyncQueue {
+ public:
+  virtual ~AsyncQueue() = default;
+  virtual void Prepare(unsigned slot, int fd, const Op& op, void* buf) = 0;
+  virtual void Submit() = 0;
+  virtual void Reap(const std::function<void(unsigned slot, long result)>& done) = 0;
+};
+
+class UringQueue : public AsyncQueue {
+ public:
+  explicit UringQueue(unsigned depth) {
+    if (int e = io_uring_queue_init(depth, &ring_, 0); e < 0)
+      throw Error("io_uring: cannot set up a ring of depth " + std::to_string(depth) + ": " + std::strerror(-e));
+  }
+  ~UringQueue() override { io_uring_queue_exit(&ring_); }
+  void Prepare(unsigned slot, int fd, const Op& op, void* buf) override {
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+    if (op.write) io_uring_prep_write(sqe, fd, buf, op.length, op.offset);
+    else io_uring_prep_read(sqe, fd, buf, op.length, op.offset);
+    io_uring_sqe_set_data64(sqe, slot);
+  }
+  void Submit() override {
+    if (int e = io_uring_submit(&ring_); e < 0) throw Error(std::string("io_uring: ") + std::strerror(-e));
+  }
+  void Reap(const std::function<void(unsigned, long)>& done) override {
+    io_uring_cqe* cqe;
+    if (int e = io_uring_wait_cqe(&ring_, &cqe); e < 0 && e != -EINTR) throw Error(std::string("io_uring: ") + std::strerror(-e));
+    unsigned head, seen = 0;
+    io_uring_for_each_cqe(&ring_, head, cqe) {
+      done(static_cast<unsigned>(io_uring_cqe_get_data64(cqe)), cqe->res);
+      ++seen;
+    }
+    io_uring_cq_advance(&ring_, seen);
+  }
+
+ private:
+  io_uring ring_;
+};
+
+class AioQueue : public AsyncQueue {
+ public:
+  explicit AioQueue(unsigned depth) : iocbs_(depth), events_(depth) {
+    if (int e = io_setup(static_cast<int>(depth), &ctx_); e < 0)
+      throw Error("libaio: cannot set up a context of depth " + std::to_string(depth) + ": " + std::strerror(-e));
+  }
+  ~AioQueue() override { io_destroy(ctx_); }
+  void Prepare(unsigned slot, int fd, const Op& op, void* buf) override {
+    iocb& cb = iocbs_[slot];
+    if (op.write) io_prep_pwrite(&cb, fd, buf, op.length, static_cast<long long>(op.offset));
+    else io_prep_pread(&cb, fd, buf, op.length, static_cast<long long>(op.offset));
+    cb.data = reinterpret_cast<void*>(static_cast<uintptr_t>(slot));
+    queued_.push_back(&cb);
+  }
+  void Submit() override {
+    for (size_t i = 0; i < queued_.size();) {
+      int n = io_submit(ctx_, static_cast<long>(queued_.size() - i), queued_.data() + i);
+      if (n == -EINTR || n == -EAGAIN) continue;
+      if (n <= 0) throw Error(std::string("libaio: io_submit: ") + std::strerror(n < 0 ? -n : EIO));
+      i += static_cast<size_t>(n);
+    }
+    queued_.clear();
+  }
+  void Reap(const std::function<void(unsigned, long)>& done) override {
+    int n = io_getevents(ctx_, 1, static_cast<long>(events_.size()), events_.data(), nullptr);
+    if (n == -EINTR) return;
+    if (n < 0) throw Error(std::string("libaio: io_getevents: ") + std::strerror(-n));
+    for (int i = 0; i < n; ++i)
+      done(static_cast<unsigned>(reinterpret_cast<uintptr_t>(events_[i].data)), static_cast<long>(events_[i].res));
+  }
+
+ private:
+  io_context_t ctx_ = nullptr;
+  std::vector<iocb> iocbs_;
+  std::vector<iocb*> queued_;
+  std::vector<io_event> events_;
+};
+
+std::unique_ptr<AsyncQueue> MakeQueue(DiskEngine engine, unsigned depth) {
+  if (engine == DiskEngine::kLibaio) return std::make_unique<AioQueue>(depth);
+  return std::make_unique<UringQueue>(depth);
+}
+
+// Keeps `iodepth` requests in flight: each completion is counted and its slot refilled at once.
+void RunAsync(const DiskOptions& o, DiskEngine engine, int fd, const std::string& file, OpSource& src, DataPool& pool,
+              ThreadResult& r) {
   unsigned depth = static_cast<unsigned>(o.iodepth);
-  if (int e = io_uring_queue_init(depth, &ring, 0); e < 0)
-    throw Error(std::string("io_uring: cannot set up a ring of depth ") + std::to_string(depth) + ": " + std::strerror(-e));
+  auto queue = MakeQueue(engine, depth);
   struct Slot {
     Op op;
     uint64_t start = 0;
   };
   std::vector<Slot> slots(depth);
-  AlignedBuffer rbufs(depth * std::max<uint64_t>(o.block_size, kMaxFileServerBlock));
   size_t rstride = std::max<uint64_t>(o.block_size, kMaxFileServerBlock);
+  AlignedBuffer rbufs(depth * rstride);
   uint64_t k = 0;
   unsigned inflight = 0;
-  auto submit = [&](unsigned i) -> bool {
+  auto prepare = [&](unsigned i) {
     if (Interrupted() || !src.Next(slots[i].op)) return false;
-    io_uring_sqe* sqe = io_uring_get_sqe(&ring);
     const Op& op = slots[i].op;
-    if (op.write) io_uring_prep_write(sqe, fd, pool.For(k++, op.length), op.length, op.offset);
-    else io_uring_prep_read(sqe, fd, rbufs.data + i * rstride, op.length, op.offset);
-    io_uring_sqe_set_data64(sqe, i);
+    void* buf = op.write ? const_cast<uint8_t*>(pool.For(k++, op.length)) : rbufs.data + i * rstride;
+    queue->Prepare(i, fd, op, buf);
     slots[i].start = NowNs();
     ++inflight;
     return true;
   };
-  try {
-    for (unsigned i = 0; i < depth && submit(i);) ++i;
-    while (inflight > 0) {
-      if (int e = io_uring_submit_and_wait(&ring, 1); e < 0 && e != -EINTR) throw Error(std::string("io_uring: ") + std::strerror(-e));
-      io_uring_cqe* cqe;
-      unsigned head, seen = 0;
-      std::vector<unsigned> done;
-      io_uring_for_each_cqe(&ring, head, cqe) {
-        unsigned i = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
-        CheckTransfer(cqe->res, slots[i].op, file);
-        CountOp(r, slots[i].op, NowNs() - slots[i].start);
-        done.push_back(i);
-        ++seen;
-      }
-      io_uring_cq_advance(&ring, seen);
-      inflight -= seen;
-      for (unsigned i : done) submit(i);
-    }
-  } catch (...) {
-    io_uring_queue_exit(&ring);
-    throw;
+  for (unsigned i = 0; i < depth && prepare(i);) ++i;
+  std::vector<unsigned> done;
+  while (inflight > 0) {
+    queue->Submit();
+    done.clear();
+    queue->Reap([&](unsigned i, long res) {
+      CheckTransfer(res, slots[i].op, file);
+      CountOp(r, slots[i].op, NowNs() - slots[i].start);
+      done.push_back(i);
+    });
+    inflight -= static_cast<unsigned>(done.size());
+    for (unsigned i : done) prepare(i);
   }
-  io_uring_queue_exit(&ring);
 }
 
 // Writes the whole file (untimed) so that reads find real data, then drops it from the page cache.
@@ -325,46 +453,53 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
   if (file_server && o.size < kMaxFileServerBlock) throw Error("--size must be at least 64 KiB for file-server");
   if (o.direct && !file_server && o.block_size % 512 != 0) throw Error("--direct needs a block size that is a multiple of 512");
   if (o.fsync == FsyncPolicy::kEvery && o.iodepth > 1) throw Error("--fsync every needs --iodepth 1");
-  if (o.dir.empty()) throw Error("no directory under test (--dir)");
+  if (o.dir.empty() && o.file.empty()) throw Error("no directory under test (--dir)");
+
+  bool reads_existing = o.pattern == DiskPattern::kSeqRead || o.pattern == DiskPattern::kRandRead || file_server;
+  if (!o.file.empty()) {
+    if (o.pattern != DiskPattern::kSeqRead && o.pattern != DiskPattern::kRandRead)
+      throw Error("--file reads an existing file: it takes --pattern seq-read or rand-read");
+    if (o.threads != 1) throw Error("--file takes one thread (--threads 1)");
+  }
 
   InterruptGuard guard;  // declared before the scratch directory: removed after it
-  ScratchDir scratch(o.dir, o.size * static_cast<uint64_t>(o.threads), "disk");
+  std::optional<ScratchDir> scratch;
+  if (o.file.empty()) scratch.emplace(o.dir, o.size * static_cast<uint64_t>(o.threads), "disk");
   DiskStats stats;
   DiskOptions effective = o;
-  stats.engine = "psync";
-  if (o.iodepth > 1) {
-    // Kernels or sandboxes without io_uring: plain threads with pread/pwrite, and the report says so.
-    io_uring probe;
-    if (int e = io_uring_queue_init(static_cast<unsigned>(o.iodepth), &probe, 0); e < 0) {
-      stats.engine = std::string("psync (io_uring unavailable: ") + std::strerror(-e) + ")";
-      effective.iodepth = 1;
-    } else {
-      io_uring_queue_exit(&probe);
-      stats.engine = "io_uring";
-    }
-  }
-  bool reads_existing = o.pattern == DiskPattern::kSeqRead || o.pattern == DiskPattern::kRandRead || file_server;
+  EngineChoice engine = ChooseEngine(o, ProbeEngine);
+  stats.engine = engine.label;
+  if (engine.engine == DiskEngine::kPsync) effective.iodepth = 1;
   std::vector<int> fds(o.threads, -1);
   auto close_all = [&] {
     for (int& fd : fds)
       if (fd >= 0) close(fd), fd = -1;
   };
+  bool random = o.pattern == DiskPattern::kRandRead || o.pattern == DiskPattern::kRandWrite || file_server;
   for (int t = 0; t < o.threads; ++t) {
-    std::string file = scratch.File("data." + std::to_string(t));
-    stats.files.push_back(file);
-    if (reads_existing) LayOut(file, o.size, o.zero_data, 1000 + static_cast<uint64_t>(t), !o.keep_cache);
-    int flags = O_RDWR | O_CREAT | O_CLOEXEC | (o.direct ? O_DIRECT : 0);
+    std::string file = o.file.empty() ? scratch->File("data." + std::to_string(t)) : o.file;
+    if (o.file.empty()) stats.files.push_back(file);
+    if (reads_existing && o.file.empty()) LayOut(file, o.size, o.zero_data, 1000 + static_cast<uint64_t>(t), !o.keep_cache);
+    int flags = (o.file.empty() ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC | (o.direct ? O_DIRECT : 0);
     fds[t] = open(file.c_str(), flags, 0600);
     if (fds[t] < 0) {
       std::string err = Errno(o.direct ? "cannot open with O_DIRECT" : "cannot open");
       close_all();
       throw FileError(file, err);
     }
+    if (!o.file.empty()) {
+      off_t end = lseek(fds[t], 0, SEEK_END);
+      if (end < 0 || static_cast<uint64_t>(end) < o.size) {
+        close_all();
+        throw FileError(file, "holds " + FormatSize(end < 0 ? 0 : static_cast<uint64_t>(end)) + ", less than --size " + FormatSize(o.size));
+      }
+      // Start cold, as a laid-out file does (and as fio's invalidate=1 does).
+      if (!o.keep_cache) posix_fadvise(fds[t], 0, 0, POSIX_FADV_DONTNEED);
+    }
     // Reserve the space up front as fio does, so the write patterns measure writing, not allocating.
     if (!reads_existing) posix_fallocate(fds[t], 0, static_cast<off_t>(o.size));
     // Tell the kernel the access pattern (fio's fadvise_hint): no read-ahead for random I/O, so a
     // random 4 KiB read costs one 4 KiB read from the disk.
-    bool random = o.pattern == DiskPattern::kRandRead || o.pattern == DiskPattern::kRandWrite || file_server;
     posix_fadvise(fds[t], 0, 0, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
   }
   if (Interrupted()) {
@@ -386,9 +521,10 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
         ready.count_down();
         counted = true;
         while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-        if (effective.iodepth > 1) RunUring(effective, fds[t], stats.files[t], src, pool, r);
-        else RunSync(effective, fds[t], stats.files[t], src, pool, r);
-        if (r.writes > 0 && o.fsync == FsyncPolicy::kEnd && fsync(fds[t]) != 0) throw FileError(stats.files[t], Errno("fsync"));
+        const std::string& file = o.file.empty() ? stats.files[t] : o.file;
+        if (engine.engine == DiskEngine::kPsync) RunSync(effective, fds[t], file, src, pool, r);
+        else RunAsync(effective, engine.engine, fds[t], file, src, pool, r);
+        if (r.writes > 0 && o.fsync == FsyncPolicy::kEnd && fsync(fds[t]) != 0) throw FileError(file, Errno("fsync"));
       } catch (const std::exception& e) {
         r.error = e.what();
         if (!counted) ready.count_down();
@@ -440,6 +576,7 @@ Report DiskReport(const DiskOptions& o, const DiskStats& s) {
   r.Integer("threads", "Threads", o.threads);
   r.Integer("iodepth", "IO depth", o.iodepth);
   r.Text("engine", "Engine", s.engine);
+  if (!o.file.empty()) r.Text("file", "File", o.file);
   r.Flag("direct", o.direct);
   r.Text("fsync", "Fsync", FsyncPolicyName(o.fsync));
   r.Text("data", "", o.zero_data ? "zero" : "random");

@@ -1,10 +1,11 @@
 // Block I/O workloads on files in a scratch directory: sequential write/read with a record and
 // file size (IOzone-like), random read/write by several threads on a file each (Threaded I/O
 // Tester-like), and fio's IOMeter file-server mix (weighted block sizes, 80 % reads). Each thread
-// owns one file; I/O goes through pread/pwrite, or io_uring when --iodepth > 1.
+// owns one file; I/O goes through pread/pwrite, or io_uring (else libaio) when --iodepth > 1.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,15 @@ namespace ptsn::workloads {
 
 enum class DiskPattern { kSeqWrite, kSeqRead, kRandRead, kRandWrite, kFileServer };
 enum class FsyncPolicy { kNone, kEnd, kEvery };
+// kAuto: psync at --iodepth 1; deeper queues use io_uring, else libaio, else psync (and say why).
+enum class DiskEngine { kAuto, kPsync, kIoUring, kLibaio };
 
 DiskPattern ParseDiskPattern(const std::string& text);   // throws naming the choices
 const char* DiskPatternName(DiskPattern p);
 FsyncPolicy ParseFsyncPolicy(const std::string& text);    // none | end | every
 const char* FsyncPolicyName(FsyncPolicy p);
+DiskEngine ParseDiskEngine(const std::string& text);      // auto | psync | io_uring | libaio
+const char* DiskEngineName(DiskEngine e);
 
 struct DiskOptions {
   DiskPattern pattern = DiskPattern::kSeqWrite;
@@ -29,10 +34,26 @@ struct DiskOptions {
   bool direct = false;            // O_DIRECT
   FsyncPolicy fsync = FsyncPolicy::kEnd;  // writes: fsync at the end (timed) by default
   int threads = 1;
-  int iodepth = 1;                // > 1: io_uring with that many requests in flight per thread
+  int iodepth = 1;                // > 1: that many requests in flight per thread (async engine)
+  DiskEngine engine = DiskEngine::kAuto;
   bool zero_data = false;         // default: incompressible random data
   bool keep_cache = false;        // reads: do not drop the laid-out file from the page cache
+  // Read patterns: read this existing file (its first `size` bytes) instead of laying out one in a
+  // scratch directory — so another tool (fio) and this engine can read the very same blocks. The
+  // file is opened read-only and left in place; one thread only.
+  std::string file;
 };
+
+// The engine a run uses and the label its report shows, e.g. "libaio (io_uring unavailable: ...)".
+struct EngineChoice {
+  DiskEngine engine = DiskEngine::kPsync;
+  std::string label;
+};
+// Returns "" when `engine` can queue `depth` requests here, else why not.
+using EngineProbe = std::function<std::string(DiskEngine engine, unsigned depth)>;
+std::string ProbeEngine(DiskEngine engine, unsigned depth);  // the real kernel check
+// Throws ptsn::Error when an engine asked for by name is unavailable or does not fit the options.
+EngineChoice ChooseEngine(const DiskOptions& options, const EngineProbe& probe);
 
 struct DiskStats {
   uint64_t bytes = 0;
@@ -40,7 +61,7 @@ struct DiskStats {
   uint64_t read_ops = 0, write_ops = 0;
   double seconds = 0;       // wall time of the timed phase
   double cpu_seconds = 0;   // user + system time of this process during it
-  std::string engine;       // "psync" or "io_uring" (or "psync (io_uring unavailable: why)")
+  std::string engine;       // EngineChoice::label
   LatencyHistogram latency;
   std::vector<std::string> files;  // the data files (gone after the run; for tests)
   std::vector<uint64_t> file_sizes;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "runner/common/error.h"
 #include "runner/workloads/test_dir.h"
@@ -66,6 +67,94 @@ TEST(Disk, IoUringAndDirectDoTheSameWork) {
     GTEST_SKIP() << "O_DIRECT unsupported here: " << e.what();  // e.g. tmpfs
   }
   EXPECT_EQ(s.read_ops, 1024u);
+}
+
+TEST(Disk, LibaioDoesTheSameWorkAsPsync) {
+  testing::TempDir tmp;
+  if (std::string why = ProbeEngine(DiskEngine::kLibaio, 8); !why.empty()) GTEST_SKIP() << "libaio unavailable here: " << why;
+  for (auto p : {DiskPattern::kRandWrite, DiskPattern::kRandRead, DiskPattern::kSeqWrite}) {
+    auto o = Small(tmp.path(), p, 4096);
+    o.iodepth = 8;
+    o.engine = DiskEngine::kLibaio;
+    auto s = RunDiskWorkload(o);
+    EXPECT_EQ(s.engine, "libaio") << DiskPatternName(p);
+    EXPECT_EQ(s.ops, 1024u) << DiskPatternName(p);
+    EXPECT_EQ(s.bytes, 4u << 20);
+    EXPECT_EQ(s.latency.count(), 1024u);
+    EXPECT_EQ(s.file_sizes, (std::vector<uint64_t>{4u << 20}));
+  }
+  auto o = Small(tmp.path(), DiskPattern::kRandRead, 4096);
+  o.iodepth = 4;
+  o.engine = DiskEngine::kLibaio;
+  o.direct = true;
+  try {
+    EXPECT_EQ(RunDiskWorkload(o).read_ops, 1024u);
+  } catch (const Error& e) {
+    GTEST_SKIP() << "O_DIRECT unsupported here: " << e.what();
+  }
+  EXPECT_EQ(tmp.EntryCount(), 0u);
+}
+
+TEST(Disk, AutoEngineFallsBackFromIoUringToLibaioToPsync) {
+  DiskOptions o;
+  o.iodepth = 8;
+  auto none = [](DiskEngine, unsigned) { return std::string(); };
+  EXPECT_EQ(ChooseEngine(o, none).engine, DiskEngine::kIoUring);
+  auto no_uring = [](DiskEngine e, unsigned) { return e == DiskEngine::kIoUring ? std::string("Operation not permitted") : ""; };
+  auto c = ChooseEngine(o, no_uring);
+  EXPECT_EQ(c.engine, DiskEngine::kLibaio);
+  EXPECT_EQ(c.label, "libaio (io_uring unavailable: Operation not permitted)");
+  auto nothing = [](DiskEngine, unsigned) { return std::string("Function not implemented"); };
+  c = ChooseEngine(o, nothing);
+  EXPECT_EQ(c.engine, DiskEngine::kPsync);
+  EXPECT_NE(c.label.find("libaio unavailable: Function not implemented"), std::string::npos) << c.label;
+  o.engine = DiskEngine::kLibaio;  // asked for by name: an error, not a silent fallback
+  EXPECT_THROW(ChooseEngine(o, nothing), Error);
+  o.engine = DiskEngine::kPsync;
+  EXPECT_THROW(ChooseEngine(o, none), Error);  // psync with --iodepth 8
+  o.engine = DiskEngine::kAuto;
+  o.iodepth = 1;
+  EXPECT_EQ(ChooseEngine(o, none).engine, DiskEngine::kPsync);
+  EXPECT_EQ(ParseDiskEngine("libaio"), DiskEngine::kLibaio);
+  EXPECT_THROW(ParseDiskEngine("spdk"), Error);
+}
+
+TEST(Disk, ReadsAGivenFileInPlaceWithoutWritingIt) {
+  testing::TempDir tmp;
+  std::string file = tmp.path() + "/given";
+  {
+    std::ofstream out(file, std::ios::binary);
+    std::string block(1 << 20, 'x');
+    for (int i = 0; i < 3; ++i) out << block;
+  }
+  auto mtime = std::filesystem::last_write_time(file);
+  DiskOptions o;
+  o.file = file;
+  o.size = 2 << 20;  // the first 2 of its 3 MiB
+  for (auto p : {DiskPattern::kSeqRead, DiskPattern::kRandRead}) {
+    o.pattern = p;
+    o.block_size = p == DiskPattern::kSeqRead ? 1 << 20 : 4096;
+    auto s = RunDiskWorkload(o);
+    EXPECT_EQ(s.bytes, 2u << 20) << DiskPatternName(p);
+    EXPECT_EQ(s.read_ops, (2u << 20) / o.block_size);
+    EXPECT_EQ(s.write_ops, 0u);
+  }
+  EXPECT_EQ(std::filesystem::file_size(file), 3u << 20);
+  EXPECT_EQ(std::filesystem::last_write_time(file), mtime);
+  EXPECT_EQ(tmp.EntryCount(), 1u);  // no scratch directory was made beside it
+  o.size = 4 << 20;  // more than it holds
+  try {
+    RunDiskWorkload(o);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("less than --size"), std::string::npos) << e.what();
+  }
+  o.size = 1 << 20;
+  o.pattern = DiskPattern::kSeqWrite;  // never writes into a given file
+  EXPECT_THROW(RunDiskWorkload(o), Error);
+  o.file = tmp.path() + "/missing";
+  o.pattern = DiskPattern::kSeqRead;
+  EXPECT_THROW(RunDiskWorkload(o), Error);
 }
 
 TEST(Disk, FileServerMixIsEightyPercentReads) {

@@ -12,9 +12,11 @@
 #include <sstream>
 #include <thread>
 
+#include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
 #include "runner/install/install_test_support.h"
+#include "runner/sysinfo/phodevi_strings.h"
 #include "tests/cli/run_binary.h"
 
 namespace fs = std::filesystem;
@@ -95,6 +97,25 @@ TEST_F(RunE2E, BatchRunSavesCompositeXmlThatValidates) {
     log |= e.path().filename() == "Box.log";
   EXPECT_TRUE(log);
   EXPECT_NE(r.output.find("Trivial"), std::string::npos);
+}
+
+TEST_F(RunE2E, WithoutAnIdentifierTheTestedSubsystemNamesTheRun) {
+  // TestType Processor: PTS names the run after the Processor component when it reads as a
+  // product name ("AMD EPYC"), else after the date; the description is PTS's sentence.
+  auto r = RunPtsNative("batch-run " + Profile("processor"), Env("TEST_RESULTS_NAME=auto FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved("auto");
+  ASSERT_EQ(file.systems.size(), 1u);
+  std::string processor = ptsn::sysinfo::ComponentValue(file.systems[0].hardware, "Processor");
+  std::string name = ptsn::sysinfo::TrimSearchQuery(processor);
+  if (ptsn::sysinfo::IsVendorString(name)) EXPECT_EQ(file.systems[0].identifier, name);
+  else EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(file.systems[0].identifier[0]))) << file.systems[0].identifier;
+  EXPECT_NE(file.generated.description.find(" testing "), std::string::npos) << file.generated.description;
+  EXPECT_NE(file.generated.description.find("via pts-native"), std::string::npos) << file.generated.description;
+  // system-logs/<identifier>/environment-variables holds PATH at least, as PTS's does.
+  auto env_log = home_ / "test-results" / "auto" / "system-logs" /
+                 ptsn::results::SimplifyForFileHandling(file.systems[0].identifier) / "environment-variables";
+  EXPECT_EQ(Slurp(env_log).rfind("PATH=", 0), 0u) << env_log;
 }
 
 TEST_F(RunE2E, BatchRunsEveryOptionCombinationWithPtsDescriptions) {

@@ -70,6 +70,24 @@ TEST_F(ServerE2E, UploadPrintsTheIdThenCloneAndListFindIt) {
   EXPECT_NE(none.output.find("No results"), std::string::npos);
 }
 
+TEST_F(ServerE2E, SystemLogsOfTheSavedResultGoAlongAsPtsSendsThem) {
+  fs::create_directories(dir_ + "/home/test-results/my-run/system-logs/System 1");
+  WriteFileAtomically(dir_ + "/home/test-results/my-run/system-logs/System 1/lspci", "00:00.0 Host bridge\n");
+  std::string id = Upload();
+  ASSERT_TRUE(server::IsResultIdCompliant(id)) << id;
+  httplib::Client http("127.0.0.1", server_->port());
+  auto logs = http.Post("/f/client.php", "r=clone_openbenchmarking_system_logs&i=" + id, "application/x-www-form-urlencoded");
+  ASSERT_TRUE(logs);
+  ASSERT_EQ(logs->status, 200) << logs->body;
+  EXPECT_EQ(logs->body.substr(0, 4), std::string("PK\x03\x04", 4));
+  EXPECT_NE(logs->body.find("system-logs/System 1/lspci"), std::string::npos);
+  // --no-system-logs leaves them home.
+  std::string bare = Upload("--no-system-logs");
+  auto none = http.Post("/f/client.php", "r=clone_openbenchmarking_system_logs&i=" + bare, "application/x-www-form-urlencoded");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->status, 404);
+}
+
 TEST_F(ServerE2E, UnlistedUploadsAreNotListed) {
   std::string id = Upload("--unlisted");
   auto list = Cli("list-server-results --server " + server_->url());

@@ -1,0 +1,52 @@
+// Rendering a view of a result file one Result at a time. PTS writes Generated and the systems
+// before the first Result, so text, CSV and JSON can be produced while the file is parsed, with
+// the memory of one Result instead of the whole model. Each view has one implementation of
+// this interface; its whole-model function (ResultFileToText...) feeds the same view from a
+// ResultFile, so there is one rendering code path either way.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "results-xml/result_file.h"
+#include "results-xml/result_xml.h"
+
+namespace ptsn::results {
+
+class StreamingView : public ResultVisitor {
+ public:
+  // Text rendered and not yet taken. Between Results the caller may move it out and clear it,
+  // so a large export goes to its destination as it is made.
+  virtual std::string& Pending() = 0;
+  // Renders the tail into Pending(); called once, after the last OnResult.
+  virtual void Finish() = 0;
+};
+
+// Where rendered text goes: written in pieces; Restart() drops everything written so far.
+class TextSink {
+ public:
+  virtual ~TextSink() = default;
+  virtual void Write(std::string_view text) = 0;
+  // Write() of a string the caller is done with (a sink keeping text may take it without a copy).
+  virtual void Take(std::string&& text) { Write(text); }
+  virtual void Restart() = 0;
+};
+
+// Thrown by a view's OnResult when it cannot go on one Result at a time (a JSON export meeting
+// a second Result with the same comparison hash, which PTS's keyed output folds into the first).
+struct NeedsWholeFile {};
+
+// Feeds a whole model through `view` and returns its text.
+std::string RenderModel(const ResultFile& file, StreamingView& view);
+
+// Renders the result file at `path` through `view` into `sink` while parsing it, passing the text
+// on every ~1 MB. When the file is out of PTS's element order or the view throws NeedsWholeFile,
+// restarts the sink and writes `whole(model)` of the parsed file instead. Errors are
+// ReadResultFile's (the sink may then hold part of the text: it must not be made visible).
+void RenderResultFile(const std::string& path, StreamingView& view,
+                      const std::function<std::string(const ResultFile&)>& whole, TextSink& sink);
+// The same into a string.
+std::string RenderResultFile(const std::string& path, StreamingView& view,
+                             const std::function<std::string(const ResultFile&)>& whole);
+
+}  // namespace ptsn::results

@@ -1,0 +1,31 @@
+// The system logs PTS attaches to a result upload (pts_openbenchmarking_upload.php): the saved
+// result's `system-logs/` directory (lspci, dmesg, ... per system, written at run time), as a
+// ZIP whose entries are named "system-logs/...", sent only when every file in it is text and
+// the archive is under PTS's limit of 3,097,152 bytes. Dot files are left out (PHP's glob).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ptsn::client {
+
+inline constexpr size_t kMaxSystemLogsZipBytes = 3097152;
+
+struct SystemLogs {
+  std::optional<std::string> zip;  // the archive, when it is to be sent
+  std::string skipped_because;     // why not, when the directory exists but is not sent
+};
+
+// Reads `<result_dir>/system-logs/`; no directory → neither zip nor reason.
+SystemLogs CollectSystemLogs(const std::string& result_dir);
+
+// A ZIP archive (DEFLATE, no encryption) of `files` (entry name → content); names ending in '/'
+// are directory entries. Entries are written in map order.
+std::string ZipArchive(const std::map<std::string, std::string>& files);
+
+// PTS accepts a log only when its MIME type is text/plain; here: no NUL byte and valid UTF-8.
+bool LooksLikeText(const std::string& bytes);
+
+}  // namespace ptsn::client

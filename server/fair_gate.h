@@ -1,0 +1,69 @@
+// Admits at most `slots` callers at once and the rest strictly in arrival order. The server
+// keeps one thread per keep-alive connection (cpp-httplib), so 50 clients mean 50 threads; left
+// alone, all of them are runnable at once on 2 cores and the scheduler's time slicing gives some
+// requests a long wait (a long p99). Passing the CPU-heavy part of each request through this
+// gate keeps about one runnable thread per core and serves requests first come, first served.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+
+namespace ptsn::server {
+
+class FairGate {
+ public:
+  // slots <= 0: no limit (Enter never waits).
+  explicit FairGate(int slots) : free_(slots), unlimited_(slots <= 0) {}
+
+  class Pass {
+   public:
+    explicit Pass(FairGate* gate) : gate_(gate) {}
+    Pass(Pass&& o) noexcept : gate_(o.gate_) { o.gate_ = nullptr; }
+    Pass(const Pass&) = delete;
+    Pass& operator=(const Pass&) = delete;
+    ~Pass() {
+      if (gate_) gate_->Leave();
+    }
+
+   private:
+    FairGate* gate_;
+  };
+
+  Pass Enter() {
+    if (unlimited_) return Pass(nullptr);
+    std::unique_lock lock(mu_);
+    if (free_ > 0 && waiting_.empty()) {
+      --free_;
+      return Pass(this);
+    }
+    Waiter me;
+    waiting_.push_back(&me);
+    me.cv.wait(lock, [&] { return me.admitted; });
+    return Pass(this);
+  }
+
+ private:
+  struct Waiter {
+    std::condition_variable cv;
+    bool admitted = false;
+  };
+  // The slot passes straight to the oldest waiter, so a newcomer can never overtake it.
+  void Leave() {
+    std::lock_guard lock(mu_);
+    if (waiting_.empty()) {
+      ++free_;
+      return;
+    }
+    Waiter* next = waiting_.front();
+    waiting_.pop_front();
+    next->admitted = true;
+    next->cv.notify_one();
+  }
+  std::mutex mu_;
+  int free_;
+  const bool unlimited_;
+  std::deque<Waiter*> waiting_;
+};
+
+}  // namespace ptsn::server

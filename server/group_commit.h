@@ -1,0 +1,39 @@
+// Group commit: uploads that arrive while a commit is under way wait and are then stored
+// together in ONE transaction (Storage::InsertBatch), so N concurrent uploads cost one flush to
+// disk and one transaction round trip instead of N. No thread of its own: the first waiting
+// caller commits the batch for everyone (leader/follower), so an idle server costs nothing and a
+// lone upload is committed at once.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "server/storage.h"
+
+namespace ptsn::server {
+
+class GroupCommitter {
+ public:
+  explicit GroupCommitter(Storage& storage, size_t max_batch = 64) : storage_(storage), max_batch_(max_batch) {}
+  // Returns once the insert is durable (its batch committed): the new ID. Throws StorageError
+  // when it was refused or its batch's transaction failed.
+  std::string Insert(const NewResult& result, const std::string& day_key, IdMaker make_id);
+
+ private:
+  struct Waiter {
+    InsertRequest request;
+    bool done = false;
+    std::string batch_error;  // the whole transaction failed
+  };
+  Storage& storage_;
+  const size_t max_batch_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Waiter*> queue_;
+  bool committing_ = false;
+};
+
+}  // namespace ptsn::server

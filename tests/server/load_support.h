@@ -1,0 +1,103 @@
+// Helpers shared by the load, fault and database-restart tests: one protocol upload, and a
+// storage backend (SQLite directory or a fresh PostgreSQL schema) for a server process.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
+#include <random>
+#include <thread>
+
+#include "runner/client/wire.h"
+#include "server/result_id.h"
+#include "server/testing/sample_result.h"
+#include "tests/server/server_process.h"
+
+namespace ptsn::test {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+inline int EnvCount(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
+struct Acked {
+  std::string id, xml;
+};
+
+// One protocol upload; returns the ID or "" (and the reason) on failure.
+inline std::string UploadOnce(httplib::Client& http, const std::string& token, const std::string& xml, std::string* why) {
+  wire::Upload up;
+  up.xml = xml;
+  httplib::Headers h{{"Authorization", "Bearer " + token}};
+  auto res = http.Post("/f/client.php", h, wire::EncodeForm(wire::EncodeUpload(up)), "application/x-www-form-urlencoded");
+  if (!res) {
+    *why = "no response (" + httplib::to_string(res.error()) + ")";
+    return "";
+  }
+  if (res->status != 200) {
+    *why = "HTTP " + std::to_string(res->status) + ": " + res->body;
+    return "";
+  }
+  return json::parse(res->body)["openbenchmarking"]["upload"].value("id", "");
+}
+
+// A storage backend for the server process: SQLite in a temp dir or a fresh PostgreSQL schema.
+struct Backend {
+  std::string dir, schema;
+  std::vector<std::string> args;
+  std::string skip;
+  explicit Backend(bool postgres) {
+    std::random_device rd;
+    dir = (fs::temp_directory_path() / ("ptsn_load_" + std::to_string(rd()))).string();
+    fs::create_directories(dir);
+    if (!postgres) {
+      args = {"--data", dir, "--write-rate", "0"};
+      return;
+    }
+    const char* pg = std::getenv("PTSN_TEST_PG");
+    if (!pg || !*pg) {
+      skip = "PTSN_TEST_PG is not set (contrib/start-test-services.sh starts a PostgreSQL)";
+      return;
+    }
+    schema = "ptsn_load_" + std::to_string(rd() % 1000000);
+    pqxx::connection c(pg);
+    pqxx::work w(c);
+    w.exec("CREATE SCHEMA " + schema);
+    w.commit();
+    args = {"--database", std::string(pg) + " options='-csearch_path=" + schema + "'", "--data", dir, "--write-rate", "0"};
+  }
+  ~Backend() {
+    fs::remove_all(dir);
+    if (schema.empty()) return;
+    try {
+      pqxx::connection c(std::getenv("PTSN_TEST_PG"));
+      pqxx::work w(c);
+      w.exec("DROP SCHEMA " + schema + " CASCADE");
+      w.commit();
+    } catch (const std::exception&) {
+    }
+  }
+  std::string Token(const char* user) {
+    auto [rc, out] = Shell(std::string(PTSN_SERVER_BINARY) + " token create " + user + " " + Quoted());
+    EXPECT_EQ(rc, 0) << out;
+    return LastLine(out);
+  }
+  std::string Quoted() {
+    std::string s;
+    for (const auto& a : args) s += "\"" + a + "\" ";
+    return s;
+  }
+};
+
+
+}  // namespace ptsn::test
