@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 #include "results-xml/statistics.h"
 #include "runner/common/strings.h"
@@ -166,6 +167,30 @@ std::string BrandColor(std::string_view identifier) {
   if (has("google")) return "#4885ed";
   if (has("arm ")) return "#f6d452";
   return {};
+}
+
+std::optional<std::string> StandInMark(const Entry& e) {
+  // Most entries carry no JSON or PTS's own keys: skip the parse unless the key is there.
+  if (!e.json || e.json->find(kStandInKey) == std::string::npos) return std::nullopt;
+  auto j = nlohmann::json::parse(*e.json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return std::nullopt;
+  auto it = j.find(kStandInKey);
+  if (it == j.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+std::string EntryLabel(const Entry& e) { return StandInMark(e) ? e.identifier + " *" : e.identifier; }
+
+std::string StandInFootnote(const std::string& label) { return "* STAND-IN: " + label + " (not the original program)"; }
+
+std::vector<std::string> StandInFootnotes(const Result& r) {
+  std::vector<std::string> out;
+  for (const auto& e : r.entries)
+    if (auto label = StandInMark(e)) {
+      std::string note = StandInFootnote(*label);
+      if (std::find(out.begin(), out.end(), note) == out.end()) out.push_back(std::move(note));
+    }
+  return out;
 }
 
 }  // namespace ptsn::results

@@ -53,6 +53,20 @@ std::vector<std::string_view> SplitViews(std::string_view s, char sep);
 // earlier ones in place (PHP array semantics).
 std::vector<std::pair<std::string, std::string>> SplitComponents(std::string_view components);
 
+// A stand-in: `run <ID>` files a result measured by a stand-in profile (not the published test's
+// own program) under the published result, marked in the entry's JSON with
+// {"stand-in":"native/fs-files-1.0.0 for pts/fs-mark-1.0"}. Every view marks such a row ("This
+// Box *") and prints StandInFootnote() with it, so it is never passed off as the original.
+inline constexpr const char* kStandInKey = "stand-in";
+// The stand-in's label, nullopt for an entry the original program measured.
+std::optional<std::string> StandInMark(const Entry& e);
+// How a view names an entry's row: "identifier *" for a stand-in, else the identifier.
+std::string EntryLabel(const Entry& e);
+// "* STAND-IN: <label> (not the original program)".
+std::string StandInFootnote(const std::string& label);
+// The footnotes of `r`'s stand-in entries, one per distinct label, in entry order.
+std::vector<std::string> StandInFootnotes(const Result& r);
+
 // The vendor colour PTS paints a system identifier with ("#0b5997" for Intel...), "" when none.
 std::string BrandColor(std::string_view identifier);
 

@@ -19,6 +19,7 @@ constexpr const char* kStyle =
     "th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
     "th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}"
     ".meta{color:#666;font-size:.85em}.outlier{color:#c80000;font-weight:bold}"
+    ".stand-in{color:#c80000;font-weight:bold}"
     "section{page-break-inside:avoid}";
 
 void Esc(std::string& out, std::string_view s) { AppendXmlEscaped(out, s); }
@@ -75,6 +76,11 @@ void ValuesTable(std::string& out, const Result& r) {
   for (const auto& e : r.entries) {
     out += "<tr><td>";
     Esc(out, e.identifier);
+    if (auto label = StandInMark(e)) {
+      out += " <span class=\"stand-in\">*&nbsp;";
+      Esc(out, StandInFootnote(*label).substr(2));
+      out += "</span>";
+    }
     out += "</td>";
     const bool series = IsSeries(e);
     const std::vector<double> values = EntryNumbers(e);

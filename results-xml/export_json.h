@@ -11,6 +11,8 @@
 //  * "ptsn_shadowed_systems" / "ptsn_shadowed_entries" / "ptsn_shadowed_results": whatever
 //    PTS's keyed objects would silently drop when two systems, entries or results share a key
 //    (a merge that kept two "Baseline" runs), so every trial is in the output;
+//  * a stand-in's entry (see export_common.h): "ptsn_stand_in": "<stand-in> for <original>"
+//    (the label is also in "details", PTS's pass-through of the entry JSON);
 //  * top level "ptsn": {"generator": ...}.
 #pragma once
 

@@ -80,7 +80,14 @@ void Header(std::string& out, const Result& r, int width, int height, const SvgO
   }
 }
 
-void Footer(std::string& out, int width, int height) {
+// Room the stand-in footnotes of `r` take at the bottom of its chart.
+int FootnoteHeight(const Result& r) { return 14 * static_cast<int>(StandInFootnotes(r).size()); }
+
+void Footer(std::string& out, const Result& r, int width, int height) {
+  const std::vector<std::string> notes = StandInFootnotes(r);
+  for (size_t i = 0; i < notes.size(); ++i)
+    Text(out, 6, height - 18 - 14.0 * static_cast<double>(notes.size() - 1 - i), notes[i],
+         "font-size=\"10\" font-weight=\"bold\" fill=\"#c80000\" class=\"stand-in\"");
   Text(out, width - 6, height - 6, "pts-native", "font-size=\"8\" fill=\"#757575\" text-anchor=\"end\"");
   out += "</svg>";
 }
@@ -93,10 +100,10 @@ struct Bar {
 int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, const SvgOptions& o) {
   const int width = std::max(o.width, 300);
   double label_width = 60;
-  for (const auto& b : bars) label_width = std::max(label_width, TextWidth(b.entry->identifier, 11));
+  for (const auto& b : bars) label_width = std::max(label_width, TextWidth(EntryLabel(*b.entry), 11));
   label_width = std::min(label_width + 12, width * 0.45);
   const double x0 = label_width, x1 = width - 16.0, top = 64, row = 46, bar_height = 30;
-  const int height = static_cast<int>(top + row * static_cast<double>(bars.size()) + 36);
+  const int height = static_cast<int>(top + row * static_cast<double>(bars.size()) + 36) + FootnoteHeight(r);
   Header(out, r, width, height, o, true);
 
   double max = 0;
@@ -126,7 +133,7 @@ int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, co
     const double w = std::max(1.0, b.value / axis_max * plot);
     out += "<rect x=\"" + Num(x0) + "\" y=\"" + Num(y) + "\" width=\"" + Num(w) + "\" height=\"" + Num(bar_height) +
            "\" fill=\"" + color + "\" stroke=\"#949494\"/>";
-    Text(out, x0 - 5, y + bar_height / 2 + 2, b.entry->identifier,
+    Text(out, x0 - 5, y + bar_height / 2 + 2, EntryLabel(*b.entry),
          "font-size=\"11\" font-weight=\"bold\" fill=\"#231f20\" text-anchor=\"end\"");
     const std::string se = StandardErrorLabel(*b.entry);
     if (!se.empty()) Text(out, x0 - 5, y + bar_height - 1, se, "font-size=\"8\" fill=\"#065695\" text-anchor=\"end\"");
@@ -138,7 +145,7 @@ int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, co
       Text(out, x0 + w + 4, y + bar_height / 2 + 4, label, "font-size=\"10\" font-weight=\"bold\" fill=\"#231f20\"");
     y += row;
   }
-  Footer(out, width, height);
+  Footer(out, r, width, height);
   return height;
 }
 
@@ -151,7 +158,7 @@ int LineChart(std::string& out, const Result& r, const std::vector<Series>& seri
   const int width = std::max(o.width, 300);
   const double x0 = 56, x1 = width - 16.0, top = 64, plot_height = 180;
   const double bottom = top + plot_height;
-  const int height = static_cast<int>(bottom + 28 + 16 * static_cast<double>(series.size()) + 16);
+  const int height = static_cast<int>(bottom + 28 + 16 * static_cast<double>(series.size()) + 16) + FootnoteHeight(r);
   Header(out, r, width, height, o, true);
 
   double lo = 0, hi = 0;
@@ -191,23 +198,23 @@ int LineChart(std::string& out, const Result& r, const std::vector<Series>& seri
     out += "<rect x=\"" + Num(x0) + "\" y=\"" + Num(legend_y - 8) + "\" width=\"10\" height=\"10\" fill=\"" + color + "\"/>";
     char stats[128];
     std::snprintf(stats, sizeof stats, "  Min: %.2f / Avg: %.2f / Max: %.2f", st.min, st.mean, st.max);
-    Text(out, x0 + 16, legend_y, s.entry->identifier + stats, "font-size=\"10\" fill=\"#231f20\"");
+    Text(out, x0 + 16, legend_y, EntryLabel(*s.entry) + stats, "font-size=\"10\" fill=\"#231f20\"");
     legend_y += 16;
   }
-  Footer(out, width, height);
+  Footer(out, r, width, height);
   return height;
 }
 
 int ValueList(std::string& out, const Result& r, const SvgOptions& o) {
   const int width = std::max(o.width, 300);
-  const int height = 64 + 16 * static_cast<int>(r.entries.size()) + 24;
+  const int height = 64 + 16 * static_cast<int>(r.entries.size()) + 24 + FootnoteHeight(r);
   Header(out, r, width, height, o, false);
   double y = 72;
   for (const auto& e : r.entries) {
-    Text(out, 16, y, e.identifier + ": " + (e.value.empty() ? "(no result)" : e.value), "font-size=\"11\" fill=\"#231f20\"");
+    Text(out, 16, y, EntryLabel(e) + ": " + (e.value.empty() ? "(no result)" : e.value), "font-size=\"11\" fill=\"#231f20\"");
     y += 16;
   }
-  Footer(out, width, height);
+  Footer(out, r, width, height);
   return height;
 }
 

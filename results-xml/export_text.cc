@@ -95,8 +95,30 @@ void AppendBoxPlot(std::string& line, std::vector<double> values, double max_val
 
 }  // namespace
 
+namespace {
+
+void AppendResultBlock(std::string& out, const Result& result, int terminal_width, std::string_view prepend_line);
+
+}  // namespace
+
 void AppendResultText(std::string& out, const Result& result, int terminal_width,
                       std::string_view prepend_line) {
+  std::vector<std::string> notes = StandInFootnotes(result);
+  if (notes.empty()) return AppendResultBlock(out, result, terminal_width, prepend_line);
+  // Stand-in rows are named "identifier *" and the block ends with what they stand in for.
+  Result marked = result;
+  for (auto& e : marked.entries) e.identifier = EntryLabel(e);
+  AppendResultBlock(out, marked, terminal_width, prepend_line);
+  for (const auto& note : notes) {
+    out += '\n';
+    out += prepend_line;
+    out += "    " + note;
+  }
+}
+
+namespace {
+
+void AppendResultBlock(std::string& out, const Result& result, int terminal_width, std::string_view prepend_line) {
   out += '\n';
   out += prepend_line;
   out += Trim(result.title + " " + result.app_version);
@@ -204,7 +226,6 @@ void AppendResultText(std::string& out, const Result& result, int terminal_width
   }
 }
 
-namespace {
 
 // Title, description and each system's hardware/software: the header of both text views.
 void AppendHeader(std::string& out, const ResultFile& file) {

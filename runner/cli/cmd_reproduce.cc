@@ -16,7 +16,7 @@ namespace ptsn::cli {
 
 namespace {
 
-const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive"}};
+const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline"}};
 
 int Reproduce(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, kSpec);
@@ -29,6 +29,7 @@ int Reproduce(const std::vector<std::string>& argv) {
   o.skip_unavailable = a.Has("--skip-unavailable");
   o.upload = a.Has("--upload");
   o.non_interactive = a.Has("--non-interactive");
+  o.offline = a.Has("--offline");
   if (const char* w = std::getenv("TERMINAL_WIDTH")) o.width = std::max(40, std::atoi(w));
   return reproduce::RunSession(o, std::cout);
 }
@@ -49,7 +50,7 @@ std::optional<int> RunResultIfNamed(const std::vector<std::string>& args) {
 
 std::vector<Command> ReproduceCommands() {
   const std::string usage =
-      "ID|SAVED-NAME [--server URL] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload [--token T]]";
+      "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload [--token T]]";
   return {
       {"reproduce", {}, "Running", usage,
        "run a published result's tests here (stand-ins where the original cannot run) and compare side by side",

@@ -1,7 +1,6 @@
 // install, install-dependencies, run/benchmark, batch-run/batch-benchmark, system-info: thin
 // glue over runner/profile (what to run), runner/install, runner/run (the loop), runner/sysinfo
 // and runner/monitor.
-#include <pwd.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -23,6 +22,7 @@
 #include "runner/monitor/monitor_session.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/run/naming.h"
+#include "runner/run/run_setup.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -35,6 +35,11 @@ std::optional<std::string> Env(const char* name) {
   const char* v = std::getenv(name);
   if (!v || !*v) return std::nullopt;
   return std::string(v);
+}
+
+// The process environment, an empty value counting as unset.
+EnvLookup EnvVars() {
+  return [](const std::string& k) { return Env(k.c_str()); };
 }
 
 bool OnTerminal() { return isatty(0) && isatty(1); }
@@ -72,27 +77,6 @@ std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const
   return out;
 }
 
-exec::HostFacts LiveFacts(const sysinfo::SystemReader& r) {
-  exec::HostFacts f;
-  auto cpu = sysinfo::ReadCpu(r);
-  f.logical_cores = std::max(1, cpu.logical);
-  f.physical_cores = std::max(1, cpu.physical);
-  f.memory_mb = sysinfo::MemoryMegabytes(r);
-  auto os = sysinfo::ReadOsRelease(r);
-  f.os_id = os.id;
-  f.os_version = os.version_id;
-  f.arch = sysinfo::Architecture(r);
-  f.real_home = Env("HOME").value_or("");
-  f.run_start_time = std::time(nullptr);
-  return f;
-}
-
-std::string UserName() {
-  if (auto u = Env("USER")) return *u;
-  if (passwd* pw = getpwuid(getuid())) return pw->pw_name;
-  return "user";
-}
-
 struct Context {
   const Settings& settings = GlobalSettings();
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(GlobalSettings());
@@ -106,20 +90,8 @@ struct Context {
     fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
   }
   install::InstallContext InstallCtx(bool force) {
-    install::InstallContext c;
-    c.install_root = settings.Get("install.directory");
-    c.downloads.download_cache = settings.Get("install.download_cache");
-    c.downloads.caches = install::CacheLocationsFrom(c.downloads.download_cache, settings.Get("results.pts_home"),
-                                                     settings.Get("install.extra_caches"),
-                                                     Env("PTS_DOWNLOAD_CACHE").value_or(""));
-    c.downloads.skip_hashes = Env("NO_FILE_HASH_CHECKS").has_value();
-    c.fetcher = fetcher.get();
-    c.offline = offline;
-    c.force = force;
-    c.host_env = exec::CurrentEnvironment();
-    c.facts = LiveFacts(*reader);
-    c.progress = [](const std::string& line) { std::cerr << line << "\n"; };
-    return c;
+    return run::MakeInstallContext(settings, *fetcher, offline, force, run::LiveFacts(*reader, EnvVars(), std::time(nullptr)),
+                                   EnvVars());
   }
 };
 
@@ -142,22 +114,11 @@ void InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force
                 "; run: pts-native install-dependencies " + Join(names, " "));
   }
   std::set<std::string> done;
-  for (const auto& t : targets) {
-    std::vector<profile::TestProfile> chain;
-    for (auto it = t.profile.extends_chain.rbegin(); it != t.profile.extends_chain.rend(); ++it)
-      chain.push_back(ctx.repo.LoadProfile(*it));
-    chain.push_back(t.profile);
-    for (const auto& p : chain) {
-      if (!done.insert(p.identifier).second) continue;
-      auto r = install::InstallProfile(p, ictx, ctx.runner);
-      if (!r.ok) throw Error(r.failure);
-      if (r.already_installed) {
-        if (!quiet_if_installed) std::cout << p.identifier << ": already installed\n";
-      } else {
-        std::cout << p.identifier << ": installed\n";
-      }
-    }
-  }
+  for (const auto& t : targets)
+    run::InstallWithParents(ctx.repo, t.profile, ictx, ctx.runner, done, [&](const std::string& id, bool already) {
+      if (!already) std::cout << id << ": installed\n";
+      else if (!quiet_if_installed) std::cout << id << ": already installed\n";
+    });
 }
 
 int Install(const std::vector<std::string>& argv) {
@@ -264,25 +225,6 @@ std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batc
   return plan;
 }
 
-// Adapts runner/monitor's session to the run loop's hook.
-class MonitorHook : public run::TestHook {
- public:
-  explicit MonitorHook(monitor::MonitorSession& s) : session_(s) {}
-  void BeforeTest(const results::Result&) override { session_.BeginTest(); }
-  void AfterTest(const results::Result&) override { session_.EndTest(); }
-  std::vector<std::string> Record(results::ResultFile& file, const results::Result& test,
-                                  const std::string& id) override {
-    return session_.RecordTest(file, test, id).problems;
-  }
-  void Finish(results::ResultFile& file, const std::string& id) override {
-    session_.FinishSession(file, id);
-    session_.RecordEnvironment(file.generated);
-  }
-
- private:
-  monitor::MonitorSession& session_;
-};
-
 std::string Prompt(const std::string& question) {
   std::cout << question << std::flush;
   std::string line;
@@ -311,34 +253,15 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   if (interactive && !identifier) identifier = Prompt("Enter a unique name for this test run (empty: automatic): ");
   auto naming = run::ResolveNaming(name, identifier, Env("TEST_RESULTS_DESCRIPTION"), std::time(nullptr));
 
-  std::string test_dir = s.Get("run.test_dir");
-  std::error_code ec;
-  if (!fs::exists(test_dir, ec)) test_dir = s.Get("install.directory");
-  if (!fs::exists(test_dir, ec)) test_dir = s.Home();
-  test_dir = fs::weakly_canonical(test_dir, ec).string();
+  std::string test_dir = run::TestDirectory(s);
   bool disk_test = false;
   for (const auto& t : plan) disk_test |= t.profile.test_type == "Disk";
 
-  run::RunConfig config;
+  run::RunConfig config =
+      run::BaseRunConfig(s, *ctx.reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, EnvVars());
   config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
   config.title = naming.title;
-  config.system.identifier = naming.identifier;
-  config.system.hardware = sysinfo::JoinComponents(sysinfo::HardwareComponents(*ctx.reader));
-  config.system.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(*ctx.reader, test_dir));
-  std::string notes = sysinfo::SystemNotesJson(*ctx.reader, test_dir, disk_test);
-  if (!notes.empty()) config.system.json = notes;
-  config.system.user = UserName();
-  config.system.test_client_version = "10.8.6";
   config.description = naming.description.value_or(run::AutoDescription(config.system.hardware, config.system.software));
-  config.install_root = s.Get("install.directory");
-  config.host_env = exec::CurrentEnvironment();
-  config.facts = LiveFacts(*ctx.reader);
-  config.overrides = run::ReadRunCountOverrides([](const std::string& k) -> std::optional<std::string> {
-    const char* v = std::getenv(k.c_str());
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  });
-  config.limits = {s.GetBool("run.dynamic_run_count"), s.GetDouble("run.sd_threshold"),
-                   static_cast<int>(s.GetInt("run.max_runs")), s.GetDouble("run.time_budget")};
   if (auto w = args.Value("--warmup")) {
     try {
       config.warmup_runs = std::stoi(*w);
@@ -346,10 +269,6 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
       throw Error("--warmup " + *w + ": not a number");
     }
   }
-  config.settle_seconds = s.GetDouble("run.settle_seconds");
-  config.trial_timeout = s.GetDouble("run.trial_timeout");
-  config.timeout_factor = s.GetDouble("run.timeout_factor");
-  config.exec_prepend = Env("TEST_EXEC_PREPEND").value_or("");
 
   bool json = args.Has("--json-events");
   auto printer = run::MakePrinter(json ? run::PrinterKind::kJson : OnTerminal() ? run::PrinterKind::kTty
@@ -364,13 +283,14 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     if (!automatic.empty()) config.system.identifier = automatic;
   }
   monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
-  MonitorHook hook(monitor_session);
+  run::MonitorHook hook(monitor_session);
   if (!json)
     for (const auto& line : monitor_session.StatusLines()) std::cout << line << "\n";
   exec::InstallSignalForwarding();
   run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
   auto summary = runner.Run(plan);
 
+  std::error_code ec;
   if (fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
     int width = 80;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "results-xml/comparison_hash.h"
+#include "results-xml/export_common.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 
@@ -63,17 +64,13 @@ void MergeByHash(results::ResultFile& file, const results::Result& r, std::vecto
 
 }  // namespace
 
-namespace {
-std::optional<std::string> JsonString(const results::Entry& entry, const char* key) {
+std::optional<std::string> StandInOf(const results::Entry& entry) { return results::StandInMark(entry); }
+std::optional<std::string> StandInScaleOf(const results::Entry& entry) {
   Json j = ParseEntryJson(entry.json);
-  auto it = j.find(key);
+  auto it = j.find("stand-in-scale");
   if (it == j.end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
 }
-}  // namespace
-
-std::optional<std::string> StandInOf(const results::Entry& entry) { return JsonString(entry, kStandInJsonKey); }
-std::optional<std::string> StandInScaleOf(const results::Entry& entry) { return JsonString(entry, "stand-in-scale"); }
 
 void PutEntry(results::Result& result, results::Entry entry, const std::optional<std::string>& stand_in_label) {
   if (stand_in_label) MarkEntry(entry, *stand_in_label, "");
@@ -200,6 +197,39 @@ void AddNote(results::System& system, const std::string& note) {
 }
 constexpr const char* kReproductionNote = "Reproduction of ";
 }  // namespace
+
+size_t FoldIntoOlderMonitorNames(results::ResultFile& file, const std::string& identifier) {
+  static const std::string kMonitor = " Monitor";
+  size_t moved = 0;
+  for (size_t i = 0; i < file.results.size();) {
+    const results::Result& r = file.results[i];
+    const bool only_ours = !r.entries.empty() && std::all_of(r.entries.begin(), r.entries.end(), [&](const auto& e) {
+      return e.identifier == identifier;
+    });
+    std::string name = EndsWith(r.description, kMonitor) ? r.description.substr(0, r.description.size() - kMonitor.size()) : "";
+    size_t qualifier = name.rfind(" (");
+    if (!r.identifier.empty() || !r.parent || !only_ours || qualifier == std::string::npos || name.back() != ')' ||
+        !StartsWith(r.arguments, name)) {
+      ++i;
+      continue;
+    }
+    const std::string older = name.substr(0, qualifier);
+    const std::string older_arguments = older + r.arguments.substr(name.size());
+    auto target = std::find_if(file.results.begin(), file.results.end(), [&](const results::Result& q) {
+      return q.identifier.empty() && q.parent == r.parent && q.scale == r.scale && q.description == older + kMonitor &&
+             q.arguments == older_arguments &&
+             std::none_of(q.entries.begin(), q.entries.end(), [&](const auto& e) { return e.identifier == identifier; });
+    });
+    if (target == file.results.end()) {
+      ++i;
+      continue;
+    }
+    target->entries.insert(target->entries.end(), r.entries.begin(), r.entries.end());
+    file.results.erase(file.results.begin() + static_cast<std::ptrdiff_t>(i));
+    ++moved;
+  }
+  return moved;
+}
 
 void NoteReproduction(results::System& system, const std::string& reproduced_name, const ReproducePlan& plan) {
   AddNote(system, kReproductionNote + reproduced_name + " by pts-native.");

@@ -12,13 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "results-xml/export_common.h"
 #include "results-xml/result_file.h"
 #include "runner/reproduce/plan.h"
 
 namespace ptsn::reproduce {
 
-// The Entry JSON key that marks a stand-in entry.
-inline constexpr const char* kStandInJsonKey = "stand-in";
+// The Entry JSON key that marks a stand-in entry (the views read it: results-xml/export_common.h).
+inline constexpr const char* kStandInJsonKey = results::kStandInKey;
 
 // "native/fs-files-1.0.0 for pts/fs-mark-1.0" when `entry` is a stand-in's, else nullopt.
 std::optional<std::string> StandInOf(const results::Entry& entry);
@@ -58,6 +59,13 @@ bool SameUnit(const std::string& a, const std::string& b);
 // children for `identifier` under the original results, marked, and drops what is left empty.
 // Idempotent, so it can run after every save; returns how many stand-in results were moved.
 size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier);
+
+// PTS 10.8.6 names a sensor's per-test monitor result "<name> (<qualifier>) <test arguments>"
+// ("CPU Usage (Summary) -s 1048576 -n 1000"); files written by PTS 3.x/4.x (the seed
+// reconstructions) have "CPU Usage -s 1048576 -n 1000" for the same series. Moves `identifier`'s
+// entries from a monitor child only this system has into the published child of the older name
+// with the same Parent and Scale, so they line up; returns how many moved. Idempotent.
+size_t FoldIntoOlderMonitorNames(results::ResultFile& file, const std::string& identifier);
 
 // Appends "Reproduction of NAME by pts-native." and, when the plan has stand-ins, "Stand-ins
 // (not the original programs): A; B." to the notes of the new `system` (idempotent). The first

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "results-xml/comparison_hash.h"
+#include "results-xml/result_xml.h"
 
 namespace ptsn::reproduce {
 
@@ -190,6 +194,36 @@ TEST(Append, SystemNotesListStandIns) {
             "Disk Scheduler: MQ-DEADLINE. Reproduction of 1110088-AR-1110066AR56 by pts-native. Stand-ins (not the "
             "original programs): native/fs-files-1.0.0 for pts/fs-mark-1.0.");
   EXPECT_TRUE(IsReproductionSystem(s));
+}
+
+TEST(Append, MonitorResultsLineUpUnderAnOlderPtsName) {
+  std::string seed = std::string(PTSN_SHARED_DIR) + "/reference/seed-results/1110088-AR-1110066AR56.xml";
+  if (!std::filesystem::exists(seed)) GTEST_SKIP() << "shared reference tree absent";
+  results::ResultFile file = results::ReadResultFile(seed);
+  const size_t before = file.results.size();
+  size_t fs_mark = 0;
+  while (file.results[fs_mark].identifier.rfind("pts/fs-mark", 0) != 0) ++fs_mark;
+  const std::string arguments = file.results[fs_mark].arguments;
+  results::Result child;  // what PTS 10.8.6's monitor writes for this system
+  child.title = file.results[fs_mark].title;
+  child.app_version = file.results[fs_mark].app_version;
+  child.arguments = "CPU Usage (Summary) " + arguments;
+  child.description = "CPU Usage (Summary) Monitor";
+  child.scale = "Percent";
+  child.proportion = "LIB";
+  child.display_format = "LINE_GRAPH";
+  child.parent = results::ComparisonHash(file.results[fs_mark]);
+  child.entries = {{"Mine", "10.00,20.00,30.00,40.00,50.00,60.00,70.00", "", std::nullopt}};
+  file.results.insert(file.results.begin() + static_cast<std::ptrdiff_t>(fs_mark) + 1, child);
+
+  EXPECT_EQ(FoldIntoOlderMonitorNames(file, "Mine"), 1u);
+  EXPECT_EQ(file.results.size(), before);
+  auto old = std::find_if(file.results.begin(), file.results.end(),
+                          [&](const results::Result& r) { return r.arguments == "CPU Usage " + arguments; });
+  ASSERT_NE(old, file.results.end());
+  EXPECT_EQ(old->entries.back().identifier, "Mine");
+  EXPECT_EQ(old->entries.size(), 5u) << "four published systems and this one";
+  EXPECT_EQ(FoldIntoOlderMonitorNames(file, "Mine"), 0u) << "idempotent";
 }
 
 }  // namespace ptsn::reproduce

@@ -78,15 +78,10 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
     const results::Result& r = file.results[i];
     const results::Entry* mine = FindEntry(r, identifier);
     if (!mine) continue;
-    results::Result shown = r;
+    // The text view marks stand-in rows ("This Box *") and footnotes them itself.
     std::optional<std::string> stand_in = StandInOf(*mine);
-    if (stand_in) {
-      for (auto& e : shown.entries)
-        if (e.identifier == identifier) e.identifier += " *";
-    }
-    results::AppendResultText(out, shown, width, "");
+    results::AppendResultText(out, r, width, "");
     out += '\n';
-    if (stand_in) out += "    * STAND-IN: " + *stand_in + " (not the original program)\n";
     if (by_index.count(i) && !by_index[i]->caveat.empty()) out += "    note: " + by_index[i]->caveat + "\n";
     auto it = by_index.find(i);
     if (it == by_index.end()) continue;

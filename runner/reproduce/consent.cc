@@ -7,6 +7,7 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
+#include "runner/run/naming.h"
 
 namespace ptsn::reproduce {
 
@@ -63,24 +64,27 @@ void RequireConsentToSkip(const results::ResultFile& file, const ReproducePlan& 
 }
 
 std::string ChooseIdentifier(const results::ResultFile& file, const std::optional<std::string>& from_environment,
-                             Prompter& prompter) {
-  auto check = [&](const std::string& id) {
-    if (id.empty()) return std::string("an empty identifier");
+                             Prompter& prompter, const std::map<std::string, std::string>& variables) {
+  auto check = [&](const std::string& given, const std::string& id) {
+    if (id.empty())
+      return Trim(given).empty() ? std::string("an empty identifier")
+                                 : "'" + given + "' is empty once cleaned as PTS cleans identifiers";
     const results::System* s = FindSystem(file, id);
     if (s && !IsReproductionSystem(*s))
       return "'" + id + "' is a published system of this result; choose another identifier for this one";
     return std::string();
   };
   if (from_environment && !Trim(*from_environment).empty()) {
-    std::string id = Trim(*from_environment);
-    if (auto problem = check(id); !problem.empty()) throw Error("TEST_RESULTS_IDENTIFIER: " + problem);
+    std::string id = run::CleanResultsIdentifier(*from_environment, variables);
+    if (auto problem = check(*from_environment, id); !problem.empty()) throw Error("TEST_RESULTS_IDENTIFIER: " + problem);
     return id;
   }
   if (!prompter.Interactive())
     throw Error("no identifier for this system: set TEST_RESULTS_IDENTIFIER (running non-interactively)");
   for (int attempt = 0; attempt < 3; ++attempt) {
-    std::string id = Trim(prompter.Ask("Enter a unique name to describe this test run / configuration: "));
-    std::string problem = check(id);
+    std::string given = prompter.Ask("Enter a unique name to describe this test run / configuration: ");
+    std::string id = run::CleanResultsIdentifier(given, variables);
+    std::string problem = check(given, id);
     if (problem.empty()) return id;
     std::cerr << "  " << problem << "\n";
   }

@@ -4,6 +4,7 @@
 // answer is an error naming what is missing.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,11 +31,13 @@ std::unique_ptr<Prompter> TerminalPrompter(bool non_interactive);
 void RequireConsentToSkip(const results::ResultFile& file, const ReproducePlan& plan, bool skip_unavailable,
                           Prompter& prompter);
 
-// The new system's identifier: TEST_RESULTS_IDENTIFIER's value when given, else asked. An
-// identifier that names a published system is refused (its entries would be mixed with theirs);
-// one left by an earlier, interrupted reproduction is accepted (the missing tests are resumed).
+// The new system's identifier: TEST_RESULTS_IDENTIFIER's value when given, else asked, cleaned
+// as PTS cleans a typed identifier (run::CleanResultsIdentifier with `variables` for "$NAME").
+// An identifier that names a published system is refused (its entries would be mixed with
+// theirs); one left by an earlier, interrupted reproduction is accepted (the missing tests are
+// resumed); one that cleans to nothing is refused.
 std::string ChooseIdentifier(const results::ResultFile& file, const std::optional<std::string>& from_environment,
-                             Prompter& prompter);
+                             Prompter& prompter, const std::map<std::string, std::string>& variables = {});
 
 // The items still to run for `identifier` (all of them for a new identifier).
 std::vector<PlanItem> RemainingItems(const results::ResultFile& file, const ReproducePlan& plan,

@@ -108,6 +108,24 @@ TEST(Consent, IdentifierFromEnvironmentOrAskedNeverAPublishedOne) {
   EXPECT_EQ(ChooseIdentifier(file, std::string("Mine"), p), "Mine");
 }
 
+TEST(Consent, IdentifierIsCleanedAsPtsCleansIt) {
+  auto file = File();
+  ScriptedPrompter p;
+  p.interactive = false;
+  EXPECT_EQ(ChooseIdentifier(file, std::string("  My  Box (tuned) & more "), p), "My Box tuned more");
+  EXPECT_EQ(ChooseIdentifier(file, std::string("$HOSTNAME run"), p, {{"HOSTNAME", "buildbox"}}), "buildbox run");
+  // "Published" is a published system: a typed "(Published)" cleans to it and is refused too.
+  EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string("(Published)"), p); }).find("is a published system"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string("((()))"), p); }).find("empty once cleaned"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string("0"), p); }).find("empty once cleaned"),
+            std::string::npos);
+  p.interactive = true;
+  p.answers = {"<>", "  Laptop   (2) "};
+  EXPECT_EQ(ChooseIdentifier(file, std::nullopt, p), "Laptop 2");
+}
+
 TEST(Consent, ResumeRunsOnlyWhatIsMissing) {
   auto file = File();
   auto plan = Plan(false);

@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <set>
 
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
@@ -16,7 +19,11 @@
 #include "runner/common/strings.h"
 #include "runner/exec/process.h"
 #include "runner/install/dependencies.h"
+#include "runner/install/downloads.h"
+#include "runner/install/fetcher.h"
 #include "runner/install/installer.h"
+#include "runner/install/profile_install.h"
+#include "runner/monitor/monitor_session.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/reproduce/append.h"
 #include "runner/reproduce/catalog.h"
@@ -24,6 +31,8 @@
 #include "runner/reproduce/consent.h"
 #include "runner/reproduce/plan.h"
 #include "runner/reproduce/resolve.h"
+#include "runner/run/naming.h"
+#include "runner/run/run_setup.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -33,76 +42,48 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> Env(const std::string& name) {
-  const char* v = std::getenv(name.c_str());
-  return v ? std::optional<std::string>(v) : std::nullopt;
-}
-
-std::string InstallDir(const Settings& s, const std::string& identifier) {
-  return s.Get("install.directory") + "/" + identifier;
-}
-
-bool ProfileInstalled(const Settings& s, const profile::TestProfile& p) {
-  return install::IsInstalled(InstallDir(s, p.identifier), p.identifier, install::InstallChecksum(p.ScriptPath("install")));
-}
-
 // What keeps a profile from running here that the plan should know before anything starts.
-std::string RunnableProblem(const Settings& s, const profile::TestProfile& p) {
-  auto deps = install::CheckDependencies(p.external_dependencies, p.system_dependencies, install::DpkgProbe(),
-                                         install::CommandExists);
+// Downloads are no obstacle: the install step fetches them (caches first), except offline when
+// a file is in no cache.
+std::string RunnableProblem(const install::InstallContext& ctx, const profile::TestProfile& p) {
+  auto deps = install::CheckProfileDependencies(p, install::DpkgProbe(), install::CommandExists);
   if (!deps.missing_packages.empty())
     return "needs Debian packages " + Join(deps.missing_packages, " ") + " (" +
            install::AptGetCommand(deps.missing_packages, geteuid() == 0) + ")";
   if (!deps.missing_commands.empty()) return "needs " + Join(deps.missing_commands, ", ") + " (not found)";
-  if (!p.downloads.empty() && !ProfileInstalled(s, p))
-    return "not installed and needs " + std::to_string(p.downloads.size()) + " downloads (pts-native install " +
-           p.identifier + ")";
+  if (ctx.offline) {
+    std::string dir = install::InstallDirectory(ctx.install_root, p.identifier);
+    if (!install::IsInstalled(dir, p.identifier, install::InstallChecksum(p.ScriptPath("install"))) &&
+        !install::MissingOffline(install::DownloadItemsFor(p, ctx.facts.arch), dir, ctx.downloads).empty())
+      return "needs download, offline";
+  }
   return "";
 }
 
-// Installs a profile that needs no downloads (install.sh only) when it is not installed yet.
-// Profiles with downloads were reported by the plan unless already installed.
-std::string EnsureInstalled(const Settings& s, const profile::TestProfile& p, const exec::Environment& host,
-                            const exec::HostFacts& facts, exec::ProcessRunner& runner) {
-  if (ProfileInstalled(s, p)) return "";
-  std::string dir = InstallDir(s, p.identifier);
-  install::InstallRequest req;
-  req.identifier = p.identifier;
-  req.install_script = p.ScriptPath("install");
-  req.install_dir = dir;
-  req.env = exec::PtsEnvironment(host, facts, dir, {});
-  req.timeout_seconds = 600;
-  auto outcome = install::RunInstallScript(req, runner);
-  if (!outcome.ok) return p.identifier + ": install failed: " + outcome.failure + (outcome.last_lines.empty() ? "" : "\n" + outcome.last_lines);
-  install::WriteInstallMarker(dir, p.identifier, install::InstallChecksum(req.install_script), outcome.seconds);
-  return "";
+bool ProfileInstalled(const install::InstallContext& ctx, const profile::TestProfile& p) {
+  return install::IsInstalled(install::InstallDirectory(ctx.install_root, p.identifier), p.identifier,
+                              install::InstallChecksum(p.ScriptPath("install")));
 }
 
-results::System ThisSystem(const std::string& identifier, const std::string& test_dir, exec::HostFacts* facts) {
-  auto reader = sysinfo::MakeRootedReader("/");
-  results::System sys;
-  sys.identifier = identifier;
-  sys.hardware = sysinfo::JoinComponents(sysinfo::HardwareComponents(*reader));
-  sys.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(*reader, test_dir));
-  std::string json = sysinfo::SystemNotesJson(*reader, test_dir, true);
-  if (!json.empty()) sys.json = json;
-  const char* user = std::getenv("USER");
-  sys.user = user ? user : "";
-  sys.test_client_version = "pts-native";
-  auto cpu = sysinfo::ReadCpu(*reader);
-  auto os = sysinfo::ReadOsRelease(*reader);
-  facts->logical_cores = std::max(1, cpu.logical);
-  facts->physical_cores = std::max(1, cpu.physical);
-  facts->memory_mb = sysinfo::MemoryMegabytes(*reader);
-  facts->os_id = os.id;
-  facts->os_version = os.version_id;
-  facts->arch = sysinfo::Architecture(*reader);
-  facts->real_home = Env("HOME").value_or("");
-  facts->run_start_time = static_cast<long>(std::time(nullptr));
-  return sys;
+// PTS applies the stored variables with putenv(), over whatever the caller had; the settings
+// read from those variables (MONITOR -> monitor.sensors, ...) take the stored value too.
+void ApplyPresetEnvironment(const std::vector<EnvVar>& vars, Settings& settings) {
+  for (const auto& v : vars) {
+    setenv(v.name.c_str(), v.value.c_str(), 1);
+    for (const auto& spec : SettingsTable())
+      if (v.name == spec.env) settings.SetFromCommandLine(spec.key, v.value);
+  }
 }
 
-// After every save of the run loop: stand-in results go under the published ones.
+// The "$NAME" values a typed identifier may use, as PTS offers them.
+std::map<std::string, std::string> IdentifierVariables(const sysinfo::SystemReader& reader) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return run::IdentifierVariables(sysinfo::HardwareComponents(reader), sysinfo::SoftwareComponents(reader, "/"), host);
+}
+
+// After every save of the run loop: stand-in results go under the published ones, monitor
+// results under the published ones of an older PTS's name.
 class StandInFolder : public run::RunObserver {
  public:
   StandInFolder(const ReproducePlan& plan, std::string identifier) : plan_(plan), identifier_(std::move(identifier)) {}
@@ -110,7 +91,9 @@ class StandInFolder : public run::RunObserver {
   void Fold(const std::string& path) {
     if (!fs::exists(path)) return;
     auto file = results::ReadResultFile(path);
-    if (FoldStandIns(file, plan_, identifier_) > 0) results::WriteResultFile(path, file);
+    size_t moved = FoldStandIns(file, plan_, identifier_);
+    moved += FoldIntoOlderMonitorNames(file, identifier_);
+    if (moved > 0) results::WriteResultFile(path, file);
   }
 
  private:
@@ -121,12 +104,19 @@ class StandInFolder : public run::RunObserver {
 }  // namespace
 
 int RunSession(const SessionOptions& o, std::ostream& out) {
-  const Settings& s = GlobalSettings();
+  Settings& s = MutableGlobalSettings();
+  const EnvLookup env = ProcessEnvironment();
+  const bool offline = o.offline || s.GetBool("network.offline");
+  auto reader = sysinfo::MakeRootedReader("/", s.Home() + "/cache");
+  auto fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
+  install::InstallContext install_ctx =
+      run::MakeInstallContext(s, *fetcher, offline, false, run::LiveFacts(*reader, env, std::time(nullptr)), env);
+  exec::PosixProcessRunner processes;
   ResolveOptions ro;
   ro.result_dirs = results::ResultDirectories(s);
   ro.save_dir = s.ResultsDirectory();
   ro.servers = o.servers.empty() ? std::vector<std::string>{s.Get("server.url")} : o.servers;
-  ro.offline = s.GetBool("network.offline");
+  ro.offline = offline;
   auto resolved = ResolveResult(o.name, ro, [](const std::string& url, const std::string& id) {
     return client::CloneResult(url, id);
   });
@@ -136,8 +126,8 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
 
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(s);
   RepositoryCatalog catalog(
-      repo, [&](const profile::TestProfile& p) { return RunnableProblem(s, p); },
-      [&](const profile::TestProfile& p) { return ProfileInstalled(s, p); });
+      repo, [&](const profile::TestProfile& p) { return RunnableProblem(install_ctx, p); },
+      [&](const profile::TestProfile& p) { return ProfileInstalled(install_ctx, p); });
   ReproducePlan plan = BuildPlan(file, catalog, LoadStandIns(repo.roots()));
   out << FormatPlan(file, plan);
   auto env_vars = ParsePresetEnvironment(file.generated.preset_environment_variables.value_or(""));
@@ -146,54 +136,57 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
 
   auto prompter = TerminalPrompter(o.non_interactive);
   RequireConsentToSkip(file, plan, o.skip_unavailable, *prompter);
-  std::string identifier = ChooseIdentifier(file, Env("TEST_RESULTS_IDENTIFIER"), *prompter);
-  // PTS applies the stored variables with putenv(), over whatever the caller had.
-  for (const auto& v : env_vars) setenv(v.name.c_str(), v.value.c_str(), 1);
+  std::string identifier = ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, IdentifierVariables(*reader));
+  ApplyPresetEnvironment(env_vars, s);
+  install_ctx.host_env = exec::CurrentEnvironment();  // install.sh sees the stored variables too
 
   std::vector<PlanItem> todo = RemainingItems(file, plan, identifier);
-  std::string test_dir = s.Get("run.test_dir");
-  exec::HostFacts facts;
-  run::RunConfig cfg;
-  cfg.system = ThisSystem(identifier, test_dir, &facts);
+  std::vector<run::PlannedTest> tests;
+  std::set<std::string> installed;
+  bool disk_test = false;
+  size_t not_installed = 0;
+  for (const auto& item : todo) {
+    profile::TestProfile p = repo.LoadProfile(item.profile);
+    try {
+      run::InstallWithParents(repo, p, install_ctx, processes, installed, [&](const std::string& id, bool already) {
+        if (!already) out << id << ": installed\n";
+      });
+    } catch (const Error& e) {
+      // As PTS: a test that does not install is left out (it stays without an entry for this
+      // system; a later run resumes it); the others still run.
+      out << "Not run, installing failed: " << e.what() << "\n";
+      ++not_installed;
+      continue;
+    }
+    disk_test |= p.test_type == "Disk";
+    tests.push_back(run::MakePlannedTest(p, {item.arguments, item.description}));
+  }
+  if (tests.empty()) out << "Nothing left to run for " << identifier << ".\n";
+
+  std::string test_dir = run::TestDirectory(s);
+  run::RunConfig cfg = run::BaseRunConfig(s, *reader, {identifier, test_dir, disk_test, std::time(nullptr)}, env);
   NoteReproduction(cfg.system, o.name, plan);
   cfg.result_dir = fs::path(resolved.path).parent_path().string();
   cfg.title = file.generated.title;
   cfg.description = file.generated.description;
-  cfg.install_root = s.Get("install.directory");
-  cfg.host_env = exec::CurrentEnvironment();
-  cfg.facts = facts;
-  cfg.overrides = run::ReadRunCountOverrides(Env);
-  cfg.limits.enabled = s.GetBool("run.dynamic_run_count") && !cfg.overrides.force_times_to_run;
-  cfg.limits.sd_threshold_percent = s.GetDouble("run.sd_threshold");
-  cfg.limits.max_runs = static_cast<int>(s.GetInt("run.max_runs"));
-  cfg.limits.time_budget_seconds = s.GetDouble("run.time_budget");
-  cfg.settle_seconds = s.GetDouble("run.settle_seconds");
-  cfg.trial_timeout = s.GetDouble("run.trial_timeout");
-  cfg.timeout_factor = s.GetDouble("run.timeout_factor");
-  cfg.exec_prepend = Env("TEST_EXEC_PREPEND").value_or("");
-
-  exec::PosixProcessRunner processes;
-  std::vector<run::PlannedTest> tests;
-  for (const auto& item : todo) {
-    profile::TestProfile p = repo.LoadProfile(item.profile);
-    if (std::string err = EnsureInstalled(s, p, cfg.host_env, facts, processes); !err.empty()) throw Error(err);
-    tests.push_back(run::MakePlannedTest(p, {item.arguments, item.description}));
-  }
-  if (tests.empty()) out << "Nothing left to run for " << identifier << ".\n";
 
   run::ObserverList observers;
   auto printer = run::MakePrinter(isatty(1) ? run::PrinterKind::kTty : run::PrinterKind::kPlain, out);
   StandInFolder folder(plan, identifier);
   observers.Add(printer.get());
   observers.Add(&folder);
+  monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
+  run::MonitorHook hook(monitor_session);
+  for (const auto& line : monitor_session.StatusLines()) out << line << "\n";
   int code = 0;
   if (!tests.empty()) {
-    run::TestRunner runner(cfg, processes, observers);
+    run::TestRunner runner(cfg, processes, observers, monitor_session.enabled() ? &hook : nullptr);
     run::RunSummary summary = runner.Run(tests);
     folder.Fold(summary.composite_path);
     if (summary.interrupted) code = 130;
     else if (summary.failed() > 0) code = 1;
   }
+  if (not_installed > 0 && code == 0) code = 1;
 
   auto final_file = results::ReadResultFile(resolved.path);
   out << "\n" << ComparisonText(final_file, identifier, o.width);

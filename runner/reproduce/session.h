@@ -20,11 +20,13 @@ struct SessionOptions {
   bool skip_unavailable = false;
   bool upload = false;
   bool non_interactive = false;
+  bool offline = false;               // --offline (or setting network.offline): caches only
   int width = 79;                     // TERMINAL_WIDTH for the bars
 };
 
 // Returns the exit code: 0 when every planned test produced a result, 1 when some failed (they
-// are in the file with their error), 130 when interrupted. Throws ptsn::Error for anything that
+// are in the file with their error) or did not install (left out, named in the output), 130
+// when interrupted. Throws ptsn::Error for anything that
 // stops it before running (unknown ID, unavailable tests without consent, no identifier...).
 int RunSession(const SessionOptions& options, std::ostream& out);
 

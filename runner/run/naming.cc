@@ -20,15 +20,68 @@ std::string Format(std::time_t t, const char* f) {
 
 }  // namespace
 
-std::string CleanResultsIdentifier(const std::string& s) {
-  static const std::string kKeep = " -_:,/.@+;=";
-  std::string out;
-  for (char c : s) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || kKeep.find(c) != std::string::npos)) continue;
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
+namespace {
+
+// pts_client::swap_variables(): each '$' starts a name that runs to the next space; a known name
+// with a non-empty value replaces every "$name" in the string, and the scan goes on after it.
+std::string SwapVariables(std::string s, const std::map<std::string, std::string>& variables) {
+  size_t offset = 0;
+  while (offset < s.size()) {
+    size_t start = s.find('$', offset);
+    if (start == std::string::npos) break;
+    ++start;
+    size_t end = s.find(' ', start);
+    std::string name = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    auto it = variables.find(name);
+    std::string value = it == variables.end() ? "" : it->second;
+    if (!value.empty()) {
+      std::string token = "$" + name;
+      for (size_t at = s.find(token); at != std::string::npos; at = s.find(token, at + value.size()))
+        s.replace(at, token.size(), value);
+    }
+    offset = start + value.size();
   }
+  return s;
+}
+
+bool KeptInIdentifier(char c) {
+  if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return true;
+  static const std::string kKeep = " -_:,/\\.@+;=";
+  return kKeep.find(c) != std::string::npos;
+}
+
+}  // namespace
+
+std::string CleanResultsIdentifier(const std::string& s, const std::map<std::string, std::string>& variables) {
+  std::string kept;
+  for (char c : Trim(SwapVariables(s, variables)))
+    if (KeptInIdentifier(c)) kept += c;
+  if (kept == "0") return "";  // PHP's empty() in remove_redundant(): " 0 " is trimmed to "0" first
+  std::string out;
+  for (char c : kept)
+    if (!(c == ' ' && !out.empty() && out.back() == ' ')) out += c;
   return Trim(out);
+}
+
+std::map<std::string, std::string> IdentifierVariables(const std::vector<std::pair<std::string, std::string>>& hardware,
+                                                       const std::vector<std::pair<std::string, std::string>>& software,
+                                                       const std::string& hostname) {
+  static const std::vector<std::pair<const char*, const char*>> kNames = {
+      {"Processor", "PROCESSOR"},  {"Motherboard", "MOTHERBOARD"},      {"Chipset", "CHIPSET"},
+      {"Graphics", "VIDEO_CARD"},  {"Screen Resolution", "VIDEO_RESOLUTION"}, {"Display Driver", "VIDEO_DRIVER"},
+      {"OpenGL", "OPENGL_DRIVER"}, {"OS", "OPERATING_SYSTEM"},        {"Kernel", "KERNEL_VERSION"},
+      {"Compiler", "COMPILER"}};
+  std::map<std::string, std::string> out;
+  for (const auto* list : {&hardware, &software})
+    for (const auto& [component, value] : *list)
+      for (const auto& [name, variable] : kNames)
+        if (component == name) {
+          std::string v = value;
+          if (size_t detail = v.rfind(" ("); detail != std::string::npos && !v.empty() && v.back() == ')') v.resize(detail);
+          out[variable] = Trim(v);
+        }
+  if (!hostname.empty()) out["HOSTNAME"] = hostname;
+  return out;
 }
 
 RunNaming ResolveNaming(const std::optional<std::string>& name, const std::optional<std::string>& identifier,

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <ctime>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptsn::run {
@@ -16,8 +18,21 @@ struct RunNaming {
   std::optional<std::string> description;  // TEST_RESULTS_DESCRIPTION when given
 };
 
-// clean_results_identifier(): keep [A-Za-z0-9 -_:,/.@+;=] (parentheses go), collapse double spaces.
-std::string CleanResultsIdentifier(const std::string& s);
+// PTS's clean_results_identifier(): "$NAME" tokens (up to the next space) are replaced by
+// `variables` (PTS's user_run_save_variables: HOSTNAME, PROCESSOR, KERNEL_VERSION...), then only
+// ASCII letters, digits, space and -_:,/\.@+;= (backslash too: PTS counts it as a slash) are kept,
+// parentheses and everything else go; runs of spaces become one, the ends are trimmed; "" and "0"
+// (PHP empty()) come back as "".
+std::string CleanResultsIdentifier(const std::string& s, const std::map<std::string, std::string>& variables = {});
+
+// The "$NAME" values PTS offers in a typed identifier (user_run_save_variables), taken from this
+// system's Hardware/Software components: PROCESSOR, MOTHERBOARD, CHIPSET, VIDEO_CARD,
+// VIDEO_RESOLUTION, VIDEO_DRIVER, OPENGL_DRIVER, OPERATING_SYSTEM, KERNEL_VERSION, COMPILER,
+// HOSTNAME. PTS reads them from phodevi; a component's trailing " (...)" detail ("(8 Cores)",
+// "(x86_64)") is dropped to come close to phodevi's names.
+std::map<std::string, std::string> IdentifierVariables(const std::vector<std::pair<std::string, std::string>>& hardware,
+                                                       const std::vector<std::pair<std::string, std::string>>& software,
+                                                       const std::string& hostname);
 
 // name/identifier/description: the values given (env or prompt), nullopt when absent.
 // `now` fills the PTS defaults: name "Y-m-d-Hi" (both title and directory), identifier "Y-m-d H:i".

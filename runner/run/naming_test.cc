@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <utility>
+#include <vector>
+
 namespace ptsn::run {
 namespace {
 
@@ -22,6 +26,55 @@ TEST(NamingTest, AbsentNamesBecomeDatesAsInPtsBatchMode) {
   EXPECT_EQ(n.save_name, "2026-11-30-0756");
   EXPECT_EQ(n.identifier, "2026-11-30 07:56");
   EXPECT_EQ(n.description.value_or(""), "Desc");
+}
+
+// Expected values are what PTS 10.8.6's own pts_test_run_manager::clean_results_identifier()
+// returned for these inputs (run with php-cli, phodevi stubbed to the variables below).
+TEST(NamingTest, CleanResultsIdentifierMatchesPtsOnAwkwardInput) {
+  const std::map<std::string, std::string> vars = {{"HOSTNAME", "buildbox"},
+                                                   {"KERNEL_VERSION", "6.1.0-13-amd64"},
+                                                   {"PROCESSOR", "AMD EPYC 7B13"},
+                                                   {"VIDEO_CARD", ""}};
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"  My Box  ", "My Box"},
+      {"Tuned (v2)  box", "Tuned v2 box"},
+      {"0", ""},
+      {" 0 ", ""},
+      {"00", "00"},
+      {"a\\\\b", "a\\\\b"},
+      {"C:\\\\Temp", "C:\\\\Temp"},
+      {"$HOSTNAME", "buildbox"},
+      {"$HOSTNAME-x", "HOSTNAME-x"},
+      {"on $HOSTNAME with $KERNEL_VERSION", "on buildbox with 6.1.0-13-amd64"},
+      {"$PROCESSOR $PROCESSOR", "AMD EPYC 7B13 AMD EPYC 7B13"},
+      {"$UNKNOWN box", "UNKNOWN box"},
+      {"$ $", ""},
+      {"$", ""},
+      {"Z\xc3\xbcrich \xe2\x80\x93 Test\xe2\x84\xa2", "Zrich Test"},
+      {"tab\there", "tabhere"},
+      {"a&b|c<d>e\"f'g", "abcdefg"},
+      {"x=1;y=2 @home +more", "x=1;y=2 @home +more"},
+      {"100% (!)", "100"},
+      {"$VIDEO_CARD", "VIDEO_CARD"},
+      {"$HOSTNAME$HOSTNAME", "buildboxbuildbox"},
+      {"   ", ""},
+      {"((()))", ""},
+      {"$PROCESSOR (8 cores)", "AMD EPYC 7B13 8 cores"},
+      {"a  $HOSTNAME  b", "a buildbox b"},
+  };
+  for (const auto& [in, want] : cases) EXPECT_EQ(CleanResultsIdentifier(in, vars), want) << "input: " << in;
+  EXPECT_EQ(CleanResultsIdentifier("$HOSTNAME"), "HOSTNAME") << "no variables: the name stays, '$' goes";
+}
+
+TEST(NamingTest, IdentifierVariablesComeFromTheComponents) {
+  auto vars = IdentifierVariables({{"Processor", "AMD EPYC 7B13 (8 Cores)"}, {"Memory", "32GB"}},
+                                  {{"OS", "Debian 12"}, {"Kernel", "6.1.0-13-amd64 (x86_64)"}}, "buildbox");
+  EXPECT_EQ(vars["PROCESSOR"], "AMD EPYC 7B13");
+  EXPECT_EQ(vars["OPERATING_SYSTEM"], "Debian 12");
+  EXPECT_EQ(vars["KERNEL_VERSION"], "6.1.0-13-amd64");
+  EXPECT_EQ(vars["HOSTNAME"], "buildbox");
+  EXPECT_EQ(vars.count("MEMORY"), 0u);
+  EXPECT_EQ(CleanResultsIdentifier("$PROCESSOR on $KERNEL_VERSION", vars), "AMD EPYC 7B13 on 6.1.0-13-amd64");
 }
 
 constexpr const char* kGoldenHw = "Processor: AMD EPYC (2 Cores), Memory: 24GB, Disk: 252GB";

@@ -59,8 +59,26 @@ results::ResultFile Published() {
     s.notes = "";
     f.systems.push_back(s);
   }
+  // Stored with MONITOR=cpu.usage: the tiny test has its CPU usage child (Parent = its hash).
+  f.generated.preset_environment_variables = "MONITOR=cpu.usage";
   f.results.push_back(R("local/tiny-1.0.0", "Tiny", "--n 3", "N: 3"));
+  results::Result child;
+  child.title = "Tiny";
+  child.app_version = "1.0";
+  child.arguments = "CPU Usage (Summary) --n 3";
+  child.description = "CPU Usage (Summary) Monitor";
+  child.scale = "Percent";
+  child.proportion = "LIB";
+  child.display_format = "LINE_GRAPH";
+  child.parent = results::ComparisonHash(f.results.back());
+  child.entries = {E("Published A", "50.00,60.00,70.00,80.00,90.00,95.00,99.00", ""),
+                   E("Published B", "40.00,45.00,50.00,55.00,60.00,65.00,70.00", "")};
+  f.results.push_back(child);
   f.results.push_back(R("pts/fake-mark-1.0.0", "Fake Mark", "-n 7", "Count: 7"));
+  child.title = "Fake Mark";
+  child.arguments = "CPU Usage (Summary) -n 7";
+  child.parent = results::ComparisonHash(f.results.back());
+  f.results.push_back(child);
   f.results.push_back(R("pts/nothing-1.0.0", "Nothing", "", "Not here"));
   results::Result mon;
   mon.title = "CPU Usage Monitor";
@@ -101,7 +119,10 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
   ASSERT_EQ(id.size(), 22u) << up;
 
   std::string env = iso + "PTS_NATIVE_HOME=" + home + " PTS_NATIVE_PROFILES_DIR=" + PTSN_SOURCE_DIR +
-                    "/tests/reproduce/profiles TEST_RESULTS_IDENTIFIER='This Box' FORCE_TIMES_TO_RUN=2 ";
+                    "/tests/reproduce/profiles TEST_RESULTS_IDENTIFIER='This Box' FORCE_TIMES_TO_RUN=2 "
+                    // PTS's cpu.usage reads over a 1 s window; the native sampler can sample the
+                    // sub-second tiny tests often enough for a monitor result (7 samples).
+                    "MONITOR_INTERVAL=0.05 PTS_NATIVE_MONITOR_PTS_MODE=false ";
   std::string run = std::string(PTSN_BINARY) + " run " + id + " --server " + server.url() + " --non-interactive";
 
   // Without consent the unavailable test stops everything before it starts, naming it.
@@ -134,13 +155,20 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
     EXPECT_EQ(results::ComparisonHash(file.results[i]), results::ComparisonHash(published.results[i])) << i;
     int mine = 0;
     for (const auto& e : file.results[i].entries) mine += e.identifier == "This Box";
-    EXPECT_EQ(mine, i < 2 ? 1 : 0) << "result " << i;
+    // The tiny test, the stand-in's test and their CPU usage children (MONITOR from the published
+    // file) gain this system; what cannot run and the session summary do not.
+    EXPECT_EQ(mine, i < 4 ? 1 : 0) << "result " << i << " " << file.results[i].title << " " << file.results[i].arguments;
   }
+  EXPECT_EQ(file.results[1].entries.back().identifier, "This Box");
+  EXPECT_GT(Split(file.results[1].entries.back().value, ',').size(), 6u) << file.results[1].entries.back().value;
+  EXPECT_NE(file.generated.preset_environment_variables.value_or("").find("MONITOR=cpu.usage"), std::string::npos);
+  EXPECT_FALSE(reproduce::StandInOf(file.results[1].entries.back()));
+  EXPECT_TRUE(reproduce::StandInOf(file.results[3].entries.back())) << "the stand-in's monitor child is marked too";
   const auto& original = file.results[0].entries.back();
   EXPECT_EQ(original.identifier, "This Box");
   EXPECT_FALSE(reproduce::StandInOf(original));
   EXPECT_EQ(Split(*original.raw_string, ':').size(), 2u);
-  const auto& stand_in = file.results[1].entries.back();
+  const auto& stand_in = file.results[2].entries.back();
   EXPECT_EQ(reproduce::StandInOf(stand_in), "local/tiny-standin-1.0.0 for pts/fake-mark-1.0");
   EXPECT_TRUE(StartsWith(stand_in.value, "47.")) << stand_in.value;
 
@@ -163,6 +191,7 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
   EXPECT_EQ(c3, 0) << o3;
   EXPECT_NE(o3.find("Nothing left to run for This Box"), std::string::npos) << o3;
   EXPECT_EQ(results::ReadResultFile(saved).results[0].entries.size(), 3u);
+  EXPECT_EQ(results::ReadResultFile(saved).results[1].entries.size(), 3u);
   fs::remove_all(root);
 }
 

@@ -1,0 +1,115 @@
+#include "runner/run/run_setup.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "runner/common/error.h"
+#include "runner/install/downloads.h"
+#include "runner/sysinfo/sysinfo.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::run {
+
+namespace {
+
+std::string UserName(const EnvLookup& env) {
+  if (auto u = env("USER"); u && !u->empty()) return *u;
+  if (passwd* pw = getpwuid(getuid())) return pw->pw_name;
+  return "user";
+}
+
+}  // namespace
+
+std::string TestDirectory(const Settings& s) {
+  std::error_code ec;
+  std::string dir = s.Get("run.test_dir");
+  if (!fs::exists(dir, ec)) dir = s.Get("install.directory");
+  if (!fs::exists(dir, ec)) dir = s.Home();
+  return fs::weakly_canonical(dir, ec).string();
+}
+
+exec::HostFacts LiveFacts(const sysinfo::SystemReader& r, const EnvLookup& env, std::time_t now) {
+  exec::HostFacts f;
+  auto cpu = sysinfo::ReadCpu(r);
+  f.logical_cores = std::max(1, cpu.logical);
+  f.physical_cores = std::max(1, cpu.physical);
+  f.memory_mb = sysinfo::MemoryMegabytes(r);
+  auto os = sysinfo::ReadOsRelease(r);
+  f.os_id = os.id;
+  f.os_version = os.version_id;
+  f.arch = sysinfo::Architecture(r);
+  f.real_home = env("HOME").value_or("");
+  f.run_start_time = static_cast<long>(now);
+  return f;
+}
+
+RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, const RunSetup& setup,
+                        const EnvLookup& env) {
+  RunConfig c;
+  c.system.identifier = setup.identifier;
+  c.system.hardware = sysinfo::JoinComponents(sysinfo::HardwareComponents(reader));
+  c.system.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(reader, setup.test_dir));
+  std::string notes = sysinfo::SystemNotesJson(reader, setup.test_dir, setup.disk_notes);
+  if (!notes.empty()) c.system.json = notes;
+  c.system.user = UserName(env);
+  c.system.test_client_version = "10.8.6";
+  c.install_root = s.Get("install.directory");
+  c.host_env = exec::CurrentEnvironment();
+  c.facts = LiveFacts(reader, env, setup.now);
+  c.overrides = ReadRunCountOverrides(env);
+  c.limits = {s.GetBool("run.dynamic_run_count"), s.GetDouble("run.sd_threshold"),
+              static_cast<int>(s.GetInt("run.max_runs")), s.GetDouble("run.time_budget")};
+  c.settle_seconds = s.GetDouble("run.settle_seconds");
+  c.trial_timeout = s.GetDouble("run.trial_timeout");
+  c.timeout_factor = s.GetDouble("run.timeout_factor");
+  c.exec_prepend = env("TEST_EXEC_PREPEND").value_or("");
+  return c;
+}
+
+install::InstallContext MakeInstallContext(const Settings& s, install::Fetcher& fetcher, bool offline, bool force,
+                                           const exec::HostFacts& facts, const EnvLookup& env) {
+  install::InstallContext c;
+  c.install_root = s.Get("install.directory");
+  c.downloads.download_cache = s.Get("install.download_cache");
+  c.downloads.caches = install::CacheLocationsFrom(c.downloads.download_cache, s.Get("results.pts_home"),
+                                                   s.Get("install.extra_caches"),
+                                                   env("PTS_DOWNLOAD_CACHE").value_or(""));
+  c.downloads.skip_hashes = env("NO_FILE_HASH_CHECKS").has_value();
+  c.fetcher = &fetcher;
+  c.offline = offline;
+  c.force = force;
+  c.host_env = exec::CurrentEnvironment();
+  c.facts = facts;
+  c.progress = [](const std::string& line) { std::cerr << line << "\n"; };
+  return c;
+}
+
+void InstallWithParents(const profile::ProfileRepository& repo, const profile::TestProfile& p,
+                        const install::InstallContext& ctx, exec::ProcessRunner& runner, std::set<std::string>& done,
+                        const std::function<void(const std::string&, bool)>& report) {
+  std::vector<profile::TestProfile> chain;
+  for (auto it = p.extends_chain.rbegin(); it != p.extends_chain.rend(); ++it) chain.push_back(repo.LoadProfile(*it));
+  chain.push_back(p);
+  for (const auto& each : chain) {
+    if (!done.insert(each.identifier).second) continue;
+    auto r = install::InstallProfile(each, ctx, runner);
+    if (!r.ok) throw Error(r.failure);
+    if (report) report(each.identifier, r.already_installed);
+  }
+}
+
+std::vector<std::string> MonitorHook::Record(results::ResultFile& file, const results::Result& test,
+                                             const std::string& id) {
+  return session_.RecordTest(file, test, id).problems;
+}
+
+void MonitorHook::Finish(results::ResultFile& file, const std::string& id) {
+  session_.FinishSession(file, id);
+  session_.RecordEnvironment(file.generated);
+}
+
+}  // namespace ptsn::run
