@@ -244,7 +244,11 @@ TEST(CipherBench, MeasuresBothDirectionsAndThreads) {
   ASSERT_TRUE(r.encrypt_mib_per_s && r.decrypt_mib_per_s);
   EXPECT_GT(*r.encrypt_mib_per_s, 1.0);
   EXPECT_GT(*r.decrypt_mib_per_s, 1.0);
-  EXPECT_GE(r.encrypt_seconds, 0.1);
+  // Every thread runs until one common deadline set just before they are released, so a thread
+  // that is scheduled late runs slightly less than o.seconds (0.0999956 s was seen in CI):
+  // check that the run lasted about the requested time, not that it reached it exactly.
+  EXPECT_GE(r.encrypt_seconds, 0.05);
+  EXPECT_LT(r.encrypt_seconds, 5.0);
   EXPECT_FALSE(r.auto_chosen);
 }
 
