@@ -424,7 +424,9 @@ void TestRunner::Save(results::ResultFile& file, const Produced& produced) {
   }
   MakeDirectories(config_.result_dir);
   // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
-  std::string env_log = sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()});
+  std::string env_log =
+      system_logs_saved_ ? std::string() : sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()});
+  system_logs_saved_ = true;
   if (!env_log.empty()) {
     std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(config_.system.identifier);
     MakeDirectories(dir);

@@ -79,6 +79,7 @@ class TestRunner {
   RunObserver& observer_;
   TestHook* hook_;
   Settler settle_;
+  bool system_logs_saved_ = false;  // the host environment does not change during a run
 };
 
 // Adds `result`'s entry for `system_identifier` to `file`: into the Result with the same

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <filesystem>
 #include <iostream>
 
@@ -43,21 +44,16 @@ results::ResultFile Published() {
     s.test_client_version = "10.8.6";
     f.systems.push_back(s);
   }
-  results::Result r;
-  r.identifier = "local/missing-1.0.0";
-  r.title = "Missing";
-  r.app_version = "1.0";
-  r.scale = "Points";
-  r.proportion = "HIB";
-  r.entries = {{"Published A", "44.1", "44:44.2", std::nullopt}, {"Published B", "45.1", "45:45.2", std::nullopt}};
-  f.results.push_back(r);
-  r.identifier = "local/fetched-1.0.0";
-  r.title = "Fetched";
-  r.app_version = "1.0";
-  r.scale = "Points";
-  r.proportion = "HIB";
-  r.entries = {{"Published A", "44.1", "44:44.2", std::nullopt}, {"Published B", "45.1", "45:45.2", std::nullopt}};
-  f.results.push_back(r);
+  for (auto [identifier, title] : {std::pair{"local/missing-1.0.0", "Missing"}, std::pair{"local/fetched-1.0.0", "Fetched"}}) {
+    results::Result r;
+    r.identifier = identifier;
+    r.title = title;
+    r.app_version = "1.0";
+    r.scale = "Points";
+    r.proportion = "HIB";
+    r.entries = {{"Published A", "44.1", "44:44.2", std::nullopt}, {"Published B", "45.1", "45:45.2", std::nullopt}};
+    f.results.push_back(r);
+  }
   return f;
 }
 
