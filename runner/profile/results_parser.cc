@@ -805,6 +805,25 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
   return produced;
 }
 
+void ParseSession::AddMonitorValue(const std::string& value) {
+  ParsedResult* bucket = nullptr;
+  for (auto& b : buckets_)
+    if (b.description == context_.description && b.scale == context_.result_scale) bucket = &b;
+  if (!bucket) {
+    ParsedResult nb;
+    nb.description = context_.description;
+    nb.arguments = context_.arguments;
+    nb.scale = context_.result_scale;
+    nb.proportion = context_.proportion;
+    nb.display_format = context_.display_format;
+    buckets_.push_back(std::move(nb));
+    bucket = &buckets_.back();
+  }
+  bucket->trial_values.push_back(value);
+  bucket->trial_min.push_back(std::nullopt);
+  bucket->trial_max.push_back(std::nullopt);
+}
+
 std::vector<ParsedResult> ParseSession::Results() const {
   std::vector<ParsedResult> out = buckets_;
   for (auto& r : out)
