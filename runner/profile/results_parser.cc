@@ -780,9 +780,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     }
     // Bucket by comparison hash: identifier, arguments and AppVersion are the same for every
     // block of a run, so description + scale decide.
-    ParsedResult* bucket = nullptr;
-    for (auto& b : buckets_)
-      if (b.description == tr.description && b.scale == tr.scale) bucket = &b;
+    ParsedResult* bucket = FindBucket(tr.description, tr.scale);
     if (!bucket) {
       ParsedResult nb;
       nb.description = tr.description;
@@ -793,8 +791,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
       nb.is_secondary = tr.secondary;
       nb.result_precision = tr.precision;
       nb.block = block_no;
-      buckets_.push_back(std::move(nb));
-      bucket = &buckets_.back();
+      bucket = &buckets_.emplace_back(std::move(nb));
     }
     bucket->trial_values.push_back(v.ToString());
     bucket->trial_min.push_back(mn ? std::optional<std::string>(mn->ToString()) : std::nullopt);
@@ -805,19 +802,22 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
   return produced;
 }
 
-void ParseSession::AddMonitorValue(const std::string& value) {
+ParsedResult* ParseSession::FindBucket(const std::string& description, const std::string& scale) {
   ParsedResult* bucket = nullptr;
   for (auto& b : buckets_)
-    if (b.description == context_.description && b.scale == context_.result_scale) bucket = &b;
+    if (b.description == description && b.scale == scale) bucket = &b;  // the last one, as before
+  return bucket;
+}
+
+void ParseSession::AddMonitorValue(const std::string& value) {
+  ParsedResult* bucket = FindBucket(context_.description, context_.result_scale);
   if (!bucket) {
-    ParsedResult nb;
-    nb.description = context_.description;
-    nb.arguments = context_.arguments;
-    nb.scale = context_.result_scale;
-    nb.proportion = context_.proportion;
-    nb.display_format = context_.display_format;
-    buckets_.push_back(std::move(nb));
-    bucket = &buckets_.back();
+    bucket = &buckets_.emplace_back();
+    bucket->description = context_.description;
+    bucket->arguments = context_.arguments;
+    bucket->scale = context_.result_scale;
+    bucket->proportion = context_.proportion;
+    bucket->display_format = context_.display_format;
   }
   bucket->trial_values.push_back(value);
   bucket->trial_min.push_back(std::nullopt);

@@ -56,6 +56,8 @@ class ParseSession {
   const std::string& pts_test_arguments() const { return pts_test_arguments_; }
 
  private:
+  // Blocks whose results end with the same description and scale share one (comparison hash).
+  ParsedResult* FindBucket(const std::string& description, const std::string& scale);
   ResultsDefinition definition_;
   ParseContext context_;
   std::string pts_test_arguments_;
