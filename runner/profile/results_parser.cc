@@ -740,6 +740,11 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     }
     return false;
   }
+  if (trace && definition_.parsers.empty())
+    for (const auto& m : definition_.system_monitors)
+      trace->push_back("no ResultsParser: the result comes from <SystemMonitor> " + m.sensor +
+                       (m.sensor == "sys.time" ? " (each trial's run time, measured by the runner), not from the log"
+                                               : " (sampled by the runner while the trial runs), not from the log"));
   BlockParser parser(definition_, pts_test_arguments_, context_.arguments, log, trace);
   bool produced = false;
   bool did_dynamic_append = false;
