@@ -63,7 +63,11 @@ ours_run() {
   [[ $pattern == *read ]] && drop_cache && flags=(--file "$DIR/fio-data" --keep-cache)
   [ "$direct" = 1 ] && flags+=(--direct)
   "$BIN" workload disk --pattern "$pattern" --block-size "$bs" --size "$size" "${flags[@]}" --json |
-    python3 -c "import json,sys; j=json.load(sys.stdin); print('%.2f %.2f' % (j['mib_per_s'], j['cpu_percent']))"
+    python3 -c "
+import json,sys
+j=json.load(sys.stdin)
+if j.get('cached_at_start_bytes'): print('warning: %d bytes were cached before the timed read' % j['cached_at_start_bytes'], file=sys.stderr)
+print('%.2f %.2f' % (j['mib_per_s'], j['cpu_percent']))"
 }
 
 echo "directory: $DIR ($(df -T "$DIR" | awk 'NR==2 {print $2" on "$1}')); load $(cut -d' ' -f1-3 /proc/loadavg); $REPEATS repeats, interleaved"
