@@ -71,7 +71,9 @@ print('%.2f %.2f' % (j['mib_per_s'], j['cpu_percent']))"
 }
 
 echo "directory: $DIR ($(df -T "$DIR" | awk 'NR==2 {print $2" on "$1}')); load $(cut -d' ' -f1-3 /proc/loadavg); $REPEATS repeats, interleaved"
-printf "%-11s %-6s %-8s %10s %10s %7s %8s %8s %13s\n" pattern bs mode fio-MiB/s ours-MiB/s ratio fio-cpu ours-cpu "spread f/o"
+# ratio = median(ours) / median(fio); pair = median of ours/fio over the side-by-side pairs (steadier
+# when the load drifts during a row). cpu = user+system time / wall time of the timed phase, %.
+printf "%-11s %-6s %-8s %10s %10s %7s %6s %8s %8s %13s\n" pattern bs mode fio-MiB/s ours-MiB/s ratio pair fio-cpu ours-cpu "spread f/o"
 unaligned=""  # fio with its default (unaligned) buffer, buffered seq-read: informational
 for direct in 0 1; do
   for c in "write:seq-write:1m:$SEQ_SIZE" "read:seq-read:1m:$SEQ_SIZE" "randread:rand-read:4k:$RAND_SIZE" "randwrite:rand-write:4k:$RAND_SIZE"; do
@@ -94,8 +96,9 @@ for direct in 0 1; do
     done
     rm -f "$DIR/fio-data"
     fm=$(echo "$fb" | median); om=$(echo "$ob" | median)
-    printf "%-11s %-6s %-8s %10s %10s %7.3f %8s %8s %6s/%-6s\n" "$pattern" "$bs" "$mode" \
-      "$fm" "$om" "$(awk -v o="$om" -v f="$fm" 'BEGIN {print o / f}')" "$(echo "$fc" | median)" "$(echo "$oc" | median)" \
+    pairs=$(paste -d' ' <(echo "$ob" | tr ' ' '\n' | grep -v '^$') <(echo "$fb" | tr ' ' '\n' | grep -v '^$') | awk '{printf " %f", $1 / $2}')
+    printf "%-11s %-6s %-8s %10s %10s %7.3f %6.3f %8s %8s %6s/%-6s\n" "$pattern" "$bs" "$mode" \
+      "$fm" "$om" "$(awk -v o="$om" -v f="$fm" 'BEGIN {print o / f}')" "$(echo "$pairs" | median)" "$(echo "$fc" | median)" "$(echo "$oc" | median)" \
       "$(echo "$fb" | spread)" "$(echo "$ob" | spread)"
     [ -n "$ub" ] && unaligned="fio with its default buffer (page+16 bytes), buffered seq-read 1m: median $(echo "$ub" | median) MiB/s, spread $(echo "$ub" | spread)"
   done
