@@ -45,9 +45,15 @@ row() {  # name openssl-values gcrypt-values ours-values backend
     "$( [ -n "$2" ] && echo "$2" | spread || echo -)" "$(echo "$3" | spread)" "$(echo "$4" | spread)"
 }
 header() { printf "%-18s %12s %12s %12s %9s %-8s %s\n" cipher "openssl(*)" gcrypt-loop ours ours/best backend "spread o/g/ours"; }
+ours_run() {  # appends to n, nc, backends
+  local out
+  out=$("$BIN" workload cipher --cipher "$1" --block-size "$SECTOR" --seconds "$SECS" --direction encrypt --threads 1 --json)
+  n+=" $(echo "$out" | json encrypt_mib_per_s)"; nc+=" $(echo "$out" | json encrypt_mib_per_cpu_s)"
+  backends+=" $(echo "$out" | json backend)"
+}
 wall_rows="" cpu_rows=""
 for c in $CIPHERS; do
-  o="" oc="" g="" gc="" n="" nc="" backend=""
+  o="" oc="" g="" gc="" n="" nc="" backends=""
   for ((i = 0; i < REPEATS; i++)); do
     if [[ $c == *gcm || $c == *poly1305 ]]; then
       read -r _ ow ocpu <<< "$("$REF" "$c" "$SECTOR" "$SECS" openssl)"
@@ -56,12 +62,14 @@ for c in $CIPHERS; do
       o+=" $(speed -elapsed "$c")"
       oc+=" $(speed "" "$c")"
     fi
+    # The reference loop and ours take turns going first (no position bias between the two).
+    ((i % 2)) && ours_run "$c"
     read -r _ gw gcpu <<< "$("$REF" "$c" "$SECTOR" "$SECS")"
     g+=" $gw"; gc+=" $gcpu"
-    out=$("$BIN" workload cipher --cipher "$c" --block-size "$SECTOR" --seconds "$SECS" --direction encrypt --threads 1 --json)
-    n+=" $(echo "$out" | json encrypt_mib_per_s)"; nc+=" $(echo "$out" | json encrypt_mib_per_cpu_s)"
-    backend=$(echo "$out" | json backend)
+    ((i % 2)) || ours_run "$c"
   done
+  # Auto backend choice per run; a row whose runs did not all pick the same backend says so.
+  backend=$(echo "$backends" | tr ' ' '\n' | grep -v '^$' | sort | uniq -c | awk '{printf "%s%s", (NR > 1 ? "+" : ""), ($1 == '"$REPEATS"' ? $2 : $2 "x" $1)}')
   wall_rows+="$(row "$c" "$o" "$g" "$n" "$backend")"$'\n'
   cpu_rows+="$(row "$c" "$oc" "$gc" "$nc" "$backend")"$'\n'
 done

@@ -61,22 +61,20 @@ void Plain64Iv(uint64_t sector, std::span<uint8_t> iv) {
 }
 
 void SectorCipher::Encrypt(uint64_t sector, const uint8_t* in, uint8_t* out, size_t size, uint8_t* tags) {
-  uint8_t iv[16];
-  std::span<uint8_t> ivs(iv, info_.iv_bytes());
-  for (size_t off = 0, i = 0; off < size; off += block_size_, ++i, ++sector) {
-    Plain64Iv(sector, ivs);
-    Unit(true, iv, {}, in + off, out + off, block_size_, info_.aead() ? tags + i * 16 : nullptr);
-  }
+  Sectors(true, sector, in, out, size, tags);
 }
 
 bool SectorCipher::Decrypt(uint64_t sector, const uint8_t* in, uint8_t* out, size_t size, const uint8_t* tags) {
+  return Sectors(false, sector, in, out, size, const_cast<uint8_t*>(tags));  // decrypting reads tags only
+}
+
+bool SectorCipher::Sectors(bool encrypt, uint64_t sector, const uint8_t* in, uint8_t* out, size_t size, uint8_t* tags) {
   uint8_t iv[16];
   std::span<uint8_t> ivs(iv, info_.iv_bytes());
   bool ok = true;
   for (size_t off = 0, i = 0; off < size; off += block_size_, ++i, ++sector) {
     Plain64Iv(sector, ivs);
-    uint8_t* tag = info_.aead() ? const_cast<uint8_t*>(tags) + i * 16 : nullptr;  // read, not written
-    if (!Unit(false, iv, {}, in + off, out + off, block_size_, tag)) ok = false;
+    if (!Unit(encrypt, iv, {}, in + off, out + off, block_size_, info_.aead() ? tags + i * 16 : nullptr)) ok = false;
   }
   return ok;
 }

@@ -60,6 +60,10 @@ class SectorCipher {
   size_t block_size() const { return block_size_; }
 
  protected:
+  // Encrypt/Decrypt's loop over the sectors; returns false when an AEAD tag does not verify. The
+  // default calls Unit per sector; a backend may run the same per-sector calls in a tighter loop.
+  virtual bool Sectors(bool encrypt, uint64_t first_sector, const uint8_t* in, uint8_t* out, size_t size, uint8_t* tags);
+
   CipherInfo info_;
   size_t block_size_;
 };

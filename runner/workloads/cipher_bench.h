@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runner/workloads/cipher.h"
 #include "runner/workloads/report.h"
@@ -25,7 +26,7 @@ struct CipherBenchOptions {
 struct CipherBenchResult {
   Backend backend = Backend::kOpenSsl;
   bool auto_chosen = false;
-  std::string calibration;  // "openssl 1234.5 MiB/s, gcrypt 2345.6 MiB/s" when auto chose
+  std::string calibration;  // "openssl 1234.5 MiB/cpu-s, gcrypt 2345.6 MiB/cpu-s (...)" when auto chose
   std::optional<double> encrypt_mib_per_s;
   std::optional<double> decrypt_mib_per_s;
   double encrypt_seconds = 0, decrypt_seconds = 0;
@@ -36,8 +37,16 @@ struct CipherBenchResult {
 // the plaintext (a cipher that computes the wrong thing must not produce a figure).
 CipherBenchResult RunCipherBench(const CipherBenchOptions& options);
 
-// Auto backend: a short single-threaded encryption run of each backend offering the cipher.
+// Auto backend: short single-threaded encryption runs of each backend offering the cipher,
+// compared per CPU-second (load-independent); `calibration` gets the figures.
 Backend ChooseBackend(const CipherInfo& cipher, size_t block_size, std::string* calibration);
+struct CalibrationSample {
+  Backend backend;
+  double mib_per_cpu_s;
+};
+// The backend of the fastest sample: a sample is only ever slowed down by other work, so the best
+// one of each backend is its truest figure.
+Backend FasterBackend(const std::vector<CalibrationSample>& samples);
 
 struct Pbkdf2Result {
   std::string hash;  // "sha256" / "sha512"

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -261,10 +262,24 @@ TEST(CipherBench, AutoChoosesAndSaysSo) {
   EXPECT_TRUE(r.auto_chosen);
   EXPECT_NE(r.calibration.find("openssl"), std::string::npos);
   EXPECT_NE(r.calibration.find("gcrypt"), std::string::npos);
+  // The choice is the backend with the higher per-CPU-second figure the calibration reports.
+  double openssl = 0, gcrypt = 0;
+  ASSERT_EQ(std::sscanf(r.calibration.c_str(), "openssl %lf MiB/cpu-s, gcrypt %lf MiB/cpu-s", &openssl, &gcrypt), 2)
+      << r.calibration;
+  EXPECT_EQ(r.backend, gcrypt > openssl ? Backend::kGcrypt : Backend::kOpenSsl) << r.calibration;
   EXPECT_FALSE(r.decrypt_mib_per_s.has_value());
   // Serpent exists only in libgcrypt: auto picks it without calibrating.
   o.cipher = LookupCipher("serpent-xts");
   EXPECT_EQ(RunCipherBench(o).backend, Backend::kGcrypt);
+}
+
+TEST(CipherBench, FasterBackendGoesByEachBackendsBestSample) {
+  // Two gcrypt samples slowed down by other work: its mean (783) is below OpenSSL's, its best is not.
+  std::vector<CalibrationSample> s = {{Backend::kOpenSsl, 1300}, {Backend::kGcrypt, 1850}, {Backend::kGcrypt, 200},
+                                      {Backend::kOpenSsl, 1250}, {Backend::kOpenSsl, 1320}, {Backend::kGcrypt, 300}};
+  EXPECT_EQ(FasterBackend(s), Backend::kGcrypt);
+  s[1].mib_per_cpu_s = 1310;
+  EXPECT_EQ(FasterBackend(s), Backend::kOpenSsl);
 }
 
 TEST(Pbkdf2, GrowsIterationsAsCryptsetupDoes) {

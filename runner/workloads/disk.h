@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,15 @@ struct DiskStats {
   LatencyHistogram latency;
   std::vector<std::string> files;  // the data files (gone after the run; for tests)
   std::vector<uint64_t> file_sizes;
+  // Read patterns: bytes of the data read that sat in the page cache when the timed phase began
+  // (0 for a cold read, fio's default; all of it with --keep-cache on a just-written file); unset
+  // when the kernel could not tell (mmap/mincore failed) or the pattern only writes.
+  std::optional<uint64_t> cached_at_start;
 };
+
+// Bytes of the first `size` bytes of the open file `fd` that are in the page cache (mincore over a
+// read-only mapping, which reads nothing in); nullopt when the kernel cannot tell.
+std::optional<uint64_t> CachedBytes(int fd, uint64_t size);
 
 // Throws ptsn::Error on bad options, short free space, I/O errors (naming the file) and
 // interruption (exit code 128 + signal) — after removing the scratch directory.

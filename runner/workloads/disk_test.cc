@@ -1,6 +1,10 @@
 #include "runner/workloads/disk.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -155,6 +159,67 @@ TEST(Disk, ReadsAGivenFileInPlaceWithoutWritingIt) {
   o.file = tmp.path() + "/missing";
   o.pattern = DiskPattern::kSeqRead;
   EXPECT_THROW(RunDiskWorkload(o), Error);
+}
+
+// Reads start cold, as fio's default invalidate=1 makes them: the laid-out (or given) file is
+// dropped from the page cache before the timed phase unless --keep-cache.
+TEST(Disk, ReadsStartColdUnlessKeepCache) {
+  testing::TempDir tmp;
+  struct statfs fs{};
+  if (statfs(tmp.path().c_str(), &fs) == 0 && (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC))
+    GTEST_SKIP() << tmp.path() << " is in memory (tmpfs/ramfs): there is no disk to drop its pages to";
+  std::string file = tmp.path() + "/given";
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << std::string(2 << 20, 'x');
+  }
+  DiskOptions o;
+  o.file = file;
+  o.pattern = DiskPattern::kSeqRead;
+  o.size = 2 << 20;
+  o.keep_cache = true;
+  auto warm = RunDiskWorkload(o);  // the file was just written: its pages are still cached
+  ASSERT_TRUE(warm.cached_at_start.has_value()) << "mincore cannot tell here";
+  if (*warm.cached_at_start == 0) GTEST_SKIP() << "this file system does not keep written pages in the page cache";
+  EXPECT_EQ(*warm.cached_at_start, 2u << 20);
+  o.keep_cache = false;
+  auto cold = RunDiskWorkload(o);
+  ASSERT_TRUE(cold.cached_at_start.has_value());
+  EXPECT_EQ(*cold.cached_at_start, 0u);
+  EXPECT_EQ(cold.bytes, 2u << 20);
+  // The same for a file the engine lays out itself, on every thread, and in the report.
+  for (bool keep : {false, true}) {
+    auto laid = Small(tmp.path(), DiskPattern::kSeqRead, 1 << 20);
+    laid.threads = 2;
+    laid.keep_cache = keep;
+    auto s = RunDiskWorkload(laid);
+    ASSERT_TRUE(s.cached_at_start.has_value());
+    EXPECT_EQ(*s.cached_at_start, keep ? 2u * (4u << 20) : 0u) << "keep_cache " << keep;
+    EXPECT_NE(DiskReport(laid, s).ToText().find(keep ? "Cached at start: 8388608" : "Cached at start: 0"), std::string::npos)
+        << DiskReport(laid, s).ToText();
+  }
+  // Write patterns do not claim a figure.
+  EXPECT_FALSE(RunDiskWorkload(Small(tmp.path(), DiskPattern::kSeqWrite, 1 << 20)).cached_at_start.has_value());
+}
+
+TEST(Disk, CachedBytesCountsResidentPages) {
+  testing::TempDir tmp;
+  std::string file = tmp.path() + "/f";
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << std::string(64 * 1024, 'y');
+  }
+  int fd = open(file.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  char buf[4096];
+  ASSERT_EQ(pread(fd, buf, sizeof buf, 0), 4096);  // at least this page is cached now
+  auto cached = CachedBytes(fd, 64 * 1024);
+  ASSERT_TRUE(cached.has_value());
+  EXPECT_GE(*cached, 4096u);
+  EXPECT_LE(*cached, 64u * 1024u);
+  EXPECT_EQ(CachedBytes(fd, 0), std::optional<uint64_t>(0));
+  close(fd);
+  EXPECT_FALSE(CachedBytes(-1, 4096).has_value());
 }
 
 TEST(Disk, FileServerMixIsEightyPercentReads) {
