@@ -15,7 +15,7 @@ namespace ptsn::profile {
 namespace {
 
 // Bump when the layout or any serialized struct changes; older files are then ignored.
-constexpr char kMagic[8] = {'P', 'T', 'S', 'N', 'P', 'C', '0', '2'};
+constexpr char kMagic[8] = {'P', 'T', 'S', 'N', 'P', 'C', '0', '3'};  // 03: four-lane ContentHash
 constexpr size_t kHeader = sizeof(kMagic) + 16;  // magic, payload size, payload hash
 
 // The structs below are written field by field; a new member must be added to Put/Get (the

@@ -151,15 +151,29 @@ void FileSnapshot::Clear() {
 }
 
 uint64_t ContentHash(std::string_view data, uint64_t seed) {
-  // 8 bytes per step, multiply-xorshift mixing (in the spirit of wyhash/murmur finalisers).
+  // 8 bytes per step, multiply-xorshift mixing (in the spirit of wyhash/murmur finalisers). Four
+  // independent lanes over 32-byte blocks, so the multiplies of a MB-sized input (the profile
+  // cache, checked at every start) overlap instead of forming one long dependency chain.
   const uint64_t k = 0x9E3779B97F4A7C15ull;
   uint64_t h = seed ^ (data.size() * k);
   size_t i = 0;
+  auto step = [k](uint64_t lane, uint64_t w) {
+    lane = (lane ^ (w * k)) * 0xBF58476D1CE4E5B9ull;
+    return lane ^ (lane >> 31);
+  };
+  if (data.size() >= 64) {
+    uint64_t lanes[4] = {h, h + k, h ^ 0x94D049BB133111EBull, h - k};
+    for (; i + 32 <= data.size(); i += 32) {
+      uint64_t w[4];
+      std::memcpy(w, data.data() + i, 32);
+      for (int l = 0; l < 4; ++l) lanes[l] = step(lanes[l], w[l]);
+    }
+    for (uint64_t lane : lanes) h = step(h, lane);
+  }
   for (; i + 8 <= data.size(); i += 8) {
     uint64_t w;
     std::memcpy(&w, data.data() + i, 8);
-    h = (h ^ (w * k)) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
+    h = step(h, w);
   }
   uint64_t tail = 0;
   std::memcpy(&tail, data.data() + i, data.size() - i);
