@@ -251,7 +251,10 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   auto name = Env("TEST_RESULTS_NAME"), identifier = Env("TEST_RESULTS_IDENTIFIER");
   if (interactive && !name) name = Prompt("Enter a name for the result file (empty: the date): ");
   if (interactive && !identifier) identifier = Prompt("Enter a unique name for this test run (empty: automatic): ");
-  auto naming = run::ResolveNaming(name, identifier, Env("TEST_RESULTS_DESCRIPTION"), std::time(nullptr));
+  // "$PROCESSOR"-style tokens in the identifier are filled as PTS fills them (probed only if used).
+  std::map<std::string, std::string> variables;
+  if (identifier && identifier->find('$') != std::string::npos) variables = run::LiveIdentifierVariables(*ctx.reader);
+  auto naming = run::ResolveNaming(name, identifier, Env("TEST_RESULTS_DESCRIPTION"), std::time(nullptr), variables);
 
   std::string test_dir = run::TestDirectory(s);
   bool disk_test = false;

@@ -36,6 +36,7 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"run.dynamic_run_count", "PTS_NATIVE_DYNAMIC_RUNS", "true", "add runs while results are noisy (PTS DynamicRunCount)"},
       {"run.sd_threshold", "PTS_NATIVE_SD_THRESHOLD", "2.5", "percent standard deviation that triggers extra runs"},
       {"run.max_runs", "PTS_NATIVE_MAX_RUNS", "20", "cap on the total trials of one test, extra runs included"},
+      {"run.minimal_test_time", "PTS_NATIVE_MINIMAL_TEST_TIME", "2", "seconds; a <SystemMonitor> sys.time trial shorter than this gives no value (PTS MinimalTestTime)"},
       {"run.time_budget", "PTS_NATIVE_TIME_BUDGET", "600", "seconds one test may spend on extra runs"},
       {"monitor.interval", "MONITOR_INTERVAL", "1", "seconds between monitor samples"},
       {"monitor.pts_compatible", "PTS_NATIVE_MONITOR_PTS_MODE", "true", "cpu.usage as PTS defines it (iowait counts as busy)"},

@@ -740,6 +740,11 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     }
     return false;
   }
+  if (trace && definition_.parsers.empty())
+    for (const auto& m : definition_.system_monitors)
+      trace->push_back("no ResultsParser: the result comes from <SystemMonitor> " + m.sensor +
+                       (m.sensor == "sys.time" ? " (each trial's run time, measured by the runner), not from the log"
+                                               : " (sampled by the runner while the trial runs), not from the log"));
   BlockParser parser(definition_, pts_test_arguments_, context_.arguments, log, trace);
   bool produced = false;
   bool did_dynamic_append = false;
@@ -780,9 +785,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     }
     // Bucket by comparison hash: identifier, arguments and AppVersion are the same for every
     // block of a run, so description + scale decide.
-    ParsedResult* bucket = nullptr;
-    for (auto& b : buckets_)
-      if (b.description == tr.description && b.scale == tr.scale) bucket = &b;
+    ParsedResult* bucket = FindBucket(tr.description, tr.scale);
     if (!bucket) {
       ParsedResult nb;
       nb.description = tr.description;
@@ -793,8 +796,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
       nb.is_secondary = tr.secondary;
       nb.result_precision = tr.precision;
       nb.block = block_no;
-      buckets_.push_back(std::move(nb));
-      bucket = &buckets_.back();
+      bucket = &buckets_.emplace_back(std::move(nb));
     }
     bucket->trial_values.push_back(v.ToString());
     bucket->trial_min.push_back(mn ? std::optional<std::string>(mn->ToString()) : std::nullopt);
@@ -803,6 +805,28 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     have_primary = true;
   }
   return produced;
+}
+
+ParsedResult* ParseSession::FindBucket(const std::string& description, const std::string& scale) {
+  ParsedResult* bucket = nullptr;
+  for (auto& b : buckets_)
+    if (b.description == description && b.scale == scale) bucket = &b;  // the last one, as before
+  return bucket;
+}
+
+void ParseSession::AddMonitorValue(const std::string& value) {
+  ParsedResult* bucket = FindBucket(context_.description, context_.result_scale);
+  if (!bucket) {
+    bucket = &buckets_.emplace_back();
+    bucket->description = context_.description;
+    bucket->arguments = context_.arguments;
+    bucket->scale = context_.result_scale;
+    bucket->proportion = context_.proportion;
+    bucket->display_format = context_.display_format;
+  }
+  bucket->trial_values.push_back(value);
+  bucket->trial_min.push_back(std::nullopt);
+  bucket->trial_max.push_back(std::nullopt);
 }
 
 std::vector<ParsedResult> ParseSession::Results() const {

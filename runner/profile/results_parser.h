@@ -38,7 +38,7 @@ struct ParsedResult {
   std::vector<std::string> trial_values;               // as PHP prints them
   std::vector<std::optional<std::string>> trial_min;   // MIN_ key / MultiMatch min, else nullopt
   std::vector<std::optional<std::string>> trial_max;
-  int block = 0;  // 1-based ResultsParser block that created it
+  int block = 0;  // 1-based ResultsParser block that created it; 0 = a SystemMonitor value
 };
 
 class ParseSession {
@@ -47,11 +47,17 @@ class ParseSession {
   // Parses one trial's log (nullopt: no log file). Returns whether any block produced a value
   // (PTS's parse_result()). `trace` gets a human explanation per block when non-null.
   bool ParseLog(const std::optional<std::string>& log, std::vector<std::string>* trace = nullptr);
+  // A trial value from a <SystemMonitor> (sys.time...) instead of the log: it goes to the test's
+  // own result (its description, ResultScale and Proportion), as PTS's gen_result_active_handle
+  // on the unmodified test result does.
+  void AddMonitorValue(const std::string& value);
   // The results so far with empty descriptions filled from the SubTitle (as run_test() does).
   std::vector<ParsedResult> Results() const;
   const std::string& pts_test_arguments() const { return pts_test_arguments_; }
 
  private:
+  // Blocks whose results end with the same description and scale share one (comparison hash).
+  ParsedResult* FindBucket(const std::string& description, const std::string& scale);
   ResultsDefinition definition_;
   ParseContext context_;
   std::string pts_test_arguments_;

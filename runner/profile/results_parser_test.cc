@@ -140,6 +140,35 @@ TEST(ResultsParser, QuantifierMaxAndDroppedZero) {
 namespace ptsn::profile {
 namespace {
 
+// sys.time profiles have no ResultsParser: the log gives nothing, the trace says where the value
+// comes from, and a monitor value lands in the test's own result with the profile's scale.
+TEST(SystemMonitor, ValueGoesToTheTestsResultAndTheTraceSaysWhy) {
+  std::vector<LoadIssue> issues;
+  ResultsDefinition def = ParseResultsDefinition(
+      ParseXmlString("<PhoronixTestSuite><SystemMonitor><Sensor>sys.time</Sensor></SystemMonitor></PhoronixTestSuite>",
+                     "results-definition.xml"),
+      "results-definition.xml", &issues);
+  ParseContext context;
+  context.description = "Threads / Copies: 1";
+  context.result_scale = "Seconds";
+  context.proportion = "LIB";
+  ParseSession session(def, context);
+  std::vector<std::string> trace;
+  EXPECT_FALSE(session.ParseLog(std::string("anything\n"), &trace));
+  ASSERT_FALSE(trace.empty());
+  EXPECT_NE(trace[0].find("<SystemMonitor> sys.time"), std::string::npos) << trace[0];
+  session.AddMonitorValue("12.346");
+  session.AddMonitorValue("12.5");
+  auto r = session.Results();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].description, "Threads / Copies: 1");
+  EXPECT_EQ(r[0].scale, "Seconds");
+  EXPECT_EQ(r[0].proportion, "LIB");
+  EXPECT_EQ(r[0].block, 0);
+  EXPECT_EQ(r[0].trial_values, (std::vector<std::string>{"12.346", "12.5"}));
+  EXPECT_EQ(FinalizeResult(r[0]).value, "12.423");
+}
+
 TEST(ImageParser, UnsupportedAndSaysExactlyWhat) {
   std::vector<LoadIssue> issues;
   ResultsDefinition def = ParseResultsDefinition(

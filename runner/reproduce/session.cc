@@ -75,12 +75,6 @@ void ApplyPresetEnvironment(const std::vector<EnvVar>& vars, Settings& settings)
   }
 }
 
-// The "$NAME" values a typed identifier may use, as PTS offers them.
-std::map<std::string, std::string> IdentifierVariables(const sysinfo::SystemReader& reader) {
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return run::IdentifierVariables(sysinfo::HardwareComponents(reader), sysinfo::SoftwareComponents(reader, "/"), host);
-}
 
 // After every save of the run loop: stand-in results go under the published ones, monitor
 // results under the published ones of an older PTS's name.
@@ -136,7 +130,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
 
   auto prompter = TerminalPrompter(o.non_interactive);
   RequireConsentToSkip(file, plan, o.skip_unavailable, *prompter);
-  std::string identifier = ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, IdentifierVariables(*reader));
+  std::string identifier = ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, run::LiveIdentifierVariables(*reader));
   ApplyPresetEnvironment(env_vars, s);
   install_ctx.host_env = exec::CurrentEnvironment();  // install.sh sees the stored variables too
 

@@ -1,11 +1,14 @@
 #include "runner/run/naming.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "results-xml/result_store.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/sysinfo/phodevi_strings.h"
+#include "runner/sysinfo/sysinfo.h"
 
 namespace ptsn::run {
 namespace {
@@ -84,8 +87,15 @@ std::map<std::string, std::string> IdentifierVariables(const std::vector<std::pa
   return out;
 }
 
+std::map<std::string, std::string> LiveIdentifierVariables(const sysinfo::SystemReader& reader) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return IdentifierVariables(sysinfo::HardwareComponents(reader), sysinfo::SoftwareComponents(reader, "/"), host);
+}
+
 RunNaming ResolveNaming(const std::optional<std::string>& name, const std::optional<std::string>& identifier,
-                        const std::optional<std::string>& description, std::time_t now) {
+                        const std::optional<std::string>& description, std::time_t now,
+                        const std::map<std::string, std::string>& variables) {
   RunNaming n;
   std::string wanted = name ? Trim(*name) : "";
   if (wanted.empty()) {
@@ -94,7 +104,7 @@ RunNaming ResolveNaming(const std::optional<std::string>& name, const std::optio
     n.title = wanted.substr(0, 126);
     n.save_name = results::CleanSaveName(wanted);
   }
-  n.identifier = identifier ? CleanResultsIdentifier(*identifier) : "";
+  n.identifier = identifier ? CleanResultsIdentifier(*identifier, variables) : "";
   if (n.identifier.empty()) n.identifier = Format(now, "%Y-%m-%d %H:%M");
   if (n.identifier.size() > 128) n.identifier.resize(128);
   if (description && !Trim(*description).empty()) n.description = Trim(*description);

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "runner/sysinfo/sysinfo.h"
+
 namespace ptsn::run {
 
 struct RunNaming {
@@ -34,10 +36,15 @@ std::map<std::string, std::string> IdentifierVariables(const std::vector<std::pa
                                                        const std::vector<std::pair<std::string, std::string>>& software,
                                                        const std::string& hostname);
 
+// IdentifierVariables of this machine (components read through `reader`, gethostname()).
+std::map<std::string, std::string> LiveIdentifierVariables(const sysinfo::SystemReader& reader);
+
 // name/identifier/description: the values given (env or prompt), nullopt when absent.
 // `now` fills the PTS defaults: name "Y-m-d-Hi" (both title and directory), identifier "Y-m-d H:i".
+// `variables` fill "$NAME" tokens of the identifier (CleanResultsIdentifier).
 RunNaming ResolveNaming(const std::optional<std::string>& name, const std::optional<std::string>& identifier,
-                        const std::optional<std::string>& description, std::time_t now);
+                        const std::optional<std::string>& description, std::time_t now,
+                        const std::map<std::string, std::string>& variables = {});
 
 // pts_test_run_manager::auto_generate_results_identifier() for a new result file: the
 // Hardware/Software component of each tested subsystem (the profiles' TestType in run order:

@@ -66,6 +66,7 @@ RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, 
   c.settle_seconds = s.GetDouble("run.settle_seconds");
   c.trial_timeout = s.GetDouble("run.trial_timeout");
   c.timeout_factor = s.GetDouble("run.timeout_factor");
+  c.minimal_test_time = s.GetDouble("run.minimal_test_time");
   c.exec_prepend = env("TEST_EXEC_PREPEND").value_or("");
   return c;
 }

@@ -16,6 +16,7 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/profile/results_parser.h"
+#include "runner/run/result_monitor.h"
 #include "runner/sysinfo/phodevi_strings.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -214,6 +215,10 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
   }
 
   profile::ParseSession session(p.results, profile::ParseContextFor(p, t.option.arguments, t.option.description));
+  // <SystemMonitor> results (sys.time...): the sensor's value is the trial's result.
+  monitor::SensorEnv sensor_env{monitor::SysRoot("/"), monitor::MonitorMode::kPts, install_dir, ""};
+  ResultMonitor result_monitor(p.results.system_monitors, sensor_env, config_.minimal_test_time);
+  for (const auto& note : result_monitor.setup_notes()) produced.log += "pts-native: " + note + "\n";
   std::string executable = p.executable.empty() ? p.BaseName() : p.executable;
   int scheduled = ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides);
   // PTS drops the profile's IgnoreRuns only when more than one run is scheduled; the IGNORE_RUNS
@@ -245,6 +250,7 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
     spec.working_directory = install_dir;
     spec.output_path = trial_output;
     spec.timeout_seconds = timeout;
+    if (result_monitor.active()) result_monitor.BeforeTrial();
     auto out = runner_.Run(spec);
     *seconds = out.elapsed_seconds;
     auto status = exec::TakeExitStatusFile(install_dir + "/test-exit-status");
@@ -272,11 +278,18 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
         if (status && *status != 0) why = "The test quit with a non-zero exit status (" + std::to_string(*status) + ")";
         break;
     }
-    if (why.empty() && parse) {
+    std::vector<std::string> monitor_values, monitor_why;
+    if (result_monitor.active()) monitor_values = result_monitor.AfterTrial(why.empty() && parse, &monitor_why);
+    if (why.empty() && parse && !monitor_values.empty()) {
+      // PTS does not parse the log of a trial whose monitor produced a value.
+      for (const auto& v : monitor_values) session.AddMonitorValue(v);
+      *value = Join(monitor_values, ", ");
+    } else if (why.empty() && parse) {
       std::vector<std::string> trace;
       if (!session.ParseLog(log, &trace)) {
         why = log ? "The test run did not produce a result" : "The test run did not write $LOG_FILE";
-        if (log && !trace.empty()) why += " (" + trace.back() + ")";
+        if (!monitor_why.empty()) why = "The test run did not produce a result (" + Join(monitor_why, "; ") + ")";
+        else if (log && !trace.empty()) why += " (" + trace.back() + ")";
       }
       else {
         std::vector<std::string> values;

@@ -34,6 +34,7 @@ struct RunConfig {
   double timeout_factor = 5;
   double default_timeout = 3600;  // when the profile has no estimate
   std::string exec_prepend;       // TEST_EXEC_PREPEND
+  double minimal_test_time = 2;   // a sys.time trial shorter than this gives no value (PTS MinimalTestTime)
 };
 
 struct TestOutcome {

@@ -3,13 +3,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "results-xml/result_xml.h"
+#include "runner/common/strings.h"
 
 namespace fs = std::filesystem;
 
@@ -23,6 +26,7 @@ struct Step {
   int exit_status = 0;
   exec::ProcessStatus status = exec::ProcessStatus::kExited;
   double seconds = 0.01;
+  double sleep_seconds = 0;  // real time the "trial" takes (for <SystemMonitor> sys.time)
 };
 
 class FakeRunner : public exec::ProcessRunner {
@@ -38,6 +42,7 @@ class FakeRunner : public exec::ProcessRunner {
     if (!trial) return out;  // pre/interim/post
     Step s = steps.empty() ? Step{"Result: 1"} : steps.front();
     if (!steps.empty()) steps.pop_front();
+    if (s.sleep_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(s.sleep_seconds));
     if (!s.log.empty()) std::ofstream(spec.env.at("LOG_FILE")) << s.log << "\n";
     std::ofstream(spec.working_directory + "/test-exit-status") << s.exit_status;
     out.status = s.status;
@@ -261,6 +266,41 @@ TEST_F(TestRunnerTest, WarmupRunsAreNotCounted) {
   RunPlan({Test()});
   EXPECT_EQ(fake_.Trials(), 4);
   EXPECT_EQ(Saved().results.at(0).entries.at(0).value, "5");
+}
+
+// A <SystemMonitor> sys.time profile (pts/sqlite, pts/gnupg...: no ResultsParser, no $LOG_FILE):
+// each trial's value is its wall time, with the profile's scale; trials shorter than the
+// minimal test time give no value and say so.
+TEST_F(TestRunnerTest, SysTimeMonitorIsTheResultWithoutALog) {
+  profile_.results.parsers.clear();
+  profile_.results.system_monitors = {{"sys.time", "", ""}};
+  profile_.result_scale = "Seconds";
+  profile_.proportion = "LIB";
+  config_.minimal_test_time = 0.05;
+  config_.overrides.force_times_to_run = 2;
+  fake_.steps = {{"", 0, exec::ProcessStatus::kExited, 0.01, 0.12}, {"", 0, exec::ProcessStatus::kExited, 0.01, 0.15}};
+  auto summary = RunPlan({Test()});
+  EXPECT_EQ(summary.ok(), 1) << (summary.tests.empty() ? "" : summary.tests[0].failure);
+  auto file = Saved();
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_EQ(file.results[0].scale, "Seconds");
+  EXPECT_EQ(file.results[0].proportion, "LIB");
+  const auto& e = file.results[0].entries.at(0);
+  auto trials = Split(e.raw_string.value_or(e.value), ':');
+  ASSERT_EQ(trials.size(), 2u) << e.value;
+  EXPECT_GE(std::stod(trials[0]), 0.12);
+  EXPECT_LT(std::stod(trials[0]), 1.0);
+  EXPECT_GE(std::stod(trials[1]), 0.15);
+  EXPECT_LT(std::stod(trials[1]), 1.0);
+
+  config_.minimal_test_time = 5;
+  config_.result_dir = (root_ / "results" / "too-short").string();
+  fake_.steps = {{"", 0, exec::ProcessStatus::kExited, 0.01, 0.02}, {"", 0, exec::ProcessStatus::kExited, 0.01, 0.02}};
+  summary = RunPlan({Test()});
+  EXPECT_EQ(summary.ok(), 0);
+  ASSERT_EQ(summary.tests.size(), 1u);
+  EXPECT_NE(summary.tests[0].failure.find("less than the minimal test time of 5 s"), std::string::npos)
+      << summary.tests[0].failure;
 }
 
 TEST(AutoDescriptionTest, PtsSentenceNamingPtsNative) {

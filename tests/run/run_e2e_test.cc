@@ -99,6 +99,46 @@ TEST_F(RunE2E, BatchRunSavesCompositeXmlThatValidates) {
   EXPECT_NE(r.output.find("Trivial"), std::string::npos);
 }
 
+// A <SystemMonitor> sys.time profile: no $LOG_FILE, the result is each trial's wall time; with
+// the default minimal test time (2 s) the 0.3 s trials give no result and the reason is printed.
+TEST_F(RunE2E, SysTimeProfileRecordsTheRunTime) {
+  auto r = RunPtsNative("batch-run " + Profile("timed"),
+                        Env("TEST_RESULTS_NAME=timed TEST_RESULTS_IDENTIFIER=Box FORCE_TIMES_TO_RUN=2 "
+                            "PTS_NATIVE_MINIMAL_TEST_TIME=0.1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved("timed");
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_EQ(file.results[0].scale, "Seconds");
+  EXPECT_EQ(file.results[0].proportion, "LIB");
+  const auto& e = file.results[0].entries.at(0);
+  double v = std::stod(e.value);
+  EXPECT_GE(v, 0.3) << e.value;
+  EXPECT_LT(v, 5.0) << e.value;
+  ExpectValid("timed");
+
+  r = RunPtsNative("batch-run " + Profile("timed"),
+                   Env("TEST_RESULTS_NAME=short TEST_RESULTS_IDENTIFIER=Box FORCE_TIMES_TO_RUN=1"));
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("less than the minimal test time of 2 s"), std::string::npos) << r.output;
+}
+
+// "$HOSTNAME"-style tokens in TEST_RESULTS_IDENTIFIER are filled as PTS fills them.
+TEST_F(RunE2E, IdentifierVariablesAreFilled) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  auto r = RunPtsNative("batch-run " + Profile("trivial"),
+                        Env("TEST_RESULTS_NAME=vars TEST_RESULTS_IDENTIFIER='$HOSTNAME box' FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved("vars");
+  ASSERT_EQ(file.systems.size(), 1u);
+  EXPECT_EQ(file.systems[0].identifier.find('$'), std::string::npos) << file.systems[0].identifier;
+  EXPECT_EQ(file.systems[0].identifier.find("HOSTNAME"), std::string::npos) << file.systems[0].identifier;
+  if (std::string(host).find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") ==
+      std::string::npos) {
+    EXPECT_EQ(file.systems[0].identifier, std::string(host) + " box");
+  }
+}
+
 TEST_F(RunE2E, WithoutAnIdentifierTheTestedSubsystemNamesTheRun) {
   // TestType Processor: PTS names the run after the Processor component when it reads as a
   // product name ("AMD EPYC"), else after the date; the description is PTS's sentence.
