@@ -7,23 +7,14 @@
 #include <fstream>
 
 #include "runner/common/atomic_file.h"
+#include "runner/profile/test_temp_dir.h"
 
 namespace ptsn::profile {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    path = (fs::temp_directory_path() / ("ptsn-profile-files-" + std::to_string(getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-               .string();
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 TEST(ListDirectory, AllEntriesSortedWithTypesAcrossSeveralReads) {
   TempDir tmp;
