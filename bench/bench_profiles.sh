@@ -3,7 +3,8 @@
 # cache filled by a previous run) vs the real PTS, medians of N runs each, interleaved.
 # usage: bench/bench_profiles.sh [BUILD_DIR] [RUNS]     (needs php-cli, php-xml and a PTS checkout in
 #        $PTS_SRC, default /tmp/pts, at commit 84227e6aac22; ../shared for the corpus and schemas)
-# Goal (issue #3): < 1 s and >= 50x faster than PTS.
+# Goal (issue #3): < 1 s and >= 50x faster than PTS. Also runs bench_profiles_floor (libxml2 alone
+# parsing + validating the same files on all cores): the floor under any cold pass.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -23,11 +24,12 @@ if [ -f "$pts/pts-core/pts-core.php" ] && command -v php >/dev/null; then have_p
 
 echo "corpus: $corpus ($(ls -d "$corpus"/*/*/ | wc -l) profiles), $runs runs each; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 "$build/bench_profiles" "$corpus" --schemas "$schemas" --cache "$cache" >/dev/null  # fills the cache
-for kind in cold warm ref; do eval "${kind}_ms=''; ${kind}_cpu=''; ${kind}_wall=''"; done
+for kind in cold warm floor ref; do eval "${kind}_ms=''; ${kind}_cpu=''; ${kind}_wall=''"; done
 for i in $(seq "$runs"); do
-  for kind in cold warm ref; do
+  for kind in cold warm floor ref; do
     case $kind in
       cold) set -- "$build/bench_profiles" "$corpus" --schemas "$schemas" ;;
+      floor) set -- "$build/bench_profiles_floor" "$corpus" "$schemas" ;;
       warm) set -- "$build/bench_profiles" "$corpus" --schemas "$schemas" --cache "$cache" ;;
       ref) [ $have_pts = 1 ] || continue
            set -- php "$here/pts_profiles.php" --pts "$pts" --boot "$shared/reference/tools/pts-boot.inc.php" --root "$corpus" --schemas "$schemas" ;;
@@ -43,6 +45,7 @@ for i in $(seq "$runs"); do
 done
 echo "$cold_out"
 echo "$warm_out"
+echo "$floor_out"
 [ $have_pts = 1 ] && echo "$ref_out"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 report() {  # label ms cpu wall
@@ -52,6 +55,8 @@ cm=$(echo $cold_ms | median); cc=$(echo $cold_cpu | median); cw=$(echo $cold_wal
 wm=$(echo $warm_ms | median); wc=$(echo $warm_cpu | median); ww=$(echo $warm_wall | median)
 report "pts-native cold:" "$cm" "$cc" "$cw"
 report "pts-native warm cache:" "$wm" "$wc" "$ww"
+fm=$(echo $floor_ms | median); fc=$(echo $floor_cpu | median); fw=$(echo $floor_wall | median)
+report "libxml2 floor (cold):" "$fm" "$fc" "$fw"
 if [ $have_pts = 1 ]; then
   rm_=$(echo $ref_ms | median); rc=$(echo $ref_cpu | median); rw=$(echo $ref_wall | median)
   report "real PTS:" "$rm_" "$rc" "$rw"
@@ -63,6 +68,7 @@ if [ $have_pts = 1 ]; then
     [ "$verdict" = 1 ] && verdict="goal met" || verdict="goal NOT met"
     echo "ratio $kind: ${r}x wall, $(ratio "$rc" "$c")x cpu (work only); $(ratio "$rw" "$w")x process wall  [$verdict: <1 s and >=50x wall]"
   done
+  echo "cold floor: libxml2 parse+validate alone is $(ratio "$rm_" "$fm")x PTS wall, $(ratio "$rc" "$fc")x cpu: the most any cold pass built on it can reach"
 else
   echo "real PTS not available (php-cli/php-xml and a PTS checkout in \$PTS_SRC are needed)"
 fi

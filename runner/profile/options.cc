@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -85,13 +86,45 @@ std::vector<std::string> ComputeAllCombinations(const std::vector<std::vector<st
 
 namespace {
 
-std::vector<RunOption> Combine(const std::vector<std::vector<std::string>>& args,
-                               const std::vector<std::vector<std::string>>& descs) {
-  auto a = ComputeAllCombinations(args, " ");
-  auto d = ComputeAllCombinations(descs, " - ");
+// The chosen entries of each option: their argument and description pieces, in lockstep.
+struct Pieces {
+  std::vector<std::vector<std::string>> args, descs;
+  void Add(std::vector<std::string> a, std::vector<std::string> d) {
+    args.push_back(std::move(a));
+    descs.push_back(std::move(d));
+  }
+};
+
+// PTS runs compute_all_combinations twice, over the arguments with " " and over the descriptions
+// with " - "; both recursions have the same shape, so one depth-first walk builds a combination's
+// two strings together (same delimiter and trim rules as AppendCombinations above).
+void AppendRunOptions(const Pieces& p, size_t level, std::string* args, std::string* desc, std::vector<RunOption>* out) {
+  if (level == p.args.size()) {
+    out->push_back({php::Trim(*args), php::Trim(*desc)});
+    return;
+  }
+  size_t args_mark = args->size(), desc_mark = desc->size();
+  bool delimit_args = !PhpEmpty(*args), delimit_desc = !PhpEmpty(*desc);
+  const auto& level_args = p.args[level];
+  const auto& level_descs = p.descs[level];
+  for (size_t i = 0; i < level_args.size(); ++i) {
+    if (delimit_args) *args += ' ';
+    *args += level_args[i];
+    if (delimit_desc) *desc += " - ";
+    *desc += level_descs[i];
+    AppendRunOptions(p, level + 1, args, desc, out);
+    args->resize(args_mark);
+    desc->resize(desc_mark);
+  }
+}
+
+std::vector<RunOption> Combine(const Pieces& p) {
+  size_t total = 1;
+  for (const auto& a : p.args) total *= a.size();
   std::vector<RunOption> out;
-  out.reserve(a.size());
-  for (size_t i = 0; i < a.size(); ++i) out.push_back({std::move(a[i]), i < d.size() ? std::move(d[i]) : std::string()});
+  out.reserve(total);
+  std::string args, desc;
+  AppendRunOptions(p, 0, &args, &desc, &out);
   return out;
 }
 
@@ -108,9 +141,13 @@ std::vector<RunOption> BatchOptions(const std::vector<TestOption>& options, cons
     }
     have_select = !selected.empty();
   }
-  std::vector<std::vector<std::string>> args, descs;
+  Pieces pieces;
+  pieces.args.reserve(options.size());
+  pieces.descs.reserve(options.size());
   for (const auto& o : options) {
     std::vector<std::string> oa, od;
+    oa.reserve(o.entries.size());
+    od.reserve(o.entries.size());
     auto sel = have_select ? selected.find(o.identifier) : selected.end();
     for (int i = 0; i < static_cast<int>(o.entries.size()); ++i) {
       if (sel != selected.end()) {
@@ -123,30 +160,28 @@ std::vector<RunOption> BatchOptions(const std::vector<TestOption>& options, cons
       oa.push_back(OptionEntryValue(o, i));
       od.push_back(OptionEntryDescription(o, i));
     }
-    args.push_back(std::move(oa));
-    descs.push_back(std::move(od));
+    pieces.Add(std::move(oa), std::move(od));
   }
-  return Combine(args, descs);
+  return Combine(pieces);
 }
 
 std::vector<RunOption> DefaultOptions(const std::vector<TestOption>& options) {
-  std::vector<std::vector<std::string>> args, descs;
+  Pieces pieces;
+  pieces.args.reserve(options.size());
+  pieces.descs.reserve(options.size());
   for (const auto& o : options) {
+    // Both entries of a two-entry option, else the default one.
+    int first = o.entries.size() == 2 ? 0 : o.DefaultIndex(), last = o.entries.size() == 2 ? 1 : first;
     std::vector<std::string> oa, od;
-    std::vector<int> picks;
-    if (o.entries.size() == 2) {
-      picks = {0, 1};
-    } else {
-      picks = {o.DefaultIndex()};
-    }
-    for (int i : picks) {
+    oa.reserve(last - first + 1);
+    od.reserve(last - first + 1);
+    for (int i = first; i <= last; ++i) {
       oa.push_back(OptionEntryValue(o, i));
       od.push_back(OptionEntryDescription(o, i));
     }
-    args.push_back(std::move(oa));
-    descs.push_back(std::move(od));
+    pieces.Add(std::move(oa), std::move(od));
   }
-  return Combine(args, descs);
+  return Combine(pieces);
 }
 
 PresetMap ParsePresetString(const std::string& value) {
@@ -208,7 +243,7 @@ std::vector<RunOption> PresetOptions(const std::vector<TestOption>& options, con
     auto o = t->second.find(option);
     return o == t->second.end() ? nullptr : &o->second;
   };
-  std::vector<std::vector<std::string>> args, descs;
+  Pieces pieces;
   for (const auto& o : options) {
     std::vector<std::string> oa, od;
     if (const std::string* raw = lookup(preset_values, test_base_name, o.identifier)) {
@@ -231,10 +266,9 @@ std::vector<RunOption> PresetOptions(const std::vector<TestOption>& options, con
         }
       }
     }
-    args.push_back(std::move(oa));
-    descs.push_back(std::move(od));
+    pieces.Add(std::move(oa), std::move(od));
   }
-  std::vector<RunOption> out = Combine(args, descs);
+  std::vector<RunOption> out = Combine(pieces);
   if (out.size() == 1 && out[0].arguments.empty() && out[0].description.empty() && !subtitle.empty())
     out[0].description = subtitle;
   return out;
@@ -278,13 +312,18 @@ std::string PtsTestArguments(const TestProfile& profile, const std::string& extr
 namespace {
 
 // validate_test_arguments_compatibility: false when an entry Name asks for something absent.
-bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::vector<std::string>& deps) {
+// `lower` is scratch space, reused across entries.
+bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::vector<std::string>& deps,
+                     std::string* lower) {
   // Lowercased once: PTS's stripos() checks, with a space appended for the "CUDA "/"ROCm " ones.
-  std::string lower = ToLower(name) + ' ';
-  std::string_view n(lower.data(), lower.size() - 1), spaced(lower);
+  lower->assign(name);
+  for (char& c : *lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  *lower += ' ';
+  std::string_view n(lower->data(), lower->size() - 1), spaced(*lower);
   auto has = [](std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; };
-  bool wine = std::find(deps.begin(), deps.end(), "wine") != deps.end();
-  if ((has(n, "direct3d") || has(n, "d3d")) && f.os != "Windows" && !wine) return false;
+  if ((has(n, "direct3d") || has(n, "d3d")) && f.os != "Windows" &&
+      std::find(deps.begin(), deps.end(), "wine") == deps.end())
+    return false;
   if (name.find("Apple ") != std::string::npos && f.os != "MacOSX") return false;
   if ((has(n, "nvidia ") || has(spaced, "cuda ")) && !ContainsI(f.gpu_model, "NVIDIA")) return false;
   if ((has(n, "radeon ") || has(spaced, "rocm ")) && !ContainsI(f.gpu_model, "AMD") && !ContainsI(f.gpu_model, "Radeon"))
@@ -298,8 +337,23 @@ bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::
   return true;
 }
 
-std::string Replace2(const std::string& s, int w, int h) {
-  return php::StrReplace(php::StrReplace(s, "$VIDEO_WIDTH", std::to_string(w)), "$VIDEO_HEIGHT", std::to_string(h));
+// str_replace('$VIDEO_WIDTH', w) then str_replace('$VIDEO_HEIGHT', h), in one pass: the digits put
+// in for the first cannot form or break an occurrence of the second.
+std::string Replace2(std::string_view s, std::string_view w, std::string_view h) {
+  constexpr std::string_view kWidth = "$VIDEO_WIDTH", kHeight = "$VIDEO_HEIGHT";
+  std::string out;
+  out.reserve(s.size());
+  size_t pos = 0;
+  for (size_t hit; (hit = s.find('$', pos)) != std::string_view::npos;) {
+    std::string_view at = s.substr(hit);
+    bool width = at.substr(0, kWidth.size()) == kWidth, height = !width && at.substr(0, kHeight.size()) == kHeight;
+    out.append(s.substr(pos, hit - pos + (width || height ? 0 : 1)));
+    if (width) out.append(w);
+    if (height) out.append(h);
+    pos = hit + (width ? kWidth.size() : height ? kHeight.size() : 1);
+  }
+  out.append(s.substr(pos));
+  return out;
 }
 
 }  // namespace
@@ -307,32 +361,27 @@ std::string Replace2(const std::string& s, int w, int h) {
 std::vector<std::string> AutoProcessOptions(std::vector<TestOption>* options, const MachineFacts& f,
                                             const std::vector<std::string>& deps) {
   std::vector<std::string> errors;
+  std::string lower;
   for (auto& o : *options) {
-    // PTS rebuilds names and values but leaves the messages array untouched, so messages stay
-    // attached to positions, not to entries.
-    std::vector<std::string> messages;
-    messages.reserve(o.entries.size());
-    for (auto& e : o.entries) messages.push_back(std::move(e.message));
-    std::vector<std::pair<std::string, std::string>> nv;  // name, value
-    bool rebuilt = true;
+    std::vector<std::pair<std::string, std::string>> nv;  // name, value of the rebuilt entries
     const std::string& id = o.identifier;
     if (id == "auto-resolution" || id == "auto-resolution-wide") {
-      if (o.entries.size() != 1) {
-        rebuilt = false;
+      if (o.entries.size() != 1) continue;  // left as it is
+      std::vector<std::pair<int, int>> modes;
+      if (id == "auto-resolution") {
+        if (f.screen_resolution != std::pair<int, int>{-1, -1} && f.screen_resolution.first > 0) modes = f.screen_modes;
+        if (modes.empty())
+          modes = {{800, 600},   {1024, 768},  {1280, 768},  {1280, 960},  {1280, 1024}, {1366, 768}, {1400, 1050},
+                   {1600, 900},  {1680, 1050}, {1600, 1200}, {1920, 1080}, {2560, 1600}, {3840, 2160}};
       } else {
-        std::vector<std::pair<int, int>> modes;
-        if (id == "auto-resolution") {
-          if (f.screen_resolution != std::pair<int, int>{-1, -1} && f.screen_resolution.first > 0) modes = f.screen_modes;
-          if (modes.empty())
-            modes = {{800, 600},   {1024, 768},  {1280, 768},  {1280, 960},  {1280, 1024}, {1366, 768}, {1400, 1050},
-                     {1600, 900},  {1680, 1050}, {1600, 1200}, {1920, 1080}, {2560, 1600}, {3840, 2160}};
-        } else {
-          const std::pair<int, int> stock[] = {{1280, 960},  {1600, 1200}, {1280, 1024}, {1920, 1080}, {2560, 1080},
-                                               {2560, 1440}, {2880, 1620}, {3840, 1600}, {4096, 2304}, {6144, 2560}};
-          for (const auto& m : stock)
-            if (m.first <= f.screen_resolution.first && m.second <= f.screen_resolution.second) modes.push_back(m);
-        }
-        for (const auto& [w, h] : modes) nv.emplace_back(Replace2(o.entries[0].name, w, h), Replace2(o.entries[0].value, w, h));
+        const std::pair<int, int> stock[] = {{1280, 960},  {1600, 1200}, {1280, 1024}, {1920, 1080}, {2560, 1080},
+                                             {2560, 1440}, {2880, 1620}, {3840, 1600}, {4096, 2304}, {6144, 2560}};
+        for (const auto& m : stock)
+          if (m.first <= f.screen_resolution.first && m.second <= f.screen_resolution.second) modes.push_back(m);
+      }
+      for (const auto& [w, h] : modes) {
+        std::string ws = std::to_string(w), hs = std::to_string(h);
+        nv.emplace_back(Replace2(o.entries[0].name, ws, hs), Replace2(o.entries[0].value, ws, hs));
       }
     } else if (id == "auto-disk-mount-points") {
       nv.emplace_back("Default Test Directory", "");
@@ -363,25 +412,25 @@ std::vector<std::string> AutoProcessOptions(std::vector<TestOption>* options, co
         nv.emplace_back(pretty, std::to_string(i));
       }
     } else {
+      // Entries this machine cannot run are dropped; when every entry can run, nothing changes.
+      std::vector<bool> keep(o.entries.size());
       bool had_fail = false;
-      nv.reserve(o.entries.size());
-      for (auto& e : o.entries) {
-        if (!EntryCompatible(e.name, f, deps)) {
-          had_fail = true;
-          continue;
-        }
-        nv.emplace_back(std::move(e.name), std::move(e.value));  // the entries are rebuilt below
+      for (size_t i = 0; i < o.entries.size(); ++i) {
+        keep[i] = EntryCompatible(o.entries[i].name, f, deps, &lower);
+        had_fail = had_fail || !keep[i];
       }
-      if (had_fail && nv.empty()) errors.push_back("No supported options found for " + id);
+      if (!had_fail) continue;
+      for (size_t i = 0; i < o.entries.size(); ++i)
+        if (keep[i]) nv.emplace_back(std::move(o.entries[i].name), std::move(o.entries[i].value));
+      if (nv.empty()) errors.push_back("No supported options found for " + id);
     }
-    if (!rebuilt) {
-      for (size_t i = 0; i < messages.size(); ++i) o.entries[i].message = std::move(messages[i]);
-      continue;
-    }
+    // PTS rebuilds names and values but leaves the messages array untouched, so messages stay
+    // attached to positions, not to entries.
     std::vector<OptionEntry> entries;
     entries.reserve(nv.size());
     for (size_t i = 0; i < nv.size(); ++i)
-      entries.push_back({std::move(nv[i].first), std::move(nv[i].second), i < messages.size() ? std::move(messages[i]) : ""});
+      entries.push_back({std::move(nv[i].first), std::move(nv[i].second),
+                         i < o.entries.size() ? std::move(o.entries[i].message) : std::string()});
     o.entries = std::move(entries);
   }
   return errors;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "runner/profile/php_compat.h"
+
 namespace ptsn::profile {
 namespace {
 
@@ -123,6 +125,43 @@ TEST(Options, MachineDependentMenus) {
   EXPECT_EQ(opts[3].entries[0].name, "OpenGL");
   EXPECT_TRUE(opts[4].entries.empty());
   EXPECT_EQ(errors, (std::vector<std::string>{"No supported options found for only-cuda"}));
+}
+
+TEST(Options, ResolutionMenusReplaceWidthThenHeightLikeStrReplace) {
+  // PTS: str_replace('$VIDEO_WIDTH', w, ...) then str_replace('$VIDEO_HEIGHT', h, ...) on Name and
+  // Value of the single entry, once per mode; odd '$' placements must come out the same.
+  const std::string name = "$VIDEO_WIDTH x $VIDEO_HEIGHT $$VIDEO_HEIGHT$ $VIDEO_$VIDEO_WIDTHHEIGHT $VIDEO_";
+  const std::string value = "-w $VIDEO_WIDTH$VIDEO_WIDTH -h $VIDEO_HEIGHT$";
+  std::vector<TestOption> opts = {Opt("auto-resolution", "Resolution", {{name, value, "pick one"}})};
+  MachineFacts f;  // no screen: PTS's fixed list of 13 modes
+  ASSERT_TRUE(AutoProcessOptions(&opts, f, {}).empty());
+  ASSERT_EQ(opts[0].entries.size(), 13u);
+  auto php = [](const std::string& s, int w, int h) {
+    return php::StrReplace(php::StrReplace(s, "$VIDEO_WIDTH", std::to_string(w)), "$VIDEO_HEIGHT", std::to_string(h));
+  };
+  EXPECT_EQ(opts[0].entries[0].name, php(name, 800, 600));
+  EXPECT_EQ(opts[0].entries[0].name, "800 x 600 $600$ $VIDEO_800HEIGHT $VIDEO_");
+  EXPECT_EQ(opts[0].entries[12].value, php(value, 3840, 2160));
+  EXPECT_EQ(opts[0].entries[0].message, "pick one");  // messages stay by position
+  EXPECT_EQ(opts[0].entries[1].message, "");
+}
+
+TEST(Options, DroppedEntriesShiftNamesButNotMessages) {
+  std::vector<TestOption> opts = {
+      Opt("api", "API", {{"Vulkan", "vk", "m1"}, {"OpenGL", "gl", "m2"}, {"OpenCL", "cl", "m3"}}),
+      Opt("plain", "Plain", {{"A", "a", "ma"}, {"B", "b", "mb"}}),
+  };
+  std::vector<TestOption> untouched = {opts[1]};
+  MachineFacts f;
+  f.vulkan = false;
+  EXPECT_TRUE(AutoProcessOptions(&opts, f, {}).empty());
+  ASSERT_EQ(opts[0].entries.size(), 2u);
+  EXPECT_EQ(opts[0].entries[0].name, "OpenGL");
+  EXPECT_EQ(opts[0].entries[0].value, "gl");
+  EXPECT_EQ(opts[0].entries[0].message, "m1");  // PTS keeps the messages array as it was
+  EXPECT_EQ(opts[0].entries[1].name, "OpenCL");
+  EXPECT_EQ(opts[0].entries[1].message, "m2");
+  EXPECT_EQ(opts[1], untouched[0]);  // nothing to drop: left exactly as it was
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ namespace ptsn::profile {
 namespace {
 
 // Bump when the layout or any serialized struct changes; older files are then ignored.
-constexpr char kMagic[8] = {'P', 'T', 'S', 'N', 'P', 'C', '0', '2'};
+constexpr char kMagic[8] = {'P', 'T', 'S', 'N', 'P', 'C', '0', '3'};  // 03: four-lane ContentHash
 constexpr size_t kHeader = sizeof(kMagic) + 16;  // magic, payload size, payload hash
 
 // The structs below are written field by field; a new member must be added to Put/Get (the
@@ -102,6 +102,13 @@ void Writer::Put(const ResultsParserBlock& b) {
   ForEachBlockString(b, [&](const std::string& s) { Str(s); });
 }
 
+// What an entry was built from, viewed in place (names point into the cache or the entry).
+struct InputView {
+  std::string_view name;
+  uint64_t hash;
+  FileStamp stamp;
+};
+
 class Reader {
  public:
   explicit Reader(std::string_view d) : data_(d) {}
@@ -163,6 +170,11 @@ class Reader {
     f->hash = U64(), f->stamp.dev = U64(), f->stamp.ino = U64(), f->stamp.size = U64();
     f->stamp.mtime_ns = static_cast<int64_t>(U64()), f->stamp.ctime_ns = static_cast<int64_t>(U64());
   }
+  void Get(InputView* f) {  // a ProfileInput, its name left in place
+    f->name = Bytes();
+    f->hash = U64(), f->stamp.dev = U64(), f->stamp.ino = U64(), f->stamp.size = U64();
+    f->stamp.mtime_ns = static_cast<int64_t>(U64()), f->stamp.ctime_ns = static_cast<int64_t>(U64());
+  }
   void Get(LoadIssue* i) { Get(&i->file), Get(&i->element), Get(&i->message), Get(&i->fatal); }
   void Get(OptionEntry* e) { Get(&e->name), Get(&e->value), Get(&e->message); }
   void Get(TestOption* o) {
@@ -215,9 +227,9 @@ class Reader {
 // schema_issues).
 ProfileCache::ProfileCache(std::string path) : path_(std::move(path)) {
   std::string error;
-  if (!ReadWholeFile(path_, &raw_, &error)) return;  // no cache yet
+  if (!raw_.Read(path_, &error)) return;  // no cache yet
   try {
-    std::string_view data = raw_;
+    std::string_view data = raw_.view();
     if (data.size() < kHeader || std::memcmp(data.data(), kMagic, sizeof(kMagic)) != 0)
       throw Error("not a profile cache of this version");
     uint64_t size, hash;
@@ -238,20 +250,22 @@ ProfileCache::ProfileCache(std::string path) : path_(std::move(path)) {
   } catch (const Error& e) {
     load_problem_ = path_ + ": " + e.what() + "; ignored";
     stored_.clear();
-    raw_.clear();
+    raw_.Clear();
   }
 }
 
 namespace {
 
 // Inputs still the same? The directory listing, then each file by stamp or else by content hash.
-bool Fresh(const ProfileInputs& inputs, uint64_t schema_hash, const std::string& dir, const DirectoryRead& how,
-           const std::vector<DirEntry>& listing) {
-  if (ListingHash(listing) != inputs.listing_hash) return false;
+bool Fresh(uint64_t listing_hash, const std::vector<InputView>& files, uint64_t schema_hash, const std::string& dir,
+           const DirectoryRead& how, const std::vector<DirEntry>& listing) {
+  if (ListingHash(listing) != listing_hash) return false;
   if (how.schemas && how.schema_issues && schema_hash != how.schemas->content_hash()) return false;
-  std::string content, error;
-  for (const auto& f : inputs.files) {
-    std::string path = dir + "/" + f.name;
+  std::string path = dir + '/', content, error;
+  size_t dir_part = path.size();
+  for (const auto& f : files) {
+    path.resize(dir_part);
+    path += f.name;
     // Same device, inode, size, mtime and ctime as when it was read: the same bytes. Otherwise
     // (touched, rewritten, or just changed when read) the content decides.
     if (f.stamp.known() && StampOf(path) == f.stamp) continue;
@@ -282,8 +296,11 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = updates_.find(key); it != updates_.end()) updated = it->second;
   }
+  std::vector<InputView> files;
   if (updated) {
-    if (Fresh(updated->inputs, updated->schema_hash, key, how, *listing) && (!validate || updated->schema_hash)) {
+    for (const auto& f : updated->inputs.files) files.push_back({f.name, f.hash, f.stamp});
+    if (Fresh(updated->inputs.listing_hash, files, updated->schema_hash, key, how, *listing) &&
+        (!validate || updated->schema_hash)) {
       ++hits_;
       ProfileSource src = updated->source;
       src.identifier = derived_id;
@@ -294,11 +311,11 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
   } else if (auto it = stored_.find(key); it != stored_.end()) {
     try {
       Reader r(it->second);
-      ProfileInputs inputs;
-      inputs.listing_hash = r.U64();
-      r.Get(&inputs.files);
+      uint64_t listing_hash = r.U64();
+      files.resize(r.Count());
+      for (auto& f : files) r.Get(&f);
       uint64_t schema_hash = r.U64();
-      if (Fresh(inputs, schema_hash, key, how, *listing) && (!validate || schema_hash)) {
+      if (Fresh(listing_hash, files, schema_hash, key, how, *listing) && (!validate || schema_hash)) {
         ProfileSource src;
         std::vector<LoadIssue> own_issues, own_schema_issues;
         r.Get(&src), r.Get(&own_issues), r.Get(&own_schema_issues);
@@ -344,7 +361,7 @@ void ProfileCache::Save() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!dirty_) return;
   Writer w;
-  w.out.reserve(raw_.size() + updates_.size() * 4096);
+  w.out.reserve(raw_.view().size() + updates_.size() * 4096);
   w.out.assign(kHeader, '\0');
   // Entries of directories that no longer exist (a profile checked once in a temporary
   // directory) are dropped, so the file does not grow without bound.

@@ -58,7 +58,7 @@ class ProfileCache {
   std::string load_problem_;
   // The file's bytes and, per normalized directory, its entry's bytes: entries are decoded only
   // when used, by the thread that uses them, straight into the caller's ProfileSource.
-  std::string raw_;
+  FileSnapshot raw_;
   std::map<std::string, std::string_view, std::less<>> stored_;  // read-only once loaded
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const Entry>> updates_;  // written by this process (mutex_)

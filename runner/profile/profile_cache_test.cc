@@ -13,6 +13,7 @@
 
 #include "runner/common/atomic_file.h"
 #include "runner/profile/schema_set.h"
+#include "runner/profile/test_temp_dir.h"
 #include "runner/profile/validate.h"
 
 namespace ptsn::profile {
@@ -21,18 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 const std::string kFixtures = std::string(PTSN_SOURCE_DIR) + "/runner/profile/testdata/profiles";
 
-// A fresh directory per test (ctest runs tests in parallel processes).
-struct TempDir {
-  std::string path;
-  TempDir() {
-    path = (fs::temp_directory_path() / ("ptsn-profile-cache-" + std::to_string(getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-               .string();
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 struct Pass {
   std::vector<ValidationReport> reports;

@@ -370,78 +370,110 @@ TestSuite ReadSuiteDirectory(const std::string& dir, const std::string& identifi
   return s;
 }
 
+namespace {
+
+// How one "Section/Element" field sets the typed members. An absent field is handled as an empty
+// one (PTS's xg() gives "" for both), which gives every member its default.
+struct TypedField {
+  std::string_view key;
+  void (*set)(TestProfile* p, const std::string& text);
+};
+
+double Number(const std::string& text, double fallback) {
+  std::string t = Trim(text);
+  return t.empty() ? fallback : std::atof(t.c_str());
+}
+
+template <std::string TestProfile::*M>
+void SetText(TestProfile* p, const std::string& t) {
+  p->*M = t;
+}
+template <std::vector<std::string> TestProfile::*M>
+void SetList(TestProfile* p, const std::string& t) {
+  p->*M = CommaList(t);
+}
+template <bool TestProfile::*M, bool kFallback>
+void SetBool(TestProfile* p, const std::string& t) {
+  p->*M = ParsePtsBool(t, kFallback);
+}
+
+// Sorted by key (checked below) so one pass over the sorted fields map finds them all.
+constexpr TypedField kTypedFields[] = {
+    {"TestInformation/AppVersion", SetText<&TestProfile::app_version>},
+    {"TestInformation/Description", SetText<&TestProfile::description>},
+    {"TestInformation/DisplayFormat",
+     [](TestProfile* p, const std::string& t) { p->display_format = t.empty() ? "BAR_GRAPH" : t; }},
+    {"TestInformation/Executable", SetText<&TestProfile::executable>},  // defaulted after the walk
+    {"TestInformation/IgnoreRuns",
+     [](TestProfile* p, const std::string& t) {
+       p->ignore_runs.clear();
+       for (const auto& r : CommaList(t)) p->ignore_runs.push_back(std::atoi(r.c_str()));
+     }},
+    {"TestInformation/InstallationAgreement", SetText<&TestProfile::installation_agreement>},
+    {"TestInformation/PostInstallMessage", SetText<&TestProfile::post_install_message>},
+    {"TestInformation/PostRunMessage", SetText<&TestProfile::post_run_message>},
+    {"TestInformation/PreInstallMessage", SetText<&TestProfile::pre_install_message>},
+    {"TestInformation/PreRunMessage", SetText<&TestProfile::pre_run_message>},
+    {"TestInformation/Proportion", SetText<&TestProfile::proportion>},
+    {"TestInformation/ResultQuantifier", SetText<&TestProfile::result_quantifier>},
+    {"TestInformation/ResultScale", SetText<&TestProfile::result_scale>},
+    {"TestInformation/SubTitle", SetText<&TestProfile::subtitle>},
+    {"TestInformation/TimesToRun",
+     [](TestProfile* p, const std::string& t) { p->times_to_run = static_cast<int>(Number(t, 3)); }},
+    {"TestInformation/Title", SetText<&TestProfile::title>},
+    {"TestProfile/AllowResultsSharing", SetBool<&TestProfile::allow_results_sharing, true>},
+    {"TestProfile/AutoSaveResults", SetBool<&TestProfile::auto_save_results, false>},
+    {"TestProfile/EnvironmentSize", [](TestProfile* p, const std::string& t) { p->environment_size = Number(t, 0); }},
+    {"TestProfile/EnvironmentTestingSize",
+     [](TestProfile* p, const std::string& t) { p->environment_testing_size = Number(t, 0); }},
+    {"TestProfile/EstimatedTimePerRun",
+     [](TestProfile* p, const std::string& t) { p->estimated_time_per_run = Number(t, 0); }},
+    {"TestProfile/Extends", [](TestProfile* p, const std::string& t) { p->extends = Trim(t); }},
+    {"TestProfile/ExternalDependencies", SetList<&TestProfile::external_dependencies>},
+    {"TestProfile/InstallRequiresInternet", SetBool<&TestProfile::install_requires_internet, false>},
+    {"TestProfile/InternalTags", SetList<&TestProfile::internal_tags>},
+    {"TestProfile/License", SetText<&TestProfile::license>},
+    {"TestProfile/Maintainer", SetText<&TestProfile::maintainer>},
+    {"TestProfile/ProjectURL", SetText<&TestProfile::project_url>},
+    {"TestProfile/RemoveInstallDirectoryOnReinstall",
+     SetBool<&TestProfile::remove_install_directory_on_reinstall, true>},
+    {"TestProfile/RepositoryURL", SetText<&TestProfile::repository_url>},
+    {"TestProfile/RequiresCoreVersionMax",
+     [](TestProfile* p, const std::string& t) { p->requires_core_version_max = static_cast<int>(Number(t, 19990)); }},
+    {"TestProfile/RequiresCoreVersionMin",
+     [](TestProfile* p, const std::string& t) { p->requires_core_version_min = static_cast<int>(Number(t, 2950)); }},
+    {"TestProfile/RequiresDisplay", SetBool<&TestProfile::requires_display, false>},
+    {"TestProfile/RequiresInternet", SetBool<&TestProfile::requires_internet, false>},
+    {"TestProfile/RequiresNetwork", SetBool<&TestProfile::requires_network, false>},
+    {"TestProfile/RequiresRoot", SetBool<&TestProfile::requires_root, false>},
+    {"TestProfile/RequiresRootInstall", SetBool<&TestProfile::requires_root_install, false>},
+    {"TestProfile/SoftwareType", SetText<&TestProfile::software_type>},
+    {"TestProfile/Status", SetText<&TestProfile::status>},
+    {"TestProfile/SupportedArchitectures", SetList<&TestProfile::supported_architectures>},
+    {"TestProfile/SupportedPlatforms", SetList<&TestProfile::supported_platforms>},
+    {"TestProfile/SystemDependencies", SetList<&TestProfile::system_dependencies>},
+    {"TestProfile/TestType", SetText<&TestProfile::test_type>},
+    {"TestProfile/Version", SetText<&TestProfile::version>},
+    {"TestSettings/Default/AllowCacheShare", SetBool<&TestProfile::allow_cache_share, true>},
+    {"TestSettings/Default/Arguments", SetText<&TestProfile::default_arguments>},
+    {"TestSettings/Default/MaximumLength", SetText<&TestProfile::maximum_length>},
+    {"TestSettings/Default/MinimumLength", SetText<&TestProfile::minimum_length>},
+    {"TestSettings/Default/PostArguments", SetText<&TestProfile::default_post_arguments>},
+};
+static_assert(std::is_sorted(std::begin(kTypedFields), std::end(kTypedFields),
+                             [](const TypedField& a, const TypedField& b) { return a.key < b.key; }),
+              "kTypedFields must be sorted by key");
+
+}  // namespace
+
 void FillTypedFields(TestProfile* p) {
-  auto f = [&](const char* key) { return p->Field(key); };
-  auto num = [&](const char* key, double fallback) {
-    std::string t = Trim(f(key));
-    return t.empty() ? fallback : std::atof(t.c_str());
-  };
-  static const std::pair<const char*, std::string TestProfile::*> kText[] = {
-      {"TestInformation/Title", &TestProfile::title},
-      {"TestInformation/AppVersion", &TestProfile::app_version},
-      {"TestInformation/Description", &TestProfile::description},
-      {"TestInformation/ResultScale", &TestProfile::result_scale},
-      {"TestInformation/Proportion", &TestProfile::proportion},
-      {"TestInformation/ResultQuantifier", &TestProfile::result_quantifier},
-      {"TestInformation/DisplayFormat", &TestProfile::display_format},
-      {"TestInformation/SubTitle", &TestProfile::subtitle},
-      {"TestInformation/Executable", &TestProfile::executable},
-      {"TestInformation/PreInstallMessage", &TestProfile::pre_install_message},
-      {"TestInformation/PostInstallMessage", &TestProfile::post_install_message},
-      {"TestInformation/InstallationAgreement", &TestProfile::installation_agreement},
-      {"TestInformation/PreRunMessage", &TestProfile::pre_run_message},
-      {"TestInformation/PostRunMessage", &TestProfile::post_run_message},
-      {"TestProfile/Version", &TestProfile::version},
-      {"TestProfile/SoftwareType", &TestProfile::software_type},
-      {"TestProfile/TestType", &TestProfile::test_type},
-      {"TestProfile/License", &TestProfile::license},
-      {"TestProfile/Status", &TestProfile::status},
-      {"TestProfile/Maintainer", &TestProfile::maintainer},
-      {"TestProfile/ProjectURL", &TestProfile::project_url},
-      {"TestProfile/RepositoryURL", &TestProfile::repository_url},
-      {"TestSettings/Default/Arguments", &TestProfile::default_arguments},
-      {"TestSettings/Default/PostArguments", &TestProfile::default_post_arguments},
-      {"TestSettings/Default/MinimumLength", &TestProfile::minimum_length},
-      {"TestSettings/Default/MaximumLength", &TestProfile::maximum_length},
-  };
-  static const std::pair<const char*, std::vector<std::string> TestProfile::*> kLists[] = {
-      {"TestProfile/SupportedPlatforms", &TestProfile::supported_platforms},
-      {"TestProfile/SupportedArchitectures", &TestProfile::supported_architectures},
-      {"TestProfile/ExternalDependencies", &TestProfile::external_dependencies},
-      {"TestProfile/SystemDependencies", &TestProfile::system_dependencies},
-      {"TestProfile/InternalTags", &TestProfile::internal_tags},
-  };
-  struct BoolField {
-    const char* key;
-    bool TestProfile::*member;
-    bool fallback;
-  };
-  static const BoolField kBools[] = {
-      {"TestProfile/RequiresRoot", &TestProfile::requires_root, false},
-      {"TestProfile/RequiresRootInstall", &TestProfile::requires_root_install, false},
-      {"TestProfile/RequiresDisplay", &TestProfile::requires_display, false},
-      {"TestProfile/RequiresNetwork", &TestProfile::requires_network, false},
-      {"TestProfile/RequiresInternet", &TestProfile::requires_internet, false},
-      {"TestProfile/InstallRequiresInternet", &TestProfile::install_requires_internet, false},
-      {"TestProfile/AutoSaveResults", &TestProfile::auto_save_results, false},
-      {"TestProfile/AllowResultsSharing", &TestProfile::allow_results_sharing, true},
-      {"TestProfile/RemoveInstallDirectoryOnReinstall", &TestProfile::remove_install_directory_on_reinstall, true},
-      {"TestSettings/Default/AllowCacheShare", &TestProfile::allow_cache_share, true},
-  };
-  for (const auto& [key, member] : kText) p->*member = f(key);
-  for (const auto& [key, member] : kLists) p->*member = CommaList(f(key));
-  for (const auto& b : kBools) p->*b.member = ParsePtsBool(f(b.key), b.fallback);
-  if (p->display_format.empty()) p->display_format = "BAR_GRAPH";
+  static const std::string kAbsent;
+  auto it = p->fields.begin(), end = p->fields.end();
+  for (const auto& f : kTypedFields) {
+    while (it != end && std::string_view(it->first) < f.key) ++it;
+    f.set(p, it != end && it->first == f.key ? it->second : kAbsent);
+  }
   if (p->executable.empty()) p->executable = p->BaseName();
-  p->extends = Trim(f("TestProfile/Extends"));
-  p->times_to_run = static_cast<int>(num("TestInformation/TimesToRun", 3));
-  p->ignore_runs.clear();
-  for (const auto& r : CommaList(f("TestInformation/IgnoreRuns"))) p->ignore_runs.push_back(std::atoi(r.c_str()));
-  p->environment_size = num("TestProfile/EnvironmentSize", 0);
-  p->environment_testing_size = num("TestProfile/EnvironmentTestingSize", 0);
-  p->estimated_time_per_run = num("TestProfile/EstimatedTimePerRun", 0);
-  p->requires_core_version_min = static_cast<int>(num("TestProfile/RequiresCoreVersionMin", 2950));
-  p->requires_core_version_max = static_cast<int>(num("TestProfile/RequiresCoreVersionMax", 19990));
 }
 
 }  // namespace ptsn::profile

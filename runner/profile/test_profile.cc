@@ -1,6 +1,7 @@
 #include "runner/profile/test_profile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include "runner/common/strings.h"
@@ -65,9 +66,17 @@ bool ParsePtsBool(const std::string& text, bool fallback) {
 
 std::vector<std::string> CommaList(const std::string& text) {
   std::vector<std::string> out;
-  for (const auto& part : Split(text, ',')) {
-    std::string t = Trim(part);
-    if (!t.empty()) out.push_back(t);
+  if (text.empty()) return out;
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::string_view rest(text);
+  for (;;) {
+    size_t comma = rest.find(',');
+    std::string_view part = rest.substr(0, comma);
+    while (!part.empty() && space(part.front())) part.remove_prefix(1);
+    while (!part.empty() && space(part.back())) part.remove_suffix(1);
+    if (!part.empty()) out.emplace_back(part);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <libxml/parser.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -73,14 +74,16 @@ std::vector<LoadIssue> StructuralChecks(const TestProfile& p) {
     warn(def, "TestInformation/ResultQuantifier", "'" + p.result_quantifier + "' is not AVG, MAX or MIN");
   std::string times = Trim(p.Field("TestInformation/TimesToRun"));
   if (!times.empty() && !php::IsNumericString(times)) warn(def, "TestInformation/TimesToRun", "'" + times + "' is not a number");
-  auto [name, dir_version] = SplitNameVersion(fs::path(p.directory).filename().string());
+  std::string_view dir_name(p.directory);
+  dir_name.remove_prefix(dir_name.rfind('/') + 1);  // npos + 1 == 0: no '/' keeps it whole
+  auto [name, dir_version] = SplitNameVersion(std::string(dir_name));
   if (!dir_version.empty() && !p.version.empty() && Trim(p.version) != dir_version)
     warn(def, "TestProfile/Version", "'" + p.version + "' differs from the directory's version " + dir_version);
-  std::set<std::string> ids;
   for (size_t i = 0; i < p.options.size(); ++i) {
     const TestOption& o = p.options[i];
     std::string where = "TestSettings/Option[" + std::to_string(i + 1) + "]";
-    if (!o.identifier.empty() && !ids.insert(o.identifier).second)
+    auto same_id = [&](const TestOption& earlier) { return earlier.identifier == o.identifier; };
+    if (!o.identifier.empty() && std::any_of(p.options.begin(), p.options.begin() + i, same_id))
       warn(def, where + "/Identifier", "duplicate identifier '" + o.identifier + "'");
     if (!o.default_entry_raw.empty() && o.default_entry_raw != "0" && o.ExplicitDefault() < 0)
       warn(def, where + "/DefaultEntry", "'" + o.default_entry_raw + "' names no entry (PTS then defaults to the last one)");
