@@ -5,6 +5,7 @@
 #include <libxml/tree.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <ctime>
 #include <exception>
@@ -485,9 +486,14 @@ void AppendEscaped(std::string& out, std::string_view text) {
   };
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   size_t n = text.size();
-  auto literal = [](unsigned char c) {
-    return (c >= 0x20 && c < 0x80 && c != '<' && c != '>' && c != '&') || c == '\n' || c == '\t';
-  };
+  // Bytes written as they are, as a table: the scan below is the writer's inner loop.
+  static constexpr auto kLiteral = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c)
+      t[c] = (c >= 0x20 && c < 0x80 && c != '<' && c != '>' && c != '&') || c == '\n' || c == '\t';
+    return t;
+  }();
+  auto literal = [](unsigned char c) { return kLiteral[c]; };
   for (size_t i = 0; i < n;) {
     size_t run = i;  // copy the (usual) run of bytes that need no escaping in one go
     while (run < n && literal(s[run])) ++run;
