@@ -68,9 +68,10 @@ std::vector<double> EntryNumbers(const Entry& e) {
 
 ParsedSeries ParseSeries(std::string_view s) {
   ParsedSeries p;
-  p.values.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);
-  // One pass: each piece up to the next ',' is read as a plain decimal while it is scanned (what
-  // NumericValue's fast path accepts); anything else goes through NumericValue itself.
+  p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its ','
+  // One pass: each piece up to the next ',' is read as a plain decimal while it is scanned
+  // ("-12.50": the shape NumericValue reads exactly, at most 19 digits so the integer cannot
+  // overflow, at most 15 of them significant); anything else goes through NumericValue itself.
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   const char* c = s.data();
@@ -79,22 +80,22 @@ ParsedSeries ParseSeries(std::string_view s) {
     const char* const start = c;
     const bool negative = c < end && *c == '-';
     c += negative;
+    const char* const digits_begin = c;
     uint64_t mantissa = 0;
-    int digits = 0, decimals = 0;
-    bool dot = false, plain = true;
-    for (; c < end && *c != ','; ++c) {
-      if (IsAsciiDigit(*c)) {
-        mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
-        digits += mantissa != 0;
-        decimals += dot;
-      } else if (*c == '.' && !dot) {
-        dot = true;
-      } else {
-        plain = false;
-      }
+    for (; c < end && IsAsciiDigit(*c); ++c) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+    const char* const int_end = c;
+    int decimals = 0;
+    if (c < end && *c == '.') {
+      for (++c; c < end && IsAsciiDigit(*c); ++c, ++decimals) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
     }
-    plain = plain && c > start + negative && IsAsciiDigit(c[-1]) && digits <= 15 && decimals <= 22;
-    if (plain) {
+    const long digits = (int_end - digits_begin) + decimals;
+    if (c < end && *c != ',') {  // more than a plain decimal: find the piece's end
+      const void* comma = std::memchr(c, ',', static_cast<size_t>(end - c));
+      c = comma ? static_cast<const char*>(comma) : end;
+      auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
+      if (!n) p.all_numeric = false;
+      p.values.push_back(n.value_or(0));
+    } else if (digits > 0 && digits <= 19 && mantissa < 1000000000000000ULL && IsAsciiDigit(c[-1])) {
       const double v = static_cast<double>(mantissa) / kPow10[decimals];
       p.values.push_back(negative ? -v : v);
     } else {
