@@ -242,9 +242,7 @@ class SaxReader {
     for (std::string* f : {&r.identifier, &r.title, &r.app_version, &r.arguments, &r.description, &r.scale,
                            &r.proportion, &r.display_format})
       f->clear();
-    r.annotation.reset();
-    r.parent.reset();
-    return r;
+    return r;  // optional fields: kept for their capacity, reset at </Result> if absent (DropUnseen)
   }
   Entry& NewEntry() {
     auto& entries = file_.results.back().entries;
@@ -252,9 +250,7 @@ class SaxReader {
       Entry& e = entries[entry_count_ - 1];
       e.identifier.clear();
       e.value.clear();
-      e.raw_string.reset();
-      e.json.reset();
-      return e;
+      return e;  // optional fields: kept for their capacity, reset at </Entry> if absent (DropUnseen)
     }
     return entries.emplace_back();
   }
@@ -305,12 +301,21 @@ class SaxReader {
         leaf_ = &(target.*table[i].plain);
         leaf_->clear();
       } else {
-        leaf_ = &(target.*table[i].opt).emplace();
+        std::optional<std::string>& field = target.*table[i].opt;
+        leaf_ = field ? &*field : &field.emplace();
+        leaf_->clear();
       }
       stack_.push_back({Kind::kLeaf, name, Line()});
       return true;
     }
     return false;
+  }
+
+  // Optional fields of a reused object that this element did not contain are absent.
+  template <typename T, size_t N>
+  static void DropUnseen(T& target, const FieldSpec<T> (&table)[N], const Open& open) {
+    for (size_t i = 0; i < N; ++i)
+      if (table[i].opt && !(open.seen & (1u << i))) (target.*table[i].opt).reset();
   }
 
   template <typename T, size_t N>
@@ -402,12 +407,14 @@ class SaxReader {
       case Kind::kSystem:
         return r.CheckRequired(kSystemFields, open);
       case Kind::kResult:
+        DropUnseen(r.file_.results.back(), kResultFields, open);
         r.CheckRequired(kResultFields, open);
         if (!(open.seen & kDataBit)) r.Fail(open.line, "<Result> lacks the required element <Data>");
         return r.ResultDone();
       case Kind::kData:
         return;
       case Kind::kEntry:
+        DropUnseen(r.CurrentEntry(), kEntryFields, open);
         return r.CheckRequired(kEntryFields, open);
     }
   }
