@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "results-xml/file_bytes.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 
@@ -640,13 +641,13 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name)
 }
 
 ResultFile ReadResultFile(const std::string& path) {
-  const std::string xml = ReadFile(path);
+  const FileBytes xml(path);
   ResultFile file;
-  Parse(xml, path, nullptr, &file);
+  Parse(xml.view(), path, nullptr, &file);
   return file;
 }
 
-bool StreamResultFile(const std::string& xml, const std::string& source_name, ResultVisitor& visitor) {
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor) {
   return Parse(xml, source_name, &visitor, nullptr);
 }
 
