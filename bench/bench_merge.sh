@@ -3,38 +3,35 @@
 # pts-native and, when available, by the real PTS 10.8.6 (PHP), side by side.
 #
 #   bench/bench_merge.sh [BUILD_DIR]          (default: build)
-#   env: RUNS (ours, default 7), PTS_RUNS (default 3), FILES (50), RESULTS (100),
+#   env: RUNS (ours, default 11), PTS_RUNS (default 3), FILES (50), RESULTS (100),
 #        WORK (scratch, default /tmp/ptsn-bench-merge),
 #        PTS_SRC (a PTS v10.8.6 checkout; without it only our figures are printed),
 #        SHARED (shared reference tree, default <repo>/../shared)
 # PTS is run two ways: the merge-results command through shared/reference/tools/pts-ref.sh
 # (needs root; answers 'n' to "view the results?"), and its pts_result_file::merge() +
 # get_xml() alone (bench/pts_merge.php). Reports medians of wall time, CPU time (user+sys; the
-# fairer figure on a shared machine) and peak RSS (/usr/bin/time -v), and checks that the
-# outputs are identical apart from LastModified.
+# fairer figure on a shared machine) and peak RSS (bench/time_run, microsecond resolution), and
+# checks that the outputs are identical apart from LastModified.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(dirname "$HERE")
 BUILD=$(cd "${1:-$REPO/build}" && pwd)
-RUNS=${RUNS:-7}; PTS_RUNS=${PTS_RUNS:-3}; FILES=${FILES:-50}; RESULTS=${RESULTS:-100}
+RUNS=${RUNS:-11}; PTS_RUNS=${PTS_RUNS:-3}; FILES=${FILES:-50}; RESULTS=${RESULTS:-100}
 WORK=${WORK:-/tmp/ptsn-bench-merge}
 SHARED=${SHARED:-$REPO/../shared}
-BIN="$BUILD/pts-native"; GEN="$BUILD/bench/gen_results"
-[ -x "$BIN" ] && [ -x "$GEN" ] || { echo "build pts-native and gen_results first (cmake --build $BUILD)" >&2; exit 2; }
+BIN="$BUILD/pts-native"; GEN="$BUILD/bench/gen_results"; TIME_RUN="$BUILD/bench/time_run"
+[ -x "$BIN" ] && [ -x "$GEN" ] && [ -x "$TIME_RUN" ] || { echo "build pts-native, gen_results and time_run first (cmake --build $BUILD)" >&2; exit 2; }
 
 rm -rf "$WORK"; mkdir -p "$WORK"
 "$GEN" --out "$WORK/in" --files "$FILES" --results "$RESULTS" > /dev/null
 INPUT_BYTES=$(cat "$WORK"/in/*.xml | wc -c)
 
 # measure LABEL CMD...  -> appends "wall_seconds max_rss_kb cpu_seconds" to $WORK/LABEL.times
+# (bench/time_run: wall from CLOCK_MONOTONIC, CPU user+sys and peak RSS from wait4, microseconds)
 measure() {
   local label=$1; shift
-  /usr/bin/time -v "$@" > "$WORK/$label.out" 2> "$WORK/$label.err" < /dev/null || { cat "$WORK/$label.err" >&2; exit 1; }
-  local wall rss cpu
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$WORK/$label.err")
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/$label.err")
-  cpu=$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' "$WORK/$label.err")
-  echo "$wall $rss $cpu" >> "$WORK/$label.times"
+  "$TIME_RUN" "$WORK/$label.raw" "$@" > "$WORK/$label.out" 2> "$WORK/$label.err" || { cat "$WORK/$label.err" >&2; exit 1; }
+  tail -n 1 "$WORK/$label.raw" | awk '{print $1, $3, $2}' >> "$WORK/$label.times"
 }
 median() {  # median of column $2 of file $1
   sort -g -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'
@@ -99,7 +96,7 @@ PY
   goal "speed vs PTS merge() alone, wall" "$(echo "$LIB_T/$OURS_T" | bc -l)" 30 '>='
   goal "speed vs PTS merge() alone, CPU" "$(echo "$LIB_C/$OURS_C" | bc -l)" 30 '>='
   goal "peak RSS / input XML" "$(echo "$OURS_M*1024/$INPUT_BYTES" | bc -l)" 5 '<'
-  echo "  (CPU times come from /usr/bin/time, 10 ms resolution; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo "  (wall and CPU from bench/time_run, microsecond resolution; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
   cmp -s <(strip_stamp "$WORK/pts-lib.xml") <(strip_stamp "$WORK/ours.xml") \
     && echo "  output identical to PTS merge()'s (apart from LastModified)" \
     || echo "  WARNING: output differs from PTS merge()'s"

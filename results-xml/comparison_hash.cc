@@ -1,6 +1,7 @@
 #include "results-xml/comparison_hash.h"
 
-#include <openssl/sha.h>
+#include <cstdint>
+#include <cstring>
 
 namespace ptsn::results {
 
@@ -39,12 +40,57 @@ std::string ComparisonHashInput(const Result& result) {
   return in;
 }
 
+namespace {
+
+uint32_t Rotl(uint32_t v, int n) { return (v << n) | (v >> (32 - n)); }
+
+// SHA-1 (FIPS 180-4) of a short message. Written out because a result's hash input is ~100
+// bytes: OpenSSL 3's EVP path spends several times the compression's cost on provider and
+// context bookkeeping per message, once per result of every JSON export.
+void Sha1(std::string_view data, unsigned char digest[20]) {
+  uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
+  auto block = [&h](const unsigned char* p) {
+    uint32_t w[80];
+    for (int i = 0; i < 16; ++i)
+      w[i] = uint32_t{p[4 * i]} << 24 | uint32_t{p[4 * i + 1]} << 16 | uint32_t{p[4 * i + 2]} << 8 | p[4 * i + 3];
+    for (int i = 16; i < 80; ++i) w[i] = Rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+    for (int i = 0; i < 80; ++i) {
+      uint32_t f, k;
+      if (i < 20) f = (b & c) | (~b & d), k = 0x5A827999;
+      else if (i < 40) f = b ^ c ^ d, k = 0x6ED9EBA1;
+      else if (i < 60) f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
+      else f = b ^ c ^ d, k = 0xCA62C1D6;
+      const uint32_t t = Rotl(a, 5) + f + e + k + w[i];
+      e = d, d = c, c = Rotl(b, 30), b = a, a = t;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
+  };
+  const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
+  size_t full = data.size() / 64 * 64;
+  for (size_t i = 0; i < full; i += 64) block(bytes + i);
+  // The tail, 0x80, zeros and the bit length (big-endian) in one or two last blocks.
+  unsigned char last[128] = {};
+  const size_t rest = data.size() - full;
+  std::memcpy(last, bytes + full, rest);
+  last[rest] = 0x80;
+  const size_t end = rest + 1 + 8 <= 64 ? 64 : 128;
+  const uint64_t bits = static_cast<uint64_t>(data.size()) * 8;
+  for (int i = 0; i < 8; ++i) last[end - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
+  block(last);
+  if (end == 128) block(last + 64);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 4; ++j) digest[4 * i + j] = static_cast<unsigned char>(h[i] >> (24 - 8 * j));
+}
+
+}  // namespace
+
 std::string Sha1Hex(std::string_view data) {
-  unsigned char digest[SHA_DIGEST_LENGTH];
-  SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  unsigned char digest[20];
+  Sha1(data, digest);
   static const char kHex[] = "0123456789abcdef";
-  std::string out(2 * SHA_DIGEST_LENGTH, '0');
-  for (int i = 0; i < SHA_DIGEST_LENGTH; ++i) {
+  std::string out(40, '0');
+  for (int i = 0; i < 20; ++i) {
     out[2 * i] = kHex[digest[i] >> 4];
     out[2 * i + 1] = kHex[digest[i] & 0xF];
   }

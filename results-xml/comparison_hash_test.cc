@@ -1,6 +1,7 @@
 #include "results-xml/comparison_hash.h"
 
 #include <gtest/gtest.h>
+#include <openssl/sha.h>
 
 #include "results-xml/result_xml.h"
 #include "results-xml/test_support.h"
@@ -53,6 +54,23 @@ TEST(ComparisonHash, MonitorChildrenPointAtTheirParentInGoldenFile) {
   ASSERT_EQ(f.results.size(), 4u);
   EXPECT_EQ(f.results[1].parent, ComparisonHash(f.results[0]));
   EXPECT_EQ(f.results[3].parent, ComparisonHash(f.results[2]));
+}
+
+// Our SHA-1 against the standard's vectors and OpenSSL's for every length across block edges.
+TEST(ComparisonHash, Sha1MatchesOpenSsl) {
+  EXPECT_EQ(Sha1Hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+  EXPECT_EQ(Sha1Hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+  EXPECT_EQ(Sha1Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+  std::string data;
+  for (int n = 0; n < 300; ++n) {
+    unsigned char digest[SHA_DIGEST_LENGTH];
+    SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+    std::string hex;
+    for (unsigned char c : digest) hex += "0123456789abcdef"[c >> 4], hex += "0123456789abcdef"[c & 15];
+    EXPECT_EQ(Sha1Hex(data), hex) << n;
+    data += static_cast<char>('a' + n * 7 % 200);
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "results-xml/statistics.h"
 #include "runner/common/strings.h"
@@ -67,17 +68,49 @@ std::vector<double> EntryNumbers(const Entry& e) {
 
 ParsedSeries ParseSeries(std::string_view s) {
   ParsedSeries p;
-  p.values.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);
-  for (auto part : SplitViews(s, ',')) {
-    auto n = NumericValue(part);
-    if (!n) p.all_numeric = false;
-    p.values.push_back(n.value_or(0));
+  p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its ','
+  // One pass: each piece up to the next ',' is read as a plain decimal while it is scanned
+  // ("-12.50": the shape NumericValue reads exactly, at most 19 digits so the integer cannot
+  // overflow, at most 15 of them significant); anything else goes through NumericValue itself.
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char* c = s.data();
+  const char* const end = c + s.size();
+  for (;;) {
+    const char* const start = c;
+    const bool negative = c < end && *c == '-';
+    c += negative;
+    const char* const digits_begin = c;
+    uint64_t mantissa = 0;
+    for (; c < end && IsAsciiDigit(*c); ++c) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+    const char* const int_end = c;
+    int decimals = 0;
+    if (c < end && *c == '.') {
+      for (++c; c < end && IsAsciiDigit(*c); ++c, ++decimals) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+    }
+    const long digits = (int_end - digits_begin) + decimals;
+    if (c < end && *c != ',') {  // more than a plain decimal: find the piece's end
+      const void* comma = std::memchr(c, ',', static_cast<size_t>(end - c));
+      c = comma ? static_cast<const char*>(comma) : end;
+      auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
+      if (!n) p.all_numeric = false;
+      p.values.push_back(n.value_or(0));
+    } else if (digits > 0 && digits <= 19 && mantissa < 1000000000000000ULL && IsAsciiDigit(c[-1])) {
+      const double v = static_cast<double>(mantissa) / kPow10[decimals];
+      p.values.push_back(negative ? -v : v);
+    } else {
+      auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
+      if (!n) p.all_numeric = false;
+      p.values.push_back(n.value_or(0));
+    }
+    if (c == end) break;
+    ++c;  // the ','
   }
-  if (!p.values.empty()) {
-    auto [lo, hi] = std::minmax_element(p.values.begin(), p.values.end());
-    p.min = *lo;
-    p.max = *hi;
-    for (double v : p.values) p.sum += v;
+  p.min = p.max = p.values.front();
+  for (double v : p.values) {  // as std::minmax_element: the first smallest, the last largest (0.0 vs -0.0)
+    p.min = v < p.min ? v : p.min;
+    p.max = v >= p.max ? v : p.max;
+    p.sum += v;
   }
   return p;
 }
@@ -149,8 +182,9 @@ std::vector<std::pair<std::string, std::string>> SplitComponents(std::string_vie
   return out;
 }
 
-std::string BrandColor(std::string_view identifier) {
-  if (identifier.empty()) return {};
+namespace {
+
+std::string BrandColorUncached(std::string_view identifier) {
   const std::string i = ToLower(identifier) + " ";
   auto has = [&](const char* needle) { return i.find(needle) != std::string::npos; };
   if (has("geforce") || has("nvidia") || has("quadro") || has("rtx ") || has("gtx ")) return "#77b900";
@@ -167,6 +201,21 @@ std::string BrandColor(std::string_view identifier) {
   if (has("google")) return "#4885ed";
   if (has("arm ")) return "#f6d452";
   return {};
+}
+
+}  // namespace
+
+std::string BrandColor(std::string_view identifier) {
+  if (identifier.empty()) return {};
+  // A pure function of the identifier, asked for every row of every result: a file has a few
+  // systems, so remember the answers (bounded, in case a caller feeds endless identifiers).
+  thread_local std::unordered_map<std::string, std::string> known;
+  std::string key(identifier);
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  if (known.size() >= 1024) known.clear();
+  std::string color = BrandColorUncached(identifier);
+  known.emplace(std::move(key), color);
+  return color;
 }
 
 std::optional<std::string> StandInMark(const Entry& e) {

@@ -48,6 +48,17 @@ std::string_view PhpMax(const std::vector<std::string_view>& values);
 // Splits `s` at every `sep` into views of `s` (PHP explode()).
 std::vector<std::string_view> SplitViews(std::string_view s, char sep);
 
+// Calls fn(piece) for each piece SplitViews(s, sep) would return, without building the vector.
+template <typename Fn>
+void ForEachPart(std::string_view s, char sep, Fn&& fn) {
+  for (size_t start = 0;;) {
+    const size_t p = s.find(sep, start);
+    if (p == std::string_view::npos) return fn(s.substr(start));
+    fn(s.substr(start, p - start));
+    start = p + 1;
+  }
+}
+
 // pts_result_file_analyzer::system_component_string_to_array(): "Processor: X, Memory: Y" →
 // {("Processor","X"), ("Memory","Y")}; pieces without ": " are dropped, later keys replace
 // earlier ones in place (PHP array semantics).

@@ -1,5 +1,6 @@
 #include "results-xml/export_json.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -40,6 +41,12 @@ class PhpJsonWriter {
   void Number(double v) {
     NextElement();
     AppendPhpFloat(v);
+  }
+  // Number(NumericValue(text).value_or(0)), writing a plain decimal's own digits when they are
+  // what PHP would print (see AppendPlainDecimal) instead of converting them there and back.
+  void NumberFromText(std::string_view text) {
+    NextElement();
+    if (!AppendPlainDecimal(text)) AppendPhpFloat(NumericValue(text).value_or(0));
   }
   void Integer(long long v) {
     NextElement();
@@ -105,7 +112,14 @@ class PhpJsonWriter {
     out_.append(counts_.size() * 4, ' ');
   }
 
-  static bool NeedsNoEscape(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '/'; }
+  static bool NeedsNoEscape(unsigned char c) {
+    static constexpr auto kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop
+      std::array<bool, 256> t{};
+      for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\' && b != '/';
+      return t;
+    }();
+    return kPlain[c];
+  }
 
   void Quoted(std::string_view s) {
     static constexpr char kHex[] = "0123456789abcdef";
@@ -215,6 +229,55 @@ class PhpJsonWriter {
     }
   }
 
+  // A decimal of at most 15 significant digits ("-12.50") survives text -> double -> text, so
+  // the shortest digits that round-trip its double (what PHP prints) are its own digits without
+  // leading and trailing zeros. Writes them in AppendPhpFloat's layout and returns true; returns
+  // false, writing nothing, for anything else (exponents, '+', spaces, > 15 digits) and for
+  // values AppendPhpFloat would print in exponent notation.
+  bool AppendPlainDecimal(std::string_view text) {
+    size_t i = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    i += negative;
+    const size_t int_begin = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    const size_t int_end = i;
+    size_t frac_begin = i, frac_end = i;
+    if (i < text.size() && text[i] == '.') {
+      frac_begin = ++i;
+      while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+      frac_end = i;
+    }
+    // The same shapes NumericValue's exact fast path takes: digits on both sides allowed, at
+    // least one digit, ending in a digit, nothing after.
+    if (i != text.size() || int_end + (frac_end > frac_begin ? 1 : 0) == int_begin || text.back() == '.' ||
+        frac_end - frac_begin > 22)
+      return false;
+    std::string_view int_part = text.substr(int_begin, int_end - int_begin);
+    std::string_view frac_part = text.substr(frac_begin, frac_end - frac_begin);
+    while (!int_part.empty() && int_part.front() == '0') int_part.remove_prefix(1);
+    while (!frac_part.empty() && frac_part.back() == '0') frac_part.remove_suffix(1);
+    size_t lead = 0;  // zeros after the point before the first significant digit (int_part empty)
+    if (int_part.empty())
+      while (lead < frac_part.size() && frac_part[lead] == '0') ++lead;
+    const size_t significant = int_part.empty() ? frac_part.size() - lead : int_part.size() + frac_part.size();
+    if (significant > 15) return false;
+    if (significant == 0) {
+      out_ += negative ? "-0.0" : "0";
+      return true;
+    }
+    // Decimal exponent of the first significant digit: fixed notation only within [-4, 16].
+    const long exponent = int_part.empty() ? -static_cast<long>(lead) - 1 : static_cast<long>(int_part.size()) - 1;
+    if (exponent < -4 || exponent > 16) return false;
+    if (negative) out_ += '-';
+    if (int_part.empty()) out_ += '0';
+    else out_ += int_part;
+    if (!frac_part.empty()) {
+      out_ += '.';
+      out_ += frac_part;
+    }
+    return true;
+  }
+
   std::string& out_;
   std::vector<size_t> counts_;  // members written so far, per open container
   bool after_key_ = false;
@@ -225,6 +288,20 @@ nlohmann::ordered_json Decode(const std::optional<std::string>& text) {
   if (!text || text->empty()) return nullptr;
   auto j = nlohmann::ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
   return j.is_discarded() ? nlohmann::ordered_json(nullptr) : j;
+}
+
+// The string of `json` when it is exactly {"test-run-times":"..."} with a string json_decode()
+// takes as it is (no escapes, no control characters); nullopt for any other text.
+std::optional<std::string_view> OnlyTestRunTimes(const std::optional<std::string>& json) {
+  static constexpr std::string_view kHead = "{\"test-run-times\":\"", kTail = "\"}";
+  if (!json) return std::nullopt;
+  std::string_view text = *json;
+  if (!text.starts_with(kHead) || !text.ends_with(kTail) || text.size() < kHead.size() + kTail.size())
+    return std::nullopt;
+  text = text.substr(kHead.size(), text.size() - kHead.size() - kTail.size());
+  for (char c : text)
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return std::nullopt;
+  return text;
 }
 
 // PHP array_filter() keeps a value when it is truthy: not "", "0", 0, null, false or empty.
@@ -294,10 +371,10 @@ void SystemBody(PhpJsonWriter& w, const System& s) {
 void NumberList(PhpJsonWriter& w, const char* key, std::string_view list, char sep, bool as_numbers) {
   w.Key(key);
   w.BeginArray();
-  for (auto part : SplitViews(list, sep)) {
-    if (as_numbers) w.Number(NumericValue(part).value_or(0));
+  ForEachPart(list, sep, [&](std::string_view part) {
+    if (as_numbers) w.NumberFromText(part);
     else w.String(part);
-  }
+  });
   w.EndArray();
 }
 
@@ -346,7 +423,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   if (auto n = NumericValue(e.value)) {
     if (*n != 0) {
       w.Key("value");
-      w.Number(*n);
+      w.NumberFromText(e.value);
     }
   } else if (!PhpEmpty(e.value)) {
     w.Key("value");
@@ -357,6 +434,19 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   const bool same = raw == e.value || (NumericValue(raw) && NumericValue(e.value) && *NumericValue(raw) == *NumericValue(e.value));
   if (!raw.empty() && !same) NumberList(w, "raw_values", raw, ':', true);
 
+  // PTS's usual Entry/JSON is {"test-run-times":"8.08:8.02:8.07"} and nothing else: written
+  // directly, as the general path below would (no other member, so no "details").
+  if (auto times = OnlyTestRunTimes(e.json)) {
+    NumberList(w, "test_run_times", *times, ':', true);
+    if (with_statistics) {
+      Statistics(w, e);
+      if (auto label = StandInMark(e)) {
+        w.Key("ptsn_stand_in");
+        w.String(*label);
+      }
+    }
+    return;
+  }
   auto details = Decode(e.json);
   if (details.is_object()) {
     for (auto [from, to] : {std::pair{"min-result", "min_result"}, std::pair{"max-result", "max_result"}}) {

@@ -65,6 +65,38 @@ TEST(ExportJson, PhpConventions) {
   EXPECT_NE(j.find("\"systems\": []"), std::string::npos);
 }
 
+TEST(ExportJson, NumbersFromTextPrintAsPhpFloats) {
+  // Plain decimals are written from their own digits, everything else through the double: both
+  // must print what PHP's json_encode prints for the float.
+  ResultFile f;
+  Result r;
+  r.title = "T";
+  r.entries = {{"a", "007.50",
+                "8.00:0.00001:-0:-0.000:1e5:007.50:.5:123456789012345678:0.0001:12345678901234567:"
+                "1234567890.12345:0.1000000000000000055511:+3: 4:x:-12.5",
+                R"({"test-run-times":"8.08:08.0:0.50"})"},
+               {"b", "-0.25", "1:2", R"({"test-run-times":"1:2","max-result":"3"})"},
+               {"c", "3", "", R"({"test-run-times":"a\/b"})"}};
+  f.results.push_back(r);
+  const std::string j = ResultFileToJson(f, {.statistics = false});
+  EXPECT_NE(j.find("\"value\": 7.5,"), std::string::npos) << j;
+  const std::string raw = "\"raw_values\": [\n                        8,\n                        1.0e-5,"
+                          "\n                        -0.0,\n                        -0.0,\n                        100000,"
+                          "\n                        7.5,\n                        0.5,"
+                          "\n                        1.2345678901234568e+17,\n                        0.0001,"
+                          "\n                        12345678901234568,\n                        1234567890.12345,"
+                          "\n                        0.1,\n                        3,\n                        4,"
+                          "\n                        0,\n                        -12.5\n";
+  EXPECT_NE(j.find(raw), std::string::npos) << j;
+  const Json parsed = Json::parse(j);
+  const Json& results = parsed["results"][ComparisonHash(f.results[0])]["results"];
+  EXPECT_EQ(results["a"]["test_run_times"], Json::parse("[8.08, 8, 0.5]"));
+  EXPECT_FALSE(results["a"].contains("details"));
+  EXPECT_EQ(results["b"]["value"], -0.25);
+  EXPECT_EQ(results["b"]["max_result"], Json::parse(R"(["3"])"));  // not the fast path: other members
+  EXPECT_EQ(results["c"]["test_run_times"], Json::parse("[0]"));    // "a/b" decoded, then not numeric
+}
+
 TEST(ExportJson, NothingIsLostWhenKeysCollide) {
   ResultFile f = test::SmallResultFile();
   f.systems.push_back(f.systems[0]);                            // a merge kept two "Baseline"s

@@ -1,5 +1,6 @@
 #include "results-xml/export_stream.h"
 
+#include "results-xml/file_bytes.h"
 #include "runner/common/atomic_file.h"
 
 namespace ptsn::results {
@@ -48,10 +49,10 @@ std::string RenderModel(const ResultFile& file, StreamingView& view) {
 
 void RenderResultFile(const std::string& path, StreamingView& view,
                       const std::function<std::string(const ResultFile&)>& whole, TextSink& sink) {
-  const std::string xml = ReadFile(path);
+  const FileBytes xml(path);
   try {
     Flushing flushing(view, sink);
-    if (StreamResultFile(xml, path, flushing)) {
+    if (StreamResultFile(xml.view(), path, flushing)) {
       view.Finish();
       sink.Take(std::move(view.Pending()));
       return;
@@ -59,7 +60,7 @@ void RenderResultFile(const std::string& path, StreamingView& view,
   } catch (const NeedsWholeFile&) {
   }
   sink.Restart();
-  sink.Take(whole(ParseResultFile(xml, path)));
+  sink.Take(whole(ParseResultFile(xml.view(), path)));
 }
 
 std::string RenderResultFile(const std::string& path, StreamingView& view,

@@ -52,7 +52,7 @@ struct Recorder : ResultVisitor {
 
 bool SameResult(const Result& a, const Result& b) {
   if (a.identifier != b.identifier || a.arguments != b.arguments || a.parent != b.parent ||
-      a.entries.size() != b.entries.size())
+      a.annotation != b.annotation || a.entries.size() != b.entries.size())
     return false;
   for (size_t i = 0; i < a.entries.size(); ++i) {
     const Entry &x = a.entries[i], &y = b.entries[i];
@@ -74,6 +74,34 @@ TEST_F(StreamTest, VisitorSeesTheHeadOnceThenEveryResultAsParsed) {
   ASSERT_EQ(rec.results.size(), parsed.results.size());
   // The reused Result must not carry entries or optional fields over from the one before.
   for (size_t i = 0; i < parsed.results.size(); ++i) EXPECT_TRUE(SameResult(rec.results[i], parsed.results[i])) << i;
+}
+
+TEST_F(StreamTest, OptionalFieldsOfTheReusedResultDoNotLeakIntoTheNext) {
+  // The reader keeps the reused Result's and Entries' optional strings for their capacity: one
+  // that the next element lacks must come out absent, not as the previous one's text.
+  ResultFile model = test::SmallResultFile();
+  model.results.resize(2);
+  model.results.push_back(model.results[0]);
+  model.results.push_back(model.results[1]);
+  model.results[0].annotation = "first";
+  model.results[0].parent = "abc";
+  for (auto& e : model.results[0].entries) e.raw_string = "1:2", e.json = R"({"test-run-times":"1:2"})";
+  model.results[1].annotation.reset();
+  model.results[1].parent.reset();
+  for (auto& e : model.results[1].entries) e.raw_string.reset(), e.json.reset();
+  model.results[2].annotation = "";
+  model.results[3].parent.reset();
+  const std::string xml = SerializeResultFile(model, {.keep_as_read = true});
+  Recorder rec;
+  ASSERT_TRUE(StreamResultFile(xml, "in.xml", rec));
+  const ResultFile parsed = ParseResultFile(xml, "in.xml");
+  ASSERT_EQ(rec.results.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_TRUE(SameResult(rec.results[i], parsed.results[i])) << i;
+  EXPECT_FALSE(rec.results[1].annotation.has_value());
+  EXPECT_FALSE(rec.results[1].parent.has_value());
+  EXPECT_FALSE(rec.results[1].entries[0].json.has_value());
+  EXPECT_FALSE(rec.results[1].entries[0].raw_string.has_value());
+  EXPECT_EQ(rec.results[2].annotation, std::optional<std::string>(""));
 }
 
 TEST_F(StreamTest, FileWithoutResultsStillGetsItsHead) {

@@ -34,6 +34,10 @@ void NormalizeLikePts(ResultFile& file) {
 
 namespace {
 
+// Which results line up: PTS compares the SHA-1 of ComparisonHashInput(); comparing that input
+// itself gives the same groups (short of a SHA-1 collision) without hashing every result.
+std::string ComparisonKey(const Result& r) { return ComparisonHashInput(r); }
+
 bool SameSystem(const System& a, const System& b) {
   return a.identifier == b.identifier && a.hardware == b.hardware && a.software == b.software && a.user == b.user &&
          a.timestamp == b.timestamp && a.test_client_version == b.test_client_version && a.notes == b.notes &&
@@ -83,8 +87,8 @@ class ResultMerger::Impl {
     out_.merged.generated = std::move(first.file.generated);
     for (System& s : first.file.systems) AddSystem(std::move(s), nullptr);
     for (Result& r : first.file.results) {
-      std::string hash = ComparisonHash(r);
-      AddResult(std::move(r), hash);
+      std::string key = ComparisonKey(r);
+      AddResult(std::move(r), key);
     }
   }
 
@@ -92,9 +96,9 @@ class ResultMerger::Impl {
     Generated& g = out_.merged.generated;
     if (g.title.empty() && !in.file.generated.title.empty()) g.title = in.file.generated.title;
     if (g.description.empty() && !in.file.generated.description.empty()) g.description = in.file.generated.description;
-    std::vector<std::string> hashes;
-    hashes.reserve(in.file.results.size());
-    for (const Result& r : in.file.results) hashes.push_back(ComparisonHash(r));
+    std::vector<std::string> keys;
+    keys.reserve(in.file.results.size());
+    for (const Result& r : in.file.results) keys.push_back(ComparisonKey(r));
     std::unordered_map<std::string, std::string> renames;
     std::unordered_set<std::string> incoming_ids;
     for (const System& s : in.file.systems) incoming_ids.insert(s.identifier);
@@ -103,7 +107,7 @@ class ResultMerger::Impl {
         AddSystem(std::move(s), nullptr);
         continue;
       }
-      if (IsDuplicateRun(s, in.file, hashes)) continue;  // the same run merged again: nothing new
+      if (IsDuplicateRun(s, in.file, keys)) continue;  // the same run merged again: nothing new
       if (policy_ == ClashPolicy::kError)
         throw Error(in.name + ": system identifier '" + s.identifier +
                     "' is already used by an earlier file (use --on-clash=rename or --on-clash=keep)");
@@ -122,7 +126,7 @@ class ResultMerger::Impl {
       if (!renames.empty())
         for (Entry& e : r.entries)
           if (auto it = renames.find(e.identifier); it != renames.end()) e.identifier = it->second;
-      AddResult(std::move(r), hashes[i]);
+      AddResult(std::move(r), keys[i]);
     }
   }
 
@@ -140,23 +144,23 @@ class ResultMerger::Impl {
 
   // A System identical in every field to one already merged, all of whose entries are already
   // present (same result, same value): merging it again would only duplicate it.
-  bool IsDuplicateRun(const System& s, const ResultFile& file, const std::vector<std::string>& hashes) {
+  bool IsDuplicateRun(const System& s, const ResultFile& file, const std::vector<std::string>& keys) {
     bool identical = false;
     for (const System& have : out_.merged.systems) identical = identical || SameSystem(have, s);
     if (!identical) return false;
     for (size_t i = 0; i < file.results.size(); ++i) {
       for (const Entry& e : file.results[i].entries) {
         if (e.identifier != s.identifier) continue;
-        auto it = by_hash_.find(hashes[i]);
-        if (it == by_hash_.end() || !HasPair(out_.merged.results[it->second], Index(it->second), e, PairHash(e)))
+        auto it = by_key_.find(keys[i]);
+        if (it == by_key_.end() || !HasPair(out_.merged.results[it->second], Index(it->second), e, PairHash(e)))
           return false;
       }
     }
     return true;
   }
 
-  void AddResult(Result r, const std::string& hash) {
-    auto [it, inserted] = by_hash_.try_emplace(hash, out_.merged.results.size());
+  void AddResult(Result r, const std::string& key) {
+    auto [it, inserted] = by_key_.try_emplace(key, out_.merged.results.size());
     if (inserted) {
       out_.merged.results.push_back(std::move(r));
       return;
@@ -203,7 +207,7 @@ class ResultMerger::Impl {
   bool started_ = false;
   MergeOutcome out_;
   std::unordered_set<std::string> identifiers_;
-  std::unordered_map<std::string, size_t> by_hash_;
+  std::unordered_map<std::string, size_t> by_key_;  // ComparisonKey -> position in merged.results
   std::unordered_map<size_t, EntryIndex> entry_index_;
 };
 

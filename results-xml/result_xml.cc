@@ -5,13 +5,16 @@
 #include <libxml/tree.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <ctime>
 #include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
+#include "results-xml/file_bytes.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 
@@ -38,7 +41,13 @@ void CheckUtf8(std::string_view xml, const std::string& source) {
   const auto* s = reinterpret_cast<const unsigned char*>(xml.data());
   size_t n = xml.size();
   for (size_t i = 0; i < n;) {
-    // ASCII fast path, 8 bytes at a time (result files are almost entirely ASCII).
+    // ASCII fast path, 32 then 8 bytes at a time (result files are almost entirely ASCII).
+    while (i + 32 <= n) {
+      uint64_t w[4];
+      std::memcpy(w, s + i, 32);
+      if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL) break;
+      i += 32;
+    }
     while (i + 8 <= n) {
       uint64_t word;
       std::memcpy(&word, s + i, 8);
@@ -80,13 +89,25 @@ void CheckUtf8(std::string_view xml, const std::string& source) {
 // can only appear as markup, in a comment or in CDATA (text must escape '<'); refusing the last
 // two is an acceptable price for never parsing a DTD.
 void RejectDoctype(std::string_view xml, const std::string& source) {
-  for (std::string_view word : {"<!DOCTYPE", "<!ENTITY"}) {
-    size_t at = xml.find(word);
-    if (at != std::string_view::npos)
-      throw FileError(source, "line " + std::to_string(LineOf(xml, at)) + ": " +
-                                  std::string(word.substr(2)) +
-                                  " is not allowed in a result file (entity declarations are refused)");
+  // Both words start "<!", and '!' is rare in result files (one leading comment): memchr for it
+  // instead of a substring search that stops at every '<'. A DOCTYPE anywhere is named in
+  // preference to an ENTITY before it.
+  constexpr size_t kNone = std::string_view::npos;
+  size_t doctype_at = kNone, entity_at = kNone;
+  const char* const end = xml.data() + xml.size();
+  for (const char* p = xml.data(); doctype_at == kNone && (p = static_cast<const char*>(std::memchr(p, '!', end - p)));
+       ++p) {
+    const size_t at = static_cast<size_t>(p - xml.data());
+    if (at == 0 || xml[at - 1] != '<') continue;
+    const std::string_view word = xml.substr(at + 1);
+    if (word.starts_with("DOCTYPE")) doctype_at = at - 1;
+    else if (word.starts_with("ENTITY") && entity_at == kNone) entity_at = at - 1;
   }
+  if (doctype_at == kNone && entity_at == kNone) return;
+  const bool doctype = doctype_at != kNone;
+  throw FileError(source, "line " + std::to_string(LineOf(xml, doctype ? doctype_at : entity_at)) + ": " +
+                              (doctype ? "DOCTYPE" : "ENTITY") +
+                              " is not allowed in a result file (entity declarations are refused)");
 }
 
 // Streaming (SAX2) reader: no DOM is built, each text goes straight into the model. The first
@@ -171,10 +192,12 @@ class SaxReader {
     sax.reference = &Reference;
     sax.internalSubset = &Subset;
     sax.externalSubset = &Subset;
-    sax.serror = &IgnoreError;
+    sax.serror = &RecordError;
   }
 
   bool failed() const { return !error_.empty(); }
+  // The first error libxml2 reported (line, message), if any.
+  const std::optional<std::pair<long, std::string>>& xml_error() const { return xml_error_; }
   const std::string& error() const { return error_; }
   ResultFile Take() { return std::move(file_); }
   // Streaming only: a <Generated> or <System> came after a <Result> (PTS never writes that).
@@ -191,7 +214,13 @@ class SaxReader {
 
  private:
   static SaxReader& Self(void* ctx) { return *static_cast<SaxReader*>(static_cast<xmlParserCtxt*>(ctx)->_private); }
-  static void IgnoreError(void*, xmlErrorPtr) {}
+  // libxml2's pull parser goes on after some fatal errors (a mismatched end tag) and its last
+  // error is then only the consequence ("Premature end of data"): keep the first one, the cause.
+  static void RecordError(void* ctx, xmlErrorPtr err) {
+    SaxReader& r = Self(ctx);
+    if (!err || err->level < XML_ERR_ERROR || r.xml_error_) return;
+    r.xml_error_.emplace(err->line, err->message ? err->message : "malformed XML");
+  }
 
   long Line() const { return ctxt_->input ? ctxt_->input->line : 0; }
 
@@ -214,9 +243,7 @@ class SaxReader {
     for (std::string* f : {&r.identifier, &r.title, &r.app_version, &r.arguments, &r.description, &r.scale,
                            &r.proportion, &r.display_format})
       f->clear();
-    r.annotation.reset();
-    r.parent.reset();
-    return r;
+    return r;  // optional fields: kept for their capacity, reset at </Result> if absent (DropUnseen)
   }
   Entry& NewEntry() {
     auto& entries = file_.results.back().entries;
@@ -224,9 +251,7 @@ class SaxReader {
       Entry& e = entries[entry_count_ - 1];
       e.identifier.clear();
       e.value.clear();
-      e.raw_string.reset();
-      e.json.reset();
-      return e;
+      return e;  // optional fields: kept for their capacity, reset at </Entry> if absent (DropUnseen)
     }
     return entries.emplace_back();
   }
@@ -245,10 +270,28 @@ class SaxReader {
     }
   }
 
+  // The index of `name` in `table`, or N. libxml2 hands element names out of its per-parser
+  // dictionary, so a name seen once is recognised again by its pointer (`seen`, one slot per
+  // field) without string comparisons; an unseen pointer falls back to strcmp.
   template <typename T, size_t N>
-  bool OpenField(T& target, const FieldSpec<T> (&table)[N], const char* name, Open& parent) {
-    for (size_t i = 0; i < N; ++i) {
-      if (std::strcmp(table[i].name, name) != 0) continue;
+  static size_t FieldIndex(const FieldSpec<T> (&table)[N], const char* (&seen)[N], const char* name) {
+    for (size_t i = 0; i < N; ++i)
+      if (seen[i] == name) return i;
+    for (size_t i = 0; i < N; ++i)
+      if (std::strcmp(table[i].name, name) == 0) return seen[i] = name, i;
+    return N;
+  }
+  static bool Is(const char* name, const char* literal, const char*& seen) {
+    if (name == seen) return true;
+    if (std::strcmp(name, literal) != 0) return false;
+    seen = name;
+    return true;
+  }
+
+  template <typename T, size_t N>
+  bool OpenField(T& target, const FieldSpec<T> (&table)[N], const char* (&seen)[N], const char* name,
+                 Open& parent) {
+    if (size_t i = FieldIndex(table, seen, name); i < N) {
       if (parent.seen & (1u << i)) {
         Fail(Line(), "duplicate <" + std::string(name) + "> in <" + parent.name + ">");
         return true;
@@ -259,12 +302,21 @@ class SaxReader {
         leaf_ = &(target.*table[i].plain);
         leaf_->clear();
       } else {
-        leaf_ = &(target.*table[i].opt).emplace();
+        std::optional<std::string>& field = target.*table[i].opt;
+        leaf_ = field ? &*field : &field.emplace();
+        leaf_->clear();
       }
       stack_.push_back({Kind::kLeaf, name, Line()});
       return true;
     }
     return false;
+  }
+
+  // Optional fields of a reused object that this element did not contain are absent.
+  template <typename T, size_t N>
+  static void DropUnseen(T& target, const FieldSpec<T> (&table)[N], const Open& open) {
+    for (size_t i = 0; i < N; ++i)
+      if (table[i].opt && !(open.seen & (1u << i))) (target.*table[i].opt).reset();
   }
 
   template <typename T, size_t N>
@@ -305,7 +357,7 @@ class SaxReader {
         } else if (std::strcmp(name, "System") == 0) {
           r.file_.systems.emplace_back();
           r.stack_.push_back({Kind::kSystem, name, r.Line()});
-        } else if (std::strcmp(name, "Result") == 0) {
+        } else if (Is(name, "Result", r.names_.result_element)) {
           if (r.visitor_ && !r.head_sent_) {
             if (!(parent.seen & 1u)) return r.StopStreaming();  // no <Generated> yet
             r.FinishHead();
@@ -317,25 +369,25 @@ class SaxReader {
         }
         return;
       case Kind::kGenerated:
-        if (!r.OpenField(r.file_.generated, kGeneratedFields, name, parent)) r.Unknown(name, parent);
+        if (!r.OpenField(r.file_.generated, kGeneratedFields, r.names_.generated, name, parent)) r.Unknown(name, parent);
         return;
       case Kind::kSystem:
-        if (!r.OpenField(r.file_.systems.back(), kSystemFields, name, parent)) r.Unknown(name, parent);
+        if (!r.OpenField(r.file_.systems.back(), kSystemFields, r.names_.system, name, parent)) r.Unknown(name, parent);
         return;
       case Kind::kResult:
-        if (r.OpenField(r.file_.results.back(), kResultFields, name, parent)) return;
-        if (std::strcmp(name, "Data") != 0) return r.Unknown(name, parent);
+        if (r.OpenField(r.file_.results.back(), kResultFields, r.names_.result, name, parent)) return;
+        if (!Is(name, "Data", r.names_.data)) return r.Unknown(name, parent);
         if (parent.seen & kDataBit) return r.Fail(r.Line(), "duplicate <Data> in <Result>");
         parent.seen |= kDataBit;
         r.stack_.push_back({Kind::kData, name, r.Line()});
         return;
       case Kind::kData:
-        if (std::strcmp(name, "Entry") != 0) return r.Unknown(name, parent);
+        if (!Is(name, "Entry", r.names_.entry_element)) return r.Unknown(name, parent);
         r.NewEntry();
         r.stack_.push_back({Kind::kEntry, name, r.Line()});
         return;
       case Kind::kEntry:
-        if (!r.OpenField(r.CurrentEntry(), kEntryFields, name, parent)) r.Unknown(name, parent);
+        if (!r.OpenField(r.CurrentEntry(), kEntryFields, r.names_.entry, name, parent)) r.Unknown(name, parent);
         return;
     }
   }
@@ -356,12 +408,14 @@ class SaxReader {
       case Kind::kSystem:
         return r.CheckRequired(kSystemFields, open);
       case Kind::kResult:
+        DropUnseen(r.file_.results.back(), kResultFields, open);
         r.CheckRequired(kResultFields, open);
         if (!(open.seen & kDataBit)) r.Fail(open.line, "<Result> lacks the required element <Data>");
         return r.ResultDone();
       case Kind::kData:
         return;
       case Kind::kEntry:
+        DropUnseen(r.CurrentEntry(), kEntryFields, open);
         return r.CheckRequired(kEntryFields, open);
     }
   }
@@ -408,6 +462,14 @@ class SaxReader {
   std::string* leaf_ = nullptr;  // the field the open leaf element's text goes to
   bool root_seen_comment_ = false;
   std::string error_;
+  std::optional<std::pair<long, std::string>> xml_error_;
+  struct {  // element names as libxml2's dictionary pointers, once seen (FieldIndex)
+    const char* generated[std::size(kGeneratedFields)] = {};
+    const char* system[std::size(kSystemFields)] = {};
+    const char* result[std::size(kResultFields)] = {};
+    const char* entry[std::size(kEntryFields)] = {};
+    const char *data = nullptr, *entry_element = nullptr, *result_element = nullptr;
+  } names_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -432,9 +494,14 @@ void AppendEscaped(std::string& out, std::string_view text) {
   };
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   size_t n = text.size();
-  auto literal = [](unsigned char c) {
-    return (c >= 0x20 && c < 0x80 && c != '<' && c != '>' && c != '&') || c == '\n' || c == '\t';
-  };
+  // Bytes written as they are, as a table: the scan below is the writer's inner loop.
+  static constexpr auto kLiteral = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c)
+      t[c] = (c >= 0x20 && c < 0x80 && c != '<' && c != '>' && c != '&') || c == '\n' || c == '\t';
+    return t;
+  }();
+  auto literal = [](unsigned char c) { return kLiteral[c]; };
   for (size_t i = 0; i < n;) {
     size_t run = i;  // copy the (usual) run of bytes that need no escaping in one go
     while (run < n && literal(s[run])) ++run;
@@ -522,9 +589,9 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
   if (xml.size() > static_cast<size_t>(INT32_MAX)) throw FileError(source_name, "file too large");
 
   xmlInitParser();
-  // A push parser fed in slices: libxml2 copies each slice into its window and drops what it
-  // has consumed, so it holds ~kSlice of the file instead of a second copy of all of it.
-  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlCreatePushParserCtxt(nullptr, nullptr, nullptr, 0, nullptr));
+  // A pull parser over the whole buffer in one xmlParseDocument call, without the push parser's
+  // per-chunk look-ahead scans.
+  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlNewParserCtxt());
   if (!ctxt) throw FileError(source_name, "out of memory creating the XML parser");
   SaxReader reader(ctxt.get(), source_name, visitor);
   SaxReader::InstallInto(*ctxt->sax);
@@ -533,25 +600,30 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
   // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors ourselves.
   // IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration claims; read
   // them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
-  xmlCtxtUseOptions(ctxt.get(), XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
-                                    XML_PARSE_IGNORE_ENC);
-  constexpr size_t kSlice = 256 * 1024;
-  for (size_t at = 0; at < xml.size() && !reader.out_of_order() && !reader.visitor_error();) {
-    const size_t n = std::min(kSlice, xml.size() - at);
-    at += n;
-    if (xmlParseChunk(ctxt.get(), xml.data() + at - n, static_cast<int>(n), at == xml.size()) != 0 &&
-        ctxt->disableSAX)
-      break;  // a fatal error: the rest cannot be parsed
-  }
+  // libxml2 pulls the text through a read callback, copying one slice at a time into its window
+  // and dropping what it has consumed, so it never holds a second copy of the whole file
+  // (xmlCtxtReadMemory would copy all of it).
+  struct Slices {
+    std::string_view rest;
+    static int Read(void* self, char* buffer, int len) {
+      auto& s = *static_cast<Slices*>(self);
+      const size_t n = std::min(s.rest.size(), static_cast<size_t>(len));
+      std::memcpy(buffer, s.rest.data(), n);
+      s.rest.remove_prefix(n);
+      return static_cast<int>(n);
+    }
+  } slices{xml};
+  xmlCtxtReadIO(ctxt.get(), &Slices::Read, nullptr, &slices, nullptr, nullptr,
+                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+                    XML_PARSE_IGNORE_ENC);
   if (reader.visitor_error()) std::rethrow_exception(reader.visitor_error());
   if (reader.out_of_order()) return false;
-  const xmlError* err = xmlCtxtGetLastError(ctxt.get());
-  bool malformed = !ctxt->wellFormed || (err && err->level >= XML_ERR_ERROR);
+  bool malformed = !ctxt->wellFormed || reader.xml_error();
   if (reader.failed() && !malformed) throw FileError(source_name, reader.error());
   if (malformed) {
-    std::string msg = err && err->message ? err->message : "malformed XML";
+    std::string msg = reader.xml_error() ? reader.xml_error()->second : "malformed XML";
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-    long line = err ? err->line : 0;
+    long line = reader.xml_error() ? reader.xml_error()->first : 0;
     throw FileError(source_name, (line > 0 ? "line " + std::to_string(line) + ": " : std::string()) +
                                      "malformed XML: " + msg);
   }
@@ -569,13 +641,13 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name)
 }
 
 ResultFile ReadResultFile(const std::string& path) {
-  const std::string xml = ReadFile(path);
+  const FileBytes xml(path);
   ResultFile file;
-  Parse(xml, path, nullptr, &file);
+  Parse(xml.view(), path, nullptr, &file);
   return file;
 }
 
-bool StreamResultFile(const std::string& xml, const std::string& source_name, ResultVisitor& visitor) {
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor) {
   return Parse(xml, source_name, &visitor, nullptr);
 }
 

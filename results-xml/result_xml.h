@@ -47,7 +47,7 @@ class ResultVisitor {
 // Returns false, having stopped early, when a <Generated> or <System> follows a <Result> (legal,
 // never written by PTS): the caller then discards what it was given and uses the whole-file
 // ParseResultFile instead. On an error the visitor may have seen part of the file.
-bool StreamResultFile(const std::string& xml, const std::string& source_name, ResultVisitor& visitor);
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor);
 
 struct SerializeOptions {
   // false (default, what PTS does on every save): LastModified = `now`, TestClient and the leading

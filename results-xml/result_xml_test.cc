@@ -204,6 +204,25 @@ TEST(ResultXml, ExternalEntityIsNeverRead) {
   EXPECT_EQ(e.find("root:"), std::string::npos);
 }
 
+TEST(ResultXml, EntityDeclarationWithoutDoctypeIsRefused) {
+  std::string xml = kMinimal;
+  xml.insert(xml.find("<PhoronixTestSuite>"), "<!ENTITY x \"y\">\n");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 3: ENTITY is not allowed in a result file (entity declarations are refused)");
+  // A DOCTYPE is named even when an ENTITY comes first; a "!" elsewhere is not mistaken for one.
+  xml = std::string(kMinimal);
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>T!</Title>");
+  xml.insert(xml.find("<PhoronixTestSuite>"), "<!ENTITY x \"y\">\n<!DOCTYPE r>\n");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 4: DOCTYPE is not allowed in a result file (entity declarations are refused)");
+}
+
+TEST(ResultXml, MalformedNamesTheFirstErrorNotItsEcho) {
+  // libxml2 goes on after a mismatched end tag; the line reported is the cause's, not the end's.
+  std::string xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>T</Titel>");
+  std::string e = ErrorOf(xml);
+  EXPECT_TRUE(e.starts_with("in.xml: line 5: malformed XML: Opening and ending tag mismatch: Title")) << e;
+}
+
 TEST(ResultXml, UndeclaredEntityIsMalformed) {
   std::string xml = kMinimal;
   xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>&nope;</Title>");

@@ -97,7 +97,8 @@ std::string ReadFile(const std::string& path) {
     throw FileError(path, "cannot stat: " + ErrnoText(err));
   }
   std::string out;
-  out.resize(st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0);
+  // One byte more than the size, so the read that meets end-of-file needs no second, copying grow.
+  out.resize(st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 0);
   size_t have = 0;
   while (true) {
     if (have == out.size()) out.resize(out.size() + 65536);  // files that grow or report size 0 (/proc)
