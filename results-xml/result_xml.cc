@@ -156,8 +156,9 @@ class SaxReader {
  public:
   // visitor == nullptr: build the whole model (Take()). Otherwise stream: the visitor gets the
   // head at the first <Result> and each Result at its end tag, and only one Result is kept.
-  SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor)
-      : ctxt_(ctxt), source_(source), visitor_(visitor) {}
+  SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor,
+            const ReadLimits* limits = nullptr)
+      : ctxt_(ctxt), source_(source), visitor_(visitor), limits_(limits) {}
 
   static void InstallInto(xmlSAXHandler& sax) {
     sax = xmlSAXHandler{};
@@ -168,6 +169,7 @@ class SaxReader {
     sax.ignorableWhitespace = &Characters;
     sax.cdataBlock = &Characters;
     sax.comment = &Comment;
+    sax.processingInstruction = &Instruction;
     sax.reference = &Reference;
     sax.internalSubset = &Subset;
     sax.externalSubset = &Subset;
@@ -175,6 +177,8 @@ class SaxReader {
   }
 
   bool failed() const { return !error_.empty(); }
+  // The ReadLimits bound that stopped the parse, "" if none did.
+  const std::string& limit_error() const { return limit_error_; }
   const std::string& error() const { return error_; }
   ResultFile Take() { return std::move(file_); }
   // Streaming only: a <Generated> or <System> came after a <Result> (PTS never writes that).
@@ -274,6 +278,41 @@ class SaxReader {
         return Fail(open.line, "<" + std::string(open.name) + "> lacks the required element <" + table[i].name + ">");
   }
 
+  // ReadLimits: counted ahead of the failed() early returns, so an earlier structural error does
+  // not switch the bounds off for the rest of the file. Each returns true once a bound is exceeded.
+  bool OverLimit(std::string what) {
+    if (limit_error_.empty()) limit_error_ = std::move(what);
+    xmlStopParser(ctxt_);
+    return true;
+  }
+  bool CountNode() {
+    if (limits_->max_nodes == 0 || ++nodes_ <= limits_->max_nodes) return false;
+    return OverLimit("more than " + std::to_string(limits_->max_nodes) + " XML nodes");
+  }
+  std::string OpenPath() const {
+    std::string path;
+    for (const Open& o : stack_) path += "/" + std::string(o.name);
+    return path;
+  }
+  bool LimitStart(const char* name) {
+    text_bytes_ = 0;
+    if (CountNode()) return true;
+    if (limits_->max_depth == 0 || ++depth_ <= limits_->max_depth) return false;
+    return OverLimit("elements nested deeper than " + std::to_string(limits_->max_depth) + " at line " +
+                     std::to_string(Line()) + " (<" + name + ">)");
+  }
+  bool LimitText(int len) {
+    if (text_bytes_ == 0 && CountNode()) return true;
+    text_bytes_ += static_cast<size_t>(len);
+    if (limits_->max_value_bytes == 0 || text_bytes_ <= limits_->max_value_bytes) return false;
+    return OverLimit("value of " + (failed() ? "the element at line " + std::to_string(Line()) : OpenPath()) +
+                     " is over " + std::to_string(limits_->max_value_bytes) + " bytes");
+  }
+  bool LimitOther() {
+    text_bytes_ = 0;
+    return CountNode();
+  }
+
   void Unknown(const char* name, const Open& parent) {
     Fail(Line(), "unknown element <" + std::string(name) + "> in <" + parent.name + ">");
   }
@@ -281,6 +320,7 @@ class SaxReader {
   static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar*, int, const xmlChar**,
                            int nb_attributes, int, const xmlChar**) {
     SaxReader& r = Self(ctx);
+    if (r.limits_ && r.LimitStart(reinterpret_cast<const char*>(localname))) return;
     if (r.failed()) return;
     const char* name = reinterpret_cast<const char*>(localname);
     if (nb_attributes > 0) return r.Fail(r.Line(), "unexpected attribute on <" + std::string(name) + ">");
@@ -342,6 +382,7 @@ class SaxReader {
 
   static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
     SaxReader& r = Self(ctx);
+    if (r.limits_) r.text_bytes_ = 0, --r.depth_;
     if (r.failed() || r.stack_.empty()) return;
     Open open = r.stack_.back();
     r.stack_.pop_back();
@@ -368,6 +409,7 @@ class SaxReader {
 
   static void Characters(void* ctx, const xmlChar* ch, int len) {
     SaxReader& r = Self(ctx);
+    if (r.limits_ && r.LimitText(len)) return;
     if (r.failed() || r.stack_.empty()) return;
     if (r.stack_.back().kind == Kind::kLeaf) {
       r.leaf_->append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len));
@@ -380,10 +422,16 @@ class SaxReader {
 
   static void Comment(void* ctx, const xmlChar* value) {
     SaxReader& r = Self(ctx);
+    if (r.limits_ && r.LimitOther()) return;
     if (r.stack_.empty() && !r.root_seen_comment_ && !r.file_.leading_comment) {
       r.file_.leading_comment = std::string(reinterpret_cast<const char*>(value));
       r.root_seen_comment_ = true;
     }
+  }
+
+  static void Instruction(void* ctx, const xmlChar*, const xmlChar*) {
+    SaxReader& r = Self(ctx);
+    if (r.limits_) r.LimitOther();
   }
 
   static void Reference(void* ctx, const xmlChar* name) {
@@ -408,6 +456,9 @@ class SaxReader {
   std::string* leaf_ = nullptr;  // the field the open leaf element's text goes to
   bool root_seen_comment_ = false;
   std::string error_;
+  const ReadLimits* limits_;
+  size_t depth_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
+  std::string limit_error_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -514,7 +565,7 @@ namespace {
 
 // The one parse: checks, libxml2 SAX pass, errors. Returns false only when streaming met a file out of PTS's element order.
 bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* visitor,
-           ResultFile* model) {
+           ResultFile* model, const ReadLimits* limits = nullptr) {
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw FileError(source_name, "empty file, not a result file");
   CheckUtf8(xml, source_name);
@@ -526,7 +577,7 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
   // has consumed, so it holds ~kSlice of the file instead of a second copy of all of it.
   std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlCreatePushParserCtxt(nullptr, nullptr, nullptr, 0, nullptr));
   if (!ctxt) throw FileError(source_name, "out of memory creating the XML parser");
-  SaxReader reader(ctxt.get(), source_name, visitor);
+  SaxReader reader(ctxt.get(), source_name, visitor, limits);
   SaxReader::InstallInto(*ctxt->sax);
   ctxt->_private = &reader;
   // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
@@ -543,6 +594,7 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
         ctxt->disableSAX)
       break;  // a fatal error: the rest cannot be parsed
   }
+  if (!reader.limit_error().empty()) throw FileError(source_name, reader.limit_error());
   if (reader.visitor_error()) std::rethrow_exception(reader.visitor_error());
   if (reader.out_of_order()) return false;
   const xmlError* err = xmlCtxtGetLastError(ctxt.get());
@@ -565,6 +617,12 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name) {
   ResultFile file;
   Parse(xml, source_name, nullptr, &file);
+  return file;
+}
+
+ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits) {
+  ResultFile file;
+  Parse(xml, source_name, nullptr, &file, &limits);
   return file;
 }
 

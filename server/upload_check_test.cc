@@ -68,7 +68,7 @@ TEST(UploadCheck, RejectsDeepNestingHugeAttributesAndBadStructure) {
 
   EXPECT_NE(RejectionOf("<html><body/></html>").find("PhoronixTestSuite"), std::string::npos)
       << RejectionOf("<html><body/></html>");
-  EXPECT_NE(RejectionOf("<PhoronixTestSuite><Generated>").find("not well-formed"), std::string::npos);
+  EXPECT_NE(RejectionOf("<PhoronixTestSuite><Generated>").find("malformed XML"), std::string::npos);
   EXPECT_NE(RejectionOf("").find("composite.xml"), std::string::npos);
   EXPECT_NE(RejectionOf("<PhoronixTestSuite><Generated><Title></Title></Generated></PhoronixTestSuite>").find("composite.xml"),
             std::string::npos);
@@ -76,6 +76,42 @@ TEST(UploadCheck, RejectsDeepNestingHugeAttributesAndBadStructure) {
   EXPECT_NE(RejectionOf(no_result).find("no <Result>"), std::string::npos);
   std::string no_system = testing::SampleCompositeXml("T", 1, 0);
   EXPECT_NE(RejectionOf(no_system).find("no <System>"), std::string::npos);
+}
+
+// The bounds are enforced inside the one parse (results::ReadLimits), not by a pass of their own:
+// each is still refused, with its own message, and stops the parse.
+TEST(UploadCheck, BoundsHoldInTheSingleParse) {
+  UploadLimits few;
+  few.max_nodes = 50;
+  EXPECT_NE(RejectionOf(testing::SampleCompositeXml("T", 10), few).find("more than 50 XML nodes"), std::string::npos)
+      << RejectionOf(testing::SampleCompositeXml("T", 10), few);
+  // Comments and processing instructions count as nodes too (they are not stored, but cost).
+  std::string noisy = testing::SampleCompositeXml("T");
+  std::string junk;
+  for (int i = 0; i < 60; ++i) junk += i % 2 ? "<!--c-->" : "<?pi x?>";
+  noisy.insert(noisy.find("<Generated>"), junk);
+  UploadLimits hundred;
+  hundred.max_nodes = 100;
+  EXPECT_TRUE(RejectionOf(noisy).empty()) << RejectionOf(noisy);
+  EXPECT_NE(RejectionOf(noisy, hundred).find("XML nodes"), std::string::npos) << RejectionOf(noisy, hundred);
+
+  // A structural error earlier in the file does not switch the bounds off: the deep nesting
+  // after an unknown element is still reported as such (and stops the parse).
+  std::string deep = "<PhoronixTestSuite><Unknown/>";
+  for (int i = 0; i < 40; ++i) deep += "<a>";
+  EXPECT_NE(RejectionOf(deep).find("nested deeper than 16"), std::string::npos) << RejectionOf(deep);
+  // A value over the bound names where it is, split across libxml2's text pieces or not.
+  UploadLimits small;
+  small.max_value_bytes = 1000;
+  std::string big = testing::SampleCompositeXml("T");
+  big.replace(big.find("<Notes></Notes>"), 15, "<Notes>" + std::string(5000, 'd') + "&amp;" + std::string(5000, 'd') + "</Notes>");
+  EXPECT_NE(RejectionOf(big, small).find("/PhoronixTestSuite/System/Notes is over 1000 bytes"),
+            std::string::npos)
+      << RejectionOf(big, small);
+  EXPECT_TRUE(RejectionOf(big).empty()) << RejectionOf(big);
+  // Bytes that are not UTF-8 (checked by the reader, no longer by the server beforehand).
+  std::string latin1 = testing::SampleCompositeXml("Caf\xe9");
+  EXPECT_NE(RejectionOf(latin1).find("not valid UTF-8"), std::string::npos) << RejectionOf(latin1);
 }
 
 }  // namespace
