@@ -151,6 +151,7 @@ struct Open {
 };
 
 constexpr uint32_t kDataBit = 1u << 31;
+constexpr uint32_t kResultBit = 1u << 30;  // on the root, for ReadLimits::schema_structure
 
 class SaxReader {
  public:
@@ -257,6 +258,10 @@ class SaxReader {
         Fail(Line(), "duplicate <" + std::string(name) + "> in <" + parent.name + ">");
         return true;
       }
+      if (Schema() && (parent.seen >> i) > 1u) {
+        Fail(Line(), "<" + std::string(name) + "> in <" + parent.name + "> is out of the schema's order");
+        return true;
+      }
       parent.seen |= 1u << i;
       // Text goes straight into the field (no staging copy); a present optional is "" at least.
       if (table[i].plain) {
@@ -280,6 +285,7 @@ class SaxReader {
 
   // ReadLimits: counted ahead of the failed() early returns, so an earlier structural error does
   // not switch the bounds off for the rest of the file. Each returns true once a bound is exceeded.
+  bool Schema() const { return limits_ && limits_->schema_structure; }
   bool OverLimit(std::string what) {
     if (limit_error_.empty()) limit_error_ = std::move(what);
     xmlStopParser(ctxt_);
@@ -317,13 +323,14 @@ class SaxReader {
     Fail(Line(), "unknown element <" + std::string(name) + "> in <" + parent.name + ">");
   }
 
-  static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar*, int, const xmlChar**,
-                           int nb_attributes, int, const xmlChar**) {
+  static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar* uri, int,
+                           const xmlChar**, int nb_attributes, int, const xmlChar**) {
     SaxReader& r = Self(ctx);
     if (r.limits_ && r.LimitStart(reinterpret_cast<const char*>(localname))) return;
     if (r.failed()) return;
     const char* name = reinterpret_cast<const char*>(localname);
     if (nb_attributes > 0) return r.Fail(r.Line(), "unexpected attribute on <" + std::string(name) + ">");
+    if (uri && r.Schema()) return r.Fail(r.Line(), "<" + std::string(name) + "> is in an XML namespace; result files use none");
     if (r.stack_.empty()) {
       if (std::strcmp(name, "PhoronixTestSuite") != 0)
         return r.Fail(r.Line(), "root element is <" + std::string(name) +
@@ -343,6 +350,8 @@ class SaxReader {
           parent.seen |= 1u;
           r.stack_.push_back({Kind::kGenerated, name, r.Line()});
         } else if (std::strcmp(name, "System") == 0) {
+          if (r.Schema() && ((parent.seen & 1u) == 0 || (parent.seen & kResultBit)))
+            return r.Fail(r.Line(), "<System> out of the schema's order (after <Generated>, before every <Result>)");
           r.file_.systems.emplace_back();
           r.stack_.push_back({Kind::kSystem, name, r.Line()});
         } else if (std::strcmp(name, "Result") == 0) {
@@ -350,6 +359,9 @@ class SaxReader {
             if (!(parent.seen & 1u)) return r.StopStreaming();  // no <Generated> yet
             r.FinishHead();
           }
+          if (r.Schema() && (parent.seen & 1u) == 0)
+            return r.Fail(r.Line(), "<Result> out of the schema's order (after <Generated>)");
+          parent.seen |= kResultBit;
           r.NewResult();
           r.stack_.push_back({Kind::kResult, name, r.Line()});
         } else {
@@ -401,6 +413,7 @@ class SaxReader {
         if (!(open.seen & kDataBit)) r.Fail(open.line, "<Result> lacks the required element <Data>");
         return r.ResultDone();
       case Kind::kData:
+        if (r.Schema() && r.entry_count_ == 0) r.Fail(open.line, "<Data> has no <Entry> (the schema requires one)");
         return;
       case Kind::kEntry:
         return r.CheckRequired(kEntryFields, open);

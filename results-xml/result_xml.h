@@ -35,6 +35,10 @@ struct ReadLimits {
   size_t max_depth = 0;        // element nesting
   size_t max_nodes = 0;        // elements, text nodes, comments, processing instructions
   size_t max_value_bytes = 0;  // one text node
+  // Also refuse what result-file.xsd refuses and the reader otherwise lets through: elements out
+  // of the schema's sequence order (Generated, Systems, Results; fields in table order), a
+  // <Data> without <Entry>, namespaced elements. Files PTS writes always pass.
+  bool schema_structure = false;
 };
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits);
 

@@ -26,6 +26,7 @@ ResultSummary CheckResultFile(std::string_view xml, const UploadLimits& limits) 
   bounds.max_depth = limits.max_depth;
   bounds.max_nodes = limits.max_nodes;
   bounds.max_value_bytes = limits.max_value_bytes;
+  bounds.schema_structure = true;  // what result-file.xsd requires beyond the reader's own rules
   results::ResultFile file;
   try {
     file = results::ParseResultFile(xml, "composite.xml", bounds);
