@@ -33,7 +33,7 @@ ResultSummary CheckResultFile(std::string_view xml, const UploadLimits& limits) 
   } catch (const Error& e) {
     throw UploadRejected{e.what()};
   }
-  for (const auto& issue : results::ValidateResultFile(file))
+  for (const auto& issue : results::ValidateResultFile(file, {.warnings = false}))
     if (issue.error) throw UploadRejected{"composite.xml: " + issue.where + ": " + issue.what};
   return SummaryOf(file);
 }

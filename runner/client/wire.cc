@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -107,25 +108,37 @@ std::string RawDeflate(std::string_view bytes, int level) {
   return out;
 }
 
+// The decoders write straight into the result (no staging buffer and second copy), growing it
+// geometrically from a guess of 8x the input (what result files compress to), capped at
+// max_output + 1 so that one byte over the limit is seen.
+namespace {
+size_t NextCapacity(size_t have, size_t in_size, size_t max_output) {
+  size_t want = have == 0 ? std::max<size_t>(in_size * 8, 64 * 1024) : have * 2;
+  return std::min(want, max_output + 1);
+}
+}  // namespace
+
 std::optional<std::string> RawInflate(std::string_view bytes, size_t max_output) {
   z_stream zs{};
   if (inflateInit2(&zs, -15) != Z_OK) return std::nullopt;
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
   zs.avail_in = bytes.size();
   std::string out;
-  std::array<char, 65536> buf;
   int rc = Z_OK;
   while (rc == Z_OK) {
-    zs.next_out = reinterpret_cast<Bytef*>(buf.data());
-    zs.avail_out = buf.size();
+    if (zs.total_out == out.size()) {
+      if (out.size() > max_output) break;  // full at max_output + 1: over the limit
+      out.resize(NextCapacity(out.size(), bytes.size(), max_output));
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(out.data() + zs.total_out);
+    zs.avail_out = static_cast<uInt>(out.size() - zs.total_out);
     rc = inflate(&zs, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) break;
-    out.append(buf.data(), buf.size() - zs.avail_out);
-    if (out.size() > max_output) rc = Z_MEM_ERROR;
     if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) rc = Z_BUF_ERROR;  // truncated stream
   }
+  const size_t produced = zs.total_out;
   inflateEnd(&zs);
-  if (rc != Z_STREAM_END) return std::nullopt;
+  if (rc != Z_STREAM_END || produced > max_output) return std::nullopt;
+  out.resize(produced);
   return out;
 }
 
@@ -145,19 +158,22 @@ std::optional<std::string> Bzip2Decompress(std::string_view bytes, size_t max_ou
   bs.next_in = const_cast<char*>(bytes.data());
   bs.avail_in = bytes.size();
   std::string out;
-  std::array<char, 65536> buf;
+  size_t produced = 0;
   int rc = BZ_OK;
   while (rc == BZ_OK) {
-    bs.next_out = buf.data();
-    bs.avail_out = buf.size();
+    if (produced == out.size()) {
+      if (out.size() > max_output) break;
+      out.resize(NextCapacity(out.size(), bytes.size(), max_output));
+    }
+    bs.next_out = out.data() + produced;
+    bs.avail_out = static_cast<unsigned>(out.size() - produced);
     rc = BZ2_bzDecompress(&bs);
-    if (rc != BZ_OK && rc != BZ_STREAM_END) break;
-    out.append(buf.data(), buf.size() - bs.avail_out);
-    if (out.size() > max_output) rc = BZ_MEM_ERROR;
+    produced = out.size() - bs.avail_out;
     if (rc == BZ_OK && bs.avail_in == 0 && bs.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
   }
   BZ2_bzDecompressEnd(&bs);
-  if (rc != BZ_STREAM_END) return std::nullopt;
+  if (rc != BZ_STREAM_END || produced > max_output) return std::nullopt;
+  out.resize(produced);
   return out;
 }
 

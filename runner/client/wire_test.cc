@@ -39,6 +39,22 @@ TEST(Wire, CompressionRoundTripsAndStopsAtTheLimit) {
   EXPECT_FALSE(Bzip2Decompress("BZh9 garbage", 1 << 20));
 }
 
+// The decoders write into a growing output: exactly at the limit is fine, one byte over is not,
+// wherever the growth steps fall; a cut stream is refused.
+TEST(Wire, DecompressionLimitIsExactAcrossGrowthSteps) {
+  for (size_t size : {size_t{1}, size_t{65535}, size_t{65536}, size_t{65537}, size_t{3} << 20}) {
+    std::string text;
+    for (size_t i = 0; i < size; ++i) text += static_cast<char>('a' + (i * 7 + i / 1000) % 26);
+    const std::string deflated = RawDeflate(text), bzipped = Bzip2Compress(text);
+    EXPECT_EQ(RawInflate(deflated, size), text) << size;
+    EXPECT_EQ(Bzip2Decompress(bzipped, size), text) << size;
+    EXPECT_FALSE(RawInflate(deflated, size - 1)) << size;
+    EXPECT_FALSE(Bzip2Decompress(bzipped, size - 1)) << size;
+    EXPECT_FALSE(RawInflate(deflated.substr(0, deflated.size() - 1), size)) << size;
+    EXPECT_FALSE(Bzip2Decompress(bzipped.substr(0, bzipped.size() - 1), size)) << size;
+  }
+}
+
 TEST(Wire, EncodeUploadPicksPtsCompressionBySize) {
   auto field_names = [](const FormFields& f) {
     std::map<std::string, std::string> m(f.begin(), f.end());
