@@ -15,15 +15,6 @@ namespace {
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
 std::string DigestHex(const EVP_MD* md, std::string_view bytes) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int len = 0;
@@ -61,32 +52,44 @@ std::string Base64Encode(std::string_view bytes) {
 }
 
 std::optional<std::string> Base64Decode(std::string_view text) {
+  // Table-driven, four characters at a time; CR/LF are dropped first only if there are any.
+  static const auto kValue = [] {
+    std::array<signed char, 256> t{};
+    t.fill(-1);
+    for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(kAlphabet[i])] = static_cast<signed char>(i);
+    return t;
+  }();
   std::string clean;
-  clean.reserve(text.size());
-  for (char c : text)
-    if (c != '\r' && c != '\n') clean += c;
-  if (clean.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(clean.size() / 4 * 3);
-  for (size_t i = 0; i < clean.size(); i += 4) {
-    bool last = i + 4 == clean.size();
-    int pad = 0;
-    std::array<int, 4> v{};
-    for (int k = 0; k < 4; ++k) {
-      char c = clean[i + k];
-      if (c == '=' && last && k >= 2) {
-        ++pad;
-        v[k] = 0;
-        continue;
-      }
-      if (pad > 0) return std::nullopt;  // data after padding
-      v[k] = Base64Value(c);
-      if (v[k] < 0) return std::nullopt;
-    }
-    unsigned n = v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3];
-    out += char(n >> 16);
-    if (pad < 2) out += char((n >> 8) & 255);
-    if (pad < 1) out += char(n & 255);
+  if (text.find_first_of("\r\n") != std::string_view::npos) {
+    clean.reserve(text.size());
+    for (char c : text)
+      if (c != '\r' && c != '\n') clean += c;
+    text = clean;
+  }
+  if (text.size() % 4 != 0) return std::nullopt;
+  size_t pad = 0;
+  if (!text.empty() && text.back() == '=') pad = text[text.size() - 2] == '=' ? 2 : 1;
+  std::string out(text.size() / 4 * 3 - pad, '\0');
+  const auto* in = reinterpret_cast<const unsigned char*>(text.data());
+  char* o = out.data();
+  const size_t full = text.empty() ? 0 : text.size() - 4;  // the last quad may carry padding
+  for (size_t i = 0; i < full; i += 4) {
+    int a = kValue[in[i]], b = kValue[in[i + 1]], c = kValue[in[i + 2]], d = kValue[in[i + 3]];
+    if ((a | b | c | d) < 0) return std::nullopt;
+    unsigned n = unsigned(a) << 18 | unsigned(b) << 12 | unsigned(c) << 6 | unsigned(d);
+    *o++ = char(n >> 16);
+    *o++ = char((n >> 8) & 255);
+    *o++ = char(n & 255);
+  }
+  if (!text.empty()) {
+    const unsigned char* q = in + full;
+    int a = kValue[q[0]], b = kValue[q[1]];
+    int c = pad == 2 ? 0 : kValue[q[2]], d = pad >= 1 ? 0 : kValue[q[3]];
+    if ((a | b | c | d) < 0) return std::nullopt;
+    unsigned n = unsigned(a) << 18 | unsigned(b) << 12 | unsigned(c) << 6 | unsigned(d);
+    *o++ = char(n >> 16);
+    if (pad < 2) *o++ = char((n >> 8) & 255);
+    if (pad < 1) *o++ = char(n & 255);
   }
   return out;
 }
@@ -109,11 +112,11 @@ std::string RawDeflate(std::string_view bytes, int level) {
 }
 
 // The decoders write straight into the result (no staging buffer and second copy), growing it
-// geometrically from a guess of 8x the input (what result files compress to), capped at
+// geometrically from a guess of 16x the input (what result files compress to), capped at
 // max_output + 1 so that one byte over the limit is seen.
 namespace {
 size_t NextCapacity(size_t have, size_t in_size, size_t max_output) {
-  size_t want = have == 0 ? std::max<size_t>(in_size * 8, 64 * 1024) : have * 2;
+  size_t want = have == 0 ? std::max<size_t>(in_size * 16, 128 * 1024) : have * 2;
   return std::min(want, max_output + 1);
 }
 }  // namespace
@@ -207,20 +210,25 @@ namespace {
 std::string UrlDecode(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
+  auto hex = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  };
+  for (size_t i = 0; i < s.size();) {
+    // Plain runs (all of a base64 field but its '+' and '/') are copied whole.
+    size_t special = s.find_first_of("%+", i);
+    if (special == std::string_view::npos) special = s.size();
+    out.append(s.data() + i, special - i);
+    i = special;
+    if (i == s.size()) break;
     if (s[i] == '+') {
       out += ' ';
-    } else if (s[i] == '%') {
-      auto hex = [](char c) {
-        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-      };
-      if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
-        throw WireError{"malformed %-escape in the form body"};
-      out += char(hex(s[i + 1]) * 16 + hex(s[i + 2]));
-      i += 2;
-    } else {
-      out += s[i];
+      ++i;
+      continue;
     }
+    if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
+      throw WireError{"malformed %-escape in the form body"};
+    out += char(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+    i += 3;
   }
   return out;
 }

@@ -23,6 +23,24 @@ TEST(Wire, Base64RoundTripsAndIsStrict) {
   EXPECT_FALSE(Base64Decode("Zm9vYmF"));   // truncated
   EXPECT_FALSE(Base64Decode("Zm9=YmFy"));  // padding in the middle
   EXPECT_FALSE(Base64Decode("Zm9v YmFy")); // bad character
+  for (const char* bad : {"=", "A===", "====", "Zm=v", "Zg==Zg==", "Zm9v\x80mFy", "Zm9vYmF="})
+    EXPECT_EQ(Base64Decode(bad).has_value(), std::string(bad) == "Zm9vYmF=") << bad;
+  EXPECT_EQ(Base64Decode("Zg=="), "f");
+  EXPECT_EQ(Base64Decode("Zm8="), "fo");
+  EXPECT_EQ(Base64Decode(""), "");
+  std::string all;
+  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+  EXPECT_EQ(Base64Decode(Base64Encode(all + all + "x")), all + all + "x");
+}
+
+TEST(Wire, FormDecodingInvertsEncodingAndRefusesBadEscapes) {
+  std::string every;
+  for (int i = 0; i < 256; ++i) every += static_cast<char>(i);
+  FormFields fields{{"a b", "c+d=e&f%g"}, {"empty", ""}, {"bytes", every}, {"b64", "Zm9v+/YmFy=="}};
+  EXPECT_EQ(DecodeForm(EncodeForm(fields)), fields);
+  EXPECT_EQ(DecodeForm("x=1+2%2B3&&y&z=%41%62"), (FormFields{{"x", "1 2+3"}, {"y", ""}, {"z", "Ab"}}));
+  for (const char* bad : {"x=%", "x=%4", "x=%G1", "x=%4G&y=1", "%zz=1"})
+    EXPECT_THROW(DecodeForm(bad), WireError) << bad;
 }
 
 TEST(Wire, Sha1MatchesKnownValue) { EXPECT_EQ(Sha1Hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d"); }
