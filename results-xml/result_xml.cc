@@ -303,7 +303,7 @@ class SaxReader {
   bool LimitStart(const char* name) {
     text_bytes_ = 0;
     if (CountNode()) return true;
-    if (limits_->max_depth == 0 || ++depth_ <= limits_->max_depth) return false;
+    if (++depth_ <= limits_->max_depth || limits_->max_depth == 0) return false;
     return OverLimit("elements nested deeper than " + std::to_string(limits_->max_depth) + " at line " +
                      std::to_string(Line()) + " (<" + name + ">)");
   }

@@ -247,6 +247,8 @@ struct Routes {
         }
         NewResult checked = app.CheckUpload(user, std::move(up.xml), std::move(up.system_logs_zip),
                                             std::move(up.local_file_name), up.unlisted, std::move(up.xml_sha1));
+        // Its DEFLATE form, already checked to inflate to exactly this file, is what gets stored.
+        if (up.xml_deflated && up.xml_deflated->size() < checked.xml.size()) checked.xml_deflated = std::move(up.xml_deflated);
         { auto leave = std::move(pass); }  // not held while waiting for the commit
         auto stored = app.CommitUpload(checked);
         SendJson(res, 200, Ob("upload", {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}}));

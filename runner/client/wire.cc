@@ -288,6 +288,7 @@ Upload DecodeUpload(const FieldLookup& field, size_t max_xml_bytes) {
     if (which == "composite_xml_gz") {
       xml = RawInflate(*bytes, max_xml_bytes);
       if (!xml) throw WireError{which + ": not a raw DEFLATE stream, truncated, or over " + std::to_string(max_xml_bytes) + " bytes"};
+      out.xml_deflated = std::move(bytes);
     } else if (which == "composite_xml_bz") {
       xml = Bzip2Decompress(*bytes, max_xml_bytes);
       if (!xml) throw WireError{which + ": not a bzip2 stream, truncated, or over " + std::to_string(max_xml_bytes) + " bytes"};
