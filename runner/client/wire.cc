@@ -215,8 +215,8 @@ std::string UrlDecode(std::string_view s) {
   };
   for (size_t i = 0; i < s.size();) {
     // Plain runs (all of a base64 field but its '+' and '/') are copied whole.
-    size_t special = s.find_first_of("%+", i);
-    if (special == std::string_view::npos) special = s.size();
+    size_t special = i;
+    while (special < s.size() && s[special] != '%' && s[special] != '+') ++special;
     out.append(s.data() + i, special - i);
     i = special;
     if (i == s.size()) break;
