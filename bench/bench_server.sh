@@ -7,6 +7,7 @@
 # request (server: its own process; PostgreSQL's backends are not counted), and whether the goal
 # (p99 < 50 ms) is met.
 #   bench/bench_server.sh [BUILD_DIR]      RUNS=3 FETCHES=5000 UPLOADS=1000 CONCURRENCY=50
+# Last, the per-phase CPU of one upload (bench_upload_phases: decode, bunzip2/inflate, sha1, check, insert).
 # PostgreSQL: runs when PTSN_TEST_PG is set (eval "$(contrib/start-test-services.sh)").
 # PHOROMATIC=1 also drives the real PTS's Phoromatic server (start-phoromatic-server, PTS source
 # in PTS_SRC, default /tmp/pts-src; needs php-cli, php-xml, php-sqlite3 and root for unshare)
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
 RUNS="${RUNS:-3}" FETCHES="${FETCHES:-5000}" UPLOADS="${UPLOADS:-1000}" C="${CONCURRENCY:-50}"
 SERVER="$BUILD/pts-native-server" LOAD="$BUILD/bench_load_client"
-[ -x "$SERVER" ] && [ -x "$LOAD" ] || { echo "build pts-native-server and bench_load_client first" >&2; exit 1; }
+[ -x "$SERVER" ] && [ -x "$LOAD" ] || { echo "build pts-native-server, bench_load_client (and bench_upload_phases) first" >&2; exit 1; }
 WORK="$(mktemp -d /tmp/ptsn-bench-server.XXXXXX)"
 PIDS=() GROUPS_TO_KILL=()
 cleanup() {
@@ -141,4 +142,6 @@ else
   echo "PostgreSQL: not run (PTSN_TEST_PG is not set: eval \"\$(contrib/start-test-services.sh)\")"
 fi
 [ "${PHOROMATIC:-0}" = 1 ] && run_phoromatic
+# Where one upload's server CPU goes, phase by phase (in-process, thread CPU time, no HTTP).
+[ -x "$BUILD/bench_upload_phases" ] && "$BUILD/bench_upload_phases" 300 "$WORK/phases"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

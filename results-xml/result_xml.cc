@@ -172,13 +172,15 @@ struct Open {
 };
 
 constexpr uint32_t kDataBit = 1u << 31;
+constexpr uint32_t kResultBit = 1u << 30;  // on the root, for ReadLimits::schema_structure
 
 class SaxReader {
  public:
   // visitor == nullptr: build the whole model (Take()). Otherwise stream: the visitor gets the
   // head at the first <Result> and each Result at its end tag, and only one Result is kept.
-  SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor)
-      : ctxt_(ctxt), source_(source), visitor_(visitor) {}
+  SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor,
+            const ReadLimits* limits = nullptr)
+      : ctxt_(ctxt), source_(source), visitor_(visitor), limits_(limits) {}
 
   static void InstallInto(xmlSAXHandler& sax) {
     sax = xmlSAXHandler{};
@@ -189,6 +191,7 @@ class SaxReader {
     sax.ignorableWhitespace = &Characters;
     sax.cdataBlock = &Characters;
     sax.comment = &Comment;
+    sax.processingInstruction = &Instruction;
     sax.reference = &Reference;
     sax.internalSubset = &Subset;
     sax.externalSubset = &Subset;
@@ -198,6 +201,8 @@ class SaxReader {
   bool failed() const { return !error_.empty(); }
   // The first error libxml2 reported (line, message), if any.
   const std::optional<std::pair<long, std::string>>& xml_error() const { return xml_error_; }
+  // The ReadLimits bound that stopped the parse, "" if none did.
+  const std::string& limit_error() const { return limit_error_; }
   const std::string& error() const { return error_; }
   ResultFile Take() { return std::move(file_); }
   // Streaming only: a <Generated> or <System> came after a <Result> (PTS never writes that).
@@ -296,6 +301,10 @@ class SaxReader {
         Fail(Line(), "duplicate <" + std::string(name) + "> in <" + parent.name + ">");
         return true;
       }
+      if (Schema() && (parent.seen >> i) > 1u) {
+        Fail(Line(), "<" + std::string(name) + "> in <" + parent.name + "> is out of the schema's order");
+        return true;
+      }
       parent.seen |= 1u << i;
       // Text goes straight into the field (no staging copy); a present optional is "" at least.
       if (table[i].plain) {
@@ -326,16 +335,54 @@ class SaxReader {
         return Fail(open.line, "<" + std::string(open.name) + "> lacks the required element <" + table[i].name + ">");
   }
 
+  // ReadLimits: counted ahead of the failed() early returns, so an earlier structural error does
+  // not switch the bounds off for the rest of the file. Each returns true once a bound is exceeded.
+  bool Schema() const { return limits_ && limits_->schema_structure; }
+  bool OverLimit(std::string what) {
+    if (limit_error_.empty()) limit_error_ = std::move(what);
+    xmlStopParser(ctxt_);
+    return true;
+  }
+  bool CountNode() {
+    if (limits_->max_nodes == 0 || ++nodes_ <= limits_->max_nodes) return false;
+    return OverLimit("more than " + std::to_string(limits_->max_nodes) + " XML nodes");
+  }
+  std::string OpenPath() const {
+    std::string path;
+    for (const Open& o : stack_) path += "/" + std::string(o.name);
+    return path;
+  }
+  bool LimitStart(const char* name) {
+    text_bytes_ = 0;
+    if (CountNode()) return true;
+    if (++depth_ <= limits_->max_depth || limits_->max_depth == 0) return false;
+    return OverLimit("elements nested deeper than " + std::to_string(limits_->max_depth) + " at line " +
+                     std::to_string(Line()) + " (<" + name + ">)");
+  }
+  bool LimitText(int len) {
+    if (text_bytes_ == 0 && CountNode()) return true;
+    text_bytes_ += static_cast<size_t>(len);
+    if (limits_->max_value_bytes == 0 || text_bytes_ <= limits_->max_value_bytes) return false;
+    return OverLimit("value of " + (failed() ? "the element at line " + std::to_string(Line()) : OpenPath()) +
+                     " is over " + std::to_string(limits_->max_value_bytes) + " bytes");
+  }
+  bool LimitOther() {
+    text_bytes_ = 0;
+    return CountNode();
+  }
+
   void Unknown(const char* name, const Open& parent) {
     Fail(Line(), "unknown element <" + std::string(name) + "> in <" + parent.name + ">");
   }
 
-  static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar*, int, const xmlChar**,
-                           int nb_attributes, int, const xmlChar**) {
+  static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar* uri, int,
+                           const xmlChar**, int nb_attributes, int, const xmlChar**) {
     SaxReader& r = Self(ctx);
+    if (r.limits_ && r.LimitStart(reinterpret_cast<const char*>(localname))) return;
     if (r.failed()) return;
     const char* name = reinterpret_cast<const char*>(localname);
     if (nb_attributes > 0) return r.Fail(r.Line(), "unexpected attribute on <" + std::string(name) + ">");
+    if (uri && r.Schema()) return r.Fail(r.Line(), "<" + std::string(name) + "> is in an XML namespace; result files use none");
     if (r.stack_.empty()) {
       if (std::strcmp(name, "PhoronixTestSuite") != 0)
         return r.Fail(r.Line(), "root element is <" + std::string(name) +
@@ -355,6 +402,8 @@ class SaxReader {
           parent.seen |= 1u;
           r.stack_.push_back({Kind::kGenerated, name, r.Line()});
         } else if (std::strcmp(name, "System") == 0) {
+          if (r.Schema() && ((parent.seen & 1u) == 0 || (parent.seen & kResultBit)))
+            return r.Fail(r.Line(), "<System> out of the schema's order (after <Generated>, before every <Result>)");
           r.file_.systems.emplace_back();
           r.stack_.push_back({Kind::kSystem, name, r.Line()});
         } else if (Is(name, "Result", r.names_.result_element)) {
@@ -362,6 +411,9 @@ class SaxReader {
             if (!(parent.seen & 1u)) return r.StopStreaming();  // no <Generated> yet
             r.FinishHead();
           }
+          if (r.Schema() && (parent.seen & 1u) == 0)
+            return r.Fail(r.Line(), "<Result> out of the schema's order (after <Generated>)");
+          parent.seen |= kResultBit;
           r.NewResult();
           r.stack_.push_back({Kind::kResult, name, r.Line()});
         } else {
@@ -394,6 +446,7 @@ class SaxReader {
 
   static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
     SaxReader& r = Self(ctx);
+    if (r.limits_) r.text_bytes_ = 0, --r.depth_;
     if (r.failed() || r.stack_.empty()) return;
     Open open = r.stack_.back();
     r.stack_.pop_back();
@@ -413,6 +466,7 @@ class SaxReader {
         if (!(open.seen & kDataBit)) r.Fail(open.line, "<Result> lacks the required element <Data>");
         return r.ResultDone();
       case Kind::kData:
+        if (r.Schema() && r.entry_count_ == 0) r.Fail(open.line, "<Data> has no <Entry> (the schema requires one)");
         return;
       case Kind::kEntry:
         DropUnseen(r.CurrentEntry(), kEntryFields, open);
@@ -422,6 +476,7 @@ class SaxReader {
 
   static void Characters(void* ctx, const xmlChar* ch, int len) {
     SaxReader& r = Self(ctx);
+    if (r.limits_ && r.LimitText(len)) return;
     if (r.failed() || r.stack_.empty()) return;
     if (r.stack_.back().kind == Kind::kLeaf) {
       r.leaf_->append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len));
@@ -434,10 +489,16 @@ class SaxReader {
 
   static void Comment(void* ctx, const xmlChar* value) {
     SaxReader& r = Self(ctx);
+    if (r.limits_ && r.LimitOther()) return;
     if (r.stack_.empty() && !r.root_seen_comment_ && !r.file_.leading_comment) {
       r.file_.leading_comment = std::string(reinterpret_cast<const char*>(value));
       r.root_seen_comment_ = true;
     }
+  }
+
+  static void Instruction(void* ctx, const xmlChar*, const xmlChar*) {
+    SaxReader& r = Self(ctx);
+    if (r.limits_) r.LimitOther();
   }
 
   static void Reference(void* ctx, const xmlChar* name) {
@@ -470,6 +531,9 @@ class SaxReader {
     const char* entry[std::size(kEntryFields)] = {};
     const char *data = nullptr, *entry_element = nullptr, *result_element = nullptr;
   } names_;
+  const ReadLimits* limits_;
+  size_t depth_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
+  std::string limit_error_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -581,7 +645,7 @@ namespace {
 
 // The one parse: checks, libxml2 SAX pass, errors. Returns false only when streaming met a file out of PTS's element order.
 bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* visitor,
-           ResultFile* model) {
+           ResultFile* model, const ReadLimits* limits = nullptr) {
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw FileError(source_name, "empty file, not a result file");
   CheckUtf8(xml, source_name);
@@ -593,7 +657,7 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
   // per-chunk look-ahead scans.
   std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlNewParserCtxt());
   if (!ctxt) throw FileError(source_name, "out of memory creating the XML parser");
-  SaxReader reader(ctxt.get(), source_name, visitor);
+  SaxReader reader(ctxt.get(), source_name, visitor, limits);
   SaxReader::InstallInto(*ctxt->sax);
   ctxt->_private = &reader;
   // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
@@ -616,6 +680,7 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
   xmlCtxtReadIO(ctxt.get(), &Slices::Read, nullptr, &slices, nullptr, nullptr,
                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
                     XML_PARSE_IGNORE_ENC);
+  if (!reader.limit_error().empty()) throw FileError(source_name, reader.limit_error());
   if (reader.visitor_error()) std::rethrow_exception(reader.visitor_error());
   if (reader.out_of_order()) return false;
   bool malformed = !ctxt->wellFormed || reader.xml_error();
@@ -637,6 +702,12 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name) {
   ResultFile file;
   Parse(xml, source_name, nullptr, &file);
+  return file;
+}
+
+ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits) {
+  ResultFile file;
+  Parse(xml, source_name, nullptr, &file, &limits);
   return file;
 }
 

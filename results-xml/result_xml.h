@@ -27,6 +27,21 @@ inline constexpr const char* kPtsProgramTitle = "Phoronix Test Suite v10.8.6";
 // Never touches the network or the file system beyond `xml`.
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name);
 
+// Hard bounds for untrusted input (the results server), checked in the reader's own SAX
+// callbacks so a hostile upload is refused in the same single pass. The first bound exceeded
+// stops the parse at once and is the error reported ("SOURCE: elements nested deeper than ...").
+// 0 = no bound of that kind.
+struct ReadLimits {
+  size_t max_depth = 0;        // element nesting
+  size_t max_nodes = 0;        // elements, text nodes, comments, processing instructions
+  size_t max_value_bytes = 0;  // one text node
+  // Also refuse what result-file.xsd refuses and the reader otherwise lets through: elements out
+  // of the schema's sequence order (Generated, Systems, Results; fields in table order), a
+  // <Data> without <Entry>, namespaced elements. Files PTS writes always pass.
+  bool schema_structure = false;
+};
+ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits);
+
 // Reads and parses the file at `path` (errors name `path`).
 ResultFile ReadResultFile(const std::string& path);
 

@@ -66,7 +66,9 @@ std::string ResultName(size_t i, const Result& r) {
 
 }  // namespace
 
-std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file) {
+std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file) { return ValidateResultFile(file, {}); }
+
+std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const ValidateOptions& options) {
   Checker c;
   const Generated& g = file.generated;
   c.Length("Generated/Title", g.title, 1, 126);
@@ -81,14 +83,15 @@ std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file) {
     c.Length(where + " Identifier", s.identifier, 1, 128);
     c.Stamp(where + " TimeStamp", s.timestamp);
     if (!s.notes) c.Error(where, "lacks <Notes> (required by the schema, may be empty)");
-    c.Json(where + " JSON", s.json);
-    if (!systems.insert(s.identifier).second)
+    if (options.warnings) c.Json(where + " JSON", s.json);
+    if (!systems.insert(s.identifier).second && options.warnings)
       c.Warn(where, "the identifier is used by more than one System (PTS's merge-results does this); "
                     "their entries cannot be told apart");
   }
 
   std::unordered_set<std::string> hashes;
-  for (const Result& r : file.results) hashes.insert(ComparisonHash(r));
+  if (options.warnings)
+    for (const Result& r : file.results) hashes.insert(ComparisonHash(r));
   size_t written = 0;
   for (size_t i = 0; i < file.results.size(); ++i) {
     const Result& r = file.results[i];
@@ -104,7 +107,7 @@ std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file) {
     if (!IsOneOf(r.display_format, {"NO_RESULT", "BAR_GRAPH", "LINE_GRAPH", "SCATTER_PLOT", "PASS_FAIL",
                                     "MULTI_PASS_FAIL", "IMAGE_COMPARISON", "BAR_ANALYZE_GRAPH"}))
       c.Error(where + " DisplayFormat", "'" + r.display_format + "' is not a PTS display format");
-    if (r.parent && !r.parent->empty() && !hashes.count(*r.parent))
+    if (options.warnings && r.parent && !r.parent->empty() && !hashes.count(*r.parent))
       c.Warn(where + " Parent", "names no result in this file (" + *r.parent + ")");
     bool numeric = r.display_format == "BAR_GRAPH" || r.display_format == "BAR_ANALYZE_GRAPH";
     bool series = r.display_format == "LINE_GRAPH" || r.display_format == "SCATTER_PLOT";
@@ -135,7 +138,7 @@ std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file) {
             break;
           }
       }
-      c.Json(ew + " JSON", e.json);
+      if (options.warnings) c.Json(ew + " JSON", e.json);
     }
   }
   if (written == 0) c.Error("PhoronixTestSuite", "has no <Result> with data");

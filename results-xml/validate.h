@@ -25,6 +25,13 @@ struct ValidationIssue {
 
 std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file);
 
+struct ValidateOptions {
+  // false: errors only, without the work that only warnings need (JSON parsing, comparison
+  // hashes for Parent): what a caller that refuses on errors and ignores warnings wants.
+  bool warnings = true;
+};
+std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const ValidateOptions& options);
+
 // Errors as "line N: message" strings; empty = valid. Throws ptsn::Error naming the XSD if it
 // cannot be loaded. `xml` is parsed with the same safe options as ParseResultFile.
 std::vector<std::string> ValidateAgainstSchema(std::string_view xml, const std::string& xsd_path);

@@ -119,8 +119,7 @@ NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optio
                            std::string local_file_name, bool unlisted, std::string xml_sha1) {
   if (xml.size() > options_.max_xml_bytes)
     throw HttpError{413, "composite.xml: over the limit of " + std::to_string(options_.max_xml_bytes) + " bytes"};
-  if (!ValidUtf8(xml)) throw HttpError{400, "composite.xml: not valid UTF-8"};
-  NewResult r;
+  NewResult r;  // UTF-8: the reader checks it (naming the line) in CheckResultFile
   try {
     r.summary = CheckResultFile(xml, options_.xml_limits);
   } catch (const UploadRejected& e) {
@@ -248,6 +247,8 @@ struct Routes {
         }
         NewResult checked = app.CheckUpload(user, std::move(up.xml), std::move(up.system_logs_zip),
                                             std::move(up.local_file_name), up.unlisted, std::move(up.xml_sha1));
+        // Its DEFLATE form, already checked to inflate to exactly this file, is what gets stored.
+        if (up.xml_deflated && up.xml_deflated->size() < checked.xml.size()) checked.xml_deflated = std::move(up.xml_deflated);
         { auto leave = std::move(pass); }  // not held while waiting for the commit
         auto stored = app.CommitUpload(checked);
         SendJson(res, 200, Ob("upload", {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}}));

@@ -157,7 +157,7 @@ TEST_F(AppTest, BadUploadsAreRefusedWithAClearMessageAndNothingIsStored) {
       {"corrupt bzip2", wire::FormFields{{"r", "upload_test_result"}, {"composite_xml_bz", wire::Base64Encode("BZh9garbage")}, {"composite_xml_hash", wire::Sha1Hex(xml)}}, "bzip2"},
       {"xxe", hostile("<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><PhoronixTestSuite><Generated><Title>&x;</Title></Generated></PhoronixTestSuite>"), "DOCTYPE"},
       {"deep nesting", hostile("<PhoronixTestSuite>" + nested), "nested"},
-      {"malformed", hostile("<PhoronixTestSuite><Generated>"), "well-formed"},
+      {"malformed", hostile("<PhoronixTestSuite><Generated>"), "malformed XML"},
       {"not a result file", hostile("<html/>"), "PhoronixTestSuite"},
       {"huge attribute", hostile("<PhoronixTestSuite a=\"" + std::string(200000, 'x') + "\"/>"), "attribute"},
       {"sql in hash", with("composite_xml_hash", "'; DROP TABLE results; --"), "composite_xml_hash"},

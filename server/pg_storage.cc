@@ -66,10 +66,12 @@ class PgStorage : public Storage {
     auto seq_rows = w.exec_prepared(kNextSequenceName, day_key);
     if (seq_rows.empty()) throw StorageError{"postgresql: the ID counter returned no row"};
     std::string id = make_id(seq_rows[0][0].as<int64_t>());
+    std::string scratch;
+    const std::string_view xml = sql::StoredXml(r, scratch);
     // A null parameter is nullptr, a different type from binarystring: one call per case.
     auto insert = [&](const auto& logs) {
       w.exec_prepared(kInsertResultName, id, r.owner, r.unlisted ? 1 : 0, r.summary.title, r.summary.description,
-                      static_cast<int64_t>(r.uploaded_at), pqxx::binarystring(r.xml.data(), r.xml.size()),
+                      static_cast<int64_t>(r.uploaded_at), pqxx::binarystring(xml.data(), xml.size()),
                       r.xml_sha1, logs, r.local_file_name, static_cast<int>(r.summary.systems.size()),
                       static_cast<int>(r.summary.tests.size()), sql::JoinSummary(r.summary.systems),
                       sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests));
@@ -92,7 +94,7 @@ class PgStorage : public Storage {
       r.id = row[0].as<std::string>();
       r.owner = row[1].as<std::string>();
       r.unlisted = row[2].as<int>() != 0;
-      r.xml = *Bytes(row[3]);
+      r.xml = sql::XmlFromStored(*Bytes(row[3]));
       r.xml_sha1 = row[4].as<std::string>();
       r.system_logs_zip = Bytes(row[5]);
       r.title = row[6].as<std::string>();

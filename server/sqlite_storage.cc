@@ -52,7 +52,7 @@ class Stmt {
     return *this;
   }
   // Bound without a copy: `v` must outlive the statement's use.
-  Stmt& BlobRef(int i, const std::string& v) {
+  Stmt& BlobRef(int i, std::string_view v) {
     Check(sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC));
     return *this;
   }
@@ -148,9 +148,11 @@ class SqliteStorage : public Storage {
       sequence = seq.ColInt(0);
     }
     std::string id = make_id(sequence);
+    std::string scratch;
+    const std::string_view xml = sql::StoredXml(r, scratch);
     Stmt ins(db, sql::kInsertResult);
     ins.Text(1, id).Text(2, r.owner).Int(3, r.unlisted ? 1 : 0).Text(4, r.summary.title);
-    ins.Text(5, r.summary.description).Int(6, r.uploaded_at).BlobRef(7, r.xml).Text(8, r.xml_sha1);
+    ins.Text(5, r.summary.description).Int(6, r.uploaded_at).BlobRef(7, xml).Text(8, r.xml_sha1);
     if (r.system_logs_zip) ins.BlobRef(9, *r.system_logs_zip); else ins.Blob(9, std::nullopt);
     ins.Text(10, r.local_file_name);
     ins.Int(11, static_cast<int64_t>(r.summary.systems.size())).Int(12, static_cast<int64_t>(r.summary.tests.size()));
@@ -169,7 +171,7 @@ class SqliteStorage : public Storage {
     r.id = q.ColText(0);
     r.owner = q.ColText(1);
     r.unlisted = q.ColInt(2) != 0;
-    r.xml = q.ColText(3);
+    r.xml = sql::XmlFromStored(q.ColText(3));
     r.xml_sha1 = q.ColText(4);
     r.system_logs_zip = q.ColBlob(5);
     r.title = q.ColText(6);

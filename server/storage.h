@@ -21,6 +21,9 @@ struct NewResult {
   std::string owner;  // user name of the token that uploaded it
   bool unlisted = false;
   std::string xml;    // stored and served byte for byte
+  // The client's raw DEFLATE of `xml` (composite_xml_gz), when it sent one: the row keeps these
+  // few KiB instead of the whole file (sql::StoredXml), and a fetch inflates them back.
+  std::optional<std::string> xml_deflated;
   std::string xml_sha1;
   std::optional<std::string> system_logs_zip;
   std::string local_file_name;

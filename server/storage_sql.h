@@ -6,7 +6,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
+
+namespace ptsn::server {
+struct NewResult;
+}
 
 namespace ptsn::server::sql {
 
@@ -54,6 +59,13 @@ inline constexpr const char* kUserForToken = "SELECT user_name FROM tokens WHERE
 std::string ContainsPattern(const std::string& needle);
 std::string JoinSummary(const std::vector<std::string>& parts);
 std::string WithBlobType(const char* ddl, const char* blob_type);
+
+// What the results.xml column holds: the XML itself, or (when the upload came deflated) a NUL
+// tag and the raw DEFLATE bytes. No well-formed XML starts with NUL (XML cannot contain it), so
+// rows stored either way, by any version, read back unambiguously.
+std::string_view StoredXml(const NewResult& r, std::string& scratch);
+// The XML served for a stored column value; throws StorageError when a deflated value is corrupt.
+std::string XmlFromStored(std::string stored);
 
 // A fixed set of connections handed to one thread at a time.
 template <typename Conn>

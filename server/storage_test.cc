@@ -17,7 +17,9 @@
 #include <set>
 #include <thread>
 
+#include "runner/client/wire.h"
 #include "server/result_id.h"
+#include "server/storage_sql.h"
 #include "server/testing/sample_result.h"
 #include "server/upload_check.h"
 
@@ -271,6 +273,25 @@ TYPED_TEST(StorageTest, TokensMapHashesToUsers) {
   EXPECT_FALSE(this->storage_->UserForToken("' OR 1=1 --"));
   EXPECT_THROW(this->storage_->AddToken("mallory", "hash-a"), StorageError);  // hashes are unique
   EXPECT_TRUE(this->storage_->Healthy());
+}
+
+// An upload that came as composite_xml_gz is stored as its DEFLATE bytes and served inflated.
+TYPED_TEST(StorageTest, DeflatedUploadsAreStoredSmallAndServedByteForByte) {
+  auto r = this->Make("Deflated");
+  r.xml_deflated = wire::RawDeflate(r.xml);
+  auto got = this->storage_->Get(this->Insert(r));
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->xml, r.xml);
+  // What the column holds, both ways; a damaged deflated value is an error, never served.
+  std::string scratch;
+  std::string stored(sql::StoredXml(r, scratch));
+  EXPECT_LT(stored.size(), r.xml.size());
+  EXPECT_EQ(stored[0], '\0');
+  EXPECT_EQ(sql::XmlFromStored(stored), r.xml);
+  r.xml_deflated.reset();
+  EXPECT_EQ(sql::StoredXml(r, scratch), r.xml);
+  EXPECT_EQ(sql::XmlFromStored(r.xml), r.xml);
+  EXPECT_THROW(sql::XmlFromStored(stored.substr(0, stored.size() - 5)), StorageError);
 }
 
 TYPED_TEST(StorageTest, ReopeningKeepsEverything) {

@@ -1,8 +1,8 @@
-// The gate every uploaded result file passes before anything is stored, cheapest check first:
-//  1. a streaming pass with hard bounds (no DOCTYPE, so no external entities or entity bombs;
-//     bounded depth, node count, attribute and text sizes) so hostile input costs little;
-//  2. the result-file reader (results-xml/result_xml.h: strict element structure) and
-//     ValidateResultFile (results-xml/validate.h: the XSD's rules and more); any error refuses;
+// The gate every uploaded result file passes before anything is stored, in ONE parse:
+//  1. the result-file reader (results-xml/result_xml.h: UTF-8, no DOCTYPE or entity, no
+//     attribute, strict element structure) with hard bounds checked in its own SAX callbacks
+//     (results::ReadLimits: depth, node count, text size), so hostile input stops early;
+//  2. ValidateResultFile (results-xml/validate.h: the XSD's rules and more); any error refuses;
 //  3. the few fields the server indexes for listing and search, taken from the parsed model.
 #pragma once
 
@@ -15,10 +15,10 @@
 
 namespace ptsn::server {
 
+// Attributes need no bound of their own: a result file has none and the reader refuses any.
 struct UploadLimits {
   size_t max_depth = 16;             // composite.xml is 4 deep
-  size_t max_value_bytes = 8 << 20;  // one text node or attribute (monitor line graphs are long)
-  size_t max_attribute_bytes = 4096;
+  size_t max_value_bytes = 8 << 20;  // one text node (monitor line graphs are long)
   size_t max_nodes = 2'000'000;
 };
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "results-xml/validate.h"
 #include "server/testing/sample_result.h"
 
 namespace ptsn::server {
@@ -68,14 +69,126 @@ TEST(UploadCheck, RejectsDeepNestingHugeAttributesAndBadStructure) {
 
   EXPECT_NE(RejectionOf("<html><body/></html>").find("PhoronixTestSuite"), std::string::npos)
       << RejectionOf("<html><body/></html>");
-  EXPECT_NE(RejectionOf("<PhoronixTestSuite><Generated>").find("not well-formed"), std::string::npos);
+  EXPECT_NE(RejectionOf("<PhoronixTestSuite><Generated>").find("malformed XML"), std::string::npos);
   EXPECT_NE(RejectionOf("").find("composite.xml"), std::string::npos);
   EXPECT_NE(RejectionOf("<PhoronixTestSuite><Generated><Title></Title></Generated></PhoronixTestSuite>").find("composite.xml"),
             std::string::npos);
   std::string no_result = testing::SampleCompositeXml("T", 0);
   EXPECT_NE(RejectionOf(no_result).find("no <Result>"), std::string::npos);
-  std::string no_system = testing::SampleCompositeXml("T", 1, 0);
+  std::string no_system = testing::SampleCompositeXml("T", 1, 1);
+  no_system.erase(no_system.find("  <System>"), no_system.find("</System>\n") + 10 - no_system.find("  <System>"));
   EXPECT_NE(RejectionOf(no_system).find("no <System>"), std::string::npos);
+}
+
+// The bounds are enforced inside the one parse (results::ReadLimits), not by a pass of their own:
+// each is still refused, with its own message, and stops the parse.
+TEST(UploadCheck, BoundsHoldInTheSingleParse) {
+  UploadLimits few;
+  few.max_nodes = 50;
+  EXPECT_NE(RejectionOf(testing::SampleCompositeXml("T", 10), few).find("more than 50 XML nodes"), std::string::npos)
+      << RejectionOf(testing::SampleCompositeXml("T", 10), few);
+  // Comments and processing instructions count as nodes too (they are not stored, but cost).
+  std::string noisy = testing::SampleCompositeXml("T");
+  std::string junk;
+  for (int i = 0; i < 60; ++i) junk += i % 2 ? "<!--c-->" : "<?pi x?>";
+  noisy.insert(noisy.find("<Generated>"), junk);
+  UploadLimits hundred;
+  hundred.max_nodes = 100;
+  EXPECT_TRUE(RejectionOf(noisy).empty()) << RejectionOf(noisy);
+  EXPECT_NE(RejectionOf(noisy, hundred).find("XML nodes"), std::string::npos) << RejectionOf(noisy, hundred);
+
+  // A structural error earlier in the file does not switch the bounds off: the deep nesting
+  // after an unknown element is still reported as such (and stops the parse).
+  std::string deep = "<PhoronixTestSuite><Unknown/>";
+  for (int i = 0; i < 40; ++i) deep += "<a>";
+  EXPECT_NE(RejectionOf(deep).find("nested deeper than 16"), std::string::npos) << RejectionOf(deep);
+  // A value over the bound names where it is, split across libxml2's text pieces or not.
+  UploadLimits small;
+  small.max_value_bytes = 1000;
+  std::string big = testing::SampleCompositeXml("T");
+  big.replace(big.find("<Notes></Notes>"), 15, "<Notes>" + std::string(5000, 'd') + "&amp;" + std::string(5000, 'd') + "</Notes>");
+  EXPECT_NE(RejectionOf(big, small).find("/PhoronixTestSuite/System/Notes is over 1000 bytes"),
+            std::string::npos)
+      << RejectionOf(big, small);
+  EXPECT_TRUE(RejectionOf(big).empty()) << RejectionOf(big);
+  // Bytes that are not UTF-8 (checked by the reader, no longer by the server beforehand).
+  std::string latin1 = testing::SampleCompositeXml("Caf\xe9");
+  EXPECT_NE(RejectionOf(latin1).find("not valid UTF-8"), std::string::npos) << RejectionOf(latin1);
+}
+
+std::string Replaced(std::string s, const std::string& from, const std::string& to) {
+  size_t at = s.find(from);
+  if (at == std::string::npos) ADD_FAILURE() << "no " << from;
+  else s.replace(at, from.size(), to);
+  return s;
+}
+
+// Differential check against PTS's result-file.xsd (libxml2's XSD validator): every mutation of a
+// PTS-shaped file that the schema refuses, the upload check refuses too; what the schema accepts
+// is accepted (the check is stricter only in rules the schema cannot state: entries name a
+// System, numeric values, which the last cases show).
+TEST(UploadCheck, RefusesWhatResultFileXsdRefuses) {
+  const std::string xsd = std::string(PTSN_SHARED_DIR) + "/reference/schemas/result-file.xsd";
+  if (!std::ifstream(xsd)) GTEST_SKIP() << "shared/reference/schemas is not available";
+  const std::string base = testing::SampleCompositeXml("Schema Check", 3, 2);
+  const std::string first_result = base.substr(base.find("  <Result>"), base.find("  </Result>\n") + 12 - base.find("  <Result>"));
+  const std::string first_system = base.substr(base.find("  <System>"), base.find("  </System>\n") + 12 - base.find("  <System>"));
+  struct Case {
+    const char* what;
+    std::string xml;
+  };
+  std::vector<Case> cases = {
+      {"as PTS writes it", base},
+      {"Generated fields swapped", Replaced(base, "<Title>Schema Check</Title>\n    <LastModified>2026-11-30 07:40:08</LastModified>",
+                                            "<LastModified>2026-11-30 07:40:08</LastModified>\n    <Title>Schema Check</Title>")},
+      {"System after a Result", Replaced(Replaced(base, first_system, ""), "</PhoronixTestSuite>", first_system + "</PhoronixTestSuite>")},
+      {"Result before the Systems", Replaced(Replaced(base, first_result, ""), "  <System>", first_result + "  <System>")},
+      {"Result before Generated", Replaced(Replaced(base, first_result, ""), "  <Generated>", first_result + "  <Generated>")},
+      {"Entry without Identifier", Replaced(base, "<Identifier>System 1</Identifier>\n        <Value>", "<Value>")},
+      {"Entry JSON before RawString", Replaced(Replaced(base, "<JSON>{\"test-run-times\":\"10.66:8.05:7.92\"}</JSON>\n", ""), "<RawString>",
+                                               "<JSON>{}</JSON><RawString>")},
+      {"Data before DisplayFormat", Replaced(Replaced(base, "<DisplayFormat>BAR_GRAPH</DisplayFormat>\n", ""), "    </Data>\n",
+                                             "    </Data>\n<DisplayFormat>BAR_GRAPH</DisplayFormat>\n")},
+      {"System fields swapped", Replaced(base, "<User>phoronix</User>\n    <TimeStamp>2026-11-30 07:38:31</TimeStamp>",
+                                         "<TimeStamp>2026-11-30 07:38:31</TimeStamp>\n    <User>phoronix</User>")},
+      {"System without Notes", Replaced(base, "<Notes></Notes>", "")},
+      {"a Result with an empty Data", Replaced(base, first_result, Replaced(first_result, first_result.substr(first_result.find("      <Entry>"), first_result.find("    </Data>") - first_result.find("      <Entry>")), ""))},
+      {"default namespace", Replaced(base, "<PhoronixTestSuite>", "<PhoronixTestSuite xmlns=\"urn:x\">")},
+      {"namespaced element", Replaced(base, "<Title>Schema Check</Title>", "<t:Title xmlns:t=\"urn:t\">Schema Check</t:Title>")},
+      {"attribute", Replaced(base, "<Entry>", "<Entry id=\"1\">")},
+      {"text inside Data", Replaced(base, "<Data>", "<Data>text")},
+      {"title of 127 characters", Replaced(base, "Schema Check", std::string(127, 'T'))},
+      {"title of 126 characters", Replaced(base, "Schema Check", std::string(126, 'T'))},
+      {"result title of 1 character", Replaced(base, "<Title>Flexible IO Tester</Title>", "<Title>F</Title>")},
+      {"result title of 51 characters", Replaced(base, "<Title>Flexible IO Tester</Title>", "<Title>" + std::string(51, 'F') + "</Title>")},
+      {"system identifier of 129 characters", Replaced(base, "<Identifier>System 2</Identifier>\n    <Hardware>",
+                                                       "<Identifier>" + std::string(129, 'S') + "</Identifier>\n    <Hardware>")},
+      {"bad time stamp", Replaced(base, "2026-11-30 07:38:31", "2026-11-30T07:38:31")},
+      {"bad proportion", Replaced(base, "<Proportion>HIB</Proportion>", "<Proportion>hib</Proportion>")},
+      {"bad display format", Replaced(base, "<DisplayFormat>BAR_GRAPH</DisplayFormat>", "<DisplayFormat>PIE</DisplayFormat>")},
+      {"description of 2049 characters", Replaced(base, "<Description>Sample 0</Description>", "<Description>" + std::string(2049, 'd') + "</Description>")},
+      {"no Result", testing::SampleCompositeXml("T", 0, 1)},
+      {"no System", testing::SampleCompositeXml("T", 1, 0)},
+      {"unknown element", Replaced(base, "<Scale>", "<Colour>red</Colour><Scale>")},
+      {"duplicate Title", Replaced(base, "<Title>Schema Check</Title>", "<Title>Schema Check</Title><Title>Again</Title>")},
+      {"comments and a processing instruction", Replaced(base, "<Data>", "<Data><!-- c --><?pi x?>")},
+      {"optional elements present", Replaced(Replaced(base, "    <Data>\n", "    <Annotation>a</Annotation>\n    <Parent></Parent>\n    <Data>\n"), "</Description>\n  </Generated>", "</Description>\n    <Notes>n</Notes>\n    <InternalTags></InternalTags>\n  </Generated>")},
+  };
+  for (const auto& c : cases) {
+    auto schema_errors = results::ValidateAgainstSchema(c.xml, xsd);
+    std::string ours = RejectionOf(c.xml);
+    EXPECT_EQ(schema_errors.empty(), ours.empty())
+        << c.what << ": schema says " << (schema_errors.empty() ? "valid" : schema_errors[0]) << "; upload check says "
+        << (ours.empty() ? "valid" : ours);
+  }
+  // Stricter than the schema, on purpose: an Entry must name one of the file's Systems, a
+  // BAR_GRAPH value must be a number.
+  for (const std::string& stricter :
+       {Replaced(base, "<Identifier>System 1</Identifier>\n        <Value>", "<Identifier>Nobody</Identifier>\n        <Value>"),
+        Replaced(base, ".13</Value>", "x</Value>")}) {
+    EXPECT_TRUE(results::ValidateAgainstSchema(stricter, xsd).empty());
+    EXPECT_FALSE(RejectionOf(stricter).empty());
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -13,15 +14,6 @@ namespace ptsn::wire {
 namespace {
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
 
 std::string DigestHex(const EVP_MD* md, std::string_view bytes) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
@@ -60,32 +52,44 @@ std::string Base64Encode(std::string_view bytes) {
 }
 
 std::optional<std::string> Base64Decode(std::string_view text) {
+  // Table-driven, four characters at a time; CR/LF are dropped first only if there are any.
+  static const auto kValue = [] {
+    std::array<signed char, 256> t{};
+    t.fill(-1);
+    for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(kAlphabet[i])] = static_cast<signed char>(i);
+    return t;
+  }();
   std::string clean;
-  clean.reserve(text.size());
-  for (char c : text)
-    if (c != '\r' && c != '\n') clean += c;
-  if (clean.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(clean.size() / 4 * 3);
-  for (size_t i = 0; i < clean.size(); i += 4) {
-    bool last = i + 4 == clean.size();
-    int pad = 0;
-    std::array<int, 4> v{};
-    for (int k = 0; k < 4; ++k) {
-      char c = clean[i + k];
-      if (c == '=' && last && k >= 2) {
-        ++pad;
-        v[k] = 0;
-        continue;
-      }
-      if (pad > 0) return std::nullopt;  // data after padding
-      v[k] = Base64Value(c);
-      if (v[k] < 0) return std::nullopt;
-    }
-    unsigned n = v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3];
-    out += char(n >> 16);
-    if (pad < 2) out += char((n >> 8) & 255);
-    if (pad < 1) out += char(n & 255);
+  if (text.find_first_of("\r\n") != std::string_view::npos) {
+    clean.reserve(text.size());
+    for (char c : text)
+      if (c != '\r' && c != '\n') clean += c;
+    text = clean;
+  }
+  if (text.size() % 4 != 0) return std::nullopt;
+  size_t pad = 0;
+  if (!text.empty() && text.back() == '=') pad = text[text.size() - 2] == '=' ? 2 : 1;
+  std::string out(text.size() / 4 * 3 - pad, '\0');
+  const auto* in = reinterpret_cast<const unsigned char*>(text.data());
+  char* o = out.data();
+  const size_t full = text.empty() ? 0 : text.size() - 4;  // the last quad may carry padding
+  for (size_t i = 0; i < full; i += 4) {
+    int a = kValue[in[i]], b = kValue[in[i + 1]], c = kValue[in[i + 2]], d = kValue[in[i + 3]];
+    if ((a | b | c | d) < 0) return std::nullopt;
+    unsigned n = unsigned(a) << 18 | unsigned(b) << 12 | unsigned(c) << 6 | unsigned(d);
+    *o++ = char(n >> 16);
+    *o++ = char((n >> 8) & 255);
+    *o++ = char(n & 255);
+  }
+  if (!text.empty()) {
+    const unsigned char* q = in + full;
+    int a = kValue[q[0]], b = kValue[q[1]];
+    int c = pad == 2 ? 0 : kValue[q[2]], d = pad >= 1 ? 0 : kValue[q[3]];
+    if ((a | b | c | d) < 0) return std::nullopt;
+    unsigned n = unsigned(a) << 18 | unsigned(b) << 12 | unsigned(c) << 6 | unsigned(d);
+    *o++ = char(n >> 16);
+    if (pad < 2) *o++ = char((n >> 8) & 255);
+    if (pad < 1) *o++ = char(n & 255);
   }
   return out;
 }
@@ -107,25 +111,37 @@ std::string RawDeflate(std::string_view bytes, int level) {
   return out;
 }
 
+// The decoders write straight into the result (no staging buffer and second copy), growing it
+// geometrically from a guess of 16x the input (what result files compress to), capped at
+// max_output + 1 so that one byte over the limit is seen.
+namespace {
+size_t NextCapacity(size_t have, size_t in_size, size_t max_output) {
+  size_t want = have == 0 ? std::max<size_t>(in_size * 16, 128 * 1024) : have * 2;
+  return std::min(want, max_output + 1);
+}
+}  // namespace
+
 std::optional<std::string> RawInflate(std::string_view bytes, size_t max_output) {
   z_stream zs{};
   if (inflateInit2(&zs, -15) != Z_OK) return std::nullopt;
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
   zs.avail_in = bytes.size();
   std::string out;
-  std::array<char, 65536> buf;
   int rc = Z_OK;
   while (rc == Z_OK) {
-    zs.next_out = reinterpret_cast<Bytef*>(buf.data());
-    zs.avail_out = buf.size();
+    if (zs.total_out == out.size()) {
+      if (out.size() > max_output) break;  // full at max_output + 1: over the limit
+      out.resize(NextCapacity(out.size(), bytes.size(), max_output));
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(out.data() + zs.total_out);
+    zs.avail_out = static_cast<uInt>(out.size() - zs.total_out);
     rc = inflate(&zs, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) break;
-    out.append(buf.data(), buf.size() - zs.avail_out);
-    if (out.size() > max_output) rc = Z_MEM_ERROR;
     if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) rc = Z_BUF_ERROR;  // truncated stream
   }
+  const size_t produced = zs.total_out;
   inflateEnd(&zs);
-  if (rc != Z_STREAM_END) return std::nullopt;
+  if (rc != Z_STREAM_END || produced > max_output) return std::nullopt;
+  out.resize(produced);
   return out;
 }
 
@@ -145,19 +161,22 @@ std::optional<std::string> Bzip2Decompress(std::string_view bytes, size_t max_ou
   bs.next_in = const_cast<char*>(bytes.data());
   bs.avail_in = bytes.size();
   std::string out;
-  std::array<char, 65536> buf;
+  size_t produced = 0;
   int rc = BZ_OK;
   while (rc == BZ_OK) {
-    bs.next_out = buf.data();
-    bs.avail_out = buf.size();
+    if (produced == out.size()) {
+      if (out.size() > max_output) break;
+      out.resize(NextCapacity(out.size(), bytes.size(), max_output));
+    }
+    bs.next_out = out.data() + produced;
+    bs.avail_out = static_cast<unsigned>(out.size() - produced);
     rc = BZ2_bzDecompress(&bs);
-    if (rc != BZ_OK && rc != BZ_STREAM_END) break;
-    out.append(buf.data(), buf.size() - bs.avail_out);
-    if (out.size() > max_output) rc = BZ_MEM_ERROR;
+    produced = out.size() - bs.avail_out;
     if (rc == BZ_OK && bs.avail_in == 0 && bs.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
   }
   BZ2_bzDecompressEnd(&bs);
-  if (rc != BZ_STREAM_END) return std::nullopt;
+  if (rc != BZ_STREAM_END || produced > max_output) return std::nullopt;
+  out.resize(produced);
   return out;
 }
 
@@ -191,20 +210,25 @@ namespace {
 std::string UrlDecode(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
+  auto hex = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  };
+  for (size_t i = 0; i < s.size();) {
+    // Plain runs (all of a base64 field but its '+' and '/') are copied whole.
+    size_t special = i;
+    while (special < s.size() && s[special] != '%' && s[special] != '+') ++special;
+    out.append(s.data() + i, special - i);
+    i = special;
+    if (i == s.size()) break;
     if (s[i] == '+') {
       out += ' ';
-    } else if (s[i] == '%') {
-      auto hex = [](char c) {
-        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-      };
-      if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
-        throw WireError{"malformed %-escape in the form body"};
-      out += char(hex(s[i + 1]) * 16 + hex(s[i + 2]));
-      i += 2;
-    } else {
-      out += s[i];
+      ++i;
+      continue;
     }
+    if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
+      throw WireError{"malformed %-escape in the form body"};
+    out += char(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+    i += 3;
   }
   return out;
 }
@@ -264,6 +288,7 @@ Upload DecodeUpload(const FieldLookup& field, size_t max_xml_bytes) {
     if (which == "composite_xml_gz") {
       xml = RawInflate(*bytes, max_xml_bytes);
       if (!xml) throw WireError{which + ": not a raw DEFLATE stream, truncated, or over " + std::to_string(max_xml_bytes) + " bytes"};
+      out.xml_deflated = std::move(bytes);
     } else if (which == "composite_xml_bz") {
       xml = Bzip2Decompress(*bytes, max_xml_bytes);
       if (!xml) throw WireError{which + ": not a bzip2 stream, truncated, or over " + std::to_string(max_xml_bytes) + " bytes"};

@@ -47,6 +47,7 @@ struct Upload {
   std::optional<std::string> system_logs_zip;  // raw zip bytes
   bool unlisted = false;                   // our extension: keep out of listings and search
   std::string xml_sha1;                    // set by DecodeUpload (it checks it); not sent
+  std::optional<std::string> xml_deflated; // set by DecodeUpload: the composite_xml_gz bytes
 };
 
 // The fields `r=upload_test_result` carries, compressed as PTS 10.8.6 does: bzip2 above

@@ -23,6 +23,24 @@ TEST(Wire, Base64RoundTripsAndIsStrict) {
   EXPECT_FALSE(Base64Decode("Zm9vYmF"));   // truncated
   EXPECT_FALSE(Base64Decode("Zm9=YmFy"));  // padding in the middle
   EXPECT_FALSE(Base64Decode("Zm9v YmFy")); // bad character
+  for (const char* bad : {"=", "A===", "====", "Zm=v", "Zg==Zg==", "Zm9v\x80mFy", "Zm9vYmF="})
+    EXPECT_EQ(Base64Decode(bad).has_value(), std::string(bad) == "Zm9vYmF=") << bad;
+  EXPECT_EQ(Base64Decode("Zg=="), "f");
+  EXPECT_EQ(Base64Decode("Zm8="), "fo");
+  EXPECT_EQ(Base64Decode(""), "");
+  std::string all;
+  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+  EXPECT_EQ(Base64Decode(Base64Encode(all + all + "x")), all + all + "x");
+}
+
+TEST(Wire, FormDecodingInvertsEncodingAndRefusesBadEscapes) {
+  std::string every;
+  for (int i = 0; i < 256; ++i) every += static_cast<char>(i);
+  FormFields fields{{"a b", "c+d=e&f%g"}, {"empty", ""}, {"bytes", every}, {"b64", "Zm9v+/YmFy=="}};
+  EXPECT_EQ(DecodeForm(EncodeForm(fields)), fields);
+  EXPECT_EQ(DecodeForm("x=1+2%2B3&&y&z=%41%62"), (FormFields{{"x", "1 2+3"}, {"y", ""}, {"z", "Ab"}}));
+  for (const char* bad : {"x=%", "x=%4", "x=%G1", "x=%4G&y=1", "%zz=1"})
+    EXPECT_THROW(DecodeForm(bad), WireError) << bad;
 }
 
 TEST(Wire, Sha1MatchesKnownValue) { EXPECT_EQ(Sha1Hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d"); }
@@ -37,6 +55,22 @@ TEST(Wire, CompressionRoundTripsAndStopsAtTheLimit) {
   EXPECT_FALSE(RawInflate(deflated.substr(0, deflated.size() / 2), 1 << 20));  // truncated
   EXPECT_FALSE(RawInflate("garbage", 1 << 20));
   EXPECT_FALSE(Bzip2Decompress("BZh9 garbage", 1 << 20));
+}
+
+// The decoders write into a growing output: exactly at the limit is fine, one byte over is not,
+// wherever the growth steps fall; a cut stream is refused.
+TEST(Wire, DecompressionLimitIsExactAcrossGrowthSteps) {
+  for (size_t size : {size_t{1}, size_t{65535}, size_t{65536}, size_t{65537}, size_t{3} << 20}) {
+    std::string text;
+    for (size_t i = 0; i < size; ++i) text += static_cast<char>('a' + (i * 7 + i / 1000) % 26);
+    const std::string deflated = RawDeflate(text), bzipped = Bzip2Compress(text);
+    EXPECT_EQ(RawInflate(deflated, size), text) << size;
+    EXPECT_EQ(Bzip2Decompress(bzipped, size), text) << size;
+    EXPECT_FALSE(RawInflate(deflated, size - 1)) << size;
+    EXPECT_FALSE(Bzip2Decompress(bzipped, size - 1)) << size;
+    EXPECT_FALSE(RawInflate(deflated.substr(0, deflated.size() - 1), size)) << size;
+    EXPECT_FALSE(Bzip2Decompress(bzipped.substr(0, bzipped.size() - 1), size)) << size;
+  }
 }
 
 TEST(Wire, EncodeUploadPicksPtsCompressionBySize) {
