@@ -20,6 +20,7 @@
 #include "runner/client/wire.h"
 #include "server/result_id.h"
 #include "server/storage_sql.h"
+#include "server/testing/pg_schema.h"
 #include "server/testing/sample_result.h"
 #include "server/upload_check.h"
 
@@ -45,26 +46,8 @@ struct SqliteBackend {
 
 // Each test gets its own schema, so tests running in parallel (ctest -j) do not meet.
 struct PostgresBackend {
-  std::string conninfo, schema;
-  PostgresBackend() {
-    const char* base = std::getenv("PTSN_TEST_PG");
-    schema = UniqueName("ptsn_t_");
-    pqxx::connection c(base);
-    pqxx::work w(c);
-    w.exec("CREATE SCHEMA " + schema);
-    w.commit();
-    conninfo = std::string(base) + " options='-csearch_path=" + schema + "'";
-  }
-  ~PostgresBackend() {
-    try {
-      pqxx::connection c(std::getenv("PTSN_TEST_PG"));
-      pqxx::work w(c);
-      w.exec("DROP SCHEMA " + schema + " CASCADE");
-      w.commit();
-    } catch (const std::exception&) {
-    }
-  }
-  std::unique_ptr<Storage> Open() { return OpenPostgresStorage(conninfo, 4); }
+  testing::PgTestSchema schema{UniqueName("ptsn_t_")};
+  std::unique_ptr<Storage> Open() { return OpenPostgresStorage(schema.conninfo, 4); }
   static std::string SkipReason() {
     const char* base = std::getenv("PTSN_TEST_PG");
     if (!base || !*base) return "PTSN_TEST_PG is not set (contrib/start-test-services.sh starts a PostgreSQL)";

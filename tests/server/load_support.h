@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -17,6 +18,7 @@
 
 #include "runner/client/wire.h"
 #include "server/result_id.h"
+#include "server/testing/pg_schema.h"
 #include "server/testing/sample_result.h"
 #include "tests/server/server_process.h"
 
@@ -53,7 +55,8 @@ inline std::string UploadOnce(httplib::Client& http, const std::string& token, c
 
 // A storage backend for the server process: SQLite in a temp dir or a fresh PostgreSQL schema.
 struct Backend {
-  std::string dir, schema;
+  std::string dir;
+  std::unique_ptr<ptsn::server::testing::PgTestSchema> schema;
   std::vector<std::string> args;
   std::string skip;
   explicit Backend(bool postgres) {
@@ -69,23 +72,12 @@ struct Backend {
       skip = "PTSN_TEST_PG is not set (contrib/start-test-services.sh starts a PostgreSQL)";
       return;
     }
-    schema = "ptsn_load_" + std::to_string(rd() % 1000000);
-    pqxx::connection c(pg);
-    pqxx::work w(c);
-    w.exec("CREATE SCHEMA " + schema);
-    w.commit();
-    args = {"--database", std::string(pg) + " options='-csearch_path=" + schema + "'", "--data", dir, "--write-rate", "0"};
+    schema = std::make_unique<ptsn::server::testing::PgTestSchema>("ptsn_load_" + std::to_string(rd() % 1000000));
+    args = {"--database", schema->conninfo, "--data", dir, "--write-rate", "0"};
   }
   ~Backend() {
+    schema.reset();
     fs::remove_all(dir);
-    if (schema.empty()) return;
-    try {
-      pqxx::connection c(std::getenv("PTSN_TEST_PG"));
-      pqxx::work w(c);
-      w.exec("DROP SCHEMA " + schema + " CASCADE");
-      w.commit();
-    } catch (const std::exception&) {
-    }
   }
   std::string Token(const char* user) {
     auto [rc, out] = Shell(std::string(PTSN_SERVER_BINARY) + " token create " + user + " " + Quoted());
