@@ -2,10 +2,10 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 
 #include "runner/common/php_number.h"
 #include "runner/common/strings.h"
+#include "runner/profile/php_compat.h"
 #include "runner/monitor/selection.h"
 
 namespace ptsn::run {
@@ -16,20 +16,6 @@ double SteadyNow() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// PHP 8 comparison of two strings as max()/min() see them: numerically when both are numeric,
-// else byte-wise.
-int PhpCompare(const std::string& a, const std::string& b) {
-  if (PhpIsNumeric(a) && PhpIsNumeric(b)) {
-    double x = std::strtod(a.c_str(), nullptr), y = std::strtod(b.c_str(), nullptr);
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  int c = a.compare(b);
-  return c < 0 ? -1 : c > 0 ? 1 : 0;
-}
-
-// PHP's leading-numeric value of a string, as array_sum() takes it ("12.5abc" -> 12.5, "x" -> 0).
-double LeadingNumber(const std::string& s) { return std::strtod(s.c_str(), nullptr); }
-
 }  // namespace
 
 std::string ReduceSamples(const std::vector<std::string>& samples, const std::string& report) {
@@ -39,24 +25,23 @@ std::string ReduceSamples(const std::vector<std::string>& samples, const std::st
     // max()/min() keep the first of equal values: replace only on a strict improvement.
     const std::string* best = &samples.front();
     for (const auto& s : samples) {
-      int c = PhpCompare(s, *best);
+      int c = php::Compare(php::Value::Str(s), php::Value::Str(*best));
       if (report == "MAX" ? c > 0 : c < 0) best = &s;
     }
     return *best;
   }
   if (report == "AVG") {
-    double sum = 0;
-    for (const auto& s : samples) sum += LeadingNumber(s);
-    return PhpFloatToString(sum / static_cast<double>(samples.size()));
+    // pts_math::arithmetic_mean: array_sum() / count(), with PHP's int/float arithmetic.
+    php::Value sum = php::Value::Int(0);
+    for (const auto& s : samples) sum = php::Add(sum, php::Value::Str(s));
+    return php::Div(sum, php::Value::Int(static_cast<int64_t>(samples.size()))).ToString();
   }
   return "";
 }
 
 bool PhpPositive(const std::string& value) {
-  if (value.empty()) return false;  // "" == null
-  if (PhpIsNumeric(value)) return std::strtod(value.c_str(), nullptr) > 0;
-  // PHP 8 compares 0 with a non-numeric string as the strings "0" and value.
-  return value.compare("0") > 0;
+  // "" == null; otherwise PHP 8's $value > 0 (a non-numeric string compares with "0" as a string).
+  return !value.empty() && php::Compare(php::Value::Str(value), php::Value::Int(0)) > 0;
 }
 
 ResultMonitor::ResultMonitor(const std::vector<profile::SystemMonitorDef>& definitions,
@@ -76,7 +61,7 @@ ResultMonitor::ResultMonitor(const std::vector<profile::SystemMonitorDef>& defin
       continue;
     }
     double every = std::strtod(d.polling_frequency.c_str(), nullptr);
-    if (d.polling_frequency.empty() || !PhpIsNumeric(d.polling_frequency) || every < 0.5) every = 2;
+    if (!PhpIsNumeric(d.polling_frequency) || every < 0.5) every = 2;  // PhpIsNumeric("") is false
     if (d.report != "ALL" && d.report != "MAX" && d.report != "MIN" && d.report != "AVG") {
       setup_notes_.push_back("SystemMonitor " + d.sensor + ": Report '" + d.report +
                              "' is not ALL, MAX, MIN or AVG: ignored");
@@ -130,11 +115,11 @@ std::vector<std::string> ResultMonitor::AfterTrial(bool pass, std::vector<std::s
       std::vector<std::string> samples;
       for (const auto& series : m.sampler->series())
         for (double v : series.values) samples.push_back(PhpNumberFormat(v, series.decimals));
-      value = ReduceSamples(samples, m.report);
       if (samples.empty()) {
         none(m.sensor + ": no sample was taken during the run");
         continue;
       }
+      value = ReduceSamples(samples, m.report);
     }
     if (!PhpPositive(value)) {
       none(m.sensor + ": the value " + (value.empty() ? "\"\"" : value) + " is not above 0");
