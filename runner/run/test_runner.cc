@@ -218,7 +218,6 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
   // <SystemMonitor> results (sys.time...): the sensor's value is the trial's result.
   monitor::SensorEnv sensor_env{monitor::SysRoot("/"), monitor::MonitorMode::kPts, install_dir, ""};
   ResultMonitor result_monitor(p.results.system_monitors, sensor_env, config_.minimal_test_time);
-  for (const auto& note : result_monitor.setup_notes()) produced.log += "pts-native: " + note + "\n";
   std::string executable = p.executable.empty() ? p.BaseName() : p.executable;
   int scheduled = ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides);
   // PTS drops the profile's IgnoreRuns only when more than one run is scheduled; the IGNORE_RUNS
@@ -313,6 +312,8 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
     settle_(config_.settle_seconds);
   }
 
+  // After the warm-ups, which clear the log: why a defined <SystemMonitor> does not apply.
+  for (const auto& note : result_monitor.setup_notes()) produced.log += "pts-native: " + note + "\n";
   RunState state;
   state.scheduled = scheduled;
   state.value_precision = 0;
