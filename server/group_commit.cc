@@ -9,13 +9,13 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
   me.request.make_id = std::move(make_id);
   std::unique_lock lock(mu_);
   queue_.push_back(&me);
-  while (!me.done) {
-    if (committing_) {
-      cv_.wait(lock);
-      continue;
-    }
-    // Lead: take what is queued (oldest first, up to max_batch_) and commit it for everyone.
+  if (!committing_) {
     committing_ = true;
+    me.lead = true;
+  }
+  while (!me.done && !me.lead) me.cv.wait(lock);
+  if (!me.done) {
+    // Lead: the queue's oldest (this caller first) up to max_batch_, committed for everyone.
     size_t n = std::min(queue_.size(), max_batch_);
     std::vector<Waiter*> batch(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
@@ -31,13 +31,20 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
       failure = std::string("storage: ") + e.what();
     }
     lock.lock();
+    // Notified under the lock: a waiter that sees `done` returns and its Waiter is gone.
     for (Waiter* w : batch) {
       w->batch_error = failure;
       w->done = true;
+      if (w != &me) w->cv.notify_one();
     }
-    committing_ = false;
-    cv_.notify_all();
+    if (queue_.empty()) {
+      committing_ = false;
+    } else {
+      queue_.front()->lead = true;
+      queue_.front()->cv.notify_one();
+    }
   }
+  lock.unlock();
   if (!me.batch_error.empty()) throw StorageError{me.batch_error};
   if (!me.request.error.empty()) throw StorageError{me.request.error};
   return me.request.id;

@@ -2,11 +2,15 @@
 // together in ONE transaction (Storage::InsertBatch), so N concurrent uploads cost one flush to
 // disk and one transaction round trip instead of N. No thread of its own: the first waiting
 // caller commits the batch for everyone (leader/follower), so an idle server costs nothing and a
-// lone upload is committed at once.
+// lone upload is committed at once. Each waiter sleeps on its own condition variable: a commit
+// wakes the uploads it stored and hands the lead to the oldest one still queued, no one else (one
+// shared condition variable woke every queued thread on every commit, only to send most back to
+// sleep).
 #pragma once
 
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -26,14 +30,15 @@ class GroupCommitter {
   struct Waiter {
     InsertRequest request;
     bool done = false;
+    bool lead = false;        // this caller commits the next batch
     std::string batch_error;  // the whole transaction failed
+    std::condition_variable cv;
   };
   Storage& storage_;
   const size_t max_batch_;
   std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<Waiter*> queue_;
-  bool committing_ = false;
+  std::deque<Waiter*> queue_;  // not yet in a batch, oldest first
+  bool committing_ = false;    // false only when queue_ is empty and no batch is being stored
 };
 
 }  // namespace ptsn::server
