@@ -7,19 +7,23 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
   me.request.result = &result;
   me.request.day_key = day_key;
   me.request.make_id = std::move(make_id);
-  std::unique_lock lock(mu_);
-  queue_.push_back(&me);
-  if (!committing_) {
-    committing_ = true;
-    me.lead = true;
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(&me);
+    if (!committing_) {
+      committing_ = true;
+      me.state.Init(kLead);
+    }
   }
-  while (!me.done && !me.lead) me.cv.wait(lock);
-  if (!me.done) {
+  if (me.state.WaitWhile(kQueued) == kLead) {
     // Lead: the queue's oldest (this caller first) up to max_batch_, committed for everyone.
-    size_t n = std::min(queue_.size(), max_batch_);
-    std::vector<Waiter*> batch(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-    lock.unlock();
+    std::vector<Waiter*> batch;
+    {
+      std::lock_guard lock(mu_);
+      size_t n = std::min(queue_.size(), max_batch_);
+      batch.assign(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+    }
     std::vector<InsertRequest*> requests;
     for (Waiter* w : batch) requests.push_back(&w->request);
     std::string failure;
@@ -30,21 +34,21 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
     } catch (const std::exception& e) {
       failure = std::string("storage: ") + e.what();
     }
-    lock.lock();
-    // Notified under the lock: a waiter that sees `done` returns and its Waiter is gone.
+    Waiter* next = nullptr;
+    {
+      std::lock_guard lock(mu_);
+      if (queue_.empty()) committing_ = false;
+      else next = queue_.front();
+    }
+    // A waiter may be gone as soon as its state is set.
     for (Waiter* w : batch) {
+      if (w == &me) continue;
       w->batch_error = failure;
-      w->done = true;
-      if (w != &me) w->cv.notify_one();
+      w->state.Set(kDone);
     }
-    if (queue_.empty()) {
-      committing_ = false;
-    } else {
-      queue_.front()->lead = true;
-      queue_.front()->cv.notify_one();
-    }
+    me.batch_error = failure;
+    if (next) next->state.Set(kLead);
   }
-  lock.unlock();
   if (!me.batch_error.empty()) throw StorageError{me.batch_error};
   if (!me.request.error.empty()) throw StorageError{me.request.error};
   return me.request.id;
