@@ -3,9 +3,10 @@
 # 100-result file, CONCURRENCY closed-loop keep-alive clients, SQLite and PostgreSQL side by side.
 # Uploads are sent twice: as PTS encodes them when PHP has bzip2 (composite_xml_bz) and as on a
 # stock Debian php-cli (composite_xml_gz, raw DEFLATE; also what Phoromatic accepts).
-# Prints per case the median of RUNS runs: requests/s, p99 latency, server and client CPU per
-# request (server: its own process; PostgreSQL's backends are not counted), and whether the goal
-# (p99 < 50 ms) is met.
+# Prints per case the median of RUNS runs: requests/s, p50 and p99 latency, server and client CPU
+# per request, the server's context switches per request (voluntary + involuntary, all threads),
+# for PostgreSQL the database's CPU per request (every process of the cluster; SQLite's work is in
+# the server's own figure), and whether the goal (p99 < 50 ms) is met.
 #   bench/bench_server.sh [BUILD_DIR]      RUNS=3 FETCHES=5000 UPLOADS=1000 CONCURRENCY=50
 # Last, the per-phase CPU of one upload (bench_upload_phases: decode, bunzip2/inflate, sha1, check, insert).
 # PostgreSQL: runs when PTSN_TEST_PG is set (eval "$(contrib/start-test-services.sh)").
@@ -31,28 +32,36 @@ trap cleanup EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.*[ ]$1=\([0-9.]*\).*/\1/p"; }
 cpu_ticks() { local p t=0; for p in $1; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo "$t"; }
+ctx_switches() { local p; for p in $1; do cat /proc/"$p"/task/*/status 2>/dev/null; done | awk '/ctxt_switches/ {s += $2} END {print s + 0}'; }
+# The PostgreSQL cluster's processes (children of its postmaster), when one is being measured.
+DB_POSTMASTER=""
+db_pids() { [ -n "$DB_POSTMASTER" ] && ps -o pid= --ppid "$DB_POSTMASTER" | tr '\n' ' '; }
 TICK="$(getconf CLK_TCK)"
 declare -A RPS
 
 # measure NAME "PID..." LOAD_ARGS...: RUNS runs; prints one line of medians; keeps rps in RPS[NAME].
 measure() {
   local name="$1" pid="$2"; shift 2
-  local rps=() p99=() scpu=() ccpu=() out t0 t1 n
+  local rps=() p50=() p99=() scpu=() ccpu=() dcpu=() csw=() out t0 t1 d0 d1 c0 c1 n
   for _ in $(seq "$RUNS"); do
-    t0="$(cpu_ticks "$pid")"
+    t0="$(cpu_ticks "$pid")" c0="$(ctx_switches "$pid")" d0="$(cpu_ticks "$(db_pids)")"
     out="$("$LOAD" "$@")" || { echo "$name: load client reported errors: $out" >&2; }
-    t1="$(cpu_ticks "$pid")"
+    t1="$(cpu_ticks "$pid")" c1="$(ctx_switches "$pid")" d1="$(cpu_ticks "$(db_pids)")"
     n="$(echo "$out" | field requests)"
-    rps+=("$(echo "$out" | field rps)"); p99+=("$(echo "$out" | field p99_ms)")
+    rps+=("$(echo "$out" | field rps)"); p50+=("$(echo "$out" | field p50_ms)"); p99+=("$(echo "$out" | field p99_ms)")
     ccpu+=("$(echo "$out" | awk -v n="$n" '{for(i=1;i<=NF;i++) if($i ~ /^client_cpu_s=/){split($i,a,"="); printf "%.3f", a[2]*1000/n}}')")
     scpu+=("$(awk -v d="$((t1 - t0))" -v t="$TICK" -v n="$n" 'BEGIN {printf "%.3f", d / t * 1000 / n}')")
+    dcpu+=("$(awk -v d="$((d1 - d0))" -v t="$TICK" -v n="$n" 'BEGIN {printf "%.3f", d / t * 1000 / n}')")
+    csw+=("$(awk -v d="$((c1 - c0))" -v n="$n" 'BEGIN {printf "%.1f", d / n}')")
   done
-  local mr mp
+  local mr mp db=""
   mr="$(printf '%s\n' "${rps[@]}" | median)"; mp="$(printf '%s\n' "${p99[@]}" | median)"
   RPS[$name]="$mr"
-  printf "%-34s %7s req/s  p99 %8s ms  server %6s ms CPU/req  client %6s ms CPU/req  p99<50ms: %s\n" "$name" "$mr" "$mp" \
-    "$(printf '%s\n' "${scpu[@]}" | median)" "$(printf '%s\n' "${ccpu[@]}" | median)" \
-    "$(awk -v p="$mp" 'BEGIN {print (p < 50) ? "yes" : "NO"}')"
+  [ -n "$DB_POSTMASTER" ] && db="  db $(printf '%s\n' "${dcpu[@]}" | median) ms"
+  printf "%-36s %6s req/s  p50 %6s  p99 %6s ms  CPU/req: server %5s ms  client %5s ms%s  ctxsw/req %4s  p99<50ms: %s\n" \
+    "$name" "$mr" "$(printf '%s\n' "${p50[@]}" | median)" "$mp" \
+    "$(printf '%s\n' "${scpu[@]}" | median)" "$(printf '%s\n' "${ccpu[@]}" | median)" "$db" \
+    "$(printf '%s\n' "${csw[@]}" | median)" "$(awk -v p="$mp" 'BEGIN {print (p < 50) ? "yes" : "NO"}')"
 }
 
 run_backend() {  # NAME ARGS...
@@ -136,7 +145,10 @@ run_backend SQLite --data "$WORK/sqlite"
 if [ -n "${PTSN_TEST_PG:-}" ]; then
   schema="bench_$$"
   psql "$PTSN_TEST_PG" -qc "CREATE SCHEMA $schema" >/dev/null
+  pgdata="$(psql "$PTSN_TEST_PG" -Atqc "SHOW data_directory" 2>/dev/null || true)"
+  [ -r "$pgdata/postmaster.pid" ] && DB_POSTMASTER="$(head -1 "$pgdata/postmaster.pid")"
   run_backend PostgreSQL --database "$PTSN_TEST_PG options='-csearch_path=$schema'" --data "$WORK/pg"
+  DB_POSTMASTER=""
   PGOPTIONS="-c client_min_messages=warning" psql "$PTSN_TEST_PG" -qc "DROP SCHEMA $schema CASCADE" >/dev/null
 else
   echo "PostgreSQL: not run (PTSN_TEST_PG is not set: eval \"\$(contrib/start-test-services.sh)\")"

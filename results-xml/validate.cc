@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
@@ -39,24 +41,39 @@ bool IsOneOf(std::string_view v, std::initializer_list<std::string_view> set) {
   return false;
 }
 
+// Every check takes where it is as a callable building the text: the text is only made when there
+// is something to report, so a valid file (every upload the server takes) builds none per result
+// or entry.
 class Checker {
  public:
   std::vector<ValidationIssue> issues;
 
-  void Error(const std::string& where, const std::string& what) { issues.push_back({true, where, what}); }
-  void Warn(const std::string& where, const std::string& what) { issues.push_back({false, where, what}); }
+  template <typename Where>
+  void Error(const Where& where, const std::string& what) { issues.push_back({true, Text(where), what}); }
+  template <typename Where>
+  void Warn(const Where& where, const std::string& what) { issues.push_back({false, Text(where), what}); }
 
-  void Length(const std::string& where, std::string_view v, size_t min, size_t max) {
+  template <typename Where>
+  void Length(const Where& where, std::string_view v, size_t min, size_t max) {
     size_t n = CodePoints(v);
     if (n < min || n > max)
       Error(where, "is " + std::to_string(n) + " characters long; it must be " + std::to_string(min) + " to " +
                        std::to_string(max));
   }
-  void Stamp(const std::string& where, std::string_view v) {
+  template <typename Where>
+  void Stamp(const Where& where, std::string_view v) {
     if (!IsTimeStamp(v)) Error(where, "'" + std::string(v) + "' is not a YYYY-MM-DD HH:MM:SS time stamp");
   }
-  void Json(const std::string& where, const std::optional<std::string>& v) {
+  template <typename Where>
+  void Json(const Where& where, const std::optional<std::string>& v) {
     if (v && !v->empty() && !nlohmann::json::accept(*v)) Warn(where, "is not valid JSON");
+  }
+
+ private:
+  template <typename Where>
+  static std::string Text(const Where& where) {
+    if constexpr (std::is_invocable_v<const Where&>) return where();
+    else return std::string(where);
   }
 };
 
@@ -79,14 +96,16 @@ std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const Va
   std::unordered_set<std::string> systems;
   for (size_t i = 0; i < file.systems.size(); ++i) {
     const System& s = file.systems[i];
-    std::string where = "System " + std::to_string(i + 1) + " '" + s.identifier + "'";
-    c.Length(where + " Identifier", s.identifier, 1, 128);
-    c.Stamp(where + " TimeStamp", s.timestamp);
-    if (!s.notes) c.Error(where, "lacks <Notes> (required by the schema, may be empty)");
-    if (options.warnings) c.Json(where + " JSON", s.json);
+    auto where = [&](const char* suffix) {
+      return [&s, i, suffix] { return "System " + std::to_string(i + 1) + " '" + s.identifier + "'" + suffix; };
+    };
+    c.Length(where(" Identifier"), s.identifier, 1, 128);
+    c.Stamp(where(" TimeStamp"), s.timestamp);
+    if (!s.notes) c.Error(where(""), "lacks <Notes> (required by the schema, may be empty)");
+    if (options.warnings) c.Json(where(" JSON"), s.json);
     if (!systems.insert(s.identifier).second && options.warnings)
-      c.Warn(where, "the identifier is used by more than one System (PTS's merge-results does this); "
-                    "their entries cannot be told apart");
+      c.Warn(where(""), "the identifier is used by more than one System (PTS's merge-results does this); "
+                        "their entries cannot be told apart");
   }
 
   std::unordered_set<std::string> hashes;
@@ -95,50 +114,49 @@ std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const Va
   size_t written = 0;
   for (size_t i = 0; i < file.results.size(); ++i) {
     const Result& r = file.results[i];
-    std::string where = ResultName(i, r);
+    auto where = [&](const char* suffix) { return [&r, i, suffix] { return ResultName(i, r) + suffix; }; };
     if (r.entries.empty()) {
-      c.Warn(where, "has no entries (it would not be written)");
+      c.Warn(where(""), "has no entries (it would not be written)");
       continue;
     }
     ++written;
-    c.Length(where + " Title", r.title, 2, 50);
+    c.Length(where(" Title"), r.title, 2, 50);
     if (!IsOneOf(r.proportion, {"LIB", "HIB", "ABSTRACT", "", " "}))
-      c.Error(where + " Proportion", "'" + r.proportion + "' is not one of LIB, HIB, ABSTRACT or empty");
+      c.Error(where(" Proportion"), "'" + r.proportion + "' is not one of LIB, HIB, ABSTRACT or empty");
     if (!IsOneOf(r.display_format, {"NO_RESULT", "BAR_GRAPH", "LINE_GRAPH", "SCATTER_PLOT", "PASS_FAIL",
                                     "MULTI_PASS_FAIL", "IMAGE_COMPARISON", "BAR_ANALYZE_GRAPH"}))
-      c.Error(where + " DisplayFormat", "'" + r.display_format + "' is not a PTS display format");
+      c.Error(where(" DisplayFormat"), "'" + r.display_format + "' is not a PTS display format");
     if (options.warnings && r.parent && !r.parent->empty() && !hashes.count(*r.parent))
-      c.Warn(where + " Parent", "names no result in this file (" + *r.parent + ")");
+      c.Warn(where(" Parent"), "names no result in this file (" + *r.parent + ")");
     bool numeric = r.display_format == "BAR_GRAPH" || r.display_format == "BAR_ANALYZE_GRAPH";
     bool series = r.display_format == "LINE_GRAPH" || r.display_format == "SCATTER_PLOT";
     for (const Entry& e : r.entries) {
-      std::string ew = where + " Entry '" + e.identifier + "'";
-      c.Length(ew + " Identifier", e.identifier, 1, 128);
-      if (!systems.count(e.identifier)) c.Error(ew, "names no <System> of this file");
+      auto ew = [&](const char* suffix) {
+        return [&r, &e, i, suffix] { return ResultName(i, r) + " Entry '" + e.identifier + "'" + suffix; };
+      };
+      c.Length(ew(" Identifier"), e.identifier, 1, 128);
+      if (!systems.count(e.identifier)) c.Error(ew(""), "names no <System> of this file");
       if (numeric && !e.value.empty() && !PhpIsNumeric(e.value))
-        c.Error(ew + " Value", "'" + e.value + "' is not a number");
-      if (series && !e.value.empty()) {
+        c.Error(ew(" Value"), "'" + e.value + "' is not a number");
+      // Items of a series (',') and trials of a RawString (':', as EntryTrials splits them) are
+      // looked at in place.
+      auto first_non_number = [](std::string_view v, char sep) -> std::optional<std::string_view> {
         size_t start = 0;
-        std::string_view v = e.value;
         while (true) {
-          size_t comma = v.find(',', start);
-          std::string_view item = v.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-          if (!PhpIsNumeric(item)) {
-            c.Error(ew + " Value", "'" + std::string(item) + "' in the series is not a number");
-            break;
-          }
-          if (comma == std::string_view::npos) break;
-          start = comma + 1;
+          size_t cut = v.find(sep, start);
+          std::string_view item = v.substr(start, cut == std::string_view::npos ? std::string_view::npos : cut - start);
+          if (!PhpIsNumeric(item)) return item;
+          if (cut == std::string_view::npos) return std::nullopt;
+          start = cut + 1;
         }
-      }
-      if (numeric && e.raw_string && !e.raw_string->empty()) {
-        for (const std::string& t : EntryTrials(e))
-          if (!PhpIsNumeric(t)) {
-            c.Error(ew + " RawString", "trial '" + t + "' is not a number");
-            break;
-          }
-      }
-      if (options.warnings) c.Json(ew + " JSON", e.json);
+      };
+      if (series && !e.value.empty())
+        if (auto bad = first_non_number(e.value, ','))
+          c.Error(ew(" Value"), "'" + std::string(*bad) + "' in the series is not a number");
+      if (numeric && e.raw_string && !e.raw_string->empty())
+        if (auto bad = first_non_number(*e.raw_string, ':'))
+          c.Error(ew(" RawString"), "trial '" + std::string(*bad) + "' is not a number");
+      if (options.warnings) c.Json(ew(" JSON"), e.json);
     }
   }
   if (written == 0) c.Error("PhoronixTestSuite", "has no <Result> with data");

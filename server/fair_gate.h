@@ -3,11 +3,14 @@
 // alone, all of them are runnable at once on 2 cores and the scheduler's time slicing gives some
 // requests a long wait (a long p99). Passing the CPU-heavy part of each request through this
 // gate keeps about one runnable thread per core and serves requests first come, first served.
+// A waiter sleeps on its own WakeFlag, set after the gate's mutex is released: a condition
+// variable signalled under the mutex made each woken thread block once more on that mutex.
 #pragma once
 
-#include <condition_variable>
 #include <deque>
 #include <mutex>
+
+#include "server/wake_flag.h"
 
 namespace ptsn::server {
 
@@ -32,33 +35,36 @@ class FairGate {
 
   Pass Enter() {
     if (unlimited_) return Pass(nullptr);
-    std::unique_lock lock(mu_);
-    if (free_ > 0 && waiting_.empty()) {
-      --free_;
-      return Pass(this);
-    }
     Waiter me;
-    waiting_.push_back(&me);
-    me.cv.wait(lock, [&] { return me.admitted; });
+    {
+      std::lock_guard lock(mu_);
+      if (free_ > 0 && waiting_.empty()) {
+        --free_;
+        return Pass(this);
+      }
+      waiting_.push_back(&me);
+    }
+    me.admitted.WaitWhile(0);
     return Pass(this);
   }
 
  private:
   struct Waiter {
-    std::condition_variable cv;
-    bool admitted = false;
+    WakeFlag admitted;
   };
   // The slot passes straight to the oldest waiter, so a newcomer can never overtake it.
   void Leave() {
-    std::lock_guard lock(mu_);
-    if (waiting_.empty()) {
-      ++free_;
-      return;
+    Waiter* next;
+    {
+      std::lock_guard lock(mu_);
+      if (waiting_.empty()) {
+        ++free_;
+        return;
+      }
+      next = waiting_.front();
+      waiting_.pop_front();
     }
-    Waiter* next = waiting_.front();
-    waiting_.pop_front();
-    next->admitted = true;
-    next->cv.notify_one();
+    next->admitted.Set(1);  // the waiter may be gone as soon as this returns
   }
   std::mutex mu_;
   int free_;

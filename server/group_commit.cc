@@ -7,19 +7,23 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
   me.request.result = &result;
   me.request.day_key = day_key;
   me.request.make_id = std::move(make_id);
-  std::unique_lock lock(mu_);
-  queue_.push_back(&me);
-  while (!me.done) {
-    if (committing_) {
-      cv_.wait(lock);
-      continue;
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(&me);
+    if (!committing_) {
+      committing_ = true;
+      me.state.Init(kLead);
     }
-    // Lead: take what is queued (oldest first, up to max_batch_) and commit it for everyone.
-    committing_ = true;
-    size_t n = std::min(queue_.size(), max_batch_);
-    std::vector<Waiter*> batch(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-    lock.unlock();
+  }
+  if (me.state.WaitWhile(kQueued) == kLead) {
+    // Lead: the queue's oldest (this caller first) up to max_batch_, committed for everyone.
+    std::vector<Waiter*> batch;
+    {
+      std::lock_guard lock(mu_);
+      size_t n = std::min(queue_.size(), max_batch_);
+      batch.assign(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+    }
     std::vector<InsertRequest*> requests;
     for (Waiter* w : batch) requests.push_back(&w->request);
     std::string failure;
@@ -30,13 +34,20 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
     } catch (const std::exception& e) {
       failure = std::string("storage: ") + e.what();
     }
-    lock.lock();
-    for (Waiter* w : batch) {
-      w->batch_error = failure;
-      w->done = true;
+    Waiter* next = nullptr;
+    {
+      std::lock_guard lock(mu_);
+      if (queue_.empty()) committing_ = false;
+      else next = queue_.front();
     }
-    committing_ = false;
-    cv_.notify_all();
+    // A waiter may be gone as soon as its state is set.
+    for (Waiter* w : batch) {
+      if (w == &me) continue;
+      w->batch_error = failure;
+      w->state.Set(kDone);
+    }
+    me.batch_error = failure;
+    if (next) next->state.Set(kLead);
   }
   if (!me.batch_error.empty()) throw StorageError{me.batch_error};
   if (!me.request.error.empty()) throw StorageError{me.request.error};

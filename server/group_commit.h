@@ -2,16 +2,20 @@
 // together in ONE transaction (Storage::InsertBatch), so N concurrent uploads cost one flush to
 // disk and one transaction round trip instead of N. No thread of its own: the first waiting
 // caller commits the batch for everyone (leader/follower), so an idle server costs nothing and a
-// lone upload is committed at once.
+// lone upload is committed at once. Each waiter sleeps on its own WakeFlag: a commit wakes
+// the uploads it stored and hands the lead to the oldest one still queued, no one else (one shared
+// condition variable woke every queued thread on every commit, only to send most back to sleep),
+// and it wakes them after releasing the mutex, so that no woken thread blocks on it again.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "server/storage.h"
+#include "server/wake_flag.h"
 
 namespace ptsn::server {
 
@@ -23,17 +27,17 @@ class GroupCommitter {
   std::string Insert(const NewResult& result, const std::string& day_key, IdMaker make_id);
 
  private:
+  enum State : int { kQueued, kLead, kDone };
   struct Waiter {
     InsertRequest request;
-    bool done = false;
-    std::string batch_error;  // the whole transaction failed
+    std::string batch_error;         // the whole transaction failed
+    WakeFlag state{kQueued};         // kLead: this caller commits the next batch
   };
   Storage& storage_;
   const size_t max_batch_;
   std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<Waiter*> queue_;
-  bool committing_ = false;
+  std::deque<Waiter*> queue_;  // not yet in a batch, oldest first
+  bool committing_ = false;    // false only when queue_ is empty and no batch is being stored
 };
 
 }  // namespace ptsn::server
