@@ -2,7 +2,8 @@
 # Results-server benchmark on loopback: fetch of one stored result and protocol upload of a
 # 100-result file, CONCURRENCY closed-loop keep-alive clients, SQLite and PostgreSQL side by side.
 # Uploads are sent twice: as PTS encodes them when PHP has bzip2 (composite_xml_bz) and as on a
-# stock Debian php-cli (composite_xml_gz, raw DEFLATE; also what Phoromatic accepts).
+# stock Debian php-cli (composite_xml_gz, raw DEFLATE; also what Phoromatic accepts and what
+# `pts-native upload-result` sends).
 # Prints per case the median of RUNS runs: requests/s, p50 and p99 latency, server and client CPU
 # per request, the server's context switches per request (voluntary + involuntary, all threads),
 # for PostgreSQL the database's CPU per request (every process of the cluster; SQLite's work is in

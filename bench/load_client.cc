@@ -7,7 +7,8 @@
 //   bench_load_client fetch  HOST PORT PATH CONCURRENCY REQUESTS
 //   bench_load_client upload HOST PORT TOKEN CONCURRENCY REQUESTS RESULTS_PER_FILE [URL_PATH]
 // `upload` encodes as PTS does when PHP has bzip2 (composite_xml_bz above 40,000 bytes);
-// `upload-gz` as PTS does on a stock Debian php-cli without the bz2 extension (raw DEFLATE).
+// `upload-gz` as PTS does on a stock Debian php-cli without the bz2 extension (raw DEFLATE), which
+// is also what `pts-native upload-result` sends.
 // `phoromatic` sends the same file as a Phoromatic client's result upload (r=result_upload,
 // composite_xml_gz) to URL_PATH (/phoromatic.php); TOKEN is ACCOUNT_ID:MACHINE_SELF_ID there,
 // and an answer counts as an error unless it carries an upload_id.
@@ -110,25 +111,19 @@ int main(int argc, char** argv) {
     for (int i = 0; i < total; ++i) {
       ptsn::wire::Upload up;
       up.xml = ptsn::server::testing::SampleCompositeXml("Bench Upload " + std::to_string(i), results, 2, i);
-      // The gz forms are built directly: EncodeUpload would spend a bzip2 compression on each first.
+      // Built directly rather than by EncodeUpload, which sends DEFLATE only (as a stock PTS).
       ptsn::wire::FormFields fields =
-          mode == "upload" ? ptsn::wire::EncodeUpload(up)
+          mode == "upload" ? ptsn::wire::FormFields{{"r", "upload_test_result"}, {"client_version", "10860"},
+                                                    {"composite_xml_bz", ptsn::wire::Base64Encode(ptsn::wire::Bzip2Compress(up.xml, 8))}}
                            : ptsn::wire::FormFields{{"r", "upload_test_result"}, {"client_version", "10860"},
-                                                    {"composite_xml_bz", ""}, {"composite_xml_hash", ptsn::wire::Sha1Hex(up.xml)}};
+                                                    {"composite_xml_gz", ptsn::wire::Base64Encode(ptsn::wire::RawDeflate(up.xml, 9))}};
+      fields.emplace_back("composite_xml_hash", ptsn::wire::Sha1Hex(up.xml));
       if (phoromatic) {
         // What a Phoromatic client posts (phoromatic.php's request variables; result_upload.php).
         const std::string aid = arg.substr(0, arg.find(':')), msi = arg.substr(arg.find(':') + 1);
         fields = {{"aid", aid}, {"msi", msi}, {"r", "result_upload"}, {"pts", "10.8.6"}, {"pts_core", "10860"},
                   {"composite_xml_gz", ptsn::wire::Base64Encode(ptsn::wire::RawDeflate(up.xml, 9))},
                   {"composite_xml_hash", ptsn::wire::Sha1Hex(up.xml)}};
-      }
-      if (mode == "upload-gz") {
-        for (auto& [name, value] : fields) {
-          if (name == "composite_xml_bz") {
-            name = "composite_xml_gz";
-            value = ptsn::wire::Base64Encode(ptsn::wire::RawDeflate(up.xml, 9));
-          }
-        }
       }
       std::string body = ptsn::wire::EncodeForm(fields);
       requests.push_back("POST " + upload_path + " HTTP/1.1\r\n" + host_line + auth_header +

@@ -70,11 +70,22 @@ TEST_F(AppTest, HealthzAnswers) {
 }
 
 TEST_F(AppTest, ProtocolUploadAndCloneRoundTripEveryEncoding) {
-  // Plain, raw DEFLATE (> 10 000 bytes) and bzip2 (> 40 000 bytes), as PTS chooses.
-  for (int results : {2, 40, 200}) {
+  // Plain and raw DEFLATE (> 10 000 bytes) as our client sends them; bzip2 as a PTS with PHP's
+  // bz2 extension sends files over 40 000 bytes.
+  for (auto [results, bzip2] : {std::pair{2, false}, {40, false}, {200, false}, {200, true}}) {
     std::string xml = SampleCompositeXml("Round Trip", results);
     auto fields = UploadFields(xml);
-    std::string id = Upload(xml, alice_);
+    if (bzip2) {
+      for (auto& [name, value] : fields) {
+        if (name != "composite_xml_gz") continue;
+        name = "composite_xml_bz";
+        value = wire::Base64Encode(wire::Bzip2Compress(xml, 8));
+      }
+    }
+    auto posted = PostForm(fields, alice_);
+    ASSERT_TRUE(posted);
+    ASSERT_EQ(posted->status, 200) << posted->body;
+    std::string id = json::parse(posted->body)["openbenchmarking"]["upload"].value("id", "");
     ASSERT_TRUE(IsResultIdCompliant(id)) << id;
     auto res = PostForm({{"r", "clone_openbenchmarking_result"}, {"i", id}}, "");
     ASSERT_TRUE(res);

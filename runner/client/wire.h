@@ -50,8 +50,9 @@ struct Upload {
   std::optional<std::string> xml_deflated; // set by DecodeUpload: the composite_xml_gz bytes
 };
 
-// The fields `r=upload_test_result` carries, compressed as PTS 10.8.6 does: bzip2 above
-// 40 000 bytes, raw DEFLATE above 10 000, plain otherwise. `r` and `client_version` included.
+// The fields `r=upload_test_result` carries, compressed as PTS 10.8.6 does without PHP's bz2
+// extension (Debian's default): raw DEFLATE above 10 000 bytes, plain otherwise (never bzip2,
+// which DecodeUpload still accepts). `r` and `client_version` included.
 FormFields EncodeUpload(const Upload& upload);
 
 // Field access for the decoder (the server passes its parsed form).
