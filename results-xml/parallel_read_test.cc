@@ -1,0 +1,151 @@
+#include "results-xml/parallel_read.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <stdexcept>
+
+#include "results-xml/ordered_parallel.h"
+#include "results-xml/result_xml.h"
+#include "results-xml/test_support.h"
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+
+namespace ptsn::results {
+namespace {
+
+// ---- ForEachInOrder ------------------------------------------------------------------------
+
+std::vector<size_t> RunInOrder(size_t count, unsigned threads, size_t window) {
+  std::vector<size_t> seen;
+  std::atomic<size_t> in_flight{0}, most{0};
+  ForEachInOrder<size_t>(
+      count, threads, window,
+      [&](size_t i) {
+        size_t now = ++in_flight;
+        for (size_t m = most; now > m && !most.compare_exchange_weak(m, now);) {
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds((i * 7919) % 500));  // finish out of order
+        return i * 10;
+      },
+      [&](size_t i, size_t& v) {
+        EXPECT_EQ(v, i * 10);
+        --in_flight;
+        seen.push_back(i);
+      });
+  EXPECT_LE(most.load(), std::max<size_t>(window, threads) + 1) << "more values held than the window allows";
+  return seen;
+}
+
+TEST(ForEachInOrder, ConsumesEveryItemInIndexOrderWhateverTheThreadCount) {
+  for (unsigned threads : {1u, 2u, 4u, 9u}) {
+    std::vector<size_t> seen = RunInOrder(37, threads, 3);
+    ASSERT_EQ(seen.size(), 37u) << threads;
+    for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], i) << threads;
+  }
+  EXPECT_TRUE(RunInOrder(0, 4, 2).empty());
+}
+
+TEST(ForEachInOrder, OneThreadIsThePlainLoopOnTheCallingThread) {
+  std::vector<std::string> log;
+  const auto caller = std::this_thread::get_id();
+  ForEachInOrder<int>(
+      3, 1, 8,
+      [&](size_t i) {
+        EXPECT_EQ(std::this_thread::get_id(), caller);
+        log.push_back("p" + std::to_string(i));
+        return 0;
+      },
+      [&](size_t i, int&) { log.push_back("c" + std::to_string(i)); });
+  EXPECT_EQ(log, (std::vector<std::string>{"p0", "c0", "p1", "c1", "p2", "c2"}));
+}
+
+// The error the sequential loop would have given: the earliest failing item in order, whether
+// produce or consume failed, however the threads finished.
+std::string FirstError(unsigned threads, size_t produce_fails, size_t consume_fails) {
+  std::vector<size_t> consumed;
+  try {
+    ForEachInOrder<size_t>(
+        20, threads, 4,
+        [&](size_t i) -> size_t {
+          if (i >= produce_fails) {
+            std::this_thread::sleep_for(std::chrono::microseconds(i == produce_fails ? 2000 : 0));
+            throw std::runtime_error("produce " + std::to_string(i));
+          }
+          return i;
+        },
+        [&](size_t i, size_t&) {
+          if (i == consume_fails) throw std::runtime_error("consume " + std::to_string(i));
+          consumed.push_back(i);
+        });
+  } catch (const std::runtime_error& e) {
+    for (size_t i = 0; i < consumed.size(); ++i) EXPECT_EQ(consumed[i], i);
+    return e.what() + std::string(" after ") + std::to_string(consumed.size());
+  }
+  return "no error";
+}
+
+TEST(ForEachInOrder, ReportsTheErrorOfTheEarliestItemLikeTheSequentialLoop) {
+  for (unsigned threads : {1u, 2u, 3u}) {
+    EXPECT_EQ(FirstError(threads, 7, 99), "produce 7 after 7") << threads;
+    EXPECT_EQ(FirstError(threads, 7, 5), "consume 5 after 5") << threads;
+    EXPECT_EQ(FirstError(threads, 5, 5), "produce 5 after 5") << threads;
+    EXPECT_EQ(FirstError(threads, 0, 99), "produce 0 after 0") << threads;
+    EXPECT_EQ(FirstError(threads, 99, 99), "no error") << threads;
+  }
+}
+
+// ---- ReadResultFilesInOrder ----------------------------------------------------------------
+
+TEST(ReadResultFilesInOrder, SameModelsInInputOrderAsReadResultFile) {
+  PTSN_REQUIRE_REFERENCE();
+  std::vector<std::string> paths = test::ReferenceResultFiles();
+  ASSERT_GT(paths.size(), 3u);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    size_t next = 0;
+    ReadResultFilesInOrder(paths, threads, [&](size_t i, ResultFile& f) {
+      ASSERT_EQ(i, next++);
+      SerializeOptions keep;
+      keep.keep_as_read = true;
+      EXPECT_EQ(SerializeResultFile(f, keep), SerializeResultFile(ReadResultFile(paths[i]), keep)) << paths[i];
+    });
+    EXPECT_EQ(next, paths.size());
+  }
+}
+
+TEST(ReadResultFilesInOrder, TheFirstBadFileInInputOrderIsTheError) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "ptsn-parallel-read-test").string();
+  std::filesystem::create_directories(dir);
+  const std::string good = "<?xml version=\"1.0\"?>\n<PhoronixTestSuite><Generated><Title>t</Title>"
+                           "<LastModified/><TestClient/><Description/></Generated></PhoronixTestSuite>\n";
+  std::vector<std::string> paths;
+  for (int i = 0; i < 8; ++i) {
+    paths.push_back(dir + "/f" + std::to_string(i) + ".xml");
+    WriteFileAtomically(paths.back(), good);
+  }
+  WriteFileAtomically(paths[3], good.substr(0, good.size() / 2));   // truncated
+  WriteFileAtomically(paths[6], "<PhoronixTestSuite><Bogus/></PhoronixTestSuite>");  // unknown element
+  paths[7] = dir + "/missing.xml";
+  std::string sequential;
+  try {
+    ReadResultFile(paths[3]);
+  } catch (const Error& e) {
+    sequential = e.what();
+  }
+  ASSERT_FALSE(sequential.empty());
+  for (unsigned threads : {1u, 2u, 8u}) {
+    size_t consumed = 0;
+    try {
+      ReadResultFilesInOrder(paths, threads, [&](size_t, ResultFile&) { ++consumed; });
+      ADD_FAILURE() << "no error with " << threads << " threads";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), sequential) << threads;
+      EXPECT_EQ(consumed, 3u) << threads;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ptsn::results
