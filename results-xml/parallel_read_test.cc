@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "results-xml/export_test_fixture.h"
 #include "results-xml/ordered_parallel.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/test_support.h"
@@ -145,6 +146,126 @@ TEST(ReadResultFilesInOrder, TheFirstBadFileInInputOrderIsTheError) {
     }
   }
   std::filesystem::remove_all(dir);
+}
+
+// ---- StreamResultFile with the parse on its own thread -------------------------------------
+
+// Every call a visitor is given, as text (the Result object is reused, so it is copied out).
+struct CallLog : ResultVisitor {
+  void Head(const ResultFile& head) override {
+    ResultFile h = head;
+    h.results.clear();
+    log += "H\n" + SerializeResultFile(h, {.keep_as_read = true});
+  }
+  void OnResult(const Result& r) override {
+    ResultFile one;
+    one.results.push_back(r);
+    log += "R " + std::to_string(r.entries.size()) + "\n" + SerializeResultFile(one, {.keep_as_read = true});
+    if (++results == throw_at) throw std::runtime_error("visitor stops at " + std::to_string(results));
+  }
+  std::string log;
+  size_t results = 0, throw_at = 0;
+};
+
+// The calls and the outcome ("true", "false", the error) of one streaming read.
+std::string StreamOutcome(std::string_view xml, unsigned threads, size_t throw_at = 0) {
+  CallLog visitor;
+  visitor.throw_at = throw_at;
+  std::string outcome;
+  try {
+    outcome = StreamResultFile(xml, "in.xml", visitor, {.threads = threads, .min_parallel_bytes = 0}) ? "true" : "false";
+  } catch (const std::exception& e) {
+    outcome = std::string("error: ") + e.what();
+  }
+  return outcome + "\n" + visitor.log;
+}
+
+// A file of `count` results (more than the ring between the threads holds), each different.
+std::string ManyResults(size_t count) {
+  ResultFile f = test::SmallResultFile();
+  const std::vector<Result> base = f.results;
+  f.results.clear();
+  for (size_t i = 0; i < count; ++i) {
+    Result r = base[i % base.size()];
+    r.arguments += " #" + std::to_string(i);
+    if (i % 3 == 0) r.annotation = "note " + std::to_string(i);
+    if (i % 5 == 0) r.entries.resize(1);
+    for (Entry& e : r.entries) e.value = std::to_string(i * 1.5);
+    f.results.push_back(r);
+  }
+  return SerializeResultFile(f, {.keep_as_read = true});
+}
+
+TEST(StreamOnTwoThreads, ReferenceFilesGiveTheSingleThreadedCalls) {
+  PTSN_REQUIRE_REFERENCE();
+  for (const std::string& path : test::ReferenceResultFiles()) {
+    const std::string xml = ReadFile(path);
+    const std::string sequential = StreamOutcome(xml, 1);
+    EXPECT_EQ(sequential.substr(0, 5), "true\n") << path;
+    EXPECT_EQ(StreamOutcome(xml, 2), sequential) << path;
+  }
+}
+
+TEST(StreamOnTwoThreads, LargeFileGivesTheSingleThreadedCalls) {
+  const std::string xml = ManyResults(500);
+  const std::string sequential = StreamOutcome(xml, 1);
+  ASSERT_EQ(sequential.substr(0, 5), "true\n");
+  for (unsigned threads : {2u, 4u}) EXPECT_EQ(StreamOutcome(xml, threads), sequential);
+  // The default threshold leaves small files on one thread; this one is above it.
+  ASSERT_GT(xml.size(), StreamOptions{}.min_parallel_bytes);
+  CallLog visitor;
+  EXPECT_TRUE(StreamResultFile(xml, "in.xml", visitor, {.threads = 2}));
+  EXPECT_EQ("true\n" + visitor.log, sequential);
+}
+
+TEST(StreamOnTwoThreads, BrokenFilesGiveTheSameCallsAndTheSameError) {
+  const std::string xml = ManyResults(120);
+  std::vector<std::string> broken;
+  for (size_t k = 1; k < 24; ++k) broken.push_back(xml.substr(0, xml.size() * k / 24));  // truncated
+  std::string bad = xml;
+  bad.replace(bad.find("<Value>", bad.size() / 2), 7, "<Valeu>");  // unknown element mid-file
+  broken.push_back(bad);
+  bad = xml;
+  bad.replace(bad.find("</Entry>", bad.size() / 3), 8, "</Entyr>");  // mismatched end tag
+  broken.push_back(bad);
+  bad = xml;
+  bad.insert(bad.find("<Result>", bad.size() / 2), "<!-- a comment --><![CDATA[ x ]]><?pi x?>");
+  broken.push_back(bad);  // legal, and read the same way
+  bad = xml;
+  bad.insert(bad.find("<Value>", bad.size() * 3 / 4) + 7, "&bogus;");  // entity reference
+  broken.push_back(bad);
+  bad = xml;
+  bad[bad.size() / 2] = '\xff';  // not UTF-8: refused before the parse
+  broken.push_back(bad);
+  for (size_t i = 0; i < broken.size(); ++i) {
+    const std::string sequential = StreamOutcome(broken[i], 1);
+    EXPECT_EQ(StreamOutcome(broken[i], 2), sequential) << "case " << i;
+  }
+  EXPECT_EQ(StreamOutcome(broken.back(), 1).substr(0, 7), "error: ");
+}
+
+TEST(StreamOnTwoThreads, AVisitorExceptionStopsTheParseAndComesOutUnchanged) {
+  const std::string xml = ManyResults(200);
+  for (size_t at : {1, 7, 33, 150, 200}) {
+    const std::string sequential = StreamOutcome(xml, 1, at);
+    ASSERT_NE(sequential.find("error: visitor stops at " + std::to_string(at)), std::string::npos) << sequential.substr(0, 80);
+    EXPECT_EQ(StreamOutcome(xml, 2, at), sequential) << at;
+  }
+  // A parse error after the Result the visitor stops at: the visitor's exception, as on one thread.
+  const std::string truncated = xml.substr(0, xml.size() * 3 / 4);
+  EXPECT_EQ(StreamOutcome(truncated, 2, 10), StreamOutcome(truncated, 1, 10));
+}
+
+TEST(StreamOnTwoThreads, FileOutOfPtsOrderStopsWithFalseAfterTheSameCalls) {
+  std::string xml = ManyResults(80);
+  const size_t s2 = xml.find("  <System>", xml.find("</System>"));
+  const size_t s2_end = xml.find("</System>\n", s2) + 10;
+  const std::string system = xml.substr(s2, s2_end - s2);
+  xml.erase(s2, s2_end - s2);
+  xml.insert(xml.find("</Result>\n", xml.size() / 2) + 10, system);  // a System after 40 Results
+  const std::string sequential = StreamOutcome(xml, 1);
+  ASSERT_EQ(sequential.substr(0, 6), "false\n");
+  EXPECT_EQ(StreamOutcome(xml, 2), sequential);
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <atomic>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "results-xml/file_bytes.h"
@@ -697,6 +699,117 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
   return true;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Streaming on two threads (StreamResultFile with threads > 1)
+
+// The parse on a thread of its own, the visitor's calls on the calling thread: the parser hands
+// the head and each Result over through a ring of Result objects (reused, so their strings keep
+// their capacity: no memory grows with the file) and goes on with the next while the visitor
+// works on the last. The visitor gets exactly the calls of the single-threaded read, in the
+// same order, and the outcome is the same: the parse error, the visitor's exception, or false
+// for a file out of PTS's element order.
+// The two sides meet through atomic counters and wake each other only every kBatch Results (a
+// futex wake and sleep per Result would cost more CPU than the parse of one).
+class Pipeline {
+ public:
+  Pipeline(std::string_view xml, const std::string& source_name) : xml_(xml), source_name_(source_name) {}
+
+  bool Run(ResultVisitor& visitor) {
+    Producer producer(*this);
+    std::thread parser([&] {
+      try {
+        complete_ = Parse(xml_, source_name_, &producer, nullptr);
+      } catch (const Cancelled&) {
+      } catch (...) {
+        parse_error_ = std::current_exception();
+      }
+      done_.store(true, std::memory_order_release);
+      Signal(to_consumer_);
+    });
+    try {
+      Consume(visitor);
+    } catch (...) {
+      cancelled_.store(true, std::memory_order_release);
+      Signal(to_producer_);
+      parser.join();
+      throw;
+    }
+    parser.join();
+    if (parse_error_) std::rethrow_exception(parse_error_);
+    return complete_;
+  }
+
+ private:
+  static constexpr uint32_t kSlots = 32, kBatch = 8;
+  struct Cancelled {};
+
+  static void Signal(std::atomic<uint32_t>& signal) {
+    signal.fetch_add(1, std::memory_order_release);
+    signal.notify_one();
+  }
+
+  // The parser's visitor: copies what it is given into the ring.
+  class Producer : public ResultVisitor {
+   public:
+    explicit Producer(Pipeline& p) : p_(p) {}
+    void Head(const ResultFile& head) override {
+      p_.head_ = head;
+      p_.head_ready_.store(true, std::memory_order_release);
+      Signal(p_.to_consumer_);
+    }
+    void OnResult(const Result& result) override {
+      const uint32_t produced = p_.produced_.load(std::memory_order_relaxed);
+      for (;;) {
+        const uint32_t seen = p_.to_producer_.load(std::memory_order_acquire);
+        if (p_.cancelled_.load(std::memory_order_acquire)) throw Cancelled{};  // stops the parse
+        if (produced - p_.consumed_.load(std::memory_order_acquire) < kSlots) break;
+        p_.to_producer_.wait(seen, std::memory_order_acquire);
+      }
+      p_.ring_[produced % kSlots] = result;  // the consumer does not read this slot until produced_ counts it
+      p_.produced_.store(produced + 1, std::memory_order_release);
+      if ((produced + 1) % kBatch == 0) Signal(p_.to_consumer_);
+    }
+
+   private:
+    Pipeline& p_;
+  };
+
+  void Consume(ResultVisitor& visitor) {
+    bool head_given = false;
+    uint32_t consumed = 0;
+    for (;;) {
+      const uint32_t seen = to_consumer_.load(std::memory_order_acquire);
+      const bool done = done_.load(std::memory_order_acquire);  // before produced_: nothing after it
+      if (!head_given && head_ready_.load(std::memory_order_acquire)) {  // always before the first Result
+        head_given = true;
+        visitor.Head(head_);
+      }
+      const uint32_t produced = produced_.load(std::memory_order_acquire);
+      if (consumed != produced) {
+        while (consumed != produced) {
+          visitor.OnResult(ring_[consumed % kSlots]);
+          consumed_.store(++consumed, std::memory_order_release);
+          if (consumed % kBatch == 0) Signal(to_producer_);
+        }
+        continue;
+      }
+      if (done) return;
+      to_consumer_.wait(seen, std::memory_order_acquire);
+    }
+  }
+
+  std::string_view xml_;
+  const std::string& source_name_;
+  ResultFile head_;
+  Result ring_[kSlots];
+  std::atomic<uint32_t> produced_{0}, consumed_{0};
+  std::atomic<uint32_t> to_consumer_{0}, to_producer_{0};  // bumped (and waited on) to wake the other side
+  std::atomic<bool> head_ready_{false}, done_{false}, cancelled_{false};
+  // Written by the parser thread before done_ is set, read after join.
+  bool complete_ = false;
+  std::exception_ptr parse_error_;
+};
+
 }  // namespace
 
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name) {
@@ -718,8 +831,12 @@ ResultFile ReadResultFile(const std::string& path) {
   return file;
 }
 
-bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor) {
-  return Parse(xml, source_name, &visitor, nullptr);
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
+                      const StreamOptions& options) {
+  if (options.threads <= 1 || xml.size() < options.min_parallel_bytes)
+    return Parse(xml, source_name, &visitor, nullptr);
+  xmlInitParser();  // before another thread parses
+  return Pipeline(xml, source_name).Run(visitor);
 }
 
 std::string CurrentTimestamp() {

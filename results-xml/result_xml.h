@@ -62,7 +62,15 @@ class ResultVisitor {
 // Returns false, having stopped early, when a <Generated> or <System> follows a <Result> (legal,
 // never written by PTS): the caller then discards what it was given and uses the whole-file
 // ParseResultFile instead. On an error the visitor may have seen part of the file.
-bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor);
+struct StreamOptions {
+  // > 1: the parse runs on a thread of its own while the visitor works on the Results already
+  // parsed (the visitor is still called on the calling thread, with exactly the calls, and the
+  // outcome, of the single-threaded read). Only for files of at least min_parallel_bytes.
+  unsigned threads = 1;
+  size_t min_parallel_bytes = 256 << 10;  // below this a parse takes about a millisecond
+};
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
+                      const StreamOptions& options = {});
 
 struct SerializeOptions {
   // false (default, what PTS does on every save): LastModified = `now`, TestClient and the leading
