@@ -53,7 +53,8 @@ void RenderResultFile(const std::string& path, StreamingView& view,
   const FileBytes xml(path);
   try {
     Flushing flushing(view, sink);
-    if (StreamResultFile(xml.view(), path, flushing, {.threads = ReadThreads()})) {
+    if (StreamResultFile(xml.view(), path, flushing,
+                         {.threads = ReadThreads(), .cut_with_two_threads = view.RendersCheaply()})) {
       view.Finish();
       sink.Take(std::move(view.Pending()));
       return;

@@ -148,7 +148,7 @@ TEST(ReadResultFilesInOrder, TheFirstBadFileInInputOrderIsTheError) {
   std::filesystem::remove_all(dir);
 }
 
-// ---- StreamResultFile with the parse on its own thread -------------------------------------
+// ---- StreamResultFile with the parse on its own thread(s) -----------------------------------
 
 // Every call a visitor is given, as text (the Result object is reused, so it is copied out).
 struct CallLog : ResultVisitor {
@@ -167,13 +167,16 @@ struct CallLog : ResultVisitor {
   size_t results = 0, throw_at = 0;
 };
 
-// The calls and the outcome ("true", "false", the error) of one streaming read.
-std::string StreamOutcome(std::string_view xml, unsigned threads, size_t throw_at = 0) {
+// The calls and the outcome ("true", "false", the error) of one streaming read. share > 0: also
+// cut the file there (a third thread).
+std::string StreamOutcome(std::string_view xml, unsigned threads, size_t throw_at = 0, double share = 0) {
   CallLog visitor;
   visitor.throw_at = throw_at;
   std::string outcome;
+  const StreamOptions options{
+      .threads = threads, .min_parallel_bytes = 0, .cut_with_two_threads = share > 0, .first_share = share};
   try {
-    outcome = StreamResultFile(xml, "in.xml", visitor, {.threads = threads, .min_parallel_bytes = 0}) ? "true" : "false";
+    outcome = StreamResultFile(xml, "in.xml", visitor, options) ? "true" : "false";
   } catch (const std::exception& e) {
     outcome = std::string("error: ") + e.what();
   }
@@ -203,6 +206,7 @@ TEST(StreamOnTwoThreads, ReferenceFilesGiveTheSingleThreadedCalls) {
     const std::string sequential = StreamOutcome(xml, 1);
     EXPECT_EQ(sequential.substr(0, 5), "true\n") << path;
     EXPECT_EQ(StreamOutcome(xml, 2), sequential) << path;
+    for (double share : {0.2, 0.6}) EXPECT_EQ(StreamOutcome(xml, 2, 0, share), sequential) << path << " " << share;
   }
 }
 
@@ -211,6 +215,7 @@ TEST(StreamOnTwoThreads, LargeFileGivesTheSingleThreadedCalls) {
   const std::string sequential = StreamOutcome(xml, 1);
   ASSERT_EQ(sequential.substr(0, 5), "true\n");
   for (unsigned threads : {2u, 4u}) EXPECT_EQ(StreamOutcome(xml, threads), sequential);
+  for (double share : {0.01, 0.3, 0.6, 0.99}) EXPECT_EQ(StreamOutcome(xml, 2, 0, share), sequential) << share;
   // The default threshold leaves small files on one thread; this one is above it.
   ASSERT_GT(xml.size(), StreamOptions{}.min_parallel_bytes);
   CallLog visitor;
@@ -237,9 +242,19 @@ TEST(StreamOnTwoThreads, BrokenFilesGiveTheSameCallsAndTheSameError) {
   bad = xml;
   bad[bad.size() / 2] = '\xff';  // not UTF-8: refused before the parse
   broken.push_back(bad);
+  // A <Result> nested in an <Entry> (an unknown element) just after where the cut is aimed: the
+  // cut lands there, and the two parts are not well-formed.
+  bad = xml;
+  const size_t nested = bad.find("<Value>", bad.size() * 7 / 10);
+  bad.insert(nested, "<Result></Result>");
+  const double at_nested = static_cast<double>(nested) / static_cast<double>(bad.size());
+  ASSERT_EQ(ResultSplitPoints(bad, 2, at_nested), std::vector<size_t>{nested});
+  broken.push_back(bad);
   for (size_t i = 0; i < broken.size(); ++i) {
     const std::string sequential = StreamOutcome(broken[i], 1);
     EXPECT_EQ(StreamOutcome(broken[i], 2), sequential) << "case " << i;
+    for (double share : {0.3, 0.69, 0.9, at_nested})
+      EXPECT_EQ(StreamOutcome(broken[i], 2, 0, share), sequential) << "case " << i << " " << share;
   }
   EXPECT_EQ(StreamOutcome(broken.back(), 1).substr(0, 7), "error: ");
 }
@@ -250,10 +265,12 @@ TEST(StreamOnTwoThreads, AVisitorExceptionStopsTheParseAndComesOutUnchanged) {
     const std::string sequential = StreamOutcome(xml, 1, at);
     ASSERT_NE(sequential.find("error: visitor stops at " + std::to_string(at)), std::string::npos) << sequential.substr(0, 80);
     EXPECT_EQ(StreamOutcome(xml, 2, at), sequential) << at;
+    EXPECT_EQ(StreamOutcome(xml, 2, at, 0.5), sequential) << at;
   }
   // A parse error after the Result the visitor stops at: the visitor's exception, as on one thread.
   const std::string truncated = xml.substr(0, xml.size() * 3 / 4);
   EXPECT_EQ(StreamOutcome(truncated, 2, 10), StreamOutcome(truncated, 1, 10));
+  EXPECT_EQ(StreamOutcome(truncated, 2, 10, 0.5), StreamOutcome(truncated, 1, 10));
 }
 
 TEST(StreamOnTwoThreads, FileOutOfPtsOrderStopsWithFalseAfterTheSameCalls) {
@@ -266,6 +283,37 @@ TEST(StreamOnTwoThreads, FileOutOfPtsOrderStopsWithFalseAfterTheSameCalls) {
   const std::string sequential = StreamOutcome(xml, 1);
   ASSERT_EQ(sequential.substr(0, 6), "false\n");
   EXPECT_EQ(StreamOutcome(xml, 2), sequential);
+  for (double share : {0.2, 0.8}) EXPECT_EQ(StreamOutcome(xml, 2, 0, share), sequential) << share;  // before and after the cut
+}
+
+}  // namespace
+}  // namespace ptsn::results
+
+namespace ptsn::results {
+namespace {
+
+TEST(ResultSplitPoints, CutsOnlyAtResultTagsOfAFileWithNothingButElementsAfterTheRoot) {
+  const std::string xml = ManyResults(50);
+  const std::vector<size_t> cuts = ResultSplitPoints(xml, 3, 0.5);
+  ASSERT_EQ(cuts.size(), 2u);
+  EXPECT_GE(cuts[0], xml.size() / 2);
+  EXPECT_GE(cuts[1], xml.size() * 3 / 4);
+  for (size_t c : cuts) EXPECT_EQ(xml.compare(c, 9, "<Result>\n"), 0);
+  EXPECT_TRUE(ResultSplitPoints(xml, 1, 0.5).empty());
+  EXPECT_TRUE(ResultSplitPoints(xml, 2, 1.0).empty());  // no <Result> after the aim
+  // Anything that could hold a literal "<Result>" that is not a tag: no cut at all.
+  for (const char* markup : {"<!-- <Result> -->", "<![CDATA[<Result>]]>", "<?pi <Result>?>"}) {
+    std::string odd = xml;
+    odd.insert(odd.find("</PhoronixTestSuite>"), markup);
+    EXPECT_TRUE(ResultSplitPoints(odd, 2, 0.5).empty()) << markup;
+  }
+  std::string attributes = xml;  // the root tag must be exactly "<PhoronixTestSuite>"
+  attributes.replace(attributes.find("<PhoronixTestSuite>"), 19, "<PhoronixTestSuite xmlns=\"x\">");
+  EXPECT_TRUE(ResultSplitPoints(attributes, 2, 0.5).empty());
+  // The leading comment PTS writes before the root is fine.
+  const std::string as_pts_writes = SerializeResultFile(ParseResultFile(xml, "in.xml"));
+  ASSERT_LT(as_pts_writes.find("<!--"), as_pts_writes.find("<PhoronixTestSuite>"));
+  EXPECT_EQ(ResultSplitPoints(as_pts_writes, 2, 0.5).size(), 1u);
 }
 
 }  // namespace
