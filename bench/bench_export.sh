@@ -72,7 +72,7 @@ for f in text csv json; do
     measure "ours1-$f" env PTS_NATIVE_READ_THREADS=1 "$BIN" "result-file-to-$f" "${a[@]}" "$XML" -o "$WORK/ours1.$f"
   done
   cmp -s "$WORK/ours1.$f" "$WORK/$( [ $f = json ] && echo ours-pts.json || echo "ours.$f")" || echo "  WARNING: $f differs with 1 thread"
-  row "  same, 1 thread (PTS_NATIVE_READ_THREADS=1)" "$WORK/ours1-$f.times"
+  row "  $f$( [ $f = json ] && echo " --pts-only"), 1 thread (READ_THREADS=1)" "$WORK/ours1-$f.times"
 done
 row "pts-native version (process start floor)" "$WORK/version.times"
 if command -v xmllint > /dev/null; then
