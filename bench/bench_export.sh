@@ -65,6 +65,15 @@ for f in text csv json; do
 done
 for _ in $(seq "$RUNS"); do measure "ours-json-pts" "$BIN" result-file-to-json --pts-only "$XML" -o "$WORK/ours-pts.json"; done
 row "pts-native result-file-to-json --pts-only" "$WORK/ours-json-pts.times"
+# The single-threaded path (results.read_threads = 1), for the CPU the second core costs.
+for f in text csv json; do
+  a=(); [ $f = json ] && a=(--pts-only)
+  for _ in $(seq "$RUNS"); do
+    measure "ours1-$f" env PTS_NATIVE_READ_THREADS=1 "$BIN" "result-file-to-$f" "${a[@]}" "$XML" -o "$WORK/ours1.$f"
+  done
+  cmp -s "$WORK/ours1.$f" "$WORK/$( [ $f = json ] && echo ours-pts.json || echo "ours.$f")" || echo "  WARNING: $f differs with 1 thread"
+  row "  $f$( [ $f = json ] && echo " --pts-only"), 1 thread (READ_THREADS=1)" "$WORK/ours1-$f.times"
+done
 row "pts-native version (process start floor)" "$WORK/version.times"
 if command -v xmllint > /dev/null; then
   for _ in $(seq "$RUNS"); do measure xmllint xmllint --sax --noout "$XML"; done

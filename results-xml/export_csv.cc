@@ -77,6 +77,7 @@ class CsvView : public StreamingView {
   }
   std::string& Pending() override { return out_; }
   void Finish() override {}
+  bool RendersCheaply() const override { return true; }  // about a third of the parse
 
  private:
   std::vector<std::string> columns_;

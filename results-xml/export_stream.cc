@@ -1,6 +1,7 @@
 #include "results-xml/export_stream.h"
 
 #include "results-xml/file_bytes.h"
+#include "results-xml/parallel_read.h"
 #include "runner/common/atomic_file.h"
 
 namespace ptsn::results {
@@ -52,7 +53,8 @@ void RenderResultFile(const std::string& path, StreamingView& view,
   const FileBytes xml(path);
   try {
     Flushing flushing(view, sink);
-    if (StreamResultFile(xml.view(), path, flushing)) {
+    if (StreamResultFile(xml.view(), path, flushing,
+                         {.threads = ReadThreads(), .cut_with_two_threads = view.RendersCheaply()})) {
       view.Finish();
       sink.Take(std::move(view.Pending()));
       return;

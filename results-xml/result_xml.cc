@@ -11,10 +11,13 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <atomic>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "results-xml/file_bytes.h"
+#include "results-xml/parallel_read.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 
@@ -178,9 +181,11 @@ class SaxReader {
  public:
   // visitor == nullptr: build the whole model (Take()). Otherwise stream: the visitor gets the
   // head at the first <Result> and each Result at its end tag, and only one Result is kept.
+  // fragment: the document is "<PhoronixTestSuite>" + <Result> elements cut out of a file
+  // (StreamResultFile on several threads): its root takes nothing else and needs no <Generated>.
   SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor,
-            const ReadLimits* limits = nullptr)
-      : ctxt_(ctxt), source_(source), visitor_(visitor), limits_(limits) {}
+            const ReadLimits* limits = nullptr, bool fragment = false)
+      : ctxt_(ctxt), source_(source), visitor_(visitor), fragment_(fragment), limits_(limits) {}
 
   static void InstallInto(xmlSAXHandler& sax) {
     sax = xmlSAXHandler{};
@@ -387,7 +392,7 @@ class SaxReader {
       if (std::strcmp(name, "PhoronixTestSuite") != 0)
         return r.Fail(r.Line(), "root element is <" + std::string(name) +
                                     ">, not <PhoronixTestSuite>: this is not a PTS result file");
-      r.stack_.push_back({Kind::kRoot, name, r.Line()});
+      r.stack_.push_back({Kind::kRoot, name, r.Line(), r.fragment_ ? 1u : 0u});
       return;
     }
     Open& parent = r.stack_.back();
@@ -395,6 +400,8 @@ class SaxReader {
       case Kind::kLeaf:
         return r.Fail(r.Line(), "unexpected element <" + std::string(name) + "> inside <" + parent.name + ">");
       case Kind::kRoot:
+        if (r.fragment_ && !Is(name, "Result", r.names_.result_element))
+          return r.Fail(r.Line(), "<" + std::string(name) + "> in a piece of <Result>s");
         if (r.head_sent_ && (std::strcmp(name, "Generated") == 0 || std::strcmp(name, "System") == 0))
           return r.StopStreaming();
         if (std::strcmp(name, "Generated") == 0) {
@@ -514,6 +521,7 @@ class SaxReader {
   xmlParserCtxt* ctxt_;
   const std::string& source_;
   ResultVisitor* visitor_;
+  bool fragment_;
   bool head_sent_ = false;
   bool out_of_order_ = false;
   std::exception_ptr visitor_error_;
@@ -643,47 +651,82 @@ size_t EstimateSize(const ResultFile& f) {
 
 namespace {
 
-// The one parse: checks, libxml2 SAX pass, errors. Returns false only when streaming met a file out of PTS's element order.
-bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* visitor,
-           ResultFile* model, const ReadLimits* limits = nullptr) {
+// What libxml2 reads: `text`, or a piece of a file with the root tags it needs around it.
+struct Document {
+  std::string_view before, text, after;  // read as one
+  bool fragment = false;                 // "<PhoronixTestSuite>" + <Result>s (SaxReader's fragment)
+};
+
+// One libxml2 SAX pass of a SaxReader over `doc`.
+class SaxRun {
+ public:
+  SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits)
+      : ctxt_(xmlNewParserCtxt()) {
+    if (!ctxt_) throw FileError(source_name, "out of memory creating the XML parser");
+    reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment);
+    SaxReader::InstallInto(*ctxt_->sax);
+    ctxt_->_private = &*reader_;
+    // A pull parser over the whole text in one call, without the push parser's per-chunk
+    // look-ahead scans. libxml2 pulls the text through a read callback, copying one slice at a
+    // time into its window and dropping what it has consumed, so it never holds a second copy of
+    // the whole file (xmlCtxtReadMemory would copy all of it).
+    struct Slices {
+      std::string_view parts[3];
+      size_t at = 0;
+      static int Read(void* self, char* buffer, int len) {
+        auto& s = *static_cast<Slices*>(self);
+        while (s.at < 3 && s.parts[s.at].empty()) ++s.at;
+        if (s.at == 3) return 0;
+        std::string_view& rest = s.parts[s.at];
+        const size_t n = std::min(rest.size(), static_cast<size_t>(len));
+        std::memcpy(buffer, rest.data(), n);
+        rest.remove_prefix(n);
+        return static_cast<int>(n);
+      }
+    } slices{{doc.before, doc.text, doc.after}};
+    // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
+    // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors
+    // ourselves. IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration
+    // claims; read them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
+    xmlCtxtReadIO(ctxt_.get(), &Slices::Read, nullptr, &slices, nullptr, nullptr,
+                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+                      XML_PARSE_IGNORE_ENC);
+  }
+  SaxReader& reader() { return *reader_; }
+  bool malformed() const { return !ctxt_->wellFormed || reader_->xml_error(); }
+  // Read to the end with nothing wrong and nothing stopped.
+  bool clean() const {
+    return !malformed() && !reader_->failed() && reader_->limit_error().empty() && !reader_->visitor_error() &&
+           !reader_->out_of_order();
+  }
+
+ private:
+  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt_;
+  std::optional<SaxReader> reader_;
+};
+
+// The checks on the whole text that come before the parse (and its errors).
+void CheckText(std::string_view xml, const std::string& source_name) {
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw FileError(source_name, "empty file, not a result file");
   CheckUtf8(xml, source_name);
   RejectDoctype(xml, source_name);
   if (xml.size() > static_cast<size_t>(INT32_MAX)) throw FileError(source_name, "file too large");
+}
 
+// The one parse: checks, libxml2 SAX pass, errors. Returns false only when streaming met a file
+// out of PTS's element order. `doc`: the file is `xml` cut short with a root end tag added
+// (StreamResultFile on several threads; the checks still cover all of `xml`).
+bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* visitor,
+           ResultFile* model, const ReadLimits* limits = nullptr, const Document* doc = nullptr) {
+  CheckText(xml, source_name);
   xmlInitParser();
-  // A pull parser over the whole buffer in one xmlParseDocument call, without the push parser's
-  // per-chunk look-ahead scans.
-  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlNewParserCtxt());
-  if (!ctxt) throw FileError(source_name, "out of memory creating the XML parser");
-  SaxReader reader(ctxt.get(), source_name, visitor, limits);
-  SaxReader::InstallInto(*ctxt->sax);
-  ctxt->_private = &reader;
-  // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
-  // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors ourselves.
-  // IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration claims; read
-  // them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
-  // libxml2 pulls the text through a read callback, copying one slice at a time into its window
-  // and dropping what it has consumed, so it never holds a second copy of the whole file
-  // (xmlCtxtReadMemory would copy all of it).
-  struct Slices {
-    std::string_view rest;
-    static int Read(void* self, char* buffer, int len) {
-      auto& s = *static_cast<Slices*>(self);
-      const size_t n = std::min(s.rest.size(), static_cast<size_t>(len));
-      std::memcpy(buffer, s.rest.data(), n);
-      s.rest.remove_prefix(n);
-      return static_cast<int>(n);
-    }
-  } slices{xml};
-  xmlCtxtReadIO(ctxt.get(), &Slices::Read, nullptr, &slices, nullptr, nullptr,
-                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
-                    XML_PARSE_IGNORE_ENC);
+  SaxRun run(doc ? *doc : Document{{}, xml, {}}, source_name, visitor, limits);
+  SaxReader& reader = run.reader();
   if (!reader.limit_error().empty()) throw FileError(source_name, reader.limit_error());
   if (reader.visitor_error()) std::rethrow_exception(reader.visitor_error());
   if (reader.out_of_order()) return false;
-  bool malformed = !ctxt->wellFormed || reader.xml_error();
+  const bool malformed = run.malformed();
   if (reader.failed() && !malformed) throw FileError(source_name, reader.error());
   if (malformed) {
     std::string msg = reader.xml_error() ? reader.xml_error()->second : "malformed XML";
@@ -696,6 +739,287 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
   if (model) *model = reader.Take();
   return true;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming on several threads (StreamResultFile with threads > 1)
+
+// Results packed one after another into one string (length-prefixed fields): what a thread
+// parsing ahead keeps until the visitor gets there. One growing buffer rather than Result
+// objects, because fresh memory is paid per page touched (a page fault costs microseconds).
+class PackedResults {
+ public:
+  void Reserve(size_t bytes) { data_.reserve(bytes); }
+  void Add(const Result& r) {
+    for (const std::string* f : {&r.identifier, &r.title, &r.app_version, &r.arguments, &r.description, &r.scale,
+                                 &r.proportion, &r.display_format})
+      PutText(*f);
+    PutOptional(r.annotation);
+    PutOptional(r.parent);
+    PutLength(r.entries.size());
+    for (const Entry& e : r.entries) {
+      PutText(e.identifier);
+      PutText(e.value);
+      PutOptional(e.raw_string);
+      PutOptional(e.json);
+    }
+    ++count_;
+  }
+  size_t count() const { return count_; }
+
+  // Reads the Results back in order into one reused object (strings keep their capacity).
+  class Reader {
+   public:
+    explicit Reader(const PackedResults& packed) : data_(packed.data_) {}
+    const Result& Next() {
+      for (std::string* f : {&r_.identifier, &r_.title, &r_.app_version, &r_.arguments, &r_.description, &r_.scale,
+                             &r_.proportion, &r_.display_format})
+        GetText(*f);
+      GetOptional(r_.annotation);
+      GetOptional(r_.parent);
+      r_.entries.resize(GetLength());
+      for (Entry& e : r_.entries) {
+        GetText(e.identifier);
+        GetText(e.value);
+        GetOptional(e.raw_string);
+        GetOptional(e.json);
+      }
+      return r_;
+    }
+
+   private:
+    uint32_t GetLength() {
+      uint32_t n;
+      std::memcpy(&n, data_.data() + at_, sizeof n);
+      at_ += sizeof n;
+      return n;
+    }
+    void GetText(std::string& s) {
+      const uint32_t n = GetLength();
+      s.assign(data_.data() + at_, n);
+      at_ += n;
+    }
+    void GetOptional(std::optional<std::string>& s) {
+      if (data_[at_] == 0) {
+        ++at_;
+        s.reset();
+        return;
+      }
+      ++at_;
+      GetText(s ? *s : s.emplace());
+    }
+    const std::string& data_;
+    size_t at_ = 0;
+    Result r_;
+  };
+
+ private:
+  void PutLength(size_t n) {
+    const auto v = static_cast<uint32_t>(n);  // one value of a file under 2 GB (CheckText)
+    data_.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  void PutText(std::string_view s) {
+    PutLength(s.size());
+    data_.append(s);
+  }
+  void PutOptional(const std::optional<std::string>& s) {
+    data_ += static_cast<char>(s ? 1 : 0);
+    if (s) PutText(*s);
+  }
+  std::string data_;
+  size_t count_ = 0;
+};
+
+// Passes on what `to` has not been given yet: a single-threaded read that goes on from where a
+// parallel read stopped gives the visitor exactly the calls it would have had from the start.
+class ResumingVisitor : public ResultVisitor {
+ public:
+  ResumingVisitor(ResultVisitor& to, bool head_given, size_t results_given)
+      : to_(to), skip_head_(head_given), skip_results_(results_given) {}
+  void Head(const ResultFile& head) override {
+    if (!skip_head_) to_.Head(head);
+  }
+  void OnResult(const Result& result) override {
+    if (skip_results_ > 0) --skip_results_;
+    else to_.OnResult(result);
+  }
+
+ private:
+  ResultVisitor& to_;
+  bool skip_head_;
+  size_t skip_results_;
+};
+
+// The parse on a thread of its own, the visitor's calls on the calling thread: the parser hands
+// the head and each Result over through a ring of Result objects (reused, so their strings keep
+// their capacity: no memory grows with the file) and goes on with the next while the visitor
+// works on the last. The two sides meet through atomic counters and wake each other only every
+// kBatch Results (a futex wake and sleep per Result would cost more CPU than the parse of one).
+//
+// With a cut (a top-level <Result> tag, parallel_read.h's ResultSplitPoints), the parser thread
+// reads only the text before it (closed with the root's end tag) while a third thread parses the
+// rest (opened with the root's start tag) into PackedResults, handed on once the first part is
+// through. A cut that is not at the root's child depth leaves one of the two not well-formed.
+//
+// Either way the visitor gets exactly the calls of the single-threaded read, in the same order,
+// and the outcome is the same: the parse error, the visitor's exception, or false for a file out
+// of PTS's element order. Anything but a clean read of both parts (an error, a doubt, a file out
+// of order) is settled by reading the file again single-threaded from the start, the visitor
+// being given only the calls it has not had yet (ResumingVisitor): the error and its line are
+// then the single-threaded read's by construction.
+class Pipeline {
+ public:
+  Pipeline(std::string_view xml, const std::string& source_name, size_t cut)
+      : xml_(xml), source_name_(source_name), cut_(cut) {}
+
+  bool Run(ResultVisitor& visitor) {
+    constexpr std::string_view kOpen = "<PhoronixTestSuite>", kClose = "</PhoronixTestSuite>";
+    Producer producer(*this);
+    std::thread rest, parser;
+    // Stops and joins the threads however Run is left.
+    struct Joiner {
+      Pipeline& p;
+      std::thread &a, &b;
+      ~Joiner() {
+        p.cancelled_.store(true, std::memory_order_release);
+        Signal(p.to_producer_);
+        if (a.joinable()) a.join();
+        if (b.joinable()) b.join();
+      }
+    } joiner{*this, parser, rest};
+    if (cut_ > 0) {
+      rest = std::thread([&] {
+        try {
+          Encoder encoder(*this);
+          packed_.Reserve(xml_.size() - cut_);
+          SaxRun run(Document{kOpen, xml_.substr(cut_), {}, /*fragment=*/true}, source_name_, &encoder, nullptr);
+          rest_clean_ = run.clean();
+        } catch (...) {  // out of memory: the single-threaded read will say so
+        }
+      });
+    }
+    parser = std::thread([&] {
+      try {
+        const Document first{{}, xml_.substr(0, cut_), kClose};
+        complete_ = Parse(xml_, source_name_, &producer, nullptr, nullptr, cut_ > 0 ? &first : nullptr);
+      } catch (const Cancelled&) {
+      } catch (...) {
+        parse_error_ = std::current_exception();
+      }
+      done_.store(true, std::memory_order_release);
+      Signal(to_consumer_);
+    });
+
+    Consume(visitor);
+    parser.join();
+    if (cut_ == 0) {
+      if (parse_error_) std::rethrow_exception(parse_error_);
+      return complete_;
+    }
+    if (complete_ && !parse_error_) {
+      rest.join();
+      if (rest_clean_) {
+        PackedResults::Reader reader(packed_);
+        for (size_t i = 0; i < packed_.count(); ++i) {
+          visitor.OnResult(reader.Next());
+          ++given_;
+        }
+        return true;
+      }
+    }
+    cancelled_.store(true, std::memory_order_release);  // the third thread's work is not needed
+    ResumingVisitor resuming(visitor, head_given_, given_);
+    return Parse(xml_, source_name_, &resuming, nullptr);
+  }
+
+ private:
+  static constexpr uint32_t kSlots = 32, kBatch = 8;
+  struct Cancelled {};
+
+  static void Signal(std::atomic<uint32_t>& signal) {
+    signal.fetch_add(1, std::memory_order_release);
+    signal.notify_one();
+  }
+
+  // The parser's visitor: copies what it is given into the ring.
+  class Producer : public ResultVisitor {
+   public:
+    explicit Producer(Pipeline& p) : p_(p) {}
+    void Head(const ResultFile& head) override {
+      p_.head_ = head;
+      p_.head_ready_.store(true, std::memory_order_release);
+      Signal(p_.to_consumer_);
+    }
+    void OnResult(const Result& result) override {
+      const uint32_t produced = p_.produced_.load(std::memory_order_relaxed);
+      for (;;) {
+        const uint32_t seen = p_.to_producer_.load(std::memory_order_acquire);
+        if (p_.cancelled_.load(std::memory_order_acquire)) throw Cancelled{};  // stops the parse
+        if (produced - p_.consumed_.load(std::memory_order_acquire) < kSlots) break;
+        p_.to_producer_.wait(seen, std::memory_order_acquire);
+      }
+      p_.ring_[produced % kSlots] = result;  // the consumer does not read this slot until produced_ counts it
+      p_.produced_.store(produced + 1, std::memory_order_release);
+      if ((produced + 1) % kBatch == 0) Signal(p_.to_consumer_);
+    }
+
+   private:
+    Pipeline& p_;
+  };
+
+  // The third thread's visitor: packs the Results of the text after the cut.
+  class Encoder : public ResultVisitor {
+   public:
+    explicit Encoder(Pipeline& p) : p_(p) {}
+    void Head(const ResultFile&) override {}
+    void OnResult(const Result& result) override {
+      if (p_.cancelled_.load(std::memory_order_relaxed)) throw Cancelled{};
+      p_.packed_.Add(result);
+    }
+
+   private:
+    Pipeline& p_;
+  };
+
+  void Consume(ResultVisitor& visitor) {
+    uint32_t consumed = 0;
+    for (;;) {
+      const uint32_t seen = to_consumer_.load(std::memory_order_acquire);
+      const bool done = done_.load(std::memory_order_acquire);  // before produced_: nothing after it
+      if (!head_given_ && head_ready_.load(std::memory_order_acquire)) {  // always before the first Result
+        visitor.Head(head_);
+        head_given_ = true;
+      }
+      const uint32_t produced = produced_.load(std::memory_order_acquire);
+      if (consumed != produced) {
+        while (consumed != produced) {
+          visitor.OnResult(ring_[consumed % kSlots]);
+          ++given_;
+          consumed_.store(++consumed, std::memory_order_release);
+          if (consumed % kBatch == 0) Signal(to_producer_);
+        }
+        continue;
+      }
+      if (done) return;
+      to_consumer_.wait(seen, std::memory_order_acquire);
+    }
+  }
+
+  std::string_view xml_;
+  const std::string& source_name_;
+  const size_t cut_;  // 0: no third thread
+  ResultFile head_;
+  Result ring_[kSlots];
+  std::atomic<uint32_t> produced_{0}, consumed_{0};
+  std::atomic<uint32_t> to_consumer_{0}, to_producer_{0};  // bumped (and waited on) to wake the other side
+  std::atomic<bool> head_ready_{false}, done_{false}, cancelled_{false};
+  // The calling thread's count of the calls the visitor has had.
+  bool head_given_ = false;
+  size_t given_ = 0;
+  // Written by the parser threads before they end, read after join.
+  bool complete_ = false, rest_clean_ = false;
+  std::exception_ptr parse_error_;
+  PackedResults packed_;
+};
 
 }  // namespace
 
@@ -718,8 +1042,15 @@ ResultFile ReadResultFile(const std::string& path) {
   return file;
 }
 
-bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor) {
-  return Parse(xml, source_name, &visitor, nullptr);
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
+                      const StreamOptions& options) {
+  if (options.threads <= 1 || xml.size() < options.min_parallel_bytes)
+    return Parse(xml, source_name, &visitor, nullptr);
+  xmlInitParser();  // before other threads parse
+  const std::vector<size_t> cuts = options.threads >= 3 || options.cut_with_two_threads
+                                       ? ResultSplitPoints(xml, 2, options.first_share)
+                                       : std::vector<size_t>{};
+  return Pipeline(xml, source_name, cuts.empty() ? 0 : cuts.front()).Run(visitor);
 }
 
 std::string CurrentTimestamp() {

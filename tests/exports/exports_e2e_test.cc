@@ -43,6 +43,41 @@ TEST_F(ExportsE2E, TextToStdoutMatchesPts) {
   EXPECT_EQ(seed.output + "\n", ptsn::ReadFile(Golden("seed-results/ubuntu-1304-disk-encryption/result-file-to-text.txt")));
 }
 
+// results.read_threads: a large file is parsed on its own thread(s) while the view renders; the
+// outputs and errors are those of the single-threaded read.
+TEST_F(ExportsE2E, ParallelReadsGiveTheSingleThreadedOutputsAndErrors) {
+  REQUIRE_GOLDEN();
+  const std::string golden = ptsn::ReadFile(Golden("pts-output/merged/composite.xml"));
+  const size_t first = golden.find("  <Result>"), end = golden.find("</PhoronixTestSuite>");
+  ASSERT_NE(first, std::string::npos);
+  std::string big = golden.substr(0, first);
+  for (int i = 0; big.size() < (600 << 10); ++i) {  // well over the 256 KB threshold
+    std::string results = golden.substr(first, end - first);
+    for (size_t at = 0; (at = results.find("</Arguments>", at)) != std::string::npos; at += 12 + std::to_string(i).size() + 2)
+      results.insert(at, " #" + std::to_string(i));
+    big += results;
+  }
+  big += golden.substr(end);
+  const std::string path = (dir_ / "big.xml").string(), cut = (dir_ / "cut.xml").string();
+  ptsn::WriteFileAtomically(path, big);
+  ptsn::WriteFileAtomically(cut, big.substr(0, big.size() * 4 / 5));
+  for (const std::string command : {"result-file-to-text", "result-file-to-csv", "result-file-to-json",
+                                    "result-file-to-json --pts-only"}) {
+    for (const std::string& file : {path, cut}) {
+      const std::string args = command + " " + file + (file == cut ? " 2>&1" : "");  // the error is on stderr
+      auto one = ptsn::test::RunPtsNative(args, "PTS_NATIVE_READ_THREADS=1", false);
+      EXPECT_EQ(one.exit_code, file == path ? 0 : 1) << command;
+      if (file == path) EXPECT_GT(one.output.size(), big.size() / 50) << command;
+      else EXPECT_NE(one.output.find("cut.xml: line "), std::string::npos) << one.output;
+      for (const char* threads : {"2", "3"}) {
+        auto more = ptsn::test::RunPtsNative(args, std::string("PTS_NATIVE_READ_THREADS=") + threads, false);
+        EXPECT_EQ(more.exit_code, one.exit_code) << command;
+        EXPECT_EQ(more.output, one.output) << command << " " << file << " " << threads;
+      }
+    }
+  }
+}
+
 TEST_F(ExportsE2E, OutputFileAndSavedName) {
   REQUIRE_GOLDEN();
   // A saved result: <results dir>/<name>/composite.xml.

@@ -122,6 +122,38 @@ TEST_F(ResultsCli, MergeMissingOrBadInputIsAHardErrorAndWritesNothing) {
   EXPECT_NE(r.output.find("at least two"), std::string::npos);
 }
 
+// results.read_threads: inputs parsed side by side are merged in input order, so the output and
+// the first error (in input order: a clash before a bad file, a bad file before a clash) are the
+// single-threaded ones.
+TEST_F(ResultsCli, MergeReadsInParallelWithTheSingleThreadedOutputAndErrors) {
+  PTSN_REQUIRE_REFERENCE();
+  std::string inputs;
+  for (const char* rel : {"result-a/composite.xml", "result-b/composite.xml", "merge-experiments/inputs/exp-a-clash.xml",
+                          "merge-experiments/inputs/exp-c-partial.xml", "merged/composite.xml"})
+    inputs += " " + Quote(Ref(rel));
+  std::string bad = Quote(Write("bad.xml", "<?xml version=\"1.0\"?>\n<PhoronixTestSuite>\n  <Generated>\n"));
+  auto run = [&](const std::string& threads, const std::string& args) {
+    return RunPtsNative(args, env_ + " PTS_NATIVE_READ_THREADS=" + threads);
+  };
+  std::string outputs[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string threads = k == 0 ? "1" : "4", out = Path("out-" + threads + ".xml");
+    auto r = run(threads, "merge-results" + inputs + inputs + " -o " + Quote(out));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    outputs[k] = WithoutLastModified(ReadFile(out));
+  }
+  EXPECT_EQ(outputs[0], outputs[1]);
+  for (const std::string& args : {"merge-results" + inputs + " " + bad + inputs + " --on-clash=error -o x.xml",
+                                  "merge-results " + Quote(Ref("result-a/composite.xml")) + " " + bad + inputs +
+                                      " --on-clash=error -o x.xml",
+                                  "merge-results" + inputs + inputs + " " + bad + " -o x.xml"}) {
+    auto one = run("1", args), four = run("4", args);
+    EXPECT_EQ(one.exit_code, 1) << one.output;
+    EXPECT_EQ(four.exit_code, one.exit_code);
+    EXPECT_EQ(four.output, one.output);
+  }
+}
+
 TEST_F(ResultsCli, RenameIdentifierMatchesPts) {
   PTSN_REQUIRE_REFERENCE();
   Save("exp-rename", "merged/composite.xml");
