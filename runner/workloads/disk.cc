@@ -545,36 +545,47 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
   }
 
   std::vector<ThreadResult> results(o.threads);
-  std::latch ready(o.threads + 1);
-  std::atomic<bool> go{false};
+  std::vector<WorkerSpan> spans(o.threads);
+  // Workers block until released (no spinning: the wait costs no CPU inside the measured window)
+  // and stamp their own start and end; the last one to finish samples the process CPU time.
+  std::latch ready(o.threads + 1), start(1);
+  std::atomic<int> unfinished{o.threads};
+  double cpu_end = 0;
+  auto finish = [&] {
+    if (unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) cpu_end = CpuSeconds();
+  };
   std::vector<std::thread> workers;
   for (int t = 0; t < o.threads; ++t) {
     workers.emplace_back([&, t] {
       ThreadResult& r = results[t];
-      bool counted = false;
+      bool counted = false, finished = false;
       try {
         OpSource src(effective, t);
         DataPool pool(o.zero_data, 77 + static_cast<uint64_t>(t), std::max<uint64_t>(o.block_size, kMaxFileServerBlock));
         ready.count_down();
         counted = true;
-        while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+        start.wait();
+        spans[t].start_ns = NowNs();
         const std::string& file = o.file.empty() ? stats.files[t] : o.file;
         if (engine.engine == DiskEngine::kPsync) RunSync(effective, fds[t], file, src, pool, r);
         else RunAsync(effective, engine.engine, fds[t], file, src, pool, r);
         if (r.writes > 0 && o.fsync == FsyncPolicy::kEnd && fsync(fds[t]) != 0) throw FileError(file, Errno("fsync"));
+        spans[t].end_ns = NowNs();
+        finished = true;
+        finish();  // before the pool and buffers are freed: that is not the workload's work
       } catch (const std::exception& e) {
         r.error = e.what();
         if (!counted) ready.count_down();
+        if (!finished) finish();
       }
     });
   }
   ready.arrive_and_wait();
   double cpu0 = CpuSeconds();
-  uint64_t t0 = NowNs();
-  go.store(true, std::memory_order_release);
+  start.count_down();
   for (auto& w : workers) w.join();
-  stats.seconds = static_cast<double>(NowNs() - t0) / 1e9;
-  stats.cpu_seconds = CpuSeconds() - cpu0;
+  stats.seconds = PhaseSeconds(spans);
+  stats.cpu_seconds = cpu_end - cpu0;
   for (int t = 0; t < o.threads; ++t) {
     off_t end = lseek(fds[t], 0, SEEK_END);
     stats.file_sizes.push_back(end < 0 ? 0 : static_cast<uint64_t>(end));
@@ -590,6 +601,16 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
   stats.ops = stats.read_ops + stats.write_ops;
   if (Interrupted()) throw Error("interrupted; scratch directory removed", 128 + InterruptSignal());
   return stats;
+}
+
+double PhaseSeconds(const std::vector<WorkerSpan>& spans) {
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& w : spans) {
+    if (w.end_ns == 0) continue;  // did not run to the end (its error is reported instead)
+    first = std::min(first, w.start_ns);
+    last = std::max(last, w.end_ns);
+  }
+  return last > first ? static_cast<double>(last - first) / 1e9 : 0;
 }
 
 void AddLatencyFields(Report& r, const LatencyHistogram& h) {
