@@ -5,12 +5,18 @@
 # drift of the disk's speed during a row falls on both alike. The goal (issue #5): ours within
 # +-10 % of fio's throughput, and ours' CPU use while waiting on the disk below fio's.
 #
-# Same work, checked with strace (see the workloads notes): both open the file with the same flags,
+# Same work, checked with strace by bench/disk_same_work.sh (one command, ~30 s): both open the file with the same flags,
 # give the same fadvise hint (fio's fadvise_hint=1: SEQUENTIAL / RANDOM), fallocate a new file before
 # writing it and fsync it at the end, issue one pread/pwrite per block with a page-aligned buffer
 # (psync, queue depth 1), and touch every block exactly once (random patterns: a random permutation
 # of the blocks; fio's random map does the same with another generator). Only the random order
 # differs; replaying our exact order through fio (--read_iolog) measured no difference beyond noise.
+# Same scheduling: fio runs each job in a process that calls setsid(), so with the kernel's session
+# autogroups (sched_autogroup_enabled=1, Debian's default) the job is a fresh scheduling group of its
+# own, while a command started from this script shares the script's group, which has just spent CPU
+# (fio's own start-up spin among it): on a busy machine ours was then preempted inside its writes
+# more often (buffered rand-write 4k: pair 0.80 without, 0.93 with setsid, at load 5-6). So ours
+# runs under `setsid -w` too. On a quiet machine this changes nothing.
 # Read rows read the very same file: fio lays it out once per row (buffered write + fsync), then
 # each repeat fio and `workload disk --file` read it — so layout and placement cannot differ. The
 # script drops the file from the page cache (POSIX_FADV_DONTNEED) before every read run and tells
@@ -34,7 +40,8 @@
 # prints are this machine's noise floor, what the ours/fio rows can resolve at best.
 #   bench/bench_disk.sh [build-dir] [directory]
 #   env: REPEATS=10 SEQ_SIZE=256m RAND_SIZE=64m ONLY=<regex on "pattern mode">, e.g. ONLY='seq-read buffered'
-#        CONTROL=1
+#        CONTROL=1   PAIRS_LOG=<file>: appends each pair ("pattern bs mode: fio-MiB/s fio-cpu% ours-MiB/s ours-cpu%"),
+#        so that several runs can be pooled
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -85,7 +92,7 @@ ours_run() {
   local flags=(--dir "$DIR")
   [[ $pattern == *read ]] && drop_cache && flags=(--file "$DIR/fio-data" --keep-cache)
   [ "$direct" = 1 ] && flags+=(--direct)
-  "$BIN" workload disk --pattern "$pattern" --block-size "$bs" --size "$size" "${flags[@]}" --json |
+  setsid -w "$BIN" workload disk --pattern "$pattern" --block-size "$bs" --size "$size" "${flags[@]}" --json |
     python3 -c "
 import json,sys
 j=json.load(sys.stdin)
@@ -149,6 +156,7 @@ for direct in 0 1; do
     done
     rm -f "$DIR/fio-data"
     printf "%s" "$pairs" | row_stats "$pattern $bs $mode" $((SECONDS - row_start))
+    [ -n "${PAIRS_LOG:-}" ] && printf "%s" "$pairs" | sed "s/^/$pattern $bs $mode: /" >> "$PAIRS_LOG"
     [ -n "$ub" ] && unaligned="fio-default-buffer (page+16 bytes), buffered seq-read 1m: median $(echo "$ub" | median) MiB/s, spread $(echo "$ub" | spread)"
   done
 done
