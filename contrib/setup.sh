@@ -13,7 +13,7 @@ PACKAGES=(
   libyaml-cpp-dev libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libsqlite3-dev sqlite3 libpqxx-dev libpq-dev postgresql
   libcpp-httplib-dev liburing-dev libaio-dev
-  fio procps bonnie++
+  fio procps bonnie++ strace
   chromium
 )
 

@@ -61,7 +61,7 @@ struct DiskStats {
   uint64_t ops = 0;
   uint64_t read_ops = 0, write_ops = 0;
   double seconds = 0;       // wall time of the timed phase
-  double cpu_seconds = 0;   // user + system time of this process during it
+  double cpu_seconds = 0;   // user + system time of this process from the workers' release to the last one's end
   std::string engine;       // EngineChoice::label
   LatencyHistogram latency;
   std::vector<std::string> files;  // the data files (gone after the run; for tests)
@@ -75,6 +75,16 @@ struct DiskStats {
 // Bytes of the first `size` bytes of the open file `fd` that are in the page cache (mincore over a
 // read-only mapping, which reads nothing in); nullopt when the kernel cannot tell.
 std::optional<uint64_t> CachedBytes(int fd, uint64_t size);
+
+// The wall time of a run's timed phase from each worker's own stamps (start: before its first I/O;
+// end: after its last I/O and fsync): the first start to the last end. Stamps taken by the thread
+// that starts and joins the workers also counted the scheduler's delay in waking them and then it —
+// milliseconds on a loaded machine, 10-30 % of a short sequential run (fio stamps in the job too).
+// Spans with no end (the worker failed) are skipped; 0 when none ran.
+struct WorkerSpan {
+  uint64_t start_ns = 0, end_ns = 0;
+};
+double PhaseSeconds(const std::vector<WorkerSpan>& spans);
 
 // Throws ptsn::Error on bad options, short free space, I/O errors (naming the file) and
 // interruption (exit code 128 + signal) — after removing the scratch directory.

@@ -43,6 +43,29 @@ TEST(Disk, SequentialWriteWritesEveryByteAndCleansUp) {
   EXPECT_NE(r.Find("iops"), nullptr);
 }
 
+TEST(Disk, PhaseRunsFromTheFirstWorkerStartToTheLastEnd) {
+  EXPECT_DOUBLE_EQ(PhaseSeconds({{1'000'000'000, 3'000'000'000}, {2'000'000'000, 3'500'000'000}}), 2.5);
+  // A worker that failed (no end stamp) does not stretch or shrink the phase.
+  EXPECT_DOUBLE_EQ(PhaseSeconds({{1'000'000'000, 0}, {2'000'000'000, 2'500'000'000}}), 0.5);
+  EXPECT_EQ(PhaseSeconds({}), 0);
+  EXPECT_EQ(PhaseSeconds({{5, 0}}), 0);
+}
+
+TEST(Disk, TimedPhaseHoldsEveryOperation) {
+  testing::TempDir tmp;
+  for (int threads : {1, 2}) {
+    auto o = Small(tmp.path(), DiskPattern::kRandRead, 4096);
+    o.threads = threads;
+    o.keep_cache = true;
+    auto s = RunDiskWorkload(o);
+    // Each thread's operations lie inside the phase, one after another.
+    double op_seconds = s.latency.MeanMicros() * static_cast<double>(s.latency.count()) / 1e6;
+    EXPECT_GT(s.seconds, 0);
+    EXPECT_LE(op_seconds, s.seconds * threads * 1.000001) << threads << " threads";
+    EXPECT_GE(s.cpu_seconds, 0);
+  }
+}
+
 TEST(Disk, RandomPatternsTouchEachBlockOncePerThread) {
   testing::TempDir tmp;
   for (auto p : {DiskPattern::kRandRead, DiskPattern::kRandWrite, DiskPattern::kSeqRead}) {
