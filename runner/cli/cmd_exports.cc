@@ -1,6 +1,8 @@
 // Views of result files: result-file-to-text|csv|json|svg|html, show-result, compare-results,
 // result-file-confidence, result-file-raw-to-csv. Output goes to stdout, or with -o atomically
 // to a file.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -18,6 +20,7 @@
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/output_spool.h"
 #include "runner/common/settings.h"
 
 namespace ptsn::cli {
@@ -88,10 +91,19 @@ int RunStreamingView(const std::vector<std::string>& argv, const ArgSpec& spec, 
   auto view = make(a);
   auto render_whole = [&](const ResultFile& f) { return whole(f, a); };
   std::string out_path = OutputPath(a);
-  if (out_path.empty()) {  // standard output: nothing is printed unless the whole file rendered
-    std::string out = results::RenderResultFile(path, *view, render_whole);
-    out += trailer;
-    Emit(a, out);
+  if (out_path.empty()) {
+    // Standard output: nothing is printed unless the whole file rendered. The text waits in an
+    // OutputSpool (memory up to 1 MiB, then an unlinked temporary file), so a large export does
+    // not sit in memory whole.
+    struct SpoolSink : results::TextSink {
+      void Write(std::string_view text) override { spool.Write(text); }
+      void Restart() override { spool.Clear(); }
+      OutputSpool spool;
+    } sink;
+    results::RenderResultFile(path, *view, render_whole, sink);
+    sink.Write(trailer);
+    std::cout.flush();
+    sink.spool.CopyTo(STDOUT_FILENO, "standard output");
     return 0;
   }
   // -o: written to the temporary file as it is rendered (large JSON never sits in memory whole).

@@ -43,21 +43,26 @@ TEST_F(ExportsE2E, TextToStdoutMatchesPts) {
   EXPECT_EQ(seed.output + "\n", ptsn::ReadFile(Golden("seed-results/ubuntu-1304-disk-encryption/result-file-to-text.txt")));
 }
 
-// results.read_threads: a large file is parsed on its own thread(s) while the view renders; the
-// outputs and errors are those of the single-threaded read.
-TEST_F(ExportsE2E, ParallelReadsGiveTheSingleThreadedOutputsAndErrors) {
-  REQUIRE_GOLDEN();
+// The merged golden file's results repeated (arguments made distinct) to at least `min_bytes`.
+std::string BigResultFile(size_t min_bytes) {
   const std::string golden = ptsn::ReadFile(Golden("pts-output/merged/composite.xml"));
   const size_t first = golden.find("  <Result>"), end = golden.find("</PhoronixTestSuite>");
-  ASSERT_NE(first, std::string::npos);
+  EXPECT_NE(first, std::string::npos);
   std::string big = golden.substr(0, first);
-  for (int i = 0; big.size() < (600 << 10); ++i) {  // well over the 256 KB threshold
+  for (int i = 0; big.size() < min_bytes; ++i) {
     std::string results = golden.substr(first, end - first);
     for (size_t at = 0; (at = results.find("</Arguments>", at)) != std::string::npos; at += 12 + std::to_string(i).size() + 2)
       results.insert(at, " #" + std::to_string(i));
     big += results;
   }
-  big += golden.substr(end);
+  return big + golden.substr(end);
+}
+
+// results.read_threads: a large file is parsed on its own thread(s) while the view renders; the
+// outputs and errors are those of the single-threaded read.
+TEST_F(ExportsE2E, ParallelReadsGiveTheSingleThreadedOutputsAndErrors) {
+  REQUIRE_GOLDEN();
+  const std::string big = BigResultFile(600 << 10);  // well over the 256 KB threshold
   const std::string path = (dir_ / "big.xml").string(), cut = (dir_ / "cut.xml").string();
   ptsn::WriteFileAtomically(path, big);
   ptsn::WriteFileAtomically(cut, big.substr(0, big.size() * 4 / 5));
@@ -75,6 +80,32 @@ TEST_F(ExportsE2E, ParallelReadsGiveTheSingleThreadedOutputsAndErrors) {
         EXPECT_EQ(more.output, one.output) << command << " " << file << " " << threads;
       }
     }
+  }
+}
+
+// Standard output is written only once the whole export rendered; beyond 1 MiB the text waits in
+// an unlinked temporary file (OutputSpool) instead of memory: same bytes as -o, nothing printed
+// for a file that breaks half way, nothing left in TMPDIR.
+TEST_F(ExportsE2E, LargeExportOnStandardOutputIsWholeOrNothing) {
+  REQUIRE_GOLDEN();
+  const std::string big = BigResultFile(3 << 20);
+  const std::string path = (dir_ / "big.xml").string(), cut = (dir_ / "cut.xml").string();
+  const fs::path tmp = dir_ / "tmp";
+  fs::create_directories(tmp);
+  ptsn::WriteFileAtomically(path, big);
+  ptsn::WriteFileAtomically(cut, big.substr(0, big.size() * 9 / 10));
+  const std::string env = "TMPDIR=" + tmp.string();
+  for (const std::string command : {"result-file-to-json", "result-file-to-json --pts-only"}) {
+    auto out = ptsn::test::RunPtsNative(command + " " + path, env, false);
+    ASSERT_EQ(out.exit_code, 0) << command;
+    EXPECT_GT(out.output.size(), size_t{1} << 20) << command << ": the case needs more than the memory part";
+    const std::string file = (dir_ / "out").string();
+    ASSERT_EQ(ptsn::test::RunPtsNative(command + " " + path + " -o " + file, env, false).exit_code, 0);
+    EXPECT_TRUE(out.output == ptsn::ReadFile(file)) << command << ": standard output differs from -o";
+    auto broken = ptsn::test::RunPtsNative(command + " " + cut, env, false);
+    EXPECT_EQ(broken.exit_code, 1) << command;
+    EXPECT_EQ(broken.output, "") << command << ": printed part of a file that failed";
+    EXPECT_TRUE(fs::is_empty(tmp)) << command;
   }
 }
 

@@ -1,0 +1,39 @@
+// Output that must appear whole or not at all (an export on standard output: a file that turns
+// out malformed half way must print nothing), without holding a large export in memory: text is
+// kept in memory up to a limit, beyond it in an unlinked temporary file, and copied out at the end.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ptsn {
+
+class OutputSpool {
+ public:
+  // `dir`: where the temporary file goes ($TMPDIR, else /tmp, when empty).
+  explicit OutputSpool(size_t memory_limit = size_t{1} << 20, std::string dir = "");
+  ~OutputSpool();
+  OutputSpool(const OutputSpool&) = delete;
+  OutputSpool& operator=(const OutputSpool&) = delete;
+
+  // Throws ptsn::Error naming the temporary directory when the text cannot be kept (full disk).
+  void Write(std::string_view text);
+  void Clear();  // drop everything written so far
+  size_t size() const { return size_; }
+  bool spilled() const { return fd_ >= 0; }
+  // Copies everything to `fd` (standard output). Throws ptsn::Error ("cannot write to
+  // `fd_name`: reason") when that fails.
+  void CopyTo(int fd, const std::string& fd_name) const;
+
+ private:
+  void Spill();
+  [[noreturn]] void Fail(const std::string& what) const;
+  size_t limit_;
+  std::string dir_;
+  std::string memory_;
+  int fd_ = -1;
+  size_t size_ = 0;
+};
+
+}  // namespace ptsn
