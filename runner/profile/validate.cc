@@ -161,7 +161,8 @@ ValidationReport ValidateProfile(const ProfileRepository& repo, const std::strin
 }
 
 std::vector<ValidationReport> ValidateAllProfiles(const ProfileRepository& repo, const ProfileSchemas* schemas,
-                                                  unsigned threads) {
+                                                  unsigned threads,
+                                                  const std::function<void(size_t, ValidationReport&)>& then) {
   std::vector<ProfileRef> refs = repo.ListProfiles();  // builds the index before the threads share it
   std::vector<ValidationReport> reports(refs.size());
   ForEachParallel(refs.size(), threads, [&](size_t i) {
@@ -169,6 +170,7 @@ std::vector<ValidationReport> ValidateAllProfiles(const ProfileRepository& repo,
     reports[i] = ValidateWith(ref.identifier, schemas, [&](const LoadChecks& checks, std::vector<LoadIssue>* warnings) {
       return repo.LoadDirectory(ref.directory, ref.identifier, warnings, checks);
     });
+    if (then) then(i, reports[i]);
   });
   return reports;
 }
