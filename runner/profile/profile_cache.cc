@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <type_traits>
@@ -267,8 +268,14 @@ bool Fresh(uint64_t listing_hash, const std::vector<InputView>& files, uint64_t 
     path.resize(dir_part);
     path += f.name;
     // Same device, inode, size, mtime and ctime as when it was read: the same bytes. Otherwise
-    // (touched, rewritten, or just changed when read) the content decides.
-    if (f.stamp.known() && StampOf(path) == f.stamp) continue;
+    // (touched, rewritten, or just changed when read) the content decides. The stamp taken by the
+    // listing of this load serves when it has one; else the file is stat()ed now.
+    if (f.stamp.known()) {
+      auto it = std::lower_bound(listing.begin(), listing.end(), f.name,
+                                 [](const DirEntry& e, std::string_view n) { return e.name < n; });
+      bool listed = it != listing.end() && it->name == f.name && it->stamp.known();
+      if ((listed ? it->stamp : StampOf(path)) == f.stamp) continue;
+    }
     if (!ReadWholeFile(path, &content, &error) || ContentHash(content) != f.hash) return false;
   }
   return true;
@@ -286,7 +293,7 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
   std::vector<DirEntry> own_listing;
   const std::vector<DirEntry>* listing = how.listing;
   if (!listing) {
-    ListDirectory(key, &own_listing);
+    ListDirectory(key, &own_listing, IsProfileInput);
     listing = &own_listing;
   }
   bool validate = how.schemas && how.schema_issues;

@@ -163,9 +163,33 @@ TEST(ProfileCacheStamps, SettledFilesAreTrustedByStampAndRewritesAreStillSeen) {
   { std::ofstream(def, std::ios::binary | std::ios::trunc) << xml; }
   const timespec times[2] = {before.st_atim, before.st_mtim};
   ASSERT_EQ(utimensat(AT_FDCWD, def.c_str(), times, 0), 0);
+  // Whichever way the directory was listed (stamps taken by the listing, or none and a stat()
+  // now), the rewrite is seen. (Each from the cache file as it was: a ProfileCache saves its
+  // refreshed entries when destroyed.)
+  std::string before_rewrite = ReadFile(cache);
+  for (bool stamped : {true, false}) {
+    SCOPED_TRACE(stamped ? "listing with stamps" : "listing without stamps");
+    WriteFileAtomically(cache, before_rewrite);
+    std::vector<DirEntry> listing;
+    ASSERT_TRUE(ListDirectory(root + "/local/mini-2.0.0", &listing, stamped ? IsProfileInput : nullptr));
+    ProfileCache again(cache);
+    DirectoryRead how;
+    how.listing = &listing;
+    ProfileSource src = again.Read(root + "/local/mini-2.0.0", "", &issues, how);
+    EXPECT_EQ(again.misses(), 1u);
+    EXPECT_EQ(src.fields["TestInformation/Title"][0], xml[at + 7]);
+  }
   Pass warm = LoadPass(root, "", cache);
   ExpectSame(LoadPass(root, "", "").reports, warm.reports);
   EXPECT_EQ(ProfileRepository({root}).LoadProfile("local/mini-2.0.0").title[0], xml[at + 7]);
+  // Once saved, the new bytes are served by stamp again from a stamped listing.
+  std::vector<DirEntry> listing;
+  ASSERT_TRUE(ListDirectory(root + "/local/mini-2.0.0", &listing, IsProfileInput));
+  ProfileCache settled(cache);
+  DirectoryRead how;
+  how.listing = &listing;
+  EXPECT_EQ(settled.Read(root + "/local/mini-2.0.0", "", &issues, how).fields["TestInformation/Title"][0], xml[at + 7]);
+  EXPECT_EQ(settled.hits(), 1u);
 }
 
 TEST_F(CacheOnFixtures, AddedAndRemovedFilesAreSeen) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runner/profile/profile_files.h"
@@ -48,6 +49,9 @@ ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& id
 std::string NormalizeDirectory(const std::string& dir);
 // Hash of a directory listing (names and types), as ProfileInputs::listing_hash.
 uint64_t ListingHash(const std::vector<DirEntry>& entries);
+// The files ReadProfileDirectory() reads (test-definition.xml, results-definition.xml,
+// downloads.xml): whose stamps a listing made for loading should carry (ListDirectory()).
+bool IsProfileInput(std::string_view file_name);
 
 // The parts, for tests and for callers holding a document already.
 void ParseTestDefinition(const XmlElement& root, const std::string& file, ProfileSource* out,

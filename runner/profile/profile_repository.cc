@@ -114,7 +114,10 @@ const ProfileRepository::Index& ProfileRepository::GetIndex() const {
         if (item.is_directory) candidates.push_back({repo.name + "/" + item.name, repo_dir + "/" + item.name, {}, false});
     }
   }
-  ForEachParallel(candidates.size(), 0, [&](size_t i) { candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files); });
+  // The profile files' stamps come with the listing, for the profile cache's freshness check.
+  ForEachParallel(candidates.size(), 0, [&](size_t i) {
+    candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files, IsProfileInput);
+  });
   for (auto& c : candidates) {
     if (!c.listed) continue;
     auto has_file = [&](std::string_view name) {
