@@ -327,8 +327,9 @@ namespace {
 bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::vector<std::string>& deps,
                      std::string* lower) {
   // Lowercased once: PTS's stripos() checks, with a space appended for the "CUDA "/"ROCm " ones.
+  // ASCII only, as std::tolower() in the C locale this program runs in (and PHP 8's stripos()).
   lower->assign(name);
-  for (char& c : *lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : *lower) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
   *lower += ' ';
   std::string_view n(lower->data(), lower->size() - 1), spaced(*lower);
   auto has = [](std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; };
@@ -339,12 +340,13 @@ bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::
   if ((has(n, "nvidia ") || has(spaced, "cuda ")) && !ContainsI(f.gpu_model, "NVIDIA")) return false;
   if ((has(n, "radeon ") || has(spaced, "rocm ")) && !ContainsI(f.gpu_model, "AMD") && !ContainsI(f.gpu_model, "Radeon"))
     return false;
-  if (has(n, "opencl") && !f.opencl) return false;
-  if (has(n, "vulkan") && !f.vulkan) return false;
-  if (has(n, "windows") && f.os != "Windows") return false;
-  if (has(n, "linux") && f.os != "Linux") return false;
-  if (has(n, "macos ") && f.os != "MacOSX") return false;
-  if (has(n, "x86_64") && f.arch != "x86_64") return false;
+  // The machine facts first: on the usual machine most of these need no search at all.
+  if (!f.opencl && has(n, "opencl")) return false;
+  if (!f.vulkan && has(n, "vulkan")) return false;
+  if (f.os != "Windows" && has(n, "windows")) return false;
+  if (f.os != "Linux" && has(n, "linux")) return false;
+  if (f.os != "MacOSX" && has(n, "macos ")) return false;
+  if (f.arch != "x86_64" && has(n, "x86_64")) return false;
   return true;
 }
 
