@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <system_error>
 #include <type_traits>
 
 #include "runner/common/atomic_file.h"
@@ -229,6 +230,25 @@ class Reader {
 // the entry's bytes, entry bytes (inputs.listing_hash, inputs.files, schema_hash, source, issues,
 // schema_issues).
 ProfileCache::ProfileCache(std::string path) : path_(std::move(path)) {
+  try {
+    loading_ = std::async(std::launch::async, [this] { Load(); });
+  } catch (const std::system_error&) {
+    Load();  // no thread to be had: read it now
+  }
+}
+
+void ProfileCache::WaitLoaded() const {
+  std::call_once(loaded_, [this] {
+    if (loading_.valid()) loading_.get();
+  });
+}
+
+const std::string& ProfileCache::load_problem() const {
+  WaitLoaded();
+  return load_problem_;
+}
+
+void ProfileCache::Load() {
   std::string error;
   if (!raw_.Read(path_, &error)) return;  // no cache yet
   try {
@@ -291,6 +311,7 @@ void Append(std::vector<LoadIssue>* to, const std::vector<LoadIssue>& from) {
 
 ProfileSource ProfileCache::Read(const std::string& dir, const std::string& identifier, std::vector<LoadIssue>* issues,
                                  const DirectoryRead& how) {
+  WaitLoaded();
   std::string key = NormalizeDirectory(dir);
   std::vector<DirEntry> own_listing;
   const std::vector<DirEntry>* listing = how.listing;
@@ -367,6 +388,7 @@ ProfileCache::~ProfileCache() {
 }
 
 void ProfileCache::Save() {
+  WaitLoaded();
   std::lock_guard<std::mutex> lock(mutex_);
   if (!dirty_) return;
   Writer w;

@@ -108,6 +108,27 @@ class CacheOnFixtures : public ::testing::Test {
   size_t uncached = 0;
 };
 
+TEST_F(CacheOnFixtures, ReadsRightAfterConstructionWaitForTheFileBeingLoaded) {
+  // The file is read on another thread: Read()s on several threads at once, before it is done,
+  // must all be served from it (and a cache destroyed unused must not lose it).
+  { ProfileCache unused(cache); }
+  ProfileCache loaded(cache);
+  std::string dir = root + "/local/mini-2.0.0";
+  std::vector<ProfileSource> got(4);
+  std::vector<std::thread> threads;
+  for (auto& src : got) threads.emplace_back([&] {
+    std::vector<LoadIssue> issues;
+    src = loaded.Read(dir, "", &issues);
+  });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(loaded.hits(), 4u);
+  EXPECT_EQ(loaded.misses(), 0u);
+  EXPECT_EQ(loaded.load_problem(), "");
+  std::vector<LoadIssue> issues;
+  ProfileSource cold = ReadProfileDirectory(dir, "", &issues);
+  for (const auto& src : got) EXPECT_TRUE(src == cold);
+}
+
 TEST_F(CacheOnFixtures, ChangedFileIsReadAgain) {
   std::string def = root + "/local/mini-2.0.0/test-definition.xml";
   std::string xml = ReadFile(def);
