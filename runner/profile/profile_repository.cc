@@ -114,9 +114,11 @@ const ProfileRepository::Index& ProfileRepository::GetIndex() const {
         if (item.is_directory) candidates.push_back({repo.name + "/" + item.name, repo_dir + "/" + item.name, {}, false});
     }
   }
-  // The profile files' stamps come with the listing, for the profile cache's freshness check.
+  // With a profile cache, the profile files' stamps come with the listing for its freshness check
+  // (without one, or when it is set later, nothing needs them / it stat()s the files itself).
+  auto stamps = cache_ ? IsProfileInput : nullptr;
   ForEachParallel(candidates.size(), 0, [&](size_t i) {
-    candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files, IsProfileInput);
+    candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files, stamps);
   });
   for (auto& c : candidates) {
     if (!c.listed) continue;
