@@ -138,8 +138,10 @@ class Reader {
   void Get(std::string* s) {
     uint64_t n = U64();
     Need(n);
-    // Decoding fills fresh strings: constructing one is cheaper than assign()'s general path.
-    if (n > s->capacity()) *s = std::string(data_.data() + pos_, n);
+    // Decoding fills fresh strings (most of them empty): constructing one is cheaper than
+    // assign()'s general path.
+    if (n == 0) s->clear();
+    else if (n > s->capacity()) *s = std::string(data_.data() + pos_, n);
     else s->assign(data_.data() + pos_, n);
     pos_ += n;
   }
