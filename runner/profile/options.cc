@@ -117,25 +117,54 @@ struct Pieces {
   std::forward_list<std::string> owned;
 };
 
-void AppendPiece(std::string* to, const std::string_view (&parts)[3]) {
-  to->append(parts[0]).append(parts[1]).append(parts[2]);
+// A piece's argument and description, each one string in the text of a Flat.
+struct FlatPiece {
+  std::string_view arg, desc;
+};
+struct Flat {
+  std::string text;  // every piece's argument and description, back to back (never reallocated)
+  std::vector<std::vector<FlatPiece>> levels;
+};
+
+// Each piece's parts joined once, so a combination appends one string per option, not three.
+Flat Flatten(const Pieces& p) {
+  size_t bytes = 0;
+  for (const auto& level : p.levels)
+    for (const Piece& piece : level)
+      for (int i = 0; i < 3; ++i) bytes += piece.arg[i].size() + piece.desc[i].size();
+  Flat flat;
+  flat.text.reserve(bytes);  // the views below stay valid: nothing appended beyond this
+  flat.levels.reserve(p.levels.size());
+  for (const auto& level : p.levels) {
+    auto& out = flat.levels.emplace_back();
+    out.reserve(level.size());
+    for (const Piece& piece : level) {
+      size_t arg_at = flat.text.size();
+      for (auto part : piece.arg) flat.text.append(part);
+      size_t desc_at = flat.text.size();
+      for (auto part : piece.desc) flat.text.append(part);
+      out.push_back({std::string_view(flat.text).substr(arg_at, desc_at - arg_at),
+                     std::string_view(flat.text).substr(desc_at)});
+    }
+  }
+  return flat;
 }
 
 // PTS runs compute_all_combinations twice, over the arguments with " " and over the descriptions
 // with " - "; both recursions have the same shape, so one depth-first walk builds a combination's
 // two strings together (same delimiter and trim rules as AppendCombinations above).
-void AppendRunOptions(const Pieces& p, size_t level, std::string* args, std::string* desc, std::vector<RunOption>* out) {
+void AppendRunOptions(const Flat& p, size_t level, std::string* args, std::string* desc, std::vector<RunOption>* out) {
   if (level == p.levels.size()) {
     out->push_back({std::string(php::TrimView(*args)), std::string(php::TrimView(*desc))});
     return;
   }
   size_t args_mark = args->size(), desc_mark = desc->size();
   bool delimit_args = !PhpEmpty(*args), delimit_desc = !PhpEmpty(*desc);
-  for (const Piece& piece : p.levels[level]) {
+  for (const FlatPiece& piece : p.levels[level]) {
     if (delimit_args) *args += ' ';
-    AppendPiece(args, piece.arg);
+    *args += piece.arg;
     if (delimit_desc) *desc += " - ";
-    AppendPiece(desc, piece.desc);
+    *desc += piece.desc;
     AppendRunOptions(p, level + 1, args, desc, out);
     args->resize(args_mark);
     desc->resize(desc_mark);
@@ -148,7 +177,7 @@ std::vector<RunOption> Combine(const Pieces& p) {
   std::vector<RunOption> out;
   out.reserve(total);
   std::string args, desc;
-  AppendRunOptions(p, 0, &args, &desc, &out);
+  AppendRunOptions(Flatten(p), 0, &args, &desc, &out);
   return out;
 }
 
