@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <tuple>
 #include <type_traits>
 
 #include "runner/common/atomic_file.h"
@@ -134,6 +135,16 @@ class Reader {
     std::string_view out = data_.substr(pos_, n);
     pos_ += n;
     return out;
+  }
+  // String maps (fields, scripts): each node's strings built in place from the bytes.
+  template <class C>
+  void Get(std::map<std::string, std::string, C>* m) {
+    m->clear();
+    size_t n = Count();
+    for (size_t i = 0; i < n; ++i) {
+      std::string_view key = Bytes(), value = Bytes();
+      m->emplace_hint(m->end(), std::piecewise_construct, std::forward_as_tuple(key), std::forward_as_tuple(value));
+    }
   }
   void Get(std::string* s) {
     uint64_t n = U64();
