@@ -294,7 +294,7 @@ namespace {
 
 // Inputs still the same? The directory listing, then each file by stamp or else by content hash.
 bool Fresh(uint64_t listing_hash, const std::vector<InputView>& files, uint64_t schema_hash, const std::string& dir,
-           const DirectoryRead& how, const std::vector<DirEntry>& listing) {
+           const DirectoryRead& how, const std::vector<DirEntry>& listing, bool listing_stamps_current) {
   if (ListingHash(listing) != listing_hash) return false;
   if (how.schemas && how.schema_issues && schema_hash != how.schemas->content_hash()) return false;
   std::string path = dir + '/', content, error;
@@ -304,11 +304,11 @@ bool Fresh(uint64_t listing_hash, const std::vector<InputView>& files, uint64_t 
     path += f.name;
     // Same device, inode, size, mtime and ctime as when it was read: the same bytes. Otherwise
     // (touched, rewritten, or just changed when read) the content decides. The stamp taken by the
-    // listing of this load serves when it has one; else the file is stat()ed now.
+    // listing of this load serves when it is current and has one; else the file is stat()ed now.
     if (f.stamp.known()) {
       auto it = std::lower_bound(listing.begin(), listing.end(), f.name,
                                  [](const DirEntry& e, std::string_view n) { return e.name < n; });
-      bool listed = it != listing.end() && it->name == f.name && it->stamp.known();
+      bool listed = listing_stamps_current && it != listing.end() && it->name == f.name && it->stamp.known();
       if ((listed ? it->stamp : StampOf(path)) == f.stamp) continue;
     }
     if (!ReadWholeFile(path, &content, &error) || ContentHash(content) != f.hash) return false;
@@ -328,9 +328,11 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
   std::string key = NormalizeDirectory(dir);
   std::vector<DirEntry> own_listing;
   const std::vector<DirEntry>* listing = how.listing;
+  bool stamps_current = how.listing_stamps_current;
   if (!listing) {
     ListDirectory(key, &own_listing, IsProfileInput);
     listing = &own_listing;
+    stamps_current = true;
   }
   bool validate = how.schemas && how.schema_issues;
   std::string derived_id = identifier.empty() ? IdentifierForDirectory(key) : identifier;
@@ -342,7 +344,7 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
   std::vector<InputView> files;
   if (updated) {
     for (const auto& f : updated->inputs.files) files.push_back({f.name, f.hash, f.stamp});
-    if (Fresh(updated->inputs.listing_hash, files, updated->schema_hash, key, how, *listing) &&
+    if (Fresh(updated->inputs.listing_hash, files, updated->schema_hash, key, how, *listing, stamps_current) &&
         (!validate || updated->schema_hash)) {
       ++hits_;
       ProfileSource src = updated->source;
@@ -358,7 +360,7 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
       files.resize(r.Count());
       for (auto& f : files) r.Get(&f);
       uint64_t schema_hash = r.U64();
-      if (Fresh(listing_hash, files, schema_hash, key, how, *listing) && (!validate || schema_hash)) {
+      if (Fresh(listing_hash, files, schema_hash, key, how, *listing, stamps_current) && (!validate || schema_hash)) {
         ProfileSource src;
         std::vector<LoadIssue> own_issues, own_schema_issues;
         r.Get(&src), r.Get(&own_issues), r.Get(&own_schema_issues);

@@ -174,6 +174,12 @@ TEST(ProfileCacheStamps, SettledFilesAreTrustedByStampAndRewritesAreStillSeen) {
   ProfileSource unused = loaded.Read(root + "/local/mini-2.0.0", "", &issues);
   ASSERT_EQ(loaded.hits(), 1u);
   EXPECT_TRUE(StampOf(def).known());
+  // A repository kept from before the rewrite: its index's stamps (taken now) must not stand for
+  // the file once they are old (a server or a long run holds a repository for hours).
+  ProfileRepository held({root});
+  held.SetCache(std::make_shared<ProfileCache>(cache));
+  ASSERT_FALSE(held.ListProfiles().empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   // Rewrite with the same size, then put the old mtime back: ctime still moves, so it is re-read.
   struct stat before;
   ASSERT_EQ(stat(def.c_str(), &before), 0);
@@ -196,6 +202,7 @@ TEST(ProfileCacheStamps, SettledFilesAreTrustedByStampAndRewritesAreStillSeen) {
     ProfileCache again(cache);
     DirectoryRead how;
     how.listing = &listing;
+    how.listing_stamps_current = stamped;
     ProfileSource src = again.Read(root + "/local/mini-2.0.0", "", &issues, how);
     EXPECT_EQ(again.misses(), 1u);
     EXPECT_EQ(src.fields["TestInformation/Title"][0], xml[at + 7]);
@@ -203,12 +210,14 @@ TEST(ProfileCacheStamps, SettledFilesAreTrustedByStampAndRewritesAreStillSeen) {
   Pass warm = LoadPass(root, "", cache);
   ExpectSame(LoadPass(root, "", "").reports, warm.reports);
   EXPECT_EQ(ProfileRepository({root}).LoadProfile("local/mini-2.0.0").title[0], xml[at + 7]);
+  EXPECT_EQ(held.LoadProfile("local/mini-2.0.0").title[0], xml[at + 7]);
   // Once saved, the new bytes are served by stamp again from a stamped listing.
   std::vector<DirEntry> listing;
   ASSERT_TRUE(ListDirectory(root + "/local/mini-2.0.0", &listing, IsProfileInput));
   ProfileCache settled(cache);
   DirectoryRead how;
   how.listing = &listing;
+  how.listing_stamps_current = true;
   EXPECT_EQ(settled.Read(root + "/local/mini-2.0.0", "", &issues, how).fields["TestInformation/Title"][0], xml[at + 7]);
   EXPECT_EQ(settled.hits(), 1u);
 }

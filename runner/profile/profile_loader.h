@@ -33,6 +33,9 @@ struct ProfileInputs {
 // Optional extras of ReadProfileDirectory().
 struct DirectoryRead {
   const std::vector<DirEntry>* listing = nullptr;  // the directory's entries, when already listed
+  // The listing's file stamps (ListDirectory() stamp_wanted) were taken just now, so the profile
+  // cache may take them for a stat() of the file; false for an older listing: the file is stat()ed.
+  bool listing_stamps_current = false;
   const ProfileSchemas* schemas = nullptr;         // validate each parsed file against its XSD...
   std::vector<LoadIssue>* schema_issues = nullptr;  // ...appending the violations here
   ProfileInputs* inputs = nullptr;                 // filled with what was read
