@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <forward_list>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -86,32 +87,84 @@ std::vector<std::string> ComputeAllCombinations(const std::vector<std::vector<st
 
 namespace {
 
-// The chosen entries of each option: their argument and description pieces, in lockstep.
-struct Pieces {
-  std::vector<std::vector<std::string>> args, descs;
-  void Add(std::vector<std::string> a, std::vector<std::string> d) {
-    args.push_back(std::move(a));
-    descs.push_back(std::move(d));
-  }
+// One chosen entry of an option: its argument (prefix . Value . postfix) and description
+// ("DisplayName: Name", or nothing) as views into the options, so that building the pieces of a
+// profile with thousands of combinations allocates nothing but the combinations themselves.
+struct Piece {
+  std::string_view arg[3];
+  std::string_view desc[3];
 };
+
+// OptionEntryValue() and OptionEntryDescription() as a Piece.
+Piece EntryPiece(const TestOption& o, int index) {
+  bool in_range = index >= 0 && index < static_cast<int>(o.entries.size());
+  std::string_view value = in_range ? std::string_view(o.entries[index].value) : std::string_view();
+  std::string_view name = in_range ? std::string_view(o.entries[index].name) : std::string_view();
+  size_t cut = name.find('(');
+  if (cut != std::string_view::npos && cut > 1) {
+    size_t close = name.find(')');
+    if (close != std::string_view::npos && close > cut) name = php::TrimView(name.substr(0, cut));
+  }
+  Piece piece{{o.prefix, value, o.postfix}, {}};
+  if (!o.display_name.empty() && !name.empty()) piece.desc[0] = o.display_name, piece.desc[1] = ": ", piece.desc[2] = name;
+  return piece;
+}
+
+// The chosen entries of each option, in option order. `owned` keeps strings the views point to
+// when they are not the options' own (PRESET_OPTIONS_VALUES pieces); a list never moves them.
+struct Pieces {
+  std::vector<std::vector<Piece>> levels;
+  std::forward_list<std::string> owned;
+};
+
+// A piece's argument and description, each one string in the text of a Flat.
+struct FlatPiece {
+  std::string_view arg, desc;
+};
+struct Flat {
+  std::string text;  // every piece's argument and description, back to back (never reallocated)
+  std::vector<std::vector<FlatPiece>> levels;
+};
+
+// Each piece's parts joined once, so a combination appends one string per option, not three.
+Flat Flatten(const Pieces& p) {
+  size_t bytes = 0;
+  for (const auto& level : p.levels)
+    for (const Piece& piece : level)
+      for (int i = 0; i < 3; ++i) bytes += piece.arg[i].size() + piece.desc[i].size();
+  Flat flat;
+  flat.text.reserve(bytes);  // the views below stay valid: nothing appended beyond this
+  flat.levels.reserve(p.levels.size());
+  for (const auto& level : p.levels) {
+    auto& out = flat.levels.emplace_back();
+    out.reserve(level.size());
+    for (const Piece& piece : level) {
+      size_t arg_at = flat.text.size();
+      for (auto part : piece.arg) flat.text.append(part);
+      size_t desc_at = flat.text.size();
+      for (auto part : piece.desc) flat.text.append(part);
+      out.push_back({std::string_view(flat.text).substr(arg_at, desc_at - arg_at),
+                     std::string_view(flat.text).substr(desc_at)});
+    }
+  }
+  return flat;
+}
 
 // PTS runs compute_all_combinations twice, over the arguments with " " and over the descriptions
 // with " - "; both recursions have the same shape, so one depth-first walk builds a combination's
 // two strings together (same delimiter and trim rules as AppendCombinations above).
-void AppendRunOptions(const Pieces& p, size_t level, std::string* args, std::string* desc, std::vector<RunOption>* out) {
-  if (level == p.args.size()) {
-    out->push_back({php::Trim(*args), php::Trim(*desc)});
+void AppendRunOptions(const Flat& p, size_t level, std::string* args, std::string* desc, std::vector<RunOption>* out) {
+  if (level == p.levels.size()) {
+    out->push_back({std::string(php::TrimView(*args)), std::string(php::TrimView(*desc))});
     return;
   }
   size_t args_mark = args->size(), desc_mark = desc->size();
   bool delimit_args = !PhpEmpty(*args), delimit_desc = !PhpEmpty(*desc);
-  const auto& level_args = p.args[level];
-  const auto& level_descs = p.descs[level];
-  for (size_t i = 0; i < level_args.size(); ++i) {
+  for (const FlatPiece& piece : p.levels[level]) {
     if (delimit_args) *args += ' ';
-    *args += level_args[i];
+    *args += piece.arg;
     if (delimit_desc) *desc += " - ";
-    *desc += level_descs[i];
+    *desc += piece.desc;
     AppendRunOptions(p, level + 1, args, desc, out);
     args->resize(args_mark);
     desc->resize(desc_mark);
@@ -120,11 +173,11 @@ void AppendRunOptions(const Pieces& p, size_t level, std::string* args, std::str
 
 std::vector<RunOption> Combine(const Pieces& p) {
   size_t total = 1;
-  for (const auto& a : p.args) total *= a.size();
+  for (const auto& level : p.levels) total *= level.size();
   std::vector<RunOption> out;
   out.reserve(total);
   std::string args, desc;
-  AppendRunOptions(p, 0, &args, &desc, &out);
+  AppendRunOptions(Flatten(p), 0, &args, &desc, &out);
   return out;
 }
 
@@ -142,12 +195,10 @@ std::vector<RunOption> BatchOptions(const std::vector<TestOption>& options, cons
     have_select = !selected.empty();
   }
   Pieces pieces;
-  pieces.args.reserve(options.size());
-  pieces.descs.reserve(options.size());
+  pieces.levels.reserve(options.size());
   for (const auto& o : options) {
-    std::vector<std::string> oa, od;
-    oa.reserve(o.entries.size());
-    od.reserve(o.entries.size());
+    std::vector<Piece>& level = pieces.levels.emplace_back();
+    level.reserve(o.entries.size());
     auto sel = have_select ? selected.find(o.identifier) : selected.end();
     for (int i = 0; i < static_cast<int>(o.entries.size()); ++i) {
       if (sel != selected.end()) {
@@ -157,29 +208,20 @@ std::vector<RunOption> BatchOptions(const std::vector<TestOption>& options, cons
         });
         if (!hit) continue;
       }
-      oa.push_back(OptionEntryValue(o, i));
-      od.push_back(OptionEntryDescription(o, i));
+      level.push_back(EntryPiece(o, i));
     }
-    pieces.Add(std::move(oa), std::move(od));
   }
   return Combine(pieces);
 }
 
 std::vector<RunOption> DefaultOptions(const std::vector<TestOption>& options) {
   Pieces pieces;
-  pieces.args.reserve(options.size());
-  pieces.descs.reserve(options.size());
+  pieces.levels.reserve(options.size());
   for (const auto& o : options) {
     // Both entries of a two-entry option, else the default one.
     int first = o.entries.size() == 2 ? 0 : o.DefaultIndex(), last = o.entries.size() == 2 ? 1 : first;
-    std::vector<std::string> oa, od;
-    oa.reserve(last - first + 1);
-    od.reserve(last - first + 1);
-    for (int i = first; i <= last; ++i) {
-      oa.push_back(OptionEntryValue(o, i));
-      od.push_back(OptionEntryDescription(o, i));
-    }
-    pieces.Add(std::move(oa), std::move(od));
+    std::vector<Piece>& level = pieces.levels.emplace_back();
+    for (int i = first; i <= last; ++i) level.push_back(EntryPiece(o, i));
   }
   return Combine(pieces);
 }
@@ -244,29 +286,27 @@ std::vector<RunOption> PresetOptions(const std::vector<TestOption>& options, con
     return o == t->second.end() ? nullptr : &o->second;
   };
   Pieces pieces;
+  pieces.levels.reserve(options.size());
+  // A free-text value and its "DisplayName: value" description, as views.
+  auto text_piece = [](const TestOption& o, std::string_view value) {
+    Piece piece{{o.prefix, value, o.postfix}, {}};
+    if (!o.display_name.empty() && !value.empty()) piece.desc[0] = o.display_name, piece.desc[1] = ": ", piece.desc[2] = value;
+    return piece;
+  };
   for (const auto& o : options) {
-    std::vector<std::string> oa, od;
+    std::vector<Piece>& level = pieces.levels.emplace_back();
     if (const std::string* raw = lookup(preset_values, test_base_name, o.identifier)) {
-      for (const auto& piece : Split(*raw, ',')) {
-        oa.push_back(o.prefix + piece + o.postfix);
-        od.push_back(o.display_name.empty() || piece.empty() ? "" : o.display_name + ": " + piece);
-      }
+      for (auto& piece : Split(*raw, ',')) level.push_back(text_piece(o, pieces.owned.emplace_front(std::move(piece))));
     } else {
       const std::string* choice = lookup(presets, test_base_name, o.identifier);
       if (!choice) choice = lookup(presets, test_identifier, o.identifier);
       if (o.entries.empty()) {
-        std::string value = choice ? *choice : "";
-        oa.push_back(o.prefix + value + o.postfix);
-        od.push_back(o.display_name.empty() || value.empty() ? "" : o.display_name + ": " + value);
+        level.push_back(text_piece(o, choice ? std::string_view(*choice) : std::string_view()));
       } else {
         std::vector<int> picks = choice ? ParseSelectionChoice(o, *choice) : std::vector<int>{o.DefaultIndex()};
-        for (int i : picks) {
-          oa.push_back(OptionEntryValue(o, i));
-          od.push_back(OptionEntryDescription(o, i));
-        }
+        for (int i : picks) level.push_back(EntryPiece(o, i));
       }
     }
-    pieces.Add(std::move(oa), std::move(od));
   }
   std::vector<RunOption> out = Combine(pieces);
   if (out.size() == 1 && out[0].arguments.empty() && out[0].description.empty() && !subtitle.empty())
@@ -316,8 +356,9 @@ namespace {
 bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::vector<std::string>& deps,
                      std::string* lower) {
   // Lowercased once: PTS's stripos() checks, with a space appended for the "CUDA "/"ROCm " ones.
+  // ASCII only, as std::tolower() in the C locale this program runs in (and PHP 8's stripos()).
   lower->assign(name);
-  for (char& c : *lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : *lower) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
   *lower += ' ';
   std::string_view n(lower->data(), lower->size() - 1), spaced(*lower);
   auto has = [](std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; };
@@ -328,12 +369,13 @@ bool EntryCompatible(const std::string& name, const MachineFacts& f, const std::
   if ((has(n, "nvidia ") || has(spaced, "cuda ")) && !ContainsI(f.gpu_model, "NVIDIA")) return false;
   if ((has(n, "radeon ") || has(spaced, "rocm ")) && !ContainsI(f.gpu_model, "AMD") && !ContainsI(f.gpu_model, "Radeon"))
     return false;
-  if (has(n, "opencl") && !f.opencl) return false;
-  if (has(n, "vulkan") && !f.vulkan) return false;
-  if (has(n, "windows") && f.os != "Windows") return false;
-  if (has(n, "linux") && f.os != "Linux") return false;
-  if (has(n, "macos ") && f.os != "MacOSX") return false;
-  if (has(n, "x86_64") && f.arch != "x86_64") return false;
+  // The machine facts first: on the usual machine most of these need no search at all.
+  if (!f.opencl && has(n, "opencl")) return false;
+  if (!f.vulkan && has(n, "vulkan")) return false;
+  if (f.os != "Windows" && has(n, "windows")) return false;
+  if (f.os != "Linux" && has(n, "linux")) return false;
+  if (f.os != "MacOSX" && has(n, "macos ")) return false;
+  if (f.arch != "x86_64" && has(n, "x86_64")) return false;
   return true;
 }
 

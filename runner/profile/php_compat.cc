@@ -165,13 +165,15 @@ int Compare(const Value& a, const Value& b) {
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
-std::string Trim(std::string_view s) {
+std::string_view TrimView(std::string_view s) {
   auto is_trim = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\x0B'; };
   size_t b = 0, e = s.size();
   while (b < e && is_trim(s[b])) ++b;
   while (e > b && is_trim(s[e - 1])) --e;
-  return std::string(s.substr(b, e - b));
+  return s.substr(b, e - b);
 }
+
+std::string Trim(std::string_view s) { return std::string(TrimView(s)); }
 
 std::string StrReplace(std::string_view subject, std::string_view search, std::string_view replace) {
   if (search.empty()) return std::string(subject);

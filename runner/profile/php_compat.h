@@ -54,6 +54,7 @@ int Compare(const Value& a, const Value& b);
 
 // PHP trim() with its default character set " \t\n\r\0\x0B".
 std::string Trim(std::string_view s);
+std::string_view TrimView(std::string_view s);  // the same, as a view into `s`
 // str_replace($search, $replace, $subject) for one search string (empty search = no-op).
 std::string StrReplace(std::string_view subject, std::string_view search, std::string_view replace);
 // strlen(substr(strrchr($v, '.'), 1)): PTS's "number of decimals" of a printed value.

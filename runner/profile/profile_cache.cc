@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <system_error>
+#include <tuple>
 #include <type_traits>
 
 #include "runner/common/atomic_file.h"
@@ -133,10 +136,24 @@ class Reader {
     pos_ += n;
     return out;
   }
+  // String maps (fields, scripts): each node's strings built in place from the bytes.
+  template <class C>
+  void Get(std::map<std::string, std::string, C>* m) {
+    m->clear();
+    size_t n = Count();
+    for (size_t i = 0; i < n; ++i) {
+      std::string_view key = Bytes(), value = Bytes();
+      m->emplace_hint(m->end(), std::piecewise_construct, std::forward_as_tuple(key), std::forward_as_tuple(value));
+    }
+  }
   void Get(std::string* s) {
     uint64_t n = U64();
     Need(n);
-    s->assign(data_.data() + pos_, n);
+    // Decoding fills fresh strings (most of them empty): constructing one is cheaper than
+    // assign()'s general path.
+    if (n == 0) s->clear();
+    else if (n > s->capacity()) *s = std::string(data_.data() + pos_, n);
+    else s->assign(data_.data() + pos_, n);
     pos_ += n;
   }
   void Get(uint64_t* v) { *v = U64(); }
@@ -226,6 +243,25 @@ class Reader {
 // the entry's bytes, entry bytes (inputs.listing_hash, inputs.files, schema_hash, source, issues,
 // schema_issues).
 ProfileCache::ProfileCache(std::string path) : path_(std::move(path)) {
+  try {
+    loading_ = std::async(std::launch::async, [this] { Load(); });
+  } catch (const std::system_error&) {
+    Load();  // no thread to be had: read it now
+  }
+}
+
+void ProfileCache::WaitLoaded() const {
+  std::call_once(loaded_, [this] {
+    if (loading_.valid()) loading_.get();
+  });
+}
+
+const std::string& ProfileCache::load_problem() const {
+  WaitLoaded();
+  return load_problem_;
+}
+
+void ProfileCache::Load() {
   std::string error;
   if (!raw_.Read(path_, &error)) return;  // no cache yet
   try {
@@ -258,7 +294,7 @@ namespace {
 
 // Inputs still the same? The directory listing, then each file by stamp or else by content hash.
 bool Fresh(uint64_t listing_hash, const std::vector<InputView>& files, uint64_t schema_hash, const std::string& dir,
-           const DirectoryRead& how, const std::vector<DirEntry>& listing) {
+           const DirectoryRead& how, const std::vector<DirEntry>& listing, bool listing_stamps_current) {
   if (ListingHash(listing) != listing_hash) return false;
   if (how.schemas && how.schema_issues && schema_hash != how.schemas->content_hash()) return false;
   std::string path = dir + '/', content, error;
@@ -267,8 +303,14 @@ bool Fresh(uint64_t listing_hash, const std::vector<InputView>& files, uint64_t 
     path.resize(dir_part);
     path += f.name;
     // Same device, inode, size, mtime and ctime as when it was read: the same bytes. Otherwise
-    // (touched, rewritten, or just changed when read) the content decides.
-    if (f.stamp.known() && StampOf(path) == f.stamp) continue;
+    // (touched, rewritten, or just changed when read) the content decides. The stamp taken by the
+    // listing of this load serves when it is current and has one; else the file is stat()ed now.
+    if (f.stamp.known()) {
+      auto it = std::lower_bound(listing.begin(), listing.end(), f.name,
+                                 [](const DirEntry& e, std::string_view n) { return e.name < n; });
+      bool listed = listing_stamps_current && it != listing.end() && it->name == f.name && it->stamp.known();
+      if ((listed ? it->stamp : StampOf(path)) == f.stamp) continue;
+    }
     if (!ReadWholeFile(path, &content, &error) || ContentHash(content) != f.hash) return false;
   }
   return true;
@@ -282,12 +324,15 @@ void Append(std::vector<LoadIssue>* to, const std::vector<LoadIssue>& from) {
 
 ProfileSource ProfileCache::Read(const std::string& dir, const std::string& identifier, std::vector<LoadIssue>* issues,
                                  const DirectoryRead& how) {
+  WaitLoaded();
   std::string key = NormalizeDirectory(dir);
   std::vector<DirEntry> own_listing;
   const std::vector<DirEntry>* listing = how.listing;
+  bool stamps_current = how.listing_stamps_current;
   if (!listing) {
-    ListDirectory(key, &own_listing);
+    ListDirectory(key, &own_listing, IsProfileInput);
     listing = &own_listing;
+    stamps_current = true;
   }
   bool validate = how.schemas && how.schema_issues;
   std::string derived_id = identifier.empty() ? IdentifierForDirectory(key) : identifier;
@@ -299,7 +344,7 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
   std::vector<InputView> files;
   if (updated) {
     for (const auto& f : updated->inputs.files) files.push_back({f.name, f.hash, f.stamp});
-    if (Fresh(updated->inputs.listing_hash, files, updated->schema_hash, key, how, *listing) &&
+    if (Fresh(updated->inputs.listing_hash, files, updated->schema_hash, key, how, *listing, stamps_current) &&
         (!validate || updated->schema_hash)) {
       ++hits_;
       ProfileSource src = updated->source;
@@ -315,7 +360,7 @@ ProfileSource ProfileCache::Read(const std::string& dir, const std::string& iden
       files.resize(r.Count());
       for (auto& f : files) r.Get(&f);
       uint64_t schema_hash = r.U64();
-      if (Fresh(listing_hash, files, schema_hash, key, how, *listing) && (!validate || schema_hash)) {
+      if (Fresh(listing_hash, files, schema_hash, key, how, *listing, stamps_current) && (!validate || schema_hash)) {
         ProfileSource src;
         std::vector<LoadIssue> own_issues, own_schema_issues;
         r.Get(&src), r.Get(&own_issues), r.Get(&own_schema_issues);
@@ -358,6 +403,7 @@ ProfileCache::~ProfileCache() {
 }
 
 void ProfileCache::Save() {
+  WaitLoaded();
   std::lock_guard<std::mutex> lock(mutex_);
   if (!dirty_) return;
   Writer w;

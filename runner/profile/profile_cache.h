@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,7 +26,9 @@ namespace ptsn::profile {
 class ProfileCache {
  public:
   // Reads `path` if it exists; a file that is unreadable, truncated, corrupt or of another format
-  // is ignored (load_problem() says why) and replaced on Save().
+  // is ignored (load_problem() says why) and replaced on Save(). The file is read and checked on
+  // another thread, so the caller can list its profile directories meanwhile; the first Read(),
+  // Save() or load_problem() waits for it.
   explicit ProfileCache(std::string path);
   // Saves what changed, best effort (a cache that cannot be written only costs speed).
   ~ProfileCache();
@@ -42,7 +45,7 @@ class ProfileCache {
   void Save();
 
   const std::string& path() const { return path_; }
-  const std::string& load_problem() const { return load_problem_; }
+  const std::string& load_problem() const;
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
 
@@ -54,6 +57,8 @@ class ProfileCache {
   };
 
  private:
+  void Load();               // reads and checks the file (on the loading thread)
+  void WaitLoaded() const;   // returns once Load() has run
   std::string path_;
   std::string load_problem_;
   // The file's bytes and, per normalized directory, its entry's bytes: entries are decoded only
@@ -64,6 +69,8 @@ class ProfileCache {
   std::map<std::string, std::shared_ptr<const Entry>> updates_;  // written by this process (mutex_)
   bool dirty_ = false;                                             // updates_ not saved yet (mutex_)
   std::atomic<size_t> hits_{0}, misses_{0};
+  mutable std::once_flag loaded_;
+  mutable std::future<void> loading_;  // Load() on its thread; invalid when it ran in the constructor
 };
 
 }  // namespace ptsn::profile

@@ -108,6 +108,27 @@ class CacheOnFixtures : public ::testing::Test {
   size_t uncached = 0;
 };
 
+TEST_F(CacheOnFixtures, ReadsRightAfterConstructionWaitForTheFileBeingLoaded) {
+  // The file is read on another thread: Read()s on several threads at once, before it is done,
+  // must all be served from it (and a cache destroyed unused must not lose it).
+  { ProfileCache unused(cache); }
+  ProfileCache loaded(cache);
+  std::string dir = root + "/local/mini-2.0.0";
+  std::vector<ProfileSource> got(4);
+  std::vector<std::thread> threads;
+  for (auto& src : got) threads.emplace_back([&] {
+    std::vector<LoadIssue> issues;
+    src = loaded.Read(dir, "", &issues);
+  });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(loaded.hits(), 4u);
+  EXPECT_EQ(loaded.misses(), 0u);
+  EXPECT_EQ(loaded.load_problem(), "");
+  std::vector<LoadIssue> issues;
+  ProfileSource cold = ReadProfileDirectory(dir, "", &issues);
+  for (const auto& src : got) EXPECT_TRUE(src == cold);
+}
+
 TEST_F(CacheOnFixtures, ChangedFileIsReadAgain) {
   std::string def = root + "/local/mini-2.0.0/test-definition.xml";
   std::string xml = ReadFile(def);
@@ -153,6 +174,12 @@ TEST(ProfileCacheStamps, SettledFilesAreTrustedByStampAndRewritesAreStillSeen) {
   ProfileSource unused = loaded.Read(root + "/local/mini-2.0.0", "", &issues);
   ASSERT_EQ(loaded.hits(), 1u);
   EXPECT_TRUE(StampOf(def).known());
+  // A repository kept from before the rewrite: its index's stamps (taken now) must not stand for
+  // the file once they are old (a server or a long run holds a repository for hours).
+  ProfileRepository held({root});
+  held.SetCache(std::make_shared<ProfileCache>(cache));
+  ASSERT_FALSE(held.ListProfiles().empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   // Rewrite with the same size, then put the old mtime back: ctime still moves, so it is re-read.
   struct stat before;
   ASSERT_EQ(stat(def.c_str(), &before), 0);
@@ -163,9 +190,36 @@ TEST(ProfileCacheStamps, SettledFilesAreTrustedByStampAndRewritesAreStillSeen) {
   { std::ofstream(def, std::ios::binary | std::ios::trunc) << xml; }
   const timespec times[2] = {before.st_atim, before.st_mtim};
   ASSERT_EQ(utimensat(AT_FDCWD, def.c_str(), times, 0), 0);
+  // Whichever way the directory was listed (stamps taken by the listing, or none and a stat()
+  // now), the rewrite is seen. (Each from the cache file as it was: a ProfileCache saves its
+  // refreshed entries when destroyed.)
+  std::string before_rewrite = ReadFile(cache);
+  for (bool stamped : {true, false}) {
+    SCOPED_TRACE(stamped ? "listing with stamps" : "listing without stamps");
+    WriteFileAtomically(cache, before_rewrite);
+    std::vector<DirEntry> listing;
+    ASSERT_TRUE(ListDirectory(root + "/local/mini-2.0.0", &listing, stamped ? IsProfileInput : nullptr));
+    ProfileCache again(cache);
+    DirectoryRead how;
+    how.listing = &listing;
+    how.listing_stamps_current = stamped;
+    ProfileSource src = again.Read(root + "/local/mini-2.0.0", "", &issues, how);
+    EXPECT_EQ(again.misses(), 1u);
+    EXPECT_EQ(src.fields["TestInformation/Title"][0], xml[at + 7]);
+  }
   Pass warm = LoadPass(root, "", cache);
   ExpectSame(LoadPass(root, "", "").reports, warm.reports);
   EXPECT_EQ(ProfileRepository({root}).LoadProfile("local/mini-2.0.0").title[0], xml[at + 7]);
+  EXPECT_EQ(held.LoadProfile("local/mini-2.0.0").title[0], xml[at + 7]);
+  // Once saved, the new bytes are served by stamp again from a stamped listing.
+  std::vector<DirEntry> listing;
+  ASSERT_TRUE(ListDirectory(root + "/local/mini-2.0.0", &listing, IsProfileInput));
+  ProfileCache settled(cache);
+  DirectoryRead how;
+  how.listing = &listing;
+  how.listing_stamps_current = true;
+  EXPECT_EQ(settled.Read(root + "/local/mini-2.0.0", "", &issues, how).fields["TestInformation/Title"][0], xml[at + 7]);
+  EXPECT_EQ(settled.hits(), 1u);
 }
 
 TEST_F(CacheOnFixtures, AddedAndRemovedFilesAreSeen) {

@@ -13,7 +13,11 @@
 
 namespace ptsn::profile {
 
-bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out) {
+namespace {
+FileStamp Stamp(const struct stat& st, bool racy_check);
+}  // namespace
+
+bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out, bool (*stamp_wanted)(std::string_view)) {
   out->clear();
   // open + getdents64 directly: opendir() adds an fstat per directory, which showed in profiles
   // of loading the 600-profile corpus (syscalls are a large part of its cost).
@@ -35,12 +39,16 @@ bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out) {
       const char* name = e->d_name;
       if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
       unsigned char type = e->d_type;
-      if (type == DT_LNK || type == DT_UNKNOWN) {
-        // Only links and file systems without d_type need a stat.
-        struct stat st;
-        if (fstatat(fd, name, &st, 0) == 0) type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+      bool wanted = stamp_wanted && type != DT_DIR && stamp_wanted(name);
+      struct stat st;
+      bool stated = false;
+      if (type == DT_LNK || type == DT_UNKNOWN || wanted) {
+        // Only links, file systems without d_type and the files whose stamp is wanted need a stat.
+        stated = fstatat(fd, name, &st, 0) == 0;
+        if (stated) type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
       }
-      out->push_back({name, type == DT_DIR, type == DT_REG});
+      out->push_back({name, type == DT_DIR, type == DT_REG, {}});
+      if (wanted && stated && type == DT_REG) out->back().stamp = Stamp(st, false);
     }
   }
   std::sort(out->begin(), out->end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });

@@ -11,15 +11,6 @@
 
 namespace ptsn::profile {
 
-struct DirEntry {
-  std::string name;
-  bool is_directory = false;  // symlinks are followed
-  bool is_regular = false;
-};
-
-// Entries of `dir` except "." and "..", sorted by name; false when it cannot be opened.
-bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out);
-
 // What stat() says of a file, to know it is unchanged without reading it (as git's index does).
 // All zero ("unknown") when the file changed within the last seconds: a write in the same clock
 // tick could leave size and timestamps as they were, so such a file is always compared by content.
@@ -29,6 +20,18 @@ struct FileStamp {
   bool known() const { return ino != 0 || mtime_ns != 0 || ctime_ns != 0; }
   bool operator==(const FileStamp&) const = default;
 };
+struct DirEntry {
+  std::string name;
+  bool is_directory = false;  // symlinks are followed
+  bool is_regular = false;
+  FileStamp stamp;  // StampOf() this entry, taken while listing; unknown unless asked for (see below)
+};
+
+// Entries of `dir` except "." and "..", sorted by name; false when it cannot be opened. When
+// `stamp_wanted` is given, the regular files it names get their stamp in the same pass: one
+// fstatat() relative to the open directory instead of a stat() walking the whole path later.
+bool ListDirectory(const std::string& dir, std::vector<DirEntry>* out, bool (*stamp_wanted)(std::string_view) = nullptr);
+
 // The stamp of `path` (following links) for comparing with a recorded one; unknown when absent.
 FileStamp StampOf(const std::string& path);
 

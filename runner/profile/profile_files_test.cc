@@ -40,6 +40,19 @@ TEST(ListDirectory, AllEntriesSortedWithTypesAcrossSeveralReads) {
   EXPECT_TRUE(find("link-to-dir").is_directory);  // links are followed
   EXPECT_TRUE(find("link-to-file").is_regular);
   EXPECT_FALSE(find("dangling").is_regular || find("dangling").is_directory);
+  for (const auto& e : entries) EXPECT_FALSE(e.stamp.known()) << e.name;  // not asked for
+  // Stamps of the wanted regular files (links followed) come with the listing, equal to StampOf().
+  auto wanted = [](std::string_view n) { return n == "link-to-file" || n == "dangling" || n == "sub" || n.find("1001") != n.npos; };
+  ASSERT_TRUE(ListDirectory(tmp.path, &entries, wanted));
+  ASSERT_EQ(entries.size(), 704u);
+  for (const auto& e : entries) {
+    bool stamped = e.name == "link-to-file" || e.name == names[1];
+    EXPECT_EQ(e.stamp.known(), stamped) << e.name;
+    if (stamped) {
+      EXPECT_TRUE(e.stamp == StampOf(tmp.path + "/" + e.name)) << e.name;
+    }
+  }
+  EXPECT_TRUE(find("link-to-file").is_regular);
   EXPECT_FALSE(ListDirectory(tmp.path + "/missing", &entries));
   EXPECT_TRUE(entries.empty());
   EXPECT_FALSE(ListDirectory(tmp.path + "/" + names[0], &entries));  // a file is no directory

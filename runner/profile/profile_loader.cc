@@ -314,6 +314,10 @@ uint64_t ListingHash(const std::vector<DirEntry>& entries) {
   return h;
 }
 
+bool IsProfileInput(std::string_view name) {
+  return name == "test-definition.xml" || name == "results-definition.xml" || name == "downloads.xml";
+}
+
 ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& identifier,
                                    std::vector<LoadIssue>* issues, const DirectoryRead& how) {
   ProfileSource src;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runner/profile/profile_files.h"
@@ -32,6 +33,9 @@ struct ProfileInputs {
 // Optional extras of ReadProfileDirectory().
 struct DirectoryRead {
   const std::vector<DirEntry>* listing = nullptr;  // the directory's entries, when already listed
+  // The listing's file stamps (ListDirectory() stamp_wanted) were taken just now, so the profile
+  // cache may take them for a stat() of the file; false for an older listing: the file is stat()ed.
+  bool listing_stamps_current = false;
   const ProfileSchemas* schemas = nullptr;         // validate each parsed file against its XSD...
   std::vector<LoadIssue>* schema_issues = nullptr;  // ...appending the violations here
   ProfileInputs* inputs = nullptr;                 // filled with what was read
@@ -48,6 +52,9 @@ ProfileSource ReadProfileDirectory(const std::string& dir, const std::string& id
 std::string NormalizeDirectory(const std::string& dir);
 // Hash of a directory listing (names and types), as ProfileInputs::listing_hash.
 uint64_t ListingHash(const std::vector<DirEntry>& entries);
+// The files ReadProfileDirectory() reads (test-definition.xml, results-definition.xml,
+// downloads.xml): whose stamps a listing made for loading should carry (ListDirectory()).
+bool IsProfileInput(std::string_view file_name);
 
 // The parts, for tests and for callers holding a document already.
 void ParseTestDefinition(const XmlElement& root, const std::string& file, ProfileSource* out,

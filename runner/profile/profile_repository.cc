@@ -56,6 +56,9 @@ bool IsDirectoryWith(const std::string& name, const char* file) {
   return stat((name + "/" + file).c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// How long after indexing the listings' file stamps are taken as current (see LoadRef).
+constexpr std::chrono::milliseconds kIndexStampsCurrent{1000};
+
 std::string FatalSummary(const std::vector<LoadIssue>& issues) {
   std::string out;
   int fatal = 0;
@@ -114,7 +117,13 @@ const ProfileRepository::Index& ProfileRepository::GetIndex() const {
         if (item.is_directory) candidates.push_back({repo.name + "/" + item.name, repo_dir + "/" + item.name, {}, false});
     }
   }
-  ForEachParallel(candidates.size(), 0, [&](size_t i) { candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files); });
+  // With a profile cache, the profile files' stamps come with the listing for its freshness check
+  // (without one, or when it is set later, nothing needs them / it stat()s the files itself).
+  auto stamps = cache_ ? IsProfileInput : nullptr;
+  index->listed_at = std::chrono::steady_clock::now();
+  ForEachParallel(candidates.size(), 0, [&](size_t i) {
+    candidates[i].listed = ListDirectory(candidates[i].dir, &candidates[i].files, stamps);
+  });
   for (auto& c : candidates) {
     if (!c.listed) continue;
     auto has_file = [&](std::string_view name) {
@@ -196,7 +205,13 @@ TestProfile ProfileRepository::LoadRef(const ProfileRef& ref, std::vector<std::s
   how.schema_issues = checks.schema_issues;
   if (index_) {
     auto it = index_->listings.find(ref.directory);
-    if (it != index_->listings.end()) how.listing = &it->second;
+    if (it != index_->listings.end()) {
+      how.listing = &it->second;
+      // Stamps taken by the index stand for a stat() now only during the pass that listed them
+      // (a load of every profile takes well under this): a repository kept for longer must not
+      // answer from a stamp taken before the file changed.
+      how.listing_stamps_current = std::chrono::steady_clock::now() - index_->listed_at < kIndexStampsCurrent;
+    }
   }
   ProfileSource src = cache_ ? cache_->Read(ref.directory, ref.identifier, &issues, how)
                              : ReadProfileDirectory(ref.directory, ref.identifier, &issues, how);

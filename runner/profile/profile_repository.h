@@ -10,6 +10,7 @@
 // loaded as is.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -79,6 +80,7 @@ class ProfileRepository {
     std::map<std::string, ProfileRef> suites;
     // Entries of every profile directory listed while indexing, so loading need not list again.
     std::map<std::string, std::vector<DirEntry>> listings;
+    std::chrono::steady_clock::time_point listed_at;  // when those listings (and their stamps) were taken
   };
   const Index& GetIndex() const;
   std::optional<ProfileRef> Find(const std::map<std::string, ProfileRef>& items, const std::string& name) const;

@@ -81,13 +81,13 @@ std::vector<LoadIssue> StructuralChecks(const TestProfile& p) {
     warn(def, "TestProfile/Version", "'" + p.version + "' differs from the directory's version " + dir_version);
   for (size_t i = 0; i < p.options.size(); ++i) {
     const TestOption& o = p.options[i];
-    std::string where = "TestSettings/Option[" + std::to_string(i + 1) + "]";
+    auto where = [i] { return "TestSettings/Option[" + std::to_string(i + 1) + "]"; };  // only for a warning
     auto same_id = [&](const TestOption& earlier) { return earlier.identifier == o.identifier; };
     if (!o.identifier.empty() && std::any_of(p.options.begin(), p.options.begin() + i, same_id))
-      warn(def, where + "/Identifier", "duplicate identifier '" + o.identifier + "'");
+      warn(def, where() + "/Identifier", "duplicate identifier '" + o.identifier + "'");
     if (!o.default_entry_raw.empty() && o.default_entry_raw != "0" && o.ExplicitDefault() < 0)
-      warn(def, where + "/DefaultEntry", "'" + o.default_entry_raw + "' names no entry (PTS then defaults to the last one)");
-    if (o.display_name.empty()) warn(def, where + "/DisplayName", "missing: descriptions will lack this option");
+      warn(def, where() + "/DefaultEntry", "'" + o.default_entry_raw + "' names no entry (PTS then defaults to the last one)");
+    if (o.display_name.empty()) warn(def, where() + "/DisplayName", "missing: descriptions will lack this option");
   }
   const std::string& rd = p.results.path;
   if (!p.results.present() && !base && p.display_format != "NO_RESULT")
@@ -96,16 +96,16 @@ std::vector<LoadIssue> StructuralChecks(const TestProfile& p) {
                                                "HARMONIC_MEAN"};
   for (size_t i = 0; i < p.results.parsers.size(); ++i) {
     const ResultsParserBlock& b = p.results.parsers[i];
-    std::string where = "ResultsParser[" + std::to_string(i + 1) + "]";
-    if (!kMulti.count(b.multi_match)) warn(rd, where + "/MultiMatch", "unknown value '" + b.multi_match + "' (treated as AVERAGE)");
+    auto where = [i] { return "ResultsParser[" + std::to_string(i + 1) + "]"; };
+    if (!kMulti.count(b.multi_match)) warn(rd, where() + "/MultiMatch", "unknown value '" + b.multi_match + "' (treated as AVERAGE)");
     for (const auto& [elem, value] : {std::pair<const char*, const std::string*>{"DivideResultBy", &b.divide_result_by},
                                       {"DivideResultDivisor", &b.divide_result_divisor},
                                       {"MultiplyResultBy", &b.multiply_result_by},
                                       {"ResultPrecision", &b.result_precision}})
       if (!value->empty() && !php::IsNumericString(*value))
-        warn(rd, where + "/" + elem, "'" + *value + "' is not a number: PTS ignores it");
+        warn(rd, where() + "/" + elem, "'" + *value + "' is not a number: PTS ignores it");
     if (!b.result_proportion.empty() && b.result_proportion != "HIB" && b.result_proportion != "LIB")
-      warn(rd, where + "/ResultProportion", "'" + b.result_proportion + "' is neither HIB nor LIB");
+      warn(rd, where() + "/ResultProportion", "'" + b.result_proportion + "' is neither HIB nor LIB");
   }
   return out;
 }
@@ -161,7 +161,8 @@ ValidationReport ValidateProfile(const ProfileRepository& repo, const std::strin
 }
 
 std::vector<ValidationReport> ValidateAllProfiles(const ProfileRepository& repo, const ProfileSchemas* schemas,
-                                                  unsigned threads) {
+                                                  unsigned threads,
+                                                  const std::function<void(size_t, ValidationReport&)>& then) {
   std::vector<ProfileRef> refs = repo.ListProfiles();  // builds the index before the threads share it
   std::vector<ValidationReport> reports(refs.size());
   ForEachParallel(refs.size(), threads, [&](size_t i) {
@@ -169,6 +170,7 @@ std::vector<ValidationReport> ValidateAllProfiles(const ProfileRepository& repo,
     reports[i] = ValidateWith(ref.identifier, schemas, [&](const LoadChecks& checks, std::vector<LoadIssue>* warnings) {
       return repo.LoadDirectory(ref.directory, ref.identifier, warnings, checks);
     });
+    if (then) then(i, reports[i]);
   });
   return reports;
 }

@@ -4,6 +4,7 @@
 // ("FILE: element: what is wrong"); PTS itself accepts schema violations, so they are warnings.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,12 @@ ValidationReport ValidateProfile(const ProfileRepository& repo, const std::strin
 // The same with schemas compiled already (nullptr: no schema check).
 ValidationReport ValidateProfile(const ProfileRepository& repo, const std::string& name_or_dir,
                                  const ProfileSchemas* schemas);
-// Every profile of `repo`, on `threads` threads (0: one per core), in identifier order.
+// Every profile of `repo`, on `threads` threads (0: one per core), in identifier order. `then`, when
+// set, is called with each report's index and the report on the thread that made it, right after
+// it is made: work on the profile (e.g. option expansion) while its data is still in the cache.
 std::vector<ValidationReport> ValidateAllProfiles(const ProfileRepository& repo, const ProfileSchemas* schemas,
-                                                  unsigned threads = 0);
+                                                  unsigned threads = 0,
+                                                  const std::function<void(size_t, ValidationReport&)>& then = {});
 ValidationReport ValidateSuite(const ProfileRepository& repo, const std::string& name_or_dir,
                                const std::string& schema_dir);
 
