@@ -108,7 +108,8 @@ sys.stdout.write(s)
 PY
   port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
   # stdin stays open (it waits for ENTER to stop); setsid gives a process group to end it by.
-  (sleep 3600 | setsid env PHOROMATIC_HTTP_PORT="$port" unshare -m sh -c \
+  # The sleep outlives the script: its stderr must not hold the caller's pipe open.
+  (sleep 3600 2>/dev/null | setsid env PHOROMATIC_HTTP_PORT="$port" unshare -m sh -c \
      'mount --bind /etc /etc && mount -o remount,bind,ro /etc && exec "$@"' sh \
      env HOME="$home" PTS_USER_PATH_OVERRIDE="$user/" "$src/phoronix-test-suite" start-phoromatic-server \
      >"$WORK/phoromatic.out" 2>&1) &
