@@ -112,19 +112,17 @@ int main(int argc, char** argv) {
       ptsn::wire::Upload up;
       up.xml = ptsn::server::testing::SampleCompositeXml("Bench Upload " + std::to_string(i), results, 2, i);
       // Built directly rather than by EncodeUpload, which sends DEFLATE only (as a stock PTS).
-      ptsn::wire::FormFields fields =
-          mode == "upload" ? ptsn::wire::FormFields{{"r", "upload_test_result"}, {"client_version", "10860"},
-                                                    {"composite_xml_bz", ptsn::wire::Base64Encode(ptsn::wire::Bzip2Compress(up.xml, 8))}}
-                           : ptsn::wire::FormFields{{"r", "upload_test_result"}, {"client_version", "10860"},
-                                                    {"composite_xml_gz", ptsn::wire::Base64Encode(ptsn::wire::RawDeflate(up.xml, 9))}};
-      fields.emplace_back("composite_xml_hash", ptsn::wire::Sha1Hex(up.xml));
+      ptsn::wire::FormFields fields;
       if (phoromatic) {
         // What a Phoromatic client posts (phoromatic.php's request variables; result_upload.php).
         const std::string aid = arg.substr(0, arg.find(':')), msi = arg.substr(arg.find(':') + 1);
-        fields = {{"aid", aid}, {"msi", msi}, {"r", "result_upload"}, {"pts", "10.8.6"}, {"pts_core", "10860"},
-                  {"composite_xml_gz", ptsn::wire::Base64Encode(ptsn::wire::RawDeflate(up.xml, 9))},
-                  {"composite_xml_hash", ptsn::wire::Sha1Hex(up.xml)}};
+        fields = {{"aid", aid}, {"msi", msi}, {"r", "result_upload"}, {"pts", "10.8.6"}, {"pts_core", "10860"}};
+      } else {
+        fields = {{"r", "upload_test_result"}, {"client_version", "10860"}};
       }
+      if (mode == "upload") fields.emplace_back("composite_xml_bz", ptsn::wire::Base64Encode(ptsn::wire::Bzip2Compress(up.xml, 8)));
+      else fields.emplace_back("composite_xml_gz", ptsn::wire::Base64Encode(ptsn::wire::RawDeflate(up.xml, 9)));
+      fields.emplace_back("composite_xml_hash", ptsn::wire::Sha1Hex(up.xml));
       std::string body = ptsn::wire::EncodeForm(fields);
       requests.push_back("POST " + upload_path + " HTTP/1.1\r\n" + host_line + auth_header +
                          "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
