@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -59,15 +60,44 @@ std::optional<double> NumericValue(std::string_view s) {
 }
 
 std::vector<double> EntryNumbers(const Entry& e) {
-  if (!IsSeries(e)) return NumericTrials(e);
   std::vector<double> out;
-  for (auto part : SplitViews(e.value, ','))
-    if (auto n = NumericValue(part)) out.push_back(*n);
+  EntryNumbersInto(e, out);
   return out;
+}
+
+void EntryNumbersInto(const Entry& e, std::vector<double>& out) {
+  out.clear();
+  auto add = [&](std::string_view piece) {
+    if (auto n = NumericValue(piece)) out.push_back(*n);
+  };
+  if (IsSeries(e)) {
+    // ParseSeries reads each sample as NumericValue does; only a series with non-numeric
+    // samples (which it counts as 0 where these are left out) is split again.
+    ParsedSeries p;
+    p.values.swap(out);
+    ParseSeriesInto(e.value, p);
+    out.swap(p.values);
+    if (!p.all_numeric) {
+      out.clear();
+      ForEachPart(e.value, ',', add);
+    }
+    return;
+  }
+  // NumericTrials() without a string per trial: NumericValue(t) is PhpIsNumeric(t) ? PhpToNumber(t).
+  if (!e.raw_string || e.raw_string->empty()) add(e.value);
+  else ForEachPart(*e.raw_string, ':', add);
 }
 
 ParsedSeries ParseSeries(std::string_view s) {
   ParsedSeries p;
+  ParseSeriesInto(s, p);
+  return p;
+}
+
+void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
+  p.values.clear();
+  p.all_numeric = true;
+  p.min = p.max = p.sum = 0;
   p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its ','
   // One pass: each piece up to the next ',' is read as a plain decimal while it is scanned
   // ("-12.50": the shape NumericValue reads exactly, at most 19 digits so the integer cannot
@@ -112,7 +142,108 @@ ParsedSeries ParseSeries(std::string_view s) {
     p.max = v >= p.max ? v : p.max;
     p.sum += v;
   }
-  return p;
+}
+
+void AppendPhpJsonFloat(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += '0';
+    return;
+  }
+  if (v == 0) {
+    out += std::signbit(v) ? "-0.0" : "0";
+    return;
+  }
+  // The shortest round-trip digits from to_chars ("-d.ddde+XX"), laid out in a stack buffer and
+  // appended once: an export writes ten of these per entry.
+  char sci[48];
+  const char* const sci_end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+  char digits[24];
+  size_t n = 0;
+  const char* c = sci + (sci[0] == '-');
+  for (; *c != 'e'; ++c)
+    if (*c != '.') digits[n++] = *c;
+  ++c;  // 'e'
+  const bool exponent_negative = *c == '-';
+  c += *c == '-' || *c == '+';
+  int exponent = 0;
+  for (; c < sci_end; ++c) exponent = exponent * 10 + (*c - '0');
+  if (exponent_negative) exponent = -exponent;
+
+  char buf[64];
+  char* o = buf;
+  if (v < 0) *o++ = '-';
+  if (exponent < -4 || exponent > 16) {
+    *o++ = digits[0];
+    *o++ = '.';
+    if (n > 1) o = std::copy(digits + 1, digits + n, o);
+    else *o++ = '0';
+    *o++ = 'e';
+    *o++ = exponent < 0 ? '-' : '+';
+    o = std::to_chars(o, buf + sizeof buf, std::abs(exponent)).ptr;
+  } else if (exponent < 0) {
+    *o++ = '0';
+    *o++ = '.';
+    o = std::fill_n(o, -exponent - 1, '0');
+    o = std::copy(digits, digits + n, o);
+  } else {
+    const auto int_digits = static_cast<size_t>(exponent + 1);
+    if (n <= int_digits) {
+      o = std::copy(digits, digits + n, o);
+      o = std::fill_n(o, int_digits - n, '0');
+    } else {
+      o = std::copy(digits, digits + int_digits, o);
+      *o++ = '.';
+      o = std::copy(digits + int_digits, digits + n, o);
+    }
+  }
+  out.append(buf, static_cast<size_t>(o - buf));
+}
+
+// A decimal of at most 15 significant digits survives text -> double -> text, so the shortest
+// digits that round-trip its double (what PHP prints) are its own digits without leading and
+// trailing zeros.
+bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {
+  size_t i = 0;
+  const bool negative = !text.empty() && text[0] == '-';
+  i += negative;
+  const size_t int_begin = i;
+  while (i < text.size() && IsAsciiDigit(text[i])) ++i;
+  const size_t int_end = i;
+  size_t frac_begin = i, frac_end = i;
+  if (i < text.size() && text[i] == '.') {
+    frac_begin = ++i;
+    while (i < text.size() && IsAsciiDigit(text[i])) ++i;
+    frac_end = i;
+  }
+  // The same shapes NumericValue's exact fast path takes: digits on both sides allowed, at
+  // least one digit, ending in a digit, nothing after.
+  if (i != text.size() || int_end + (frac_end > frac_begin ? 1 : 0) == int_begin || text.back() == '.' ||
+      frac_end - frac_begin > 22)
+    return false;
+  std::string_view int_part = text.substr(int_begin, int_end - int_begin);
+  std::string_view frac_part = text.substr(frac_begin, frac_end - frac_begin);
+  while (!int_part.empty() && int_part.front() == '0') int_part.remove_prefix(1);
+  while (!frac_part.empty() && frac_part.back() == '0') frac_part.remove_suffix(1);
+  size_t lead = 0;  // zeros after the point before the first significant digit (int_part empty)
+  if (int_part.empty())
+    while (lead < frac_part.size() && frac_part[lead] == '0') ++lead;
+  const size_t significant = int_part.empty() ? frac_part.size() - lead : int_part.size() + frac_part.size();
+  if (significant > 15) return false;
+  if (significant == 0) {
+    out += negative ? "-0.0" : "0";
+    return true;
+  }
+  // Decimal exponent of the first significant digit: fixed notation only within [-4, 16].
+  const long exponent = int_part.empty() ? -static_cast<long>(lead) - 1 : static_cast<long>(int_part.size()) - 1;
+  if (exponent < -4 || exponent > 16) return false;
+  if (negative) out += '-';
+  if (int_part.empty()) out += '0';
+  else out += int_part;
+  if (!frac_part.empty()) {
+    out += '.';
+    out += frac_part;
+  }
+  return true;
 }
 
 std::string SetPrecision(std::string_view value, int decimals) {
