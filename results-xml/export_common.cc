@@ -144,6 +144,37 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
   }
 }
 
+namespace {
+
+// When a (finite, > 0) is the double nearest to m / 10^k for an integer m < 10^15, sets m and k
+// and returns true. Then m's digits are a's shortest round-trip digits: the doubles around a are
+// less than 10^-15 * a apart, closer than decimals of 15 significant digits are, so no other
+// decimal of at most 15 digits rounds to a, and to_chars(a) would print m without its trailing
+// zeros. The check is exact (m and 10^|k| are exact doubles, one IEEE operation rounds
+// correctly); when it fails (16 or 17 digits needed, or a out of 1e-8..1e36), false.
+bool FifteenDigitDecimal(double a, uint64_t& m, int& k) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  uint64_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
+  if (biased == 0 || biased == 0x7FF) return false;
+  // floor(log10(a)) is this or one more (a is in [2^e2, 2^(e2+1))).
+  const int e = static_cast<int>(std::floor((biased - 1023) * 0.30102999566398120));
+  k = 14 - e;
+  for (int attempt = 0; attempt < 2; ++attempt, --k) {
+    if (k < -22 || k > 22) return false;
+    const double scaled = k >= 0 ? a * kPow10[k] : a / kPow10[-k];
+    if (scaled >= 999999999999999.5) continue;  // 16 digits: floor(log10(a)) was e + 1
+    m = static_cast<uint64_t>(std::llround(scaled));
+    const double back = k >= 0 ? static_cast<double>(m) / kPow10[k] : static_cast<double>(m) * kPow10[-k];
+    return m > 0 && back == a;
+  }
+  return false;
+}
+
+}  // namespace
+
 void AppendPhpJsonFloat(std::string& out, double v) {
   if (!std::isfinite(v)) {
     out += '0';
@@ -153,21 +184,29 @@ void AppendPhpJsonFloat(std::string& out, double v) {
     out += std::signbit(v) ? "-0.0" : "0";
     return;
   }
-  // The shortest round-trip digits from to_chars ("-d.ddde+XX"), laid out in a stack buffer and
-  // appended once: an export writes ten of these per entry.
-  char sci[48];
-  const char* const sci_end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+  // The shortest round-trip digits ("d" "ddd", decimal exponent of the first), laid out in a
+  // stack buffer and appended once: an export writes ten of these per entry.
   char digits[24];
   size_t n = 0;
-  const char* c = sci + (sci[0] == '-');
-  for (; *c != 'e'; ++c)
-    if (*c != '.') digits[n++] = *c;
-  ++c;  // 'e'
-  const bool exponent_negative = *c == '-';
-  c += *c == '-' || *c == '+';
   int exponent = 0;
-  for (; c < sci_end; ++c) exponent = exponent * 10 + (*c - '0');
-  if (exponent_negative) exponent = -exponent;
+  uint64_t m = 0;
+  int k = 0;
+  if (FifteenDigitDecimal(std::fabs(v), m, k)) {
+    n = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, m).ptr - digits);
+    exponent = static_cast<int>(n) - 1 - k;
+    while (digits[n - 1] == '0') --n;
+  } else {
+    char sci[48];  // "-d.ddde+XX"
+    const char* const sci_end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+    const char* c = sci + (sci[0] == '-');
+    for (; *c != 'e'; ++c)
+      if (*c != '.') digits[n++] = *c;
+    ++c;  // 'e'
+    const bool exponent_negative = *c == '-';
+    c += *c == '-' || *c == '+';
+    for (; c < sci_end; ++c) exponent = exponent * 10 + (*c - '0');
+    if (exponent_negative) exponent = -exponent;
+  }
 
   char buf[64];
   char* o = buf;
@@ -236,13 +275,17 @@ bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {
   // Decimal exponent of the first significant digit: fixed notation only within [-4, 16].
   const long exponent = int_part.empty() ? -static_cast<long>(lead) - 1 : static_cast<long>(int_part.size()) - 1;
   if (exponent < -4 || exponent > 16) return false;
-  if (negative) out += '-';
-  if (int_part.empty()) out += '0';
-  else out += int_part;
+  // At most 17 integer digits, or "0." and 3 zeros before 15 digits: composed, then one append.
+  char buf[48];
+  char* o = buf;
+  if (negative) *o++ = '-';
+  if (int_part.empty()) *o++ = '0';
+  else o = std::copy(int_part.begin(), int_part.end(), o);
   if (!frac_part.empty()) {
-    out += '.';
-    out += frac_part;
+    *o++ = '.';
+    o = std::copy(frac_part.begin(), frac_part.end(), o);
   }
+  out.append(buf, static_cast<size_t>(o - buf));
   return true;
 }
 

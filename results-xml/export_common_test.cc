@@ -174,6 +174,16 @@ TEST(AppendPhpJsonFloat, SameAsReferenceFormatter) {
     values.push_back((a + b + c) / 3);
     values.push_back(std::sqrt(((a - b) * (a - b) + (b - c) * (b - c)) / 2));
   }
+  // Around the 15-digit fast path's borders: 15/16/17 digits, powers of ten, every exponent
+  // it takes and a few beyond, and the neighbouring doubles.
+  for (const char* mantissa : {"1", "9", "999999999999999", "9999999999999995", "99999999999999999", "100000000000000",
+                               "1000000000000001", "123456789012345", "1234567890123456", "12345678901234567", "5",
+                               "4999999999999999", "25", "7205759403792794"}) {
+    for (int e = -45; e <= 45; ++e) {
+      const double d = std::strtod((std::string(mantissa) + "e" + std::to_string(e)).c_str(), nullptr);
+      for (double x : {d, std::nextafter(d, 0.0), std::nextafter(d, HUGE_VAL), -d}) values.push_back(x);
+    }
+  }
   for (double v : values) ASSERT_EQ(JsonFloat(v), ReferencePhpJsonFloat(v)) << std::hexfloat << v;
 }
 

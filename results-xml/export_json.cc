@@ -1,9 +1,11 @@
 #include "results-xml/export_json.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -30,8 +32,19 @@ class PhpJsonWriter {
   void EndArray() { Close(']'); }
   void Key(std::string_view key) {
     NextElement();
-    Quoted(key);
-    out_ += ": ";
+    if (key.size() <= kShortKey && std::all_of(key.begin(), key.end(), [](char c) {
+          return NeedsNoEscape(static_cast<unsigned char>(c));
+        })) {
+      // The usual key ("mean", an identifier) in one append: the writer's most frequent call.
+      char buf[kShortKey + 4];
+      buf[0] = '"';
+      std::memcpy(buf + 1, key.data(), key.size());
+      std::memcpy(buf + 1 + key.size(), "\": ", 3);
+      out_.append(buf, key.size() + 4);
+    } else {
+      Quoted(key);
+      out_ += ": ";
+    }
     after_key_ = true;
   }
   void String(std::string_view s) {
@@ -50,7 +63,8 @@ class PhpJsonWriter {
   }
   void Integer(long long v) {
     NextElement();
-    out_ += std::to_string(v);
+    char buf[24];
+    out_.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
   }
   void Bool(bool b) {
     NextElement();
@@ -104,9 +118,24 @@ class PhpJsonWriter {
       return;
     }
     if (counts_.empty()) return;
-    if (counts_.back()++ > 0) out_ += ',';
+    const bool first = counts_.back()++ == 0;
+    const size_t indent = counts_.size() * 4;
+    if (indent <= kBreakIndent) {  // ",\n" and the indentation in one append
+      out_.append(kBreak.data() + first, 2 - first + indent);
+      return;
+    }
+    if (!first) out_ += ',';
     Newline();
   }
+  static constexpr size_t kShortKey = 60;
+  static constexpr size_t kBreakIndent = 64;
+  static constexpr std::array<char, 2 + kBreakIndent> kBreak = [] {
+    std::array<char, 2 + kBreakIndent> b{};
+    b[0] = ',';
+    b[1] = '\n';
+    for (size_t i = 2; i < b.size(); ++i) b[i] = ' ';
+    return b;
+  }();
   void Newline() {
     out_ += '\n';
     out_.append(counts_.size() * 4, ' ');
@@ -333,8 +362,9 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
 // The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
 // test_run_times, details (array_filter()ed), then our statistics.
 void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
-  if (auto n = NumericValue(e.value)) {
-    if (*n != 0) {
+  const std::optional<double> value = NumericValue(e.value);
+  if (value) {
+    if (*value != 0) {
       w.Key("value");
       w.NumberFromText(e.value);
     }
@@ -343,9 +373,11 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     w.String(e.value);
   }
   // PTS keeps no raw string when it (loosely) equals the value.
-  const std::string raw = e.raw_string.value_or("");
-  const bool same = raw == e.value || (NumericValue(raw) && NumericValue(e.value) && *NumericValue(raw) == *NumericValue(e.value));
-  if (!raw.empty() && !same) NumberList(w, "raw_values", raw, ':', true);
+  const std::string_view raw = e.raw_string ? std::string_view(*e.raw_string) : std::string_view();
+  if (!raw.empty() && raw != e.value) {
+    const std::optional<double> raw_number = value ? NumericValue(raw) : std::nullopt;
+    if (!raw_number || *raw_number != *value) NumberList(w, "raw_values", raw, ':', true);
+  }
 
   // PTS's usual Entry/JSON is {"test-run-times":"8.08:8.02:8.07"} and nothing else: written
   // directly, as the general path below would (no other member, so no "details").
