@@ -173,6 +173,60 @@ bool FifteenDigitDecimal(double a, uint64_t& m, int& k) {
   return false;
 }
 
+
+__extension__ typedef unsigned __int128 Uint128;
+
+// n / 2^shift rounded half to even (shift < 128).
+Uint128 RoundedShift(Uint128 n, int shift) {
+  if (shift == 0) return n;
+  const Uint128 q = n >> shift, r = n & ((Uint128{1} << shift) - 1), half = Uint128{1} << (shift - 1);
+  return q + (r > half || (r == half && (q & 1)));
+}
+
+// The shortest round-trip digits of a (finite, > 0) when it needs 16 or 17 of them, in exact
+// integer arithmetic: a = f * 2^-s, so a * 10^j = f * 10^j / 2^s. The 16-digit decimal nearest
+// to a is the answer when it rounds back to a (it lies within half an ulp, the boundary
+// included when f is even, as round-half-even parsing does), else the nearest 17-digit one,
+// which always does. Only where the interval around a is symmetric (f is not a power of two) and
+// the products fit 128 bits: a in [1e-6, 2^53); false elsewhere.
+bool SixteenOrSeventeenDigits(double a, uint64_t& digits, int& k) {
+  uint64_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  if (biased == 0 || biased == 0x7FF || fraction == 0) return false;
+  const uint64_t f = fraction | (uint64_t{1} << 52);
+  const int s = 1075 - biased;  // a = f / 2^s
+  if (s < 0 || s > 73) return false;
+  const int e = static_cast<int>(std::floor((biased - 1023) * 0.30102999566398120));  // floor(log10 a) or one less
+  static constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+                                        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+                                        1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+                                        1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+                                        1000000000000000000ULL, 10000000000000000000ULL};
+  auto pow10 = [&](int j) {  // 10^j for j <= 22 as a 128-bit integer
+    return j <= 19 ? Uint128{kPow10[j]} : Uint128{kPow10[19]} * kPow10[j - 19];
+  };
+  for (k = 16 - e; k >= 15 - e; --k) {  // 17 digits: D17 in [10^16, 10^17)
+    if (k < 1 || k > 22) return false;
+    const Uint128 d17 = RoundedShift(Uint128{f} * pow10(k), s);
+    if (d17 >= Uint128{kPow10[17]}) continue;  // floor(log10 a) was e + 1
+    if (d17 < Uint128{kPow10[16]}) return false;
+    const Uint128 scaled16 = Uint128{f} * pow10(k - 1);  // a * 10^(k-1) * 2^s
+    const Uint128 d16 = RoundedShift(scaled16, s);
+    const Uint128 back = d16 << s;
+    const Uint128 distance = back > scaled16 ? back - scaled16 : scaled16 - back;
+    const Uint128 half_ulp_twice = pow10(k - 1);  // 2 * distance vs 10^(k-1): a's ulp is 2^-s
+    const bool round_trips = (f % 2 == 0) ? 2 * distance <= half_ulp_twice : 2 * distance < half_ulp_twice;
+    if (round_trips && d16 < Uint128{kPow10[16]}) {
+      digits = static_cast<uint64_t>(d16) * 10;  // 17 digits with a trailing zero, stripped by the caller
+    } else {
+      digits = static_cast<uint64_t>(d17);
+    }
+    return true;
+  }
+  return false;
+}
 }  // namespace
 
 void AppendPhpJsonFloat(std::string& out, double v) {
@@ -191,7 +245,7 @@ void AppendPhpJsonFloat(std::string& out, double v) {
   int exponent = 0;
   uint64_t m = 0;
   int k = 0;
-  if (FifteenDigitDecimal(std::fabs(v), m, k)) {
+  if (FifteenDigitDecimal(std::fabs(v), m, k) || SixteenOrSeventeenDigits(std::fabs(v), m, k)) {
     n = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, m).ptr - digits);
     exponent = static_cast<int>(n) - 1 - k;
     while (digits[n - 1] == '0') --n;

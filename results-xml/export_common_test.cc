@@ -184,6 +184,15 @@ TEST(AppendPhpJsonFloat, SameAsReferenceFormatter) {
       for (double x : {d, std::nextafter(d, 0.0), std::nextafter(d, HUGE_VAL), -d}) values.push_back(x);
     }
   }
+  // Log-uniform over the exact 16/17-digit path's range and a little beyond, with powers of
+  // two (their rounding interval is lopsided) and their neighbours.
+  std::uniform_real_distribution<double> log10_of(-9, 18);
+  for (int i = 0; i < 300000; ++i) values.push_back(std::pow(10.0, log10_of(rng)));
+  for (int e = -40; e <= 60; ++e) {
+    const double p = std::ldexp(1.0, e);
+    for (double x : {p, std::nextafter(p, 0.0), std::nextafter(p, HUGE_VAL), 3 * p, std::nextafter(3 * p, 0.0)})
+      values.push_back(x);
+  }
   for (double v : values) ASSERT_EQ(JsonFloat(v), ReferencePhpJsonFloat(v)) << std::hexfloat << v;
 }
 
