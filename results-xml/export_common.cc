@@ -1,6 +1,7 @@
 #include "results-xml/export_common.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -227,6 +228,32 @@ bool SixteenOrSeventeenDigits(double a, uint64_t& digits, int& k) {
   }
   return false;
 }
+
+// The decimal digits of m > 0 at `out` (room for 20), returning how many: two at a time.
+size_t WriteDigits(uint64_t m, char* out) {
+  static constexpr auto kPairs = [] {
+    std::array<char, 200> t{};
+    for (int i = 0; i < 100; ++i) t[2 * i] = static_cast<char>('0' + i / 10), t[2 * i + 1] = static_cast<char>('0' + i % 10);
+    return t;
+  }();
+  char tmp[20];
+  char* p = tmp + sizeof tmp;
+  while (m >= 100) {
+    const auto r = static_cast<size_t>(m % 100);
+    m /= 100;
+    p -= 2;
+    std::memcpy(p, kPairs.data() + 2 * r, 2);
+  }
+  if (m >= 10) {
+    p -= 2;
+    std::memcpy(p, kPairs.data() + 2 * m, 2);
+  } else {
+    *--p = static_cast<char>('0' + m);
+  }
+  const auto n = static_cast<size_t>(tmp + sizeof tmp - p);
+  std::memcpy(out, p, n);
+  return n;
+}
 }  // namespace
 
 void AppendPhpJsonFloat(std::string& out, double v) {
@@ -246,7 +273,7 @@ void AppendPhpJsonFloat(std::string& out, double v) {
   uint64_t m = 0;
   int k = 0;
   if (FifteenDigitDecimal(std::fabs(v), m, k) || SixteenOrSeventeenDigits(std::fabs(v), m, k)) {
-    n = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, m).ptr - digits);
+    n = WriteDigits(m, digits);
     exponent = static_cast<int>(n) - 1 - k;
     while (digits[n - 1] == '0') --n;
   } else {
