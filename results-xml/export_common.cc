@@ -147,34 +147,6 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
 
 namespace {
 
-// When a (finite, > 0) is the double nearest to m / 10^k for an integer m < 10^15, sets m and k
-// and returns true. Then m's digits are a's shortest round-trip digits: the doubles around a are
-// less than 10^-15 * a apart, closer than decimals of 15 significant digits are, so no other
-// decimal of at most 15 digits rounds to a, and to_chars(a) would print m without its trailing
-// zeros. The check is exact (m and 10^|k| are exact doubles, one IEEE operation rounds
-// correctly); when it fails (16 or 17 digits needed, or a out of 1e-8..1e36), false.
-bool FifteenDigitDecimal(double a, uint64_t& m, int& k) {
-  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  uint64_t bits;
-  std::memcpy(&bits, &a, sizeof bits);
-  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
-  if (biased == 0 || biased == 0x7FF) return false;
-  // floor(log10(a)) is this or one more (a is in [2^e2, 2^(e2+1))).
-  const int e = static_cast<int>(std::floor((biased - 1023) * 0.30102999566398120));
-  k = 14 - e;
-  for (int attempt = 0; attempt < 2; ++attempt, --k) {
-    if (k < -22 || k > 22) return false;
-    const double scaled = k >= 0 ? a * kPow10[k] : a / kPow10[-k];
-    if (scaled >= 999999999999999.5) continue;  // 16 digits: floor(log10(a)) was e + 1
-    m = static_cast<uint64_t>(std::llround(scaled));
-    const double back = k >= 0 ? static_cast<double>(m) / kPow10[k] : static_cast<double>(m) * kPow10[-k];
-    return m > 0 && back == a;
-  }
-  return false;
-}
-
-
 __extension__ typedef unsigned __int128 Uint128;
 
 // n / 2^shift rounded half to even (shift < 128).
@@ -190,7 +162,7 @@ Uint128 RoundedShift(Uint128 n, int shift) {
 // included when f is even, as round-half-even parsing does), else the nearest 17-digit one,
 // which always does. Only where the interval around a is symmetric (f is not a power of two) and
 // the products fit 128 bits: a in [1e-6, 2^53); false elsewhere.
-bool SixteenOrSeventeenDigits(double a, uint64_t& digits, int& k) {
+bool SixteenOrSeventeenDigits(double a, unsigned long long& digits, int& k) {
   uint64_t bits;
   std::memcpy(&bits, &a, sizeof bits);
   const int biased = static_cast<int>((bits >> 52) & 0x7FF);
@@ -220,9 +192,9 @@ bool SixteenOrSeventeenDigits(double a, uint64_t& digits, int& k) {
     const Uint128 half_ulp_twice = pow10(k - 1);  // 2 * distance vs 10^(k-1): a's ulp is 2^-s
     const bool round_trips = (f % 2 == 0) ? 2 * distance <= half_ulp_twice : 2 * distance < half_ulp_twice;
     if (round_trips && d16 < Uint128{kPow10[16]}) {
-      digits = static_cast<uint64_t>(d16) * 10;  // 17 digits with a trailing zero, stripped by the caller
+      digits = static_cast<unsigned long long>(d16) * 10;  // 17 digits with a trailing zero, stripped by the caller
     } else {
-      digits = static_cast<uint64_t>(d17);
+      digits = static_cast<unsigned long long>(d17);
     }
     return true;
   }
@@ -270,9 +242,10 @@ void AppendPhpJsonFloat(std::string& out, double v) {
   char digits[24];
   size_t n = 0;
   int exponent = 0;
-  uint64_t m = 0;
+  unsigned long long m = 0;
   int k = 0;
-  if (FifteenDigitDecimal(std::fabs(v), m, k) || SixteenOrSeventeenDigits(std::fabs(v), m, k)) {
+  // At most 15 digits: m's (php_number.h); 16 or 17: exact integer arithmetic; else to_chars.
+  if (ShortDecimal(std::fabs(v), 15, m, k) || SixteenOrSeventeenDigits(std::fabs(v), m, k)) {
     n = WriteDigits(m, digits);
     exponent = static_cast<int>(n) - 1 - k;
     while (digits[n - 1] == '0') --n;
