@@ -343,7 +343,30 @@ bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {
   return true;
 }
 
+namespace {
+// "-12.50" for decimals = 2: an optional '-', "0" or digits without a leading zero, then '.' and
+// exactly `decimals` digits ("12" for 0), at most 15 digits in all, and not a negative zero.
+// number_format() of its value at `decimals` prints it unchanged (set_precision_test checks).
+bool IsCanonicalDecimal(std::string_view s, int decimals) {
+  size_t i = s.starts_with('-') ? 1 : 0;
+  const size_t int_begin = i;
+  bool nonzero = false;
+  while (i < s.size() && IsAsciiDigit(s[i])) nonzero |= s[i++] != '0';
+  const size_t int_digits = i - int_begin;
+  if (int_digits == 0 || (int_digits > 1 && s[int_begin] == '0')) return false;
+  size_t frac_digits = 0;
+  if (decimals > 0) {
+    if (i == s.size() || s[i] != '.') return false;
+    for (++i; i < s.size() && IsAsciiDigit(s[i]); ++i, ++frac_digits) nonzero |= s[i] != '0';
+  }
+  return i == s.size() && frac_digits == static_cast<size_t>(decimals) && int_digits + frac_digits <= 15 &&
+         (nonzero || int_begin == 0);
+}
+}  // namespace
+
 std::string SetPrecision(std::string_view value, int decimals) {
+  // The usual entry value already has the block's precision: nothing to round or print.
+  if (IsCanonicalDecimal(value, decimals)) return std::string(value);
   auto n = NumericValue(value);
   return n ? PhpNumberFormat(*n, decimals) : std::string(value);
 }

@@ -269,5 +269,29 @@ TEST(EntryNumbers, SameAsReference) {
   }
 }
 
+
+// SetPrecision's shortcut (a value already written with the asked precision is returned as it
+// is) prints what number_format of its value prints.
+TEST(SetPrecision, ShortcutEqualsNumberFormat) {
+  std::mt19937_64 rng(17);
+  std::vector<std::pair<std::string, int>> cases = {{"0", 0}, {"-0", 0}, {"0.00", 2}, {"-0.00", 2}, {"-0.001", 3},
+                                                    {"1.005", 3}, {"2.675", 3}, {"007", 0}, {"12.5", 2}, {"1e3", 0},
+                                                    {"999999999999999", 0}, {"99999999999999.9", 1}, {"0.5", 0}};
+  for (int i = 0; i < 300000; ++i) {
+    const int digits = 1 + static_cast<int>(rng() % 16), decimals = static_cast<int>(rng() % 16);
+    std::string s = std::to_string(rng() % 10000000000000000ULL).substr(0, static_cast<size_t>(digits));
+    if (decimals > 0) {
+      if (static_cast<int>(s.size()) <= decimals) s.insert(0, static_cast<size_t>(decimals - static_cast<int>(s.size()) + 1), '0');
+      s.insert(s.size() - static_cast<size_t>(decimals), ".");
+    }
+    if (rng() % 3 == 0) s.insert(0, "-");
+    cases.emplace_back(s, rng() % 4 ? decimals : static_cast<int>(rng() % 16));
+  }
+  for (const auto& [text, decimals] : cases) {
+    const auto n = NumericValue(text);
+    ASSERT_EQ(SetPrecision(text, decimals), n ? PhpNumberFormat(*n, decimals) : text) << text << " " << decimals;
+  }
+}
+
 }  // namespace
 }  // namespace ptsn::results

@@ -31,17 +31,22 @@ class PhpJsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
   void Key(std::string_view key) {
-    NextElement();
-    if (key.size() <= kShortKey && std::all_of(key.begin(), key.end(), [](char c) {
-          return NeedsNoEscape(static_cast<unsigned char>(c));
-        })) {
-      // The usual key ("mean", an identifier) in one append: the writer's most frequent call.
-      char buf[kShortKey + 4];
-      buf[0] = '"';
-      std::memcpy(buf + 1, key.data(), key.size());
-      std::memcpy(buf + 1 + key.size(), "\": ", 3);
-      out_.append(buf, key.size() + 4);
+    const size_t indent = counts_.size() * 4;
+    if (!after_key_ && !counts_.empty() && indent <= kBreakIndent && key.size() <= kShortKey &&
+        std::all_of(key.begin(), key.end(), [](char c) { return NeedsNoEscape(static_cast<unsigned char>(c)); })) {
+      // The usual key ("mean", an identifier) with its separator and indentation in one append:
+      // the writer's most frequent call.
+      char buf[2 + kBreakIndent + kShortKey + 4];
+      const bool first = counts_.back()++ == 0;
+      size_t n = 2 - first + indent;
+      std::memcpy(buf, kBreak.data() + first, n);
+      buf[n++] = '"';
+      std::memcpy(buf + n, key.data(), key.size());
+      n += key.size();
+      std::memcpy(buf + n, "\": ", 3);
+      out_.append(buf, n + 3);
     } else {
+      NextElement();
       Quoted(key);
       out_ += ": ";
     }

@@ -1,6 +1,7 @@
 #include "results-xml/statistics.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -161,8 +162,12 @@ std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials) 
   if (!entry.raw_string || entry.raw_string->empty()) return "";
   const auto trials = static_cast<size_t>(std::count(entry.raw_string->begin(), entry.raw_string->end(), ':')) + 1;
   if (trials < 2) return "";
-  return "SE +/- " + PhpNumberFormat(se_of_numeric_trials, std::max(2, PtsPrecision(entry.value))) +
-         ", N = " + std::to_string(trials);
+  std::string label = "SE +/- ";  // built in place: JSON writes one per entry
+  label += PhpNumberFormat(se_of_numeric_trials, std::max(2, PtsPrecision(entry.value)));
+  label += ", N = ";
+  char count[24];
+  label.append(count, static_cast<size_t>(std::to_chars(count, count + sizeof count, trials).ptr - count));
+  return label;
 }
 
 namespace {
