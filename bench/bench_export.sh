@@ -79,7 +79,7 @@ done
 # plus ptsn_statistics per entry) on standard output.
 for _ in $(seq "$RUNS"); do measure "ours-stdout-json-stats" "$BIN" result-file-to-json "$XML"; done
 cmp -s "$WORK/ours-stdout-json-stats.stdout" "$WORK/ours.json" || echo "  WARNING: default json on standard output differs from -o"
-row "  json (default, with statistics) on standard output" "$WORK/ours-stdout-json-stats.times"
+row "  json (default, statistics) on stdout" "$WORK/ours-stdout-json-stats.times"
 # The single-threaded path (results.read_threads = 1), for the CPU the second core costs.
 for f in text csv json; do
   a=(); [ $f = json ] && a=(--pts-only)
