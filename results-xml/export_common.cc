@@ -113,35 +113,38 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
     c += negative;
     const char* const digits_begin = c;
     uint64_t mantissa = 0;
-    for (; c < end && IsAsciiDigit(*c); ++c) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+    for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
     const char* const int_end = c;
     int decimals = 0;
     if (c < end && *c == '.') {
-      for (++c; c < end && IsAsciiDigit(*c); ++c, ++decimals) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+      const char* const frac_begin = ++c;
+      for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
+      decimals = static_cast<int>(c - frac_begin);
     }
     const long digits = (int_end - digits_begin) + decimals;
+    double v;
     if (c < end && *c != ',') {  // more than a plain decimal: find the piece's end
       const void* comma = std::memchr(c, ',', static_cast<size_t>(end - c));
       c = comma ? static_cast<const char*>(comma) : end;
       auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
       if (!n) p.all_numeric = false;
-      p.values.push_back(n.value_or(0));
+      v = n.value_or(0);
     } else if (digits > 0 && digits <= 19 && mantissa < 1000000000000000ULL && IsAsciiDigit(c[-1])) {
-      const double v = static_cast<double>(mantissa) / kPow10[decimals];
-      p.values.push_back(negative ? -v : v);
+      v = static_cast<double>(mantissa) / kPow10[decimals];
+      v = negative ? -v : v;
     } else {
       auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
       if (!n) p.all_numeric = false;
-      p.values.push_back(n.value_or(0));
+      v = n.value_or(0);
     }
-    if (c == end) break;
-    ++c;  // the ','
-  }
-  p.min = p.max = p.values.front();
-  for (double v : p.values) {  // as std::minmax_element: the first smallest, the last largest (0.0 vs -0.0)
+    // As std::minmax_element: the first smallest, the last largest (0.0 vs -0.0).
+    if (p.values.empty()) p.min = p.max = v;
     p.min = v < p.min ? v : p.min;
     p.max = v >= p.max ? v : p.max;
     p.sum += v;
+    p.values.push_back(v);
+    if (c == end) break;
+    ++c;  // the ','
   }
 }
 
