@@ -298,7 +298,38 @@ void AppendPhpJsonFloat(std::string& out, double v) {
 // A decimal of at most 15 significant digits survives text -> double -> text, so the shortest
 // digits that round-trip its double (what PHP prints) are its own digits without leading and
 // trailing zeros.
+namespace {
+// True when `text` is already the form AppendPlainDecimalAsPhpJson writes: "-12.5", "0.05",
+// "7": an optional '-', "0" or digits without a leading zero, and when there is a point, digits
+// after it ending in a non-zero one; 1 to 15 significant digits, the first at most four places
+// after the point. (A trial or run time as PTS writes it.)
+bool IsPhpJsonDecimal(std::string_view text) {
+  const char* c = text.data();
+  const char* const end = c + text.size();
+  const bool negative = c < end && *c == '-';
+  c += negative;
+  const char* const int_begin = c;
+  while (c < end && IsAsciiDigit(*c)) ++c;
+  const long int_digits = c - int_begin;
+  if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return false;
+  const bool zero_int = *int_begin == '0';
+  if (c == end) return int_digits <= 15 && !(negative && zero_int);
+  if (*c != '.') return false;
+  const char* const frac_begin = ++c;
+  while (c < end && IsAsciiDigit(*c)) ++c;
+  if (c != end || c == frac_begin || c[-1] == '0') return false;
+  if (!zero_int) return int_digits + (c - frac_begin) <= 15;
+  const char* first = frac_begin;  // first significant digit
+  while (*first == '0') ++first;
+  return first - frac_begin <= 3 && c - first <= 15;
+}
+}  // namespace
+
 bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {
+  if (IsPhpJsonDecimal(text)) {
+    out += text;
+    return true;
+  }
   size_t i = 0;
   const bool negative = !text.empty() && text[0] == '-';
   i += negative;
