@@ -75,6 +75,11 @@ for f in text csv json; do
     || echo "  WARNING: $f on standard output differs from -o"
   row "  $f$( [ $f = json ] && echo " --pts-only") on standard output (no -o)" "$WORK/ours-stdout-$f.times"
 done
+# The issue's command as a user types it: `result-file-to-json FILE`, our default JSON (PTS's keys
+# plus ptsn_statistics per entry) on standard output.
+for _ in $(seq "$RUNS"); do measure "ours-stdout-json-stats" "$BIN" result-file-to-json "$XML"; done
+cmp -s "$WORK/ours-stdout-json-stats.stdout" "$WORK/ours.json" || echo "  WARNING: default json on standard output differs from -o"
+row "  json (default, statistics) on stdout" "$WORK/ours-stdout-json-stats.times"
 # The single-threaded path (results.read_threads = 1), for the CPU the second core costs.
 for f in text csv json; do
   a=(); [ $f = json ] && a=(--pts-only)
@@ -154,7 +159,14 @@ for f in text csv json; do
       "$(echo "$(median "$WORK/ptscmd-$f.times" 1)/$(median "$WORK/ours-stdout-$f.times" 1)" | bc -l)" 30 '>='
   fi
 done
-for t in text csv json json-pts stdout-text stdout-csv stdout-json; do
+if [ -f "$WORK/ptscmd-json.times" ]; then
+  for col in 1 2; do
+    [ $col = 1 ] && what=wall || what=CPU
+    goal "json+stats on stdout: speed vs PTS command, $what" \
+      "$(echo "$(median "$WORK/ptscmd-json.times" $col)/$(median "$WORK/ours-stdout-json-stats.times" $col)" | bc -l)" 30 '>='
+  done
+fi
+for t in text csv json json-pts stdout-text stdout-csv stdout-json stdout-json-stats; do
   goal "$t: peak RSS / XML" "$(echo "$(median "$WORK/ours-$t.times" 3)*1024/$XML_BYTES" | bc -l)" 5 '<'
 done
 echo "  (wall and CPU from bench/time_run, microsecond resolution; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"

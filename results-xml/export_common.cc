@@ -1,7 +1,9 @@
 #include "results-xml/export_common.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -59,15 +61,44 @@ std::optional<double> NumericValue(std::string_view s) {
 }
 
 std::vector<double> EntryNumbers(const Entry& e) {
-  if (!IsSeries(e)) return NumericTrials(e);
   std::vector<double> out;
-  for (auto part : SplitViews(e.value, ','))
-    if (auto n = NumericValue(part)) out.push_back(*n);
+  EntryNumbersInto(e, out);
   return out;
+}
+
+void EntryNumbersInto(const Entry& e, std::vector<double>& out) {
+  out.clear();
+  auto add = [&](std::string_view piece) {
+    if (auto n = NumericValue(piece)) out.push_back(*n);
+  };
+  if (IsSeries(e)) {
+    // ParseSeries reads each sample as NumericValue does; only a series with non-numeric
+    // samples (which it counts as 0 where these are left out) is split again.
+    ParsedSeries p;
+    p.values.swap(out);
+    ParseSeriesInto(e.value, p);
+    out.swap(p.values);
+    if (!p.all_numeric) {
+      out.clear();
+      ForEachPart(e.value, ',', add);
+    }
+    return;
+  }
+  // NumericTrials() without a string per trial: NumericValue(t) is PhpIsNumeric(t) ? PhpToNumber(t).
+  if (!e.raw_string || e.raw_string->empty()) add(e.value);
+  else ForEachPart(*e.raw_string, ':', add);
 }
 
 ParsedSeries ParseSeries(std::string_view s) {
   ParsedSeries p;
+  ParseSeriesInto(s, p);
+  return p;
+}
+
+void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
+  p.values.clear();
+  p.all_numeric = true;
+  p.min = p.max = p.sum = 0;
   p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its ','
   // One pass: each piece up to the next ',' is read as a plain decimal while it is scanned
   // ("-12.50": the shape NumericValue reads exactly, at most 19 digits so the integer cannot
@@ -82,40 +113,294 @@ ParsedSeries ParseSeries(std::string_view s) {
     c += negative;
     const char* const digits_begin = c;
     uint64_t mantissa = 0;
-    for (; c < end && IsAsciiDigit(*c); ++c) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+    for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
     const char* const int_end = c;
     int decimals = 0;
     if (c < end && *c == '.') {
-      for (++c; c < end && IsAsciiDigit(*c); ++c, ++decimals) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+      const char* const frac_begin = ++c;
+      for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
+      decimals = static_cast<int>(c - frac_begin);
     }
     const long digits = (int_end - digits_begin) + decimals;
+    double v;
     if (c < end && *c != ',') {  // more than a plain decimal: find the piece's end
       const void* comma = std::memchr(c, ',', static_cast<size_t>(end - c));
       c = comma ? static_cast<const char*>(comma) : end;
       auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
       if (!n) p.all_numeric = false;
-      p.values.push_back(n.value_or(0));
+      v = n.value_or(0);
     } else if (digits > 0 && digits <= 19 && mantissa < 1000000000000000ULL && IsAsciiDigit(c[-1])) {
-      const double v = static_cast<double>(mantissa) / kPow10[decimals];
-      p.values.push_back(negative ? -v : v);
+      v = static_cast<double>(mantissa) / kPow10[decimals];
+      v = negative ? -v : v;
     } else {
       auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
       if (!n) p.all_numeric = false;
-      p.values.push_back(n.value_or(0));
+      v = n.value_or(0);
     }
-    if (c == end) break;
-    ++c;  // the ','
-  }
-  p.min = p.max = p.values.front();
-  for (double v : p.values) {  // as std::minmax_element: the first smallest, the last largest (0.0 vs -0.0)
+    // As std::minmax_element: the first smallest, the last largest (0.0 vs -0.0).
+    if (p.values.empty()) p.min = p.max = v;
     p.min = v < p.min ? v : p.min;
     p.max = v >= p.max ? v : p.max;
     p.sum += v;
+    p.values.push_back(v);
+    if (c == end) break;
+    ++c;  // the ','
   }
-  return p;
 }
 
+namespace {
+
+__extension__ typedef unsigned __int128 Uint128;
+
+// n / 2^shift rounded half to even (shift < 128).
+Uint128 RoundedShift(Uint128 n, int shift) {
+  if (shift == 0) return n;
+  const Uint128 q = n >> shift, r = n & ((Uint128{1} << shift) - 1), half = Uint128{1} << (shift - 1);
+  return q + (r > half || (r == half && (q & 1)));
+}
+
+// The shortest round-trip digits of a (finite, > 0) when it needs 16 or 17 of them, in exact
+// integer arithmetic: a = f * 2^-s, so a * 10^j = f * 10^j / 2^s. The 16-digit decimal nearest
+// to a is the answer when it rounds back to a (it lies within half an ulp, the boundary
+// included when f is even, as round-half-even parsing does), else the nearest 17-digit one,
+// which always does. Only where the interval around a is symmetric (f is not a power of two) and
+// the products fit 128 bits: a in [1e-6, 2^53); false elsewhere.
+bool SixteenOrSeventeenDigits(double a, unsigned long long& digits, int& k) {
+  uint64_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  if (biased == 0 || biased == 0x7FF || fraction == 0) return false;
+  const uint64_t f = fraction | (uint64_t{1} << 52);
+  const int s = 1075 - biased;  // a = f / 2^s
+  if (s < 0 || s > 73) return false;
+  const int e = static_cast<int>(std::floor((biased - 1023) * 0.30102999566398120));  // floor(log10 a) or one less
+  static constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+                                        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+                                        1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+                                        1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+                                        1000000000000000000ULL, 10000000000000000000ULL};
+  auto pow10 = [&](int j) {  // 10^j for j <= 22 as a 128-bit integer
+    return j <= 19 ? Uint128{kPow10[j]} : Uint128{kPow10[19]} * kPow10[j - 19];
+  };
+  for (k = 16 - e; k >= 15 - e; --k) {  // 17 digits: D17 in [10^16, 10^17)
+    if (k < 1 || k > 22) return false;
+    const Uint128 d17 = RoundedShift(Uint128{f} * pow10(k), s);
+    if (d17 >= Uint128{kPow10[17]}) continue;  // floor(log10 a) was e + 1
+    if (d17 < Uint128{kPow10[16]}) return false;
+    const Uint128 scaled16 = Uint128{f} * pow10(k - 1);  // a * 10^(k-1) * 2^s
+    const Uint128 d16 = RoundedShift(scaled16, s);
+    const Uint128 back = d16 << s;
+    const Uint128 distance = back > scaled16 ? back - scaled16 : scaled16 - back;
+    const Uint128 half_ulp_twice = pow10(k - 1);  // 2 * distance vs 10^(k-1): a's ulp is 2^-s
+    const bool round_trips = (f % 2 == 0) ? 2 * distance <= half_ulp_twice : 2 * distance < half_ulp_twice;
+    if (round_trips && d16 < Uint128{kPow10[16]}) {
+      digits = static_cast<unsigned long long>(d16) * 10;  // 17 digits with a trailing zero, stripped by the caller
+    } else {
+      digits = static_cast<unsigned long long>(d17);
+    }
+    return true;
+  }
+  return false;
+}
+
+// The decimal digits of m > 0 at `out` (room for 20), returning how many: two at a time.
+size_t WriteDigits(uint64_t m, char* out) {
+  static constexpr auto kPairs = [] {
+    std::array<char, 200> t{};
+    for (int i = 0; i < 100; ++i) t[2 * i] = static_cast<char>('0' + i / 10), t[2 * i + 1] = static_cast<char>('0' + i % 10);
+    return t;
+  }();
+  char tmp[20];
+  char* p = tmp + sizeof tmp;
+  while (m >= 100) {
+    const auto r = static_cast<size_t>(m % 100);
+    m /= 100;
+    p -= 2;
+    std::memcpy(p, kPairs.data() + 2 * r, 2);
+  }
+  if (m >= 10) {
+    p -= 2;
+    std::memcpy(p, kPairs.data() + 2 * m, 2);
+  } else {
+    *--p = static_cast<char>('0' + m);
+  }
+  const auto n = static_cast<size_t>(tmp + sizeof tmp - p);
+  std::memcpy(out, p, n);
+  return n;
+}
+}  // namespace
+
+void AppendPhpJsonFloat(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += '0';
+    return;
+  }
+  if (v == 0) {
+    out += std::signbit(v) ? "-0.0" : "0";
+    return;
+  }
+  // The shortest round-trip digits ("d" "ddd", decimal exponent of the first), laid out in a
+  // stack buffer and appended once: an export writes ten of these per entry.
+  char digits[24];
+  size_t n = 0;
+  int exponent = 0;
+  unsigned long long m = 0;
+  int k = 0;
+  // At most 15 digits: m's (php_number.h); 16 or 17: exact integer arithmetic; else to_chars.
+  if (ShortDecimal(std::fabs(v), 15, m, k) || SixteenOrSeventeenDigits(std::fabs(v), m, k)) {
+    n = WriteDigits(m, digits);
+    exponent = static_cast<int>(n) - 1 - k;
+    while (digits[n - 1] == '0') --n;
+  } else {
+    char sci[48];  // "-d.ddde+XX"
+    const char* const sci_end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+    const char* c = sci + (sci[0] == '-');
+    for (; *c != 'e'; ++c)
+      if (*c != '.') digits[n++] = *c;
+    ++c;  // 'e'
+    const bool exponent_negative = *c == '-';
+    c += *c == '-' || *c == '+';
+    for (; c < sci_end; ++c) exponent = exponent * 10 + (*c - '0');
+    if (exponent_negative) exponent = -exponent;
+  }
+
+  char buf[64];
+  char* o = buf;
+  if (v < 0) *o++ = '-';
+  if (exponent < -4 || exponent > 16) {
+    *o++ = digits[0];
+    *o++ = '.';
+    if (n > 1) o = std::copy(digits + 1, digits + n, o);
+    else *o++ = '0';
+    *o++ = 'e';
+    *o++ = exponent < 0 ? '-' : '+';
+    o = std::to_chars(o, buf + sizeof buf, std::abs(exponent)).ptr;
+  } else if (exponent < 0) {
+    *o++ = '0';
+    *o++ = '.';
+    o = std::fill_n(o, -exponent - 1, '0');
+    o = std::copy(digits, digits + n, o);
+  } else {
+    const auto int_digits = static_cast<size_t>(exponent + 1);
+    if (n <= int_digits) {
+      o = std::copy(digits, digits + n, o);
+      o = std::fill_n(o, int_digits - n, '0');
+    } else {
+      o = std::copy(digits, digits + int_digits, o);
+      *o++ = '.';
+      o = std::copy(digits + int_digits, digits + n, o);
+    }
+  }
+  out.append(buf, static_cast<size_t>(o - buf));
+}
+
+// A decimal of at most 15 significant digits survives text -> double -> text, so the shortest
+// digits that round-trip its double (what PHP prints) are its own digits without leading and
+// trailing zeros.
+namespace {
+// True when `text` is already the form AppendPlainDecimalAsPhpJson writes: "-12.5", "0.05",
+// "7": an optional '-', "0" or digits without a leading zero, and when there is a point, digits
+// after it ending in a non-zero one; 1 to 15 significant digits, the first at most four places
+// after the point. (A trial or run time as PTS writes it.)
+bool IsPhpJsonDecimal(std::string_view text) {
+  const char* c = text.data();
+  const char* const end = c + text.size();
+  const bool negative = c < end && *c == '-';
+  c += negative;
+  const char* const int_begin = c;
+  while (c < end && IsAsciiDigit(*c)) ++c;
+  const long int_digits = c - int_begin;
+  if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return false;
+  const bool zero_int = *int_begin == '0';
+  if (c == end) return int_digits <= 15 && !(negative && zero_int);
+  if (*c != '.') return false;
+  const char* const frac_begin = ++c;
+  while (c < end && IsAsciiDigit(*c)) ++c;
+  if (c != end || c == frac_begin || c[-1] == '0') return false;
+  if (!zero_int) return int_digits + (c - frac_begin) <= 15;
+  const char* first = frac_begin;  // first significant digit
+  while (*first == '0') ++first;
+  return first - frac_begin <= 3 && c - first <= 15;
+}
+}  // namespace
+
+bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {
+  if (IsPhpJsonDecimal(text)) {
+    out += text;
+    return true;
+  }
+  size_t i = 0;
+  const bool negative = !text.empty() && text[0] == '-';
+  i += negative;
+  const size_t int_begin = i;
+  while (i < text.size() && IsAsciiDigit(text[i])) ++i;
+  const size_t int_end = i;
+  size_t frac_begin = i, frac_end = i;
+  if (i < text.size() && text[i] == '.') {
+    frac_begin = ++i;
+    while (i < text.size() && IsAsciiDigit(text[i])) ++i;
+    frac_end = i;
+  }
+  // The same shapes NumericValue's exact fast path takes: digits on both sides allowed, at
+  // least one digit, ending in a digit, nothing after.
+  if (i != text.size() || int_end + (frac_end > frac_begin ? 1 : 0) == int_begin || text.back() == '.' ||
+      frac_end - frac_begin > 22)
+    return false;
+  std::string_view int_part = text.substr(int_begin, int_end - int_begin);
+  std::string_view frac_part = text.substr(frac_begin, frac_end - frac_begin);
+  while (!int_part.empty() && int_part.front() == '0') int_part.remove_prefix(1);
+  while (!frac_part.empty() && frac_part.back() == '0') frac_part.remove_suffix(1);
+  size_t lead = 0;  // zeros after the point before the first significant digit (int_part empty)
+  if (int_part.empty())
+    while (lead < frac_part.size() && frac_part[lead] == '0') ++lead;
+  const size_t significant = int_part.empty() ? frac_part.size() - lead : int_part.size() + frac_part.size();
+  if (significant > 15) return false;
+  if (significant == 0) {
+    out += negative ? "-0.0" : "0";
+    return true;
+  }
+  // Decimal exponent of the first significant digit: fixed notation only within [-4, 16].
+  const long exponent = int_part.empty() ? -static_cast<long>(lead) - 1 : static_cast<long>(int_part.size()) - 1;
+  if (exponent < -4 || exponent > 16) return false;
+  // At most 17 integer digits, or "0." and 3 zeros before 15 digits: composed, then one append.
+  char buf[48];
+  char* o = buf;
+  if (negative) *o++ = '-';
+  if (int_part.empty()) *o++ = '0';
+  else o = std::copy(int_part.begin(), int_part.end(), o);
+  if (!frac_part.empty()) {
+    *o++ = '.';
+    o = std::copy(frac_part.begin(), frac_part.end(), o);
+  }
+  out.append(buf, static_cast<size_t>(o - buf));
+  return true;
+}
+
+namespace {
+// "-12.50" for decimals = 2: an optional '-', "0" or digits without a leading zero, then '.' and
+// exactly `decimals` digits ("12" for 0), at most 15 digits in all, and not a negative zero.
+// number_format() of its value at `decimals` prints it unchanged (set_precision_test checks).
+bool IsCanonicalDecimal(std::string_view s, int decimals) {
+  size_t i = s.starts_with('-') ? 1 : 0;
+  const size_t int_begin = i;
+  bool nonzero = false;
+  while (i < s.size() && IsAsciiDigit(s[i])) nonzero |= s[i++] != '0';
+  const size_t int_digits = i - int_begin;
+  if (int_digits == 0 || (int_digits > 1 && s[int_begin] == '0')) return false;
+  size_t frac_digits = 0;
+  if (decimals > 0) {
+    if (i == s.size() || s[i] != '.') return false;
+    for (++i; i < s.size() && IsAsciiDigit(s[i]); ++i, ++frac_digits) nonzero |= s[i] != '0';
+  }
+  return i == s.size() && frac_digits == static_cast<size_t>(decimals) && int_digits + frac_digits <= 15 &&
+         (nonzero || int_begin == 0);
+}
+}  // namespace
+
 std::string SetPrecision(std::string_view value, int decimals) {
+  // The usual entry value already has the block's precision: nothing to round or print.
+  if (IsCanonicalDecimal(value, decimals)) return std::string(value);
   auto n = NumericValue(value);
   return n ? PhpNumberFormat(*n, decimals) : std::string(value);
 }

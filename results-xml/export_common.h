@@ -24,6 +24,8 @@ struct ParsedSeries {
   double min = 0, max = 0, sum = 0;
 };
 ParsedSeries ParseSeries(std::string_view s);
+// The same into `p`, reusing its storage.
+void ParseSeriesInto(std::string_view s, ParsedSeries& p);
 
 // True for a LINE_GRAPH value: a comma list of monitor samples rather than one number.
 inline bool IsSeries(const Entry& e) { return e.value.find(',') != std::string::npos; }
@@ -31,6 +33,19 @@ inline bool IsSeries(const Entry& e) { return e.value.find(',') != std::string::
 // The numbers an entry's statistics describe: the samples of a series, else the numeric trials
 // (RawString, or Value alone for a single trial). Non-numeric pieces are left out.
 std::vector<double> EntryNumbers(const Entry& e);
+// The same into `out` (cleared first; its storage is reused).
+void EntryNumbersInto(const Entry& e, std::vector<double>& out);
+
+// PHP json_encode() of a float (serialize_precision = -1), appended to `out`: the shortest
+// digits that round-trip, fixed notation unless the decimal exponent is below -4 or above 16,
+// then "d.ddde+X" (at least one decimal); 0 -> "0", -0 -> "-0.0"; INF/NAN -> "0" (json_encode
+// fails on them; result files never produce them).
+void AppendPhpJsonFloat(std::string& out, double v);
+// AppendPhpJsonFloat(out, NumericValue(text)) for a plain decimal of at most 15 significant
+// digits ("-12.50"), written from its own digits (they are the shortest that round-trip) and
+// returning true; returns false, writing nothing, for any other text (exponents, '+', spaces,
+// more digits) and for values printed in exponent notation.
+bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text);
 
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);

@@ -1,9 +1,11 @@
 #include "results-xml/export_json.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -29,9 +31,25 @@ class PhpJsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
   void Key(std::string_view key) {
-    NextElement();
-    Quoted(key);
-    out_ += ": ";
+    const size_t indent = counts_.size() * 4;
+    if (!after_key_ && !counts_.empty() && indent <= kBreakIndent && key.size() <= kShortKey &&
+        std::all_of(key.begin(), key.end(), [](char c) { return NeedsNoEscape(static_cast<unsigned char>(c)); })) {
+      // The usual key ("mean", an identifier) with its separator and indentation in one append:
+      // the writer's most frequent call.
+      char buf[2 + kBreakIndent + kShortKey + 4];
+      const bool first = counts_.back()++ == 0;
+      size_t n = 2 - first + indent;
+      std::memcpy(buf, kBreak.data() + first, n);
+      buf[n++] = '"';
+      std::memcpy(buf + n, key.data(), key.size());
+      n += key.size();
+      std::memcpy(buf + n, "\": ", 3);
+      out_.append(buf, n + 3);
+    } else {
+      NextElement();
+      Quoted(key);
+      out_ += ": ";
+    }
     after_key_ = true;
   }
   void String(std::string_view s) {
@@ -56,7 +74,8 @@ class PhpJsonWriter {
   }
   void Integer(long long v) {
     NextElement();
-    out_ += std::to_string(v);
+    char buf[24];
+    out_.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
   }
   void Bool(bool b) {
     NextElement();
@@ -110,9 +129,24 @@ class PhpJsonWriter {
       return;
     }
     if (counts_.empty()) return;
-    if (counts_.back()++ > 0) out_ += ',';
+    const bool first = counts_.back()++ == 0;
+    const size_t indent = counts_.size() * 4;
+    if (indent <= kBreakIndent) {  // ",\n" and the indentation in one append
+      out_.append(kBreak.data() + first, 2 - first + indent);
+      return;
+    }
+    if (!first) out_ += ',';
     Newline();
   }
+  static constexpr size_t kShortKey = 60;
+  static constexpr size_t kBreakIndent = 64;
+  static constexpr std::array<char, 2 + kBreakIndent> kBreak = [] {
+    std::array<char, 2 + kBreakIndent> b{};
+    b[0] = ',';
+    b[1] = '\n';
+    for (size_t i = 2; i < b.size(); ++i) b[i] = ' ';
+    return b;
+  }();
   void Newline() {
     out_ += '\n';
     out_.append(counts_.size() * 4, ' ');
@@ -188,101 +222,8 @@ class PhpJsonWriter {
     out_ += '"';
   }
 
-  // PHP (serialize_precision = -1): the shortest round-trip digits, fixed notation unless the
-  // decimal exponent is below -4 or above 16, then "d.ddde+X" (at least one decimal).
-  void AppendPhpFloat(double v) {
-    if (!std::isfinite(v)) {
-      out_ += '0';  // json_encode fails on INF/NAN; never produced from result files
-      return;
-    }
-    if (v == 0) {
-      out_ += std::signbit(v) ? "-0.0" : "0";
-      return;
-    }
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-    std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));
-    const size_t e = sci.find('e');
-    std::string digits;
-    bool negative = false;
-    for (char c : sci.substr(0, e)) {
-      if (c == '-') negative = true;
-      else if (c != '.') digits += c;
-    }
-    int exponent = 0;
-    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exponent);
-    if (negative) out_ += '-';
-    if (exponent < -4 || exponent > 16) {
-      out_ += digits[0];
-      out_ += '.';
-      out_ += digits.size() > 1 ? digits.substr(1) : "0";
-      out_ += exponent < 0 ? "e-" : "e+";
-      out_ += std::to_string(std::abs(exponent));
-    } else if (exponent < 0) {
-      out_ += "0.";
-      out_.append(static_cast<size_t>(-exponent - 1), '0');
-      out_ += digits;
-    } else {
-      const auto int_digits = static_cast<size_t>(exponent + 1);
-      if (digits.size() <= int_digits) {
-        out_ += digits;
-        out_.append(int_digits - digits.size(), '0');
-      } else {
-        out_.append(digits, 0, int_digits);
-        out_ += '.';
-        out_.append(digits, int_digits);
-      }
-    }
-  }
-
-  // A decimal of at most 15 significant digits ("-12.50") survives text -> double -> text, so
-  // the shortest digits that round-trip its double (what PHP prints) are its own digits without
-  // leading and trailing zeros. Writes them in AppendPhpFloat's layout and returns true; returns
-  // false, writing nothing, for anything else (exponents, '+', spaces, > 15 digits) and for
-  // values AppendPhpFloat would print in exponent notation.
-  bool AppendPlainDecimal(std::string_view text) {
-    size_t i = 0;
-    const bool negative = !text.empty() && text[0] == '-';
-    i += negative;
-    const size_t int_begin = i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-    const size_t int_end = i;
-    size_t frac_begin = i, frac_end = i;
-    if (i < text.size() && text[i] == '.') {
-      frac_begin = ++i;
-      while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-      frac_end = i;
-    }
-    // The same shapes NumericValue's exact fast path takes: digits on both sides allowed, at
-    // least one digit, ending in a digit, nothing after.
-    if (i != text.size() || int_end + (frac_end > frac_begin ? 1 : 0) == int_begin || text.back() == '.' ||
-        frac_end - frac_begin > 22)
-      return false;
-    std::string_view int_part = text.substr(int_begin, int_end - int_begin);
-    std::string_view frac_part = text.substr(frac_begin, frac_end - frac_begin);
-    while (!int_part.empty() && int_part.front() == '0') int_part.remove_prefix(1);
-    while (!frac_part.empty() && frac_part.back() == '0') frac_part.remove_suffix(1);
-    size_t lead = 0;  // zeros after the point before the first significant digit (int_part empty)
-    if (int_part.empty())
-      while (lead < frac_part.size() && frac_part[lead] == '0') ++lead;
-    const size_t significant = int_part.empty() ? frac_part.size() - lead : int_part.size() + frac_part.size();
-    if (significant > 15) return false;
-    if (significant == 0) {
-      out_ += negative ? "-0.0" : "0";
-      return true;
-    }
-    // Decimal exponent of the first significant digit: fixed notation only within [-4, 16].
-    const long exponent = int_part.empty() ? -static_cast<long>(lead) - 1 : static_cast<long>(int_part.size()) - 1;
-    if (exponent < -4 || exponent > 16) return false;
-    if (negative) out_ += '-';
-    if (int_part.empty()) out_ += '0';
-    else out_ += int_part;
-    if (!frac_part.empty()) {
-      out_ += '.';
-      out_ += frac_part;
-    }
-    return true;
-  }
+  void AppendPhpFloat(double v) { AppendPhpJsonFloat(out_, v); }
+  bool AppendPlainDecimal(std::string_view text) { return AppendPlainDecimalAsPhpJson(out_, text); }
 
   std::string& out_;
   std::vector<size_t> counts_;  // members written so far, per open container
@@ -388,7 +329,11 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   // A LINE_GRAPH value is a series of monitor samples, not independent trials: describe it
   // (n, mean, median, min, max, sd) but give no interval or outlier verdicts.
   const bool series = IsSeries(e);
-  const TrialSummary s = Summarize(EntryNumbers(e));
+  // Working storage reused from entry to entry (no state carries from one entry to the next).
+  thread_local std::vector<double> numbers;
+  thread_local TrialSummary s;
+  EntryNumbersInto(e, numbers);
+  SummarizeInto(numbers, s, /*flag_outliers=*/!series);
   w.Key("ptsn_statistics");
   w.BeginObject();
   w.Key("n");
@@ -415,7 +360,9 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
       if (s.outliers[i]) w.Integer(static_cast<long long>(i));
     w.EndArray();
   }
-  const std::string label = StandardErrorLabel(e);
+  // A trial entry's numbers are its numeric trials, whose standard error is s.se; a series'
+  // label (if it has a RawString at all) is about those trials, not the samples.
+  const std::string label = series ? StandardErrorLabel(e) : StandardErrorLabel(e, s.se);
   if (!label.empty()) {
     w.Key("se_label");
     w.String(label);
@@ -426,8 +373,9 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
 // The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
 // test_run_times, details (array_filter()ed), then our statistics.
 void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
-  if (auto n = NumericValue(e.value)) {
-    if (*n != 0) {
+  const std::optional<double> value = NumericValue(e.value);
+  if (value) {
+    if (*value != 0) {
       w.Key("value");
       w.NumberFromText(e.value);
     }
@@ -436,9 +384,11 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     w.String(e.value);
   }
   // PTS keeps no raw string when it (loosely) equals the value.
-  const std::string raw = e.raw_string.value_or("");
-  const bool same = raw == e.value || (NumericValue(raw) && NumericValue(e.value) && *NumericValue(raw) == *NumericValue(e.value));
-  if (!raw.empty() && !same) NumberList(w, "raw_values", raw, ':', true);
+  const std::string_view raw = e.raw_string ? std::string_view(*e.raw_string) : std::string_view();
+  if (!raw.empty() && raw != e.value) {
+    const std::optional<double> raw_number = value ? NumericValue(raw) : std::nullopt;
+    if (!raw_number || *raw_number != *value) NumberList(w, "raw_values", raw, ':', true);
+  }
 
   // PTS's usual Entry/JSON is {"test-run-times":"8.08:8.02:8.07"} and nothing else: written
   // directly, as the general path below would (no other member, so no "details").

@@ -1,6 +1,7 @@
 #include "results-xml/statistics.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -154,24 +155,37 @@ std::pair<double, double> ThreeSigmaLimits(const std::vector<double>& v, int pre
 
 std::string StandardErrorLabel(const Entry& entry) {
   if (!entry.raw_string || entry.raw_string->empty()) return "";
-  std::vector<std::string> raw = EntryTrials(entry);
-  if (raw.size() < 2) return "";
-  std::vector<double> values;
-  for (const std::string& t : raw)
-    if (PhpIsNumeric(t)) values.push_back(PhpToNumber(t));
-  double se = StandardError(values);
-  return "SE +/- " + PhpNumberFormat(se, std::max(2, PtsPrecision(entry.value))) + ", N = " + std::to_string(raw.size());
+  return StandardErrorLabel(entry, StandardError(NumericTrials(entry)));
 }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  double hi = v[mid];
-  if (v.size() % 2) return hi;
-  double lo = *std::max_element(v.begin(), v.begin() + mid);
+std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials) {
+  if (!entry.raw_string || entry.raw_string->empty()) return "";
+  const auto trials = static_cast<size_t>(std::count(entry.raw_string->begin(), entry.raw_string->end(), ':')) + 1;
+  if (trials < 2) return "";
+  std::string label = "SE +/- ";  // built in place: JSON writes one per entry
+  label += PhpNumberFormat(se_of_numeric_trials, std::max(2, PtsPrecision(entry.value)));
+  label += ", N = ";
+  char count[24];
+  label.append(count, static_cast<size_t>(std::to_chars(count, count + sizeof count, trials).ptr - count));
+  return label;
+}
+
+namespace {
+// The median of [first, last), reordering it: the same nth_element steps for every caller, so
+// the result is the same double bit for bit whichever caller asks (zeros of either sign included).
+double MedianInPlace(double* first, double* last) {
+  const auto n = static_cast<size_t>(last - first);
+  if (n == 0) return 0;
+  const size_t mid = n / 2;
+  std::nth_element(first, first + mid, last);
+  const double hi = first[mid];
+  if (n % 2) return hi;
+  const double lo = *std::max_element(first, first + mid);
   return (lo + hi) / 2;
 }
+}  // namespace
+
+double Median(std::vector<double> v) { return MedianInPlace(v.data(), v.data() + v.size()); }
 
 namespace {
 
@@ -229,23 +243,37 @@ double StudentTQuantile(double confidence, int degrees_of_freedom) {
   return (lo + hi) / 2;
 }
 
-std::vector<bool> OutlierFlags(const std::vector<double>& v) {
-  std::vector<bool> flags(v.size(), false);
-  if (v.size() < 3) return flags;
-  double median = Median(v);
-  std::vector<double> dev;
-  dev.reserve(v.size());
-  for (double x : v) dev.push_back(std::fabs(x - median));
-  double mad = Median(dev);
+namespace {
+// OutlierFlags() of v, whose median is known, into `flags` (resized); `scratch` is working space.
+void FlagOutliers(std::span<const double> v, double median, std::vector<double>& scratch, std::vector<bool>& flags) {
+  flags.assign(v.size(), false);
+  if (v.size() < 3) return;
+  scratch.resize(2 * v.size());
+  double* const dev = scratch.data();  // |x - median| in trial order, then a copy to reorder
+  double* const work = dev + v.size();
+  double dev_sum = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    dev[i] = std::fabs(v[i] - median);
+    work[i] = dev[i];
+  }
+  const double mad = MedianInPlace(work, work + v.size());
   double scale;
   if (mad > 0) {
     scale = mad / 0.6745;
   } else {
-    double mean_ad = Mean(dev);
-    if (mean_ad <= 0) return flags;
+    for (size_t i = 0; i < v.size(); ++i) dev_sum += dev[i];  // Mean(): summed in trial order
+    const double mean_ad = dev_sum / static_cast<double>(v.size());
+    if (mean_ad <= 0) return;
     scale = 1.253314 * mean_ad;
   }
   for (size_t i = 0; i < v.size(); ++i) flags[i] = std::fabs(v[i] - median) / scale > 3.5;
+}
+}  // namespace
+
+std::vector<bool> OutlierFlags(const std::vector<double>& v) {
+  std::vector<bool> flags;
+  std::vector<double> scratch;
+  FlagOutliers(v, v.size() < 3 ? 0 : Median(v), scratch, flags);
   return flags;
 }
 
@@ -264,24 +292,41 @@ double StudentT95(int df) {
 
 TrialSummary Summarize(const std::vector<double>& v) {
   TrialSummary s;
+  SummarizeInto(v, s);
+  return s;
+}
+
+void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outliers) {
+  // Each statistic with the expression of its own function above (Mean, SampleStandardDeviation,
+  // PercentStandardDeviation, StandardError, Median, OutlierFlags), computed once and without a
+  // copy per function: the same doubles bit for bit (statistics_test checks against them).
+  thread_local std::vector<double> scratch;
   s.n = v.size();
-  s.outliers = OutlierFlags(v);
-  if (v.empty()) return s;
-  s.mean = Mean(v);
-  s.median = Median(v);
+  s.mean = s.median = s.min = s.max = s.sd = s.percent_sd = s.se = s.ci95_low = s.ci95_high = 0;
+  s.outliers.clear();
+  if (v.empty()) return;
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.mean = sum / static_cast<double>(v.size());
+  scratch.assign(v.begin(), v.end());
+  s.median = MedianInPlace(scratch.data(), scratch.data() + scratch.size());
+  if (flag_outliers) FlagOutliers(v, s.median, scratch, s.outliers);
   auto [mn, mx] = std::minmax_element(v.begin(), v.end());
   s.min = *mn;
   s.max = *mx;
-  s.sd = SampleStandardDeviation(v);
-  s.percent_sd = PercentStandardDeviation(v);
-  s.se = StandardError(v);
+  if (v.size() >= 2) {
+    double squares = 0;
+    for (double x : v) squares += (x - s.mean) * (x - s.mean);
+    s.sd = std::sqrt(squares / static_cast<double>(v.size() - 1));
+  }
+  s.percent_sd = s.mean != 0 ? s.sd / s.mean * 100 : 0;
+  s.se = s.sd / std::sqrt(static_cast<double>(v.size()));
   s.ci95_low = s.ci95_high = s.mean;
   if (v.size() >= 2) {
     double half = StudentT95(static_cast<int>(v.size()) - 1) * s.se;
     s.ci95_low = s.mean - half;
     s.ci95_high = s.mean + half;
   }
-  return s;
 }
 
 }  // namespace ptsn::results

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,9 @@ std::pair<double, double> ThreeSigmaLimits(const std::vector<double>& v, int pre
 // The bar-graph label "SE +/- 1.07, N = 3" (SE formatted with max(2, precision of Value));
 // "" when RawString is empty or N < 2, where PTS draws no label.
 std::string StandardErrorLabel(const Entry& entry);
+// The same label when the standard error of the entry's numeric trials (StandardError of
+// NumericTrials) is already known.
+std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials);
 
 // ---- What PTS lacks -----------------------------------------------------------------------------
 
@@ -92,5 +96,8 @@ struct TrialSummary {
   std::vector<bool> outliers;          // one flag per value, same order
 };
 TrialSummary Summarize(const std::vector<double>& v);
+// Summarize() into `s`, reusing its storage (an export summarizes every entry). Without
+// `flag_outliers` s.outliers is left empty: a view that shows no verdicts skips their cost.
+void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outliers = true);
 
 }  // namespace ptsn::results

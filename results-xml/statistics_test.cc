@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
 #include <filesystem>
 
 #include "results-xml/result_xml.h"
@@ -178,6 +182,96 @@ TEST(Statistics, OutliersAreFlaggedNotDropped) {
   // With 3 trials the MAD is tiny (0.19 here), so the rule flags the odd one out: |0.6745 * 3.11 / 0.19| = 11.
   EXPECT_EQ(OutlierFlags({125.1, 121.99, 125.29}), (std::vector<bool>{false, true, false}));
   EXPECT_EQ(OutlierFlags({1, 1000}), (std::vector<bool>{false, false}));  // fewer than 3: never flagged
+}
+
+
+// The statistics as they were computed before SummarizeInto (one function per statistic, each
+// copying and reordering its own vector), kept as the reference.
+double ReferenceMedian(std::vector<double> v) {
+  if (v.empty()) return 0;
+  size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  double hi = v[mid];
+  if (v.size() % 2) return hi;
+  double lo = *std::max_element(v.begin(), v.begin() + mid);
+  return (lo + hi) / 2;
+}
+std::vector<bool> ReferenceOutlierFlags(const std::vector<double>& v) {
+  std::vector<bool> flags(v.size(), false);
+  if (v.size() < 3) return flags;
+  double median = ReferenceMedian(v);
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(std::fabs(x - median));
+  double mad = ReferenceMedian(dev);
+  double scale;
+  if (mad > 0) {
+    scale = mad / 0.6745;
+  } else {
+    double mean_ad = Mean(dev);
+    if (mean_ad <= 0) return flags;
+    scale = 1.253314 * mean_ad;
+  }
+  for (size_t i = 0; i < v.size(); ++i) flags[i] = std::fabs(v[i] - median) / scale > 3.5;
+  return flags;
+}
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Summarize/SummarizeInto give the reference's doubles bit for bit: random trials of every
+// size, ties, zeros of both signs, huge and tiny values, infinities.
+TEST(Statistics, SummarizeEqualsTheOneFunctionPerStatisticReference) {
+  std::mt19937_64 rng(99);
+  const std::vector<double> specials = {0.0, -0.0, 1e308, -1e308, 5e-324, HUGE_VAL, -HUGE_VAL, 1, 1, 2.5, -2.5};
+  TrialSummary reused;  // SummarizeInto reuses it from case to case
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<double> v(rng() % 70);
+    for (double& x : v) {
+      switch (rng() % 4) {
+        case 0: x = specials[rng() % specials.size()]; break;
+        case 1: x = static_cast<double>(rng() % 5); break;  // many ties: MAD 0
+        default: x = static_cast<double>(static_cast<int64_t>(rng() % 2000000) - 1000000) / 100;
+      }
+    }
+    if (round % 2) std::erase_if(v, [](double x) { return !std::isfinite(x); });
+    const TrialSummary s = Summarize(v);
+    SummarizeInto(v, reused, round % 3 != 0);
+    ASSERT_EQ(s.n, v.size());
+    const double mean = Mean(v);
+    for (const TrialSummary* t : {&s, static_cast<const TrialSummary*>(&reused)}) {
+      ASSERT_TRUE(SameBits(t->mean, mean));
+      ASSERT_TRUE(SameBits(t->median, ReferenceMedian(v)));
+      ASSERT_TRUE(SameBits(t->sd, SampleStandardDeviation(v)));
+      ASSERT_TRUE(SameBits(t->percent_sd, PercentStandardDeviation(v)));
+      ASSERT_TRUE(SameBits(t->se, StandardError(v)));
+      if (!v.empty()) {
+        auto [mn, mx] = std::minmax_element(v.begin(), v.end());
+        ASSERT_TRUE(SameBits(t->min, *mn));
+        ASSERT_TRUE(SameBits(t->max, *mx));
+      }
+      const double half = v.size() >= 2 ? StudentTQuantile(0.95, static_cast<int>(v.size()) - 1) * StandardError(v) : 0;
+      ASSERT_TRUE(SameBits(t->ci95_low, v.size() >= 2 ? mean - half : mean));
+      ASSERT_TRUE(SameBits(t->ci95_high, v.size() >= 2 ? mean + half : mean));
+    }
+    ASSERT_EQ(s.outliers, ReferenceOutlierFlags(v));
+    ASSERT_EQ(OutlierFlags(v), ReferenceOutlierFlags(v));
+    ASSERT_TRUE(SameBits(Median(v), ReferenceMedian(v)));
+    if (round % 3 != 0) ASSERT_EQ(reused.outliers, ReferenceOutlierFlags(v));
+    else ASSERT_TRUE(reused.outliers.empty());
+  }
+}
+
+// The label from a known standard error is the label computed from the trials.
+TEST(Statistics, StandardErrorLabelFromKnownStandardError) {
+  for (const auto& [value, raw] : std::vector<std::pair<std::string, std::string>>{
+           {"49.41", "50.7:49.43:48.09"}, {"5", "5"}, {"5", ""}, {"1.500", "1:2"}, {"3", "x:3:4"}, {"0", "0:0:0"},
+           {"12", " 12 :+12:1e1"}, {"7", "a:b"}}) {
+    const Entry e = E(value, raw);
+    EXPECT_EQ(StandardErrorLabel(e, StandardError(NumericTrials(e))), StandardErrorLabel(e)) << raw;
+  }
+  EXPECT_EQ(StandardErrorLabel(E("49.41", "50.7:49.43:48.09")), "SE +/- 0.75, N = 3");
+  EXPECT_EQ(StandardErrorLabel(E("7", "a:b")), "SE +/- 0.00, N = 2");
+  Entry no_raw = E("5", "");
+  no_raw.raw_string.reset();
+  EXPECT_EQ(StandardErrorLabel(no_raw, 1.0), "");
 }
 
 }  // namespace

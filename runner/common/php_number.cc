@@ -6,7 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace ptsn {
@@ -89,18 +91,54 @@ std::string PhpNumberFormat(double value, int decimals) {
   return s;
 }
 
+bool ShortDecimal(double a, int max_digits, unsigned long long& m, int& k) {
+  uint64_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
+  if (biased == 0 || biased == 0x7FF || max_digits < 1 || max_digits > 15) return false;
+  // floor(log10(a)) is this or one more (a is in [2^e2, 2^(e2+1))).
+  const int e = static_cast<int>(std::floor((biased - 1023) * 0.30102999566398120));
+  static constexpr double kExact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const double limit = kExact[max_digits] - 0.5;
+  k = max_digits - 1 - e;
+  for (int attempt = 0; attempt < 2; ++attempt, --k) {
+    if (k < -22 || k > 22) return false;
+    const double power = kExact[k >= 0 ? k : -k];
+    const double scaled = k >= 0 ? a * power : a / power;
+    if (scaled >= limit) continue;  // one digit too many: floor(log10(a)) was e + 1
+    m = static_cast<unsigned long long>(scaled + 0.5);  // nearest (ties either way: the check decides)
+    const double back = k >= 0 ? static_cast<double>(m) / power : static_cast<double>(m) * power;
+    return m > 0 && back == a;
+  }
+  return false;
+}
+
 std::string PhpFloatToString(double value, int precision) {
   if (std::isnan(value)) return "NAN";
   if (std::isinf(value)) return value > 0 ? "INF" : "-INF";
   if (value == 0) return std::signbit(value) ? "-0" : "0";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*e", precision - 1, value);  // d.ddd...e[+-]XX: `precision` significant digits
-  std::string s = buf;
-  bool negative = s[0] == '-';
-  if (negative) s.erase(0, 1);
-  size_t e = s.find('e');
-  int exponent = std::atoi(s.c_str() + e + 1);
-  std::string digits = s.substr(0, 1) + s.substr(2, e - 2);
+  const bool negative = value < 0;
+  std::string digits;
+  int exponent;
+  unsigned long long m;
+  int k;
+  if (precision >= 2 && ShortDecimal(std::fabs(value), precision, m, k)) {  // (precision 1: printf's "de-XX" as before)
+    // printf's rounding to `precision` digits gives m (see ShortDecimal): skip its
+    // arbitrary-precision path, the cost of a CSV export's series cells.
+    char buf[24];
+    const auto n = static_cast<int>(std::to_chars(buf, buf + sizeof buf, m).ptr - buf);
+    digits.assign(buf, static_cast<size_t>(n));
+    exponent = n - 1 - k;
+  } else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*e", precision - 1, value);  // d.ddd...e[+-]XX: `precision` significant digits
+    std::string s = buf;
+    if (negative) s.erase(0, 1);
+    size_t e = s.find('e');
+    exponent = std::atoi(s.c_str() + e + 1);
+    digits = s.substr(0, 1) + s.substr(2, e - 2);
+  }
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
   std::string out = negative ? "-" : "";
   if (exponent < -4 || exponent >= precision) {

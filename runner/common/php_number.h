@@ -13,6 +13,13 @@ double PhpRound(double value, int places);
 std::string PhpNumberFormat(double value, int decimals);
 // PHP (string)$float with the given ini precision (default 14): "125.1", "122", "1.0E+15", "-0".
 std::string PhpFloatToString(double value, int precision = 14);
+// When `a` (finite, > 0) is the double nearest to m / 10^k for an integer m below
+// 10^max_digits (max_digits <= 15), sets m and k and returns true. The check is exact (m and
+// 10^|k| are exact doubles, one IEEE operation rounds correctly); false when no such m exists or
+// a is outside about 1e-8..1e36. Such an m carries a's digits: the doubles around a are closer
+// than 15-digit decimals are, so every rounding of a to at most max_digits digits (printf's,
+// the shortest round trip's) gives m.
+bool ShortDecimal(double a, int max_digits, unsigned long long& m, int& k);
 // PHP is_numeric() for strings: optional leading whitespace, sign, digits with optional '.',
 // optional exponent, optional trailing whitespace; hex/empty not numeric.
 bool PhpIsNumeric(std::string_view s);
