@@ -248,22 +248,43 @@ constexpr uint32_t kResultBit = 1u << 30;  // on the root, for ReadLimits::schem
 
 class SaxReader {
  public:
+  // The visitor's calls so far (or to leave out: see `skip`).
+  struct Given {
+    bool head = false;
+    size_t results = 0;
+  };
+
   // visitor == nullptr: build the whole model (Take()). Otherwise stream: the visitor gets the
   // head at the first <Result> and each Result at its end tag, and only one Result is kept.
   // fragment: the document is "<PhoronixTestSuite>" + <Result> elements cut out of a file
   // (StreamResultFile on several threads): its root takes nothing else and needs no <Generated>.
+  // skip: the visitor calls a first read already made (a re-read with SAX2 after needs_sax2());
+  // they are left out.
   SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor,
-            const ReadLimits* limits = nullptr, bool fragment = false)
+            const ReadLimits* limits, bool fragment, Given skip)
       : ctxt_(ctxt), source_(source), visitor_(visitor), fragment_(fragment), limits_(limits),
-        schema_(limits && limits->schema_structure) {
+        schema_(limits && limits->schema_structure), skip_(skip) {
     names_.Intern(ctxt->dict);
   }
 
-  static void InstallInto(xmlSAXHandler& sax) {
+  // sax1: libxml2's SAX1 tag parser, which costs about a tenth less than SAX2's (it does no
+  // namespace processing). For a document without attributes, prefixed names and errors it makes
+  // exactly the calls SAX2 makes (the two differ only in how they read start and end tags); a
+  // reader installed so stops at the first attribute or prefixed name, and libxml2's errors only
+  // set a flag, so that needs_sax2() says the document must be read again with SAX2.
+  static void InstallInto(xmlSAXHandler& sax, bool sax1) {
     sax = xmlSAXHandler{};
-    sax.initialized = XML_SAX2_MAGIC;
-    sax.startElementNs = &StartElement;
-    sax.endElementNs = &EndElement;
+    if (sax1) {
+      sax.initialized = 1;  // not XML_SAX2_MAGIC: xmlDetectSAX2 leaves ctxt->sax2 off
+      sax.startElement = &StartElementSax1;
+      sax.endElement = &EndElementSax1;
+      sax.error = &SawError;  // (serror is only used with XML_SAX2_MAGIC)
+    } else {
+      sax.initialized = XML_SAX2_MAGIC;
+      sax.startElementNs = &StartElement;
+      sax.endElementNs = &EndElement;
+      sax.serror = &RecordError;
+    }
     sax.characters = &Characters;
     sax.ignorableWhitespace = &Characters;
     sax.cdataBlock = &Characters;
@@ -272,8 +293,12 @@ class SaxReader {
     sax.reference = &Reference;
     sax.internalSubset = &Subset;
     sax.externalSubset = &Subset;
-    sax.serror = &RecordError;
   }
+
+  // Installed with sax1: the document must be read again with SAX2 for the outcome SAX2 gives
+  // (an attribute or a prefixed element name was met, or libxml2 reported an error).
+  bool needs_sax2() const { return needs_sax2_ || !ctxt_->wellFormed; }
+  const Given& given() const { return given_; }
 
   bool failed() const { return !error_.empty(); }
   // The first error libxml2 reported (line, message), if any.
@@ -290,6 +315,8 @@ class SaxReader {
   void FinishHead() {
     if (visitor_ && !head_sent_) {
       head_sent_ = true;
+      if (skip_.head) return;
+      given_.head = true;
       visitor_->Head(file_);
     }
   }
@@ -388,6 +415,8 @@ class SaxReader {
     Result& r = file_.results.back();
     r.entries.resize(entry_count_);
     if (!visitor_ || failed()) return;
+    if (skip_.results > 0) return void(--skip_.results);
+    ++given_.results;
     try {
       visitor_->OnResult(r);
     } catch (...) {
@@ -499,7 +528,33 @@ class SaxReader {
 
   static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar* uri, int,
                            const xmlChar**, int nb_attributes, int, const xmlChar**) {
+    Start(Self(ctx), localname, uri, nb_attributes);
+  }
+  static void StartElementSax1(void* ctx, const xmlChar* name, const xmlChar** attributes) {
     SaxReader& r = Self(ctx);
+    // Ahead of every other check (bounds included), so that whatever SAX2 would make of the tag
+    // is SAX2's to say.
+    if (attributes || !r.WithoutColon(name)) {
+      r.needs_sax2_ = true;
+      return xmlStopParser(r.ctxt_);
+    }
+    Start(r, name, nullptr, 0);
+  }
+  static void EndElementSax1(void* ctx, const xmlChar*) { End(Self(ctx)); }
+  static void SawError(void* ctx, const char*, ...) { Self(ctx).needs_sax2_ = true; }
+
+  // A name without ':' (what SAX2 reads as an unprefixed name, the same as SAX1). The parser's
+  // dictionary hands out one pointer per name and a file has a few dozen names: the answer is
+  // kept per pointer in a small direct-mapped cache.
+  bool WithoutColon(const xmlChar* name) {
+    const xmlChar*& slot = colon_free_[(reinterpret_cast<uintptr_t>(name) >> 4) % colon_free_.size()];
+    if (slot == name) return true;
+    if (std::strchr(reinterpret_cast<const char*>(name), ':')) return false;
+    slot = name;
+    return true;
+  }
+
+  static void Start(SaxReader& r, const xmlChar* localname, const xmlChar* uri, int nb_attributes) {
     const char* name = reinterpret_cast<const char*>(localname);
     if (r.limits_ && r.LimitStart(name)) return;
     if (r.failed()) return;
@@ -574,8 +629,8 @@ class SaxReader {
     }
   }
 
-  static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
-    SaxReader& r = Self(ctx);
+  static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) { End(Self(ctx)); }
+  static void End(SaxReader& r) {
     if (r.limits_) r.text_bytes_ = 0, --r.nesting_;
     if (r.failed() || r.open_ == 0) return;
     const Open open = r.stack_[--r.open_];
@@ -657,6 +712,9 @@ class SaxReader {
   const bool schema_;  // limits_->schema_structure
   size_t nesting_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
   std::string limit_error_;
+  bool needs_sax2_ = false;
+  std::array<const xmlChar*, 64> colon_free_{};  // WithoutColon
+  Given skip_, given_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -775,11 +833,30 @@ struct Document {
 // One libxml2 SAX pass of a SaxReader over `doc`.
 class SaxRun {
  public:
-  SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits)
-      : ctxt_(xmlNewParserCtxt()) {
+  // First with libxml2's SAX1 tag parser (SaxReader::InstallInto says why); a document it cannot
+  // read as SAX2 would is read again with SAX2 from the start, the visitor being given only the
+  // calls it has not had (the two reads make the same calls up to where the first one stopped).
+  SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits) {
+    static const bool sax1 = xmlHasFeature(XML_WITH_SAX1);
+    Read(doc, source_name, visitor, limits, sax1, {});
+    if (sax1 && reader_->needs_sax2()) Read(doc, source_name, visitor, limits, false, reader_->given());
+  }
+  SaxReader& reader() { return *reader_; }
+  bool malformed() const { return !ctxt_->wellFormed || reader_->xml_error(); }
+  // Read to the end with nothing wrong and nothing stopped.
+  bool clean() const {
+    return !malformed() && !reader_->failed() && reader_->limit_error().empty() && !reader_->visitor_error() &&
+           !reader_->out_of_order();
+  }
+
+ private:
+  void Read(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits,
+            bool sax1, SaxReader::Given skip) {
+    reader_.reset();
+    ctxt_.reset(xmlNewParserCtxt());
     if (!ctxt_) throw FileError(source_name, "out of memory creating the XML parser");
-    reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment);
-    SaxReader::InstallInto(*ctxt_->sax);
+    reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment, skip);
+    SaxReader::InstallInto(*ctxt_->sax, sax1);
     ctxt_->_private = &*reader_;
     // A pull parser over the whole text in one call, without the push parser's per-chunk
     // look-ahead scans. libxml2 pulls the text through a read callback, copying one slice at a
@@ -801,22 +878,15 @@ class SaxRun {
     } slices{{doc.before, doc.text, doc.after}};
     // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
     // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors
-    // ourselves. IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration
-    // claims; read them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
+    // ourselves (NOERROR would drop the SAX1 reader's error callback, which prints nothing).
+    // IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration claims; read
+    // them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
     xmlCtxtReadIO(ctxt_.get(), &Slices::Read, nullptr, &slices, nullptr, nullptr,
-                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+                  XML_PARSE_NONET | (sax1 ? 0 : XML_PARSE_NOERROR) | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
                       XML_PARSE_IGNORE_ENC);
   }
-  SaxReader& reader() { return *reader_; }
-  bool malformed() const { return !ctxt_->wellFormed || reader_->xml_error(); }
-  // Read to the end with nothing wrong and nothing stopped.
-  bool clean() const {
-    return !malformed() && !reader_->failed() && reader_->limit_error().empty() && !reader_->visitor_error() &&
-           !reader_->out_of_order();
-  }
 
- private:
-  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt_;
+  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt_;  // (declared first: reader_ goes first)
   std::optional<SaxReader> reader_;
 };
 
