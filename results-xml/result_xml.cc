@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <exception>
@@ -194,6 +195,11 @@ template <typename T, size_t N>
 constexpr uint32_t RequiredMask(const FieldSpec<T> (&table)[N]) {
   return ((N == 32 ? 0u : 1u << N) - 1u) & ~OptionalMask(table);
 }
+// As constants (a constexpr function called at run time is not always folded).
+template <const auto& kTable>
+constexpr uint32_t kOptional = OptionalMask(kTable);
+template <const auto& kTable>
+constexpr uint32_t kRequired = RequiredMask(kTable);
 
 // Text between elements: XML's white space (anything else there is an error).
 constexpr auto kXmlBlank = [] {
@@ -264,6 +270,12 @@ class SaxReader {
             const ReadLimits* limits, bool fragment, Given skip)
       : ctxt_(ctxt), source_(source), visitor_(visitor), fragment_(fragment), limits_(limits),
         schema_(limits && limits->schema_structure), skip_(skip) {
+    auto bound = [](size_t n) { return n == 0 ? SIZE_MAX : n; };  // 0 = none
+    if (limits) {
+      max_depth_ = bound(limits->max_depth);
+      max_nodes_ = bound(limits->max_nodes);
+      max_value_bytes_ = bound(limits->max_value_bytes);
+    }
     names_.Intern(ctxt->dict);
   }
 
@@ -467,14 +479,14 @@ class SaxReader {
 
   // Optional fields of a reused object that this element did not contain are absent.
   template <typename T, size_t N>
-  static void DropUnseen(T& target, const FieldSpec<T> (&table)[N], const Open& open) {
-    for (uint32_t unseen = OptionalMask(table) & ~open.seen; unseen; unseen &= unseen - 1)
+  static void DropUnseen(T& target, const FieldSpec<T> (&table)[N], const Open& open, uint32_t optional) {
+    for (uint32_t unseen = optional & ~open.seen; unseen; unseen &= unseen - 1)
       (target.*table[std::countr_zero(unseen)].opt).reset();
   }
 
   template <typename T, size_t N>
-  void CheckRequired(const FieldSpec<T> (&table)[N], const Open& open) {
-    if (const uint32_t missing = RequiredMask(table) & ~open.seen)
+  void CheckRequired(const FieldSpec<T> (&table)[N], const Open& open, uint32_t required) {
+    if (const uint32_t missing = required & ~open.seen)
       Fail(open.line, {"<", open.name, "> lacks the required element <", table[std::countr_zero(missing)].name, ">"});
   }
 
@@ -486,7 +498,7 @@ class SaxReader {
     return true;
   }
   bool CountNode() {
-    if (limits_->max_nodes == 0 || ++nodes_ <= limits_->max_nodes) return false;
+    if (++nodes_ <= max_nodes_) return false;
     return TooManyNodes();
   }
   [[gnu::cold, gnu::noinline]] bool TooManyNodes() {
@@ -500,7 +512,7 @@ class SaxReader {
   bool LimitStart(const char* name) {
     text_bytes_ = 0;
     if (CountNode()) return true;
-    if (++nesting_ <= limits_->max_depth || limits_->max_depth == 0) return false;
+    if (++nesting_ <= max_depth_) return false;
     return TooDeep(name);
   }
   [[gnu::cold, gnu::noinline]] bool TooDeep(const char* name) {
@@ -510,7 +522,7 @@ class SaxReader {
   bool LimitText(int len) {
     if (text_bytes_ == 0 && CountNode()) return true;
     text_bytes_ += static_cast<size_t>(len);
-    if (limits_->max_value_bytes == 0 || text_bytes_ <= limits_->max_value_bytes) return false;
+    if (text_bytes_ <= max_value_bytes_) return false;
     return TooLong();
   }
   [[gnu::cold, gnu::noinline]] bool TooLong() {
@@ -642,20 +654,20 @@ class SaxReader {
         if (!(open.seen & 1u)) r.Fail(open.line, {"<PhoronixTestSuite> lacks the required element <Generated>"});
         return;
       case Kind::kGenerated:
-        return r.CheckRequired(kGeneratedFields, open);
+        return r.CheckRequired(kGeneratedFields, open, kRequired<kGeneratedFields>);
       case Kind::kSystem:
-        return r.CheckRequired(kSystemFields, open);
+        return r.CheckRequired(kSystemFields, open, kRequired<kSystemFields>);
       case Kind::kResult:
-        DropUnseen(r.file_.results.back(), kResultFields, open);
-        r.CheckRequired(kResultFields, open);
+        DropUnseen(r.file_.results.back(), kResultFields, open, kOptional<kResultFields>);
+        r.CheckRequired(kResultFields, open, kRequired<kResultFields>);
         if (!(open.seen & kDataBit)) r.Fail(open.line, {"<Result> lacks the required element <Data>"});
         return r.ResultDone();
       case Kind::kData:
         if (r.schema_ && r.entry_count_ == 0) r.Fail(open.line, {"<Data> has no <Entry> (the schema requires one)"});
         return;
       case Kind::kEntry:
-        DropUnseen(r.CurrentEntry(), kEntryFields, open);
-        return r.CheckRequired(kEntryFields, open);
+        DropUnseen(r.CurrentEntry(), kEntryFields, open, kOptional<kEntryFields>);
+        return r.CheckRequired(kEntryFields, open, kRequired<kEntryFields>);
     }
   }
 
@@ -711,6 +723,7 @@ class SaxReader {
   const ReadLimits* limits_;
   const bool schema_;  // limits_->schema_structure
   size_t nesting_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
+  size_t max_depth_ = SIZE_MAX, max_nodes_ = SIZE_MAX, max_value_bytes_ = SIZE_MAX;  // limits_, SIZE_MAX for 0
   std::string limit_error_;
   bool needs_sax2_ = false;
   std::array<const xmlChar*, 64> colon_free_{};  // WithoutColon
