@@ -182,6 +182,26 @@ TEST(ResultXml, StrayTextAndNestedElements) {
   EXPECT_NE(ErrorOf(xml).find("unexpected element <b> inside <Value>"), std::string::npos);
 }
 
+// Text between elements is checked word by word: every length and position of a stray character
+// (around the word boundaries of the check) is refused, and only white space is let through.
+TEST(ResultXml, OnlyWhiteSpaceBetweenElements) {
+  const std::string at = "    <Title>X</Title>";
+  for (size_t spaces = 0; spaces <= 20; ++spaces) {
+    for (const char* blank : {" ", "\t", "\r\n", "\n"}) {
+      std::string xml = kMinimal;
+      xml.insert(xml.find(at), std::string(spaces, ' ') + blank + "\n");
+      EXPECT_EQ(ErrorOf(xml), "") << spaces << " spaces";
+    }
+    for (size_t stray = 0; stray <= spaces; ++stray) {
+      std::string text(spaces, ' ');
+      text.insert(stray, "x");
+      std::string xml = kMinimal;
+      xml.insert(xml.find(at), text);  // after the previous line's newline, before four spaces
+      EXPECT_NE(ErrorOf(xml).find("unexpected text inside <Result>"), std::string::npos) << spaces << " " << stray;
+    }
+  }
+}
+
 TEST(ResultXml, BillionLaughsIsRefusedBeforeParsing) {
   std::string bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n";
   for (int i = 1; i < 10; ++i)
