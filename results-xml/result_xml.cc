@@ -299,14 +299,14 @@ class SaxReader {
   // namespace processing). For a document without attributes, prefixed names and errors it makes
   // exactly the calls SAX2 makes (the two differ only in how they read start and end tags); a
   // reader installed so stops at the first attribute or prefixed name, and libxml2's errors only
-  // set a flag, so that needs_sax2() says the document must be read again with SAX2.
+  // set a flag (SaxRun installs ErrorSeen for the read), so that needs_sax2() says the document
+  // must be read again with SAX2.
   static void InstallInto(xmlSAXHandler& sax, bool sax1) {
     sax = xmlSAXHandler{};
     if (sax1) {
       sax.initialized = 1;  // not XML_SAX2_MAGIC: xmlDetectSAX2 leaves ctxt->sax2 off
       sax.startElement = &StartElementSax1;
       sax.endElement = &EndElementSax1;
-      sax.error = &SawError;  // (serror is only used with XML_SAX2_MAGIC)
     } else {
       sax.initialized = XML_SAX2_MAGIC;
       sax.startElementNs = &StartElement;
@@ -326,6 +326,11 @@ class SaxReader {
   // Installed with sax1: the document must be read again with SAX2 for the outcome SAX2 gives
   // (an attribute or a prefixed element name was met, or libxml2 reported an error).
   bool needs_sax2() const { return needs_sax2_ || !ctxt_->wellFormed; }
+  // SAX1 reads: libxml2 passes a parser without XML_SAX2_MAGIC no structured errors of its own,
+  // so this is the thread's structured error handler (`reader` its context) while it reads.
+  static void ErrorSeen(void* reader, xmlErrorPtr err) {
+    if (err && err->level >= XML_ERR_ERROR) static_cast<SaxReader*>(reader)->needs_sax2_ = true;
+  }
   const Given& given() const { return given_; }
 
   bool failed() const { return !error_.empty(); }
@@ -569,7 +574,6 @@ class SaxReader {
     Start(r, name, nullptr, 0);
   }
   static void EndElementSax1(void* ctx, const xmlChar*) { End(Self(ctx)); }
-  static void SawError(void* ctx, const char*, ...) { Self(ctx).needs_sax2_ = true; }
 
   // A name without ':' (what SAX2 reads as an unprefixed name, the same as SAX1). The parser's
   // dictionary hands out one pointer per name and a file has a few dozen names: the answer is
@@ -905,13 +909,25 @@ class SaxRun {
         return static_cast<int>(n);
       }
     } slices{{doc.before, doc.text, doc.after}};
+    // A SAX1 read learns of libxml2's errors through the thread's structured error handler
+    // (per thread in libxml2), ours for the read and the caller's again after it.
+    struct ErrorHandlerForTheRead {
+      xmlStructuredErrorFunc saved = xmlStructuredError;
+      void* saved_context = xmlStructuredErrorContext;
+      bool installed;
+      ErrorHandlerForTheRead(bool install, SaxReader& reader) : installed(install) {
+        if (installed) xmlSetStructuredErrorFunc(&reader, &SaxReader::ErrorSeen);
+      }
+      ~ErrorHandlerForTheRead() {
+        if (installed) xmlSetStructuredErrorFunc(saved_context, saved);
+      }
+    } error_handler(sax1, *reader_);
     // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
     // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors
-    // ourselves (NOERROR would drop the SAX1 reader's error callback, which prints nothing).
-    // IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration claims; read
-    // them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
+    // ourselves. IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration
+    // claims; read them as they are rather than through a UTF-8 -> UTF-8 conversion copy.
     xmlCtxtReadIO(ctxt_.get(), &Slices::Read, nullptr, &slices, nullptr, nullptr,
-                  XML_PARSE_NONET | (sax1 ? 0 : XML_PARSE_NOERROR) | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
                       XML_PARSE_IGNORE_ENC);
   }
 

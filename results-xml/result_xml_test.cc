@@ -1,6 +1,8 @@
 #include "results-xml/result_xml.h"
 
 #include <gtest/gtest.h>
+#include <libxml/globals.h>
+#include <libxml/xmlerror.h>
 
 #include "results-xml/test_support.h"
 #include "runner/common/atomic_file.h"
@@ -269,6 +271,24 @@ TEST(ResultXml, AttributesNamespacesAndTagErrorsAreReadAsSax2ReadsThem) {
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "in.xml: line 9: <Notes> is in an XML namespace; result files use none");
   }
+}
+
+// A SAX1 read hears of libxml2's errors through the thread's structured error handler: one the
+// caller set (runner/profile sets a silent one) neither hides them nor is lost.
+TEST(ResultXml, TheCallersErrorHandlerNeitherHidesErrorsNorIsReplaced) {
+  static int calls = 0;
+  const xmlStructuredErrorFunc silent = [](void* count, xmlErrorPtr) { ++*static_cast<int*>(count); };
+  xmlSetStructuredErrorFunc(&calls, silent);
+  std::string xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>T</Titel>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 5: malformed XML: Opening and ending tag mismatch: Title line 5 and Titel");
+  xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>&nope;</Title>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 5: malformed XML: Entity 'nope' not defined");
+  EXPECT_EQ(xmlStructuredError, silent);
+  EXPECT_EQ(xmlStructuredErrorContext, &calls);
+  EXPECT_EQ(calls, 0);
+  xmlSetStructuredErrorFunc(nullptr, nullptr);
 }
 
 // A streamed read that starts over with SAX2 at a tag SAX1 cannot read gives the visitor each
