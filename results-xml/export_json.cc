@@ -48,6 +48,12 @@ class PhpJsonWriter {
     NextElement();
     if (!AppendPlainDecimal(text)) AppendPhpFloat(NumericValue(text).value_or(0));
   }
+  // Goes on as a writer `depth` containers deep, each with members already written (a fork of a
+  // view rendering later members of the same object).
+  void ContinueInside(size_t depth) {
+    counts_.assign(depth, 1);
+    after_key_ = false;
+  }
   void Integer(long long v) {
     NextElement();
     out_ += std::to_string(v);
@@ -599,15 +605,16 @@ class JsonView : public StreamingView {
   void OnResult(const Result& r) override {
     std::string hash = ComparisonHash(r);
     if (!hashes_.insert(hash).second) throw NeedsWholeFile{};
-    if (hashes_.size() == 1) {
+    if (!results_open_) {
       w_.Key("results");
       w_.BeginObject();
+      results_open_ = true;
     }
     WriteKeyedResult(w_, hash, r, ours_);
   }
   std::string& Pending() override { return out_; }
   void Finish() override {
-    if (hashes_.empty()) {  // PHP encodes an empty array as []
+    if (!results_open_) {  // PHP encodes an empty array as []
       w_.Key("results");
       w_.BeginArray();
       w_.EndArray();
@@ -620,9 +627,22 @@ class JsonView : public StreamingView {
     }
     w_.EndObject();
   }
+  // A fork writes members of the open "results" object, after at least one of this view's.
+  bool CanFork() const override { return true; }
+  std::unique_ptr<StreamingView> ForkView() const override {
+    auto fork = std::make_unique<JsonView>(JsonOptions{.statistics = ours_});
+    fork->w_.ContinueInside(2);
+    fork->results_open_ = true;
+    return fork;
+  }
+  void JoinView(StreamingView& fork) override {
+    for (const std::string& hash : static_cast<JsonView&>(fork).hashes_)
+      if (!hashes_.insert(hash).second) throw NeedsWholeFile{};  // the same hash on both sides of a cut
+  }
 
  private:
   bool ours_;
+  bool results_open_ = false;
   std::string out_;
   PhpJsonWriter w_;
   std::vector<System> shadowed_systems_;

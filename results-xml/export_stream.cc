@@ -3,10 +3,13 @@
 #include "results-xml/file_bytes.h"
 #include "results-xml/parallel_read.h"
 #include "runner/common/atomic_file.h"
+#include "runner/common/output_spool.h"
 
 namespace ptsn::results {
 
 namespace {
+
+constexpr size_t kFlushBytes = 256 << 10;
 
 // Hands the view's text to the sink whenever a Result leaves more than kFlushBytes pending.
 class Flushing : public ResultVisitor {
@@ -21,12 +24,51 @@ class Flushing : public ResultVisitor {
       pending.clear();
     }
   }
+  bool CanFork() const override { return view_.CanFork(); }
+  std::unique_ptr<ResultVisitor> Fork() override;
+  void Join(ResultVisitor& fork) override;
+
+ protected:
+  void Flush() {
+    sink_.Write(view_.Pending());
+    view_.Pending().clear();
+  }
 
  private:
-  static constexpr size_t kFlushBytes = 256 << 10;
   StreamingView& view_;
   TextSink& sink_;
 };
+
+struct SpoolSink : TextSink {
+  // Up to 2 MiB in memory (a fork's share of a text or CSV export entirely), beyond it in a
+  // temporary file (a JSON export's larger share).
+  void Write(std::string_view text) override { spool.Write(text); }
+  void Restart() override { spool.Clear(); }
+  OutputSpool spool{size_t{2} << 20};
+};
+
+// A fork (a later stretch of the file rendered on another thread): its text waits in a spool of
+// its own until it is joined, and goes to the sink then.
+struct ForkedFlushing : Flushing {
+  ForkedFlushing(std::unique_ptr<StreamingView> v, std::unique_ptr<SpoolSink> s)
+      : Flushing(*v, *s), view(std::move(v)), sink(std::move(s)) {}
+  std::unique_ptr<StreamingView> view;
+  std::unique_ptr<SpoolSink> sink;
+};
+
+std::unique_ptr<ResultVisitor> Flushing::Fork() {
+  auto view = view_.ForkView();
+  if (!view) return nullptr;
+  return std::make_unique<ForkedFlushing>(std::move(view), std::make_unique<SpoolSink>());
+}
+
+void Flushing::Join(ResultVisitor& fork) {
+  auto& f = static_cast<ForkedFlushing&>(fork);
+  Flush();
+  f.Flush();
+  f.sink->spool.ReadBack([&](std::string_view text) { sink_.Write(text); });
+  view_.JoinView(*f.view);
+}
 
 class StringSink : public TextSink {
  public:
@@ -49,12 +91,11 @@ std::string RenderModel(const ResultFile& file, StreamingView& view) {
 }
 
 void RenderResultFile(const std::string& path, StreamingView& view,
-                      const std::function<std::string(const ResultFile&)>& whole, TextSink& sink) {
+                      const std::function<std::string(const ResultFile&)>& whole, TextSink& sink, unsigned threads) {
   const FileBytes xml(path);
   try {
     Flushing flushing(view, sink);
-    if (StreamResultFile(xml.view(), path, flushing,
-                         {.threads = ReadThreads(), .cut_with_two_threads = view.RendersCheaply()})) {
+    if (StreamResultFile(xml.view(), path, flushing, {.threads = threads > 0 ? threads : ReadThreads()})) {
       view.Finish();
       sink.Take(std::move(view.Pending()));
       return;
@@ -66,9 +107,9 @@ void RenderResultFile(const std::string& path, StreamingView& view,
 }
 
 std::string RenderResultFile(const std::string& path, StreamingView& view,
-                             const std::function<std::string(const ResultFile&)>& whole) {
+                             const std::function<std::string(const ResultFile&)>& whole, unsigned threads) {
   StringSink sink;
-  RenderResultFile(path, view, whole, sink);
+  RenderResultFile(path, view, whole, sink, threads);
   return std::move(sink.text_);
 }
 

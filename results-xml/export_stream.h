@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "results-xml/result_file.h"
@@ -20,10 +21,14 @@ class StreamingView : public ResultVisitor {
   virtual std::string& Pending() = 0;
   // Renders the tail into Pending(); called once, after the last OnResult.
   virtual void Finish() = 0;
-  // Rendering a Result costs well under parsing it (CSV a third, text a half; JSON three
-  // quarters does not), so a file read on two cores is also cut in two parsed side by side
-  // (StreamOptions::cut_with_two_threads; measured on 2 cores: CSV and text faster, JSON slower).
-  virtual bool RendersCheaply() const { return false; }
+  // Rendering on several cores (ResultVisitor's CanFork/Fork/Join, in terms of views: a view that
+  // can fork says so in CanFork()): ForkView(), after
+  // Head, makes a view that renders later Results (after at least one of this view's) into its
+  // own Pending(), as this view would; JoinView(fork), once this view has rendered every Result
+  // before the fork's and the fork's text was taken, takes over what the fork knows (a JSON view's
+  // comparison hashes) and may throw NeedsWholeFile. nullptr: the view renders on one thread.
+  virtual std::unique_ptr<StreamingView> ForkView() const { return nullptr; }
+  virtual void JoinView(StreamingView& fork) { (void)fork; }
 };
 
 // Where rendered text goes: written in pieces; Restart() drops everything written so far.
@@ -44,13 +49,15 @@ struct NeedsWholeFile {};
 std::string RenderModel(const ResultFile& file, StreamingView& view);
 
 // Renders the result file at `path` through `view` into `sink` while parsing it, passing the text
-// on every ~256 KB. When the file is out of PTS's element order or the view throws NeedsWholeFile,
+// on every ~256 KB, on `threads` threads (0: the setting results.read_threads) when the view can
+// fork. When the file is out of PTS's element order or the view throws NeedsWholeFile,
 // restarts the sink and writes `whole(model)` of the parsed file instead. Errors are
 // ReadResultFile's (the sink may then hold part of the text: it must not be made visible).
 void RenderResultFile(const std::string& path, StreamingView& view,
-                      const std::function<std::string(const ResultFile&)>& whole, TextSink& sink);
+                      const std::function<std::string(const ResultFile&)>& whole, TextSink& sink,
+                      unsigned threads = 0);
 // The same into a string.
 std::string RenderResultFile(const std::string& path, StreamingView& view,
-                             const std::function<std::string(const ResultFile&)>& whole);
+                             const std::function<std::string(const ResultFile&)>& whole, unsigned threads = 0);
 
 }  // namespace ptsn::results

@@ -176,7 +176,8 @@ struct PieceSink : TextSink {
   std::vector<std::string> pieces;
 };
 
-TEST_F(StreamTest, LargeExportsLeaveInPiecesAndMatchTheWholeFileViews) {
+// A file well above StreamOptions::min_parallel_bytes: 3 + 3 x 1500 Results.
+ResultFile LargeModel() {
   ResultFile model = test::SmallResultFile();
   const std::vector<Result> base = model.results;
   for (int i = 0; i < 1500; ++i)
@@ -185,22 +186,50 @@ TEST_F(StreamTest, LargeExportsLeaveInPiecesAndMatchTheWholeFileViews) {
       if (r.parent) r.parent = std::string(40, "0123456789"[i % 10]) + std::to_string(i);
       model.results.push_back(r);
     }
-  const std::string path = Write("big.xml", SerializeResultFile(model));
+  return model;
+}
+
+TEST_F(StreamTest, LargeExportsLeaveInPiecesAndMatchTheWholeFileViews) {
+  const std::string path = Write("big.xml", SerializeResultFile(LargeModel()));
   const ResultFile parsed = ReadResultFile(path);
-
-  PieceSink sink;
-  RenderResultFile(path, *MakeJsonView(), [](const ResultFile& f) { return ResultFileToJson(f); }, sink);
-  EXPECT_GT(sink.pieces.size(), 2u);
-  EXPECT_EQ(sink.Joined(), ResultFileToJson(parsed));
-
   JsonOptions pts_only;
   pts_only.statistics = false;
-  EXPECT_EQ(RenderResultFile(path, *MakeJsonView(pts_only), [](const ResultFile& f) { return ResultFileToJson(f); }),
-            ResultFileToJson(parsed, pts_only));
-  EXPECT_EQ(RenderResultFile(path, *MakeTextView(100), [](const ResultFile& f) { return ResultFileToText(f, 100); }),
-            ResultFileToText(parsed, 100));
-  EXPECT_EQ(RenderResultFile(path, *MakeCsvView(), [](const ResultFile& f) { return ResultFileToCsv(f); }),
-            ResultFileToCsv(parsed));
+  const std::string json = ResultFileToJson(parsed), json_pts = ResultFileToJson(parsed, pts_only),
+                    text = ResultFileToText(parsed, 100), csv = ResultFileToCsv(parsed);
+  // One thread, and the file rendered in 2, 3 and 5 stretches side by side (forked views joined).
+  for (unsigned threads : {1u, 2u, 3u, 5u}) {
+    PieceSink sink;
+    RenderResultFile(path, *MakeJsonView(), [](const ResultFile& f) { return ResultFileToJson(f); }, sink, threads);
+    EXPECT_GT(sink.pieces.size(), 2u);
+    EXPECT_EQ(sink.Joined(), json) << threads;
+    EXPECT_EQ(RenderResultFile(
+                  path, *MakeJsonView(pts_only), [&](const ResultFile& f) { return ResultFileToJson(f, pts_only); },
+                  threads),
+              json_pts)
+        << threads;
+    EXPECT_EQ(RenderResultFile(
+                  path, *MakeTextView(100), [](const ResultFile& f) { return ResultFileToText(f, 100); }, threads),
+              text)
+        << threads;
+    EXPECT_EQ(RenderResultFile(path, *MakeCsvView(), [](const ResultFile& f) { return ResultFileToCsv(f); }, threads),
+              csv)
+        << threads;
+  }
+}
+
+TEST_F(StreamTest, JsonWithOneHashOnBothSidesOfACutIsRenderedFromTheWholeFile) {
+  ResultFile model = LargeModel();
+  Result again = model.results[0];
+  again.entries[0].value = "1";
+  model.results.push_back(again);  // the last Result (in the last stretch) has the first one's hash
+  const std::string path = Write("dup.xml", SerializeResultFile(model));
+  const ResultFile parsed = ReadResultFile(path);
+  for (unsigned threads : {2u, 4u}) {
+    const std::string json =
+        RenderResultFile(path, *MakeJsonView(), [](const ResultFile& f) { return ResultFileToJson(f); }, threads);
+    EXPECT_EQ(json, ResultFileToJson(parsed)) << threads;
+    EXPECT_NE(json.find("ptsn_shadowed_results"), std::string::npos) << threads;
+  }
 }
 
 TEST_F(StreamTest, EveryReferenceFileStreamsToTheSameViews) {

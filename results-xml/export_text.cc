@@ -257,7 +257,8 @@ class TextView : public StreamingView {
   }
   std::string& Pending() override { return out_; }
   void Finish() override {}
-  bool RendersCheaply() const override { return true; }  // about half the parse
+  bool CanFork() const override { return true; }
+  std::unique_ptr<StreamingView> ForkView() const override { return std::make_unique<TextView>(width_); }
 
  private:
   int width_;

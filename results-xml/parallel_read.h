@@ -1,6 +1,6 @@
 // Using more than one core to read result files: many files parsed side by side (merge-results);
-// for one large file (exports) see StreamResultFile's StreamOptions in result_xml.h, which
-// parses on its own thread(s), cutting the file where ResultSplitPoints says it may.
+// for one large file (exports) see StreamResultFile's StreamOptions in result_xml.h, which cuts
+// the file where ResultSplitPoints says it may and reads the stretches side by side.
 // Either way the outcome is the single-threaded one: the same model, the same Results in the
 // same order, and on bad input the same error (any doubt falls back to the sequential parse).
 #pragma once

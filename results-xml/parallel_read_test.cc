@@ -150,40 +150,71 @@ TEST(ReadResultFilesInOrder, TheFirstBadFileInInputOrderIsTheError) {
 
 // ---- StreamResultFile with the parse on its own thread(s) -----------------------------------
 
-// Every call a visitor is given, as text (the Result object is reused, so it is copied out).
+// One Result as text (the Result object is reused, so it is copied out).
+std::string ResultText(const Result& r) {
+  ResultFile one;
+  one.results.push_back(r);
+  return "R " + std::to_string(r.entries.size()) + "\n" + SerializeResultFile(one, {.keep_as_read = true});
+}
+
+// What a fork of CallLog is given; throws at its own fork_throw_at-th Result when set.
+struct ForkLog : ResultVisitor {
+  void Head(const ResultFile&) override { ADD_FAILURE() << "a fork was given Head"; }
+  void OnResult(const Result& r) override {
+    results.push_back(ResultText(r));
+    if (results.size() == throw_at) throw std::runtime_error("fork stops");
+  }
+  std::vector<std::string> results;
+  size_t throw_at = 0;
+};
+
+// Every call a visitor is given, as text. Forks (when forkable) log apart and are joined back in,
+// Result by Result, so the log and the throw at the throw_at-th Result are the single-threaded ones.
 struct CallLog : ResultVisitor {
   void Head(const ResultFile& head) override {
     ResultFile h = head;
     h.results.clear();
     log += "H\n" + SerializeResultFile(h, {.keep_as_read = true});
   }
-  void OnResult(const Result& r) override {
-    ResultFile one;
-    one.results.push_back(r);
-    log += "R " + std::to_string(r.entries.size()) + "\n" + SerializeResultFile(one, {.keep_as_read = true});
+  void OnResult(const Result& r) override { Log(ResultText(r)); }
+  void Log(const std::string& text) {
+    log += text;
     if (++results == throw_at) throw std::runtime_error("visitor stops at " + std::to_string(results));
   }
+  bool CanFork() const override { return forkable; }
+  std::unique_ptr<ResultVisitor> Fork() override {
+    auto fork = std::make_unique<ForkLog>();
+    fork->throw_at = fork_throw_at;
+    return fork;
+  }
+  void Join(ResultVisitor& fork) override {
+    ++joins;
+    for (const std::string& text : static_cast<ForkLog&>(fork).results) Log(text);
+  }
   std::string log;
-  size_t results = 0, throw_at = 0;
+  size_t results = 0, throw_at = 0, fork_throw_at = 0, joins = 0;
+  bool forkable = true;
 };
 
-// The calls and the outcome ("true", "false", the error) of one streaming read. share > 0: also
-// cut the file there (a third thread).
-std::string StreamOutcome(std::string_view xml, unsigned threads, size_t throw_at = 0, double share = 0) {
+// The calls and the outcome ("true", "false", the error) of one streaming read; share > 0: where
+// the first cut goes (else stretches of equal size). `joins`: how many forks were joined.
+std::string StreamOutcome(std::string_view xml, unsigned threads, size_t throw_at = 0, double share = 0,
+                          size_t fork_throw_at = 0, size_t* joins = nullptr) {
   CallLog visitor;
   visitor.throw_at = throw_at;
+  visitor.fork_throw_at = fork_throw_at;
   std::string outcome;
-  const StreamOptions options{
-      .threads = threads, .min_parallel_bytes = 0, .cut_with_two_threads = share > 0, .first_share = share};
+  const StreamOptions options{.threads = threads, .min_parallel_bytes = 0, .first_share = share};
   try {
     outcome = StreamResultFile(xml, "in.xml", visitor, options) ? "true" : "false";
   } catch (const std::exception& e) {
     outcome = std::string("error: ") + e.what();
   }
+  if (joins) *joins = visitor.joins;
   return outcome + "\n" + visitor.log;
 }
 
-// A file of `count` results (more than the ring between the threads holds), each different.
+// A file of `count` results, each different.
 std::string ManyResults(size_t count) {
   ResultFile f = test::SmallResultFile();
   const std::vector<Result> base = f.results;
@@ -214,13 +245,37 @@ TEST(StreamOnTwoThreads, LargeFileGivesTheSingleThreadedCalls) {
   const std::string xml = ManyResults(500);
   const std::string sequential = StreamOutcome(xml, 1);
   ASSERT_EQ(sequential.substr(0, 5), "true\n");
-  for (unsigned threads : {2u, 4u}) EXPECT_EQ(StreamOutcome(xml, threads), sequential);
+  for (unsigned threads : {2u, 3u, 4u, 7u}) {
+    size_t joins = 0;
+    EXPECT_EQ(StreamOutcome(xml, threads, 0, 0, 0, &joins), sequential) << threads;
+    EXPECT_EQ(joins, threads - 1) << "every stretch read on its own thread and joined";
+  }
   for (double share : {0.01, 0.3, 0.6, 0.99}) EXPECT_EQ(StreamOutcome(xml, 2, 0, share), sequential) << share;
   // The default threshold leaves small files on one thread; this one is above it.
   ASSERT_GT(xml.size(), StreamOptions{}.min_parallel_bytes);
   CallLog visitor;
   EXPECT_TRUE(StreamResultFile(xml, "in.xml", visitor, {.threads = 2}));
   EXPECT_EQ("true\n" + visitor.log, sequential);
+  EXPECT_EQ(visitor.joins, 1u);
+  // A visitor that cannot fork is read on one thread.
+  CallLog single;
+  single.forkable = false;
+  EXPECT_TRUE(StreamResultFile(xml, "in.xml", single, {.threads = 4, .min_parallel_bytes = 0}));
+  EXPECT_EQ("true\n" + single.log, sequential);
+  EXPECT_EQ(single.joins, 0u);
+}
+
+TEST(StreamOnTwoThreads, AForkThatThrowsHasItsStretchReadAgainByTheVisitor) {
+  const std::string xml = ManyResults(300);
+  const std::string sequential = StreamOutcome(xml, 1);
+  for (unsigned threads : {2u, 4u})
+    for (size_t at : {1, 20}) {
+      size_t joins = 99;
+      EXPECT_EQ(StreamOutcome(xml, threads, 0, 0, at, &joins), sequential) << threads << " " << at;
+      EXPECT_EQ(joins, 0u) << "the first fork failed, so nothing was joined";
+    }
+  // The visitor's own exception in a stretch a fork had read comes out as on one thread.
+  for (size_t at : {160, 299}) EXPECT_EQ(StreamOutcome(xml, 2, at), StreamOutcome(xml, 1, at)) << at;
 }
 
 TEST(StreamOnTwoThreads, BrokenFilesGiveTheSameCallsAndTheSameError) {

@@ -973,93 +973,6 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
 // ---------------------------------------------------------------------------------------------
 // Streaming on several threads (StreamResultFile with threads > 1)
 
-// Results packed one after another into one string (length-prefixed fields): what a thread
-// parsing ahead keeps until the visitor gets there. One growing buffer rather than Result
-// objects, because fresh memory is paid per page touched (a page fault costs microseconds).
-class PackedResults {
-  // The plain text fields of a Result, in packing order (Add and Reader::Next share it).
-  static constexpr std::string Result::*kTextFields[] = {&Result::identifier, &Result::title, &Result::app_version,
-                                                         &Result::arguments, &Result::description, &Result::scale,
-                                                         &Result::proportion, &Result::display_format};
-
- public:
-  void Reserve(size_t bytes) { data_.reserve(bytes); }
-  void Add(const Result& r) {
-    for (auto field : kTextFields) PutText(r.*field);
-    PutOptional(r.annotation);
-    PutOptional(r.parent);
-    PutLength(r.entries.size());
-    for (const Entry& e : r.entries) {
-      PutText(e.identifier);
-      PutText(e.value);
-      PutOptional(e.raw_string);
-      PutOptional(e.json);
-    }
-    ++count_;
-  }
-  size_t count() const { return count_; }
-
-  // Reads the Results back in order into one reused object (strings keep their capacity).
-  class Reader {
-   public:
-    explicit Reader(const PackedResults& packed) : data_(packed.data_) {}
-    const Result& Next() {
-      for (auto field : kTextFields) GetText(r_.*field);
-      GetOptional(r_.annotation);
-      GetOptional(r_.parent);
-      r_.entries.resize(GetLength());
-      for (Entry& e : r_.entries) {
-        GetText(e.identifier);
-        GetText(e.value);
-        GetOptional(e.raw_string);
-        GetOptional(e.json);
-      }
-      return r_;
-    }
-
-   private:
-    uint32_t GetLength() {
-      uint32_t n;
-      std::memcpy(&n, data_.data() + at_, sizeof n);
-      at_ += sizeof n;
-      return n;
-    }
-    void GetText(std::string& s) {
-      const uint32_t n = GetLength();
-      s.assign(data_.data() + at_, n);
-      at_ += n;
-    }
-    void GetOptional(std::optional<std::string>& s) {
-      if (data_[at_] == 0) {
-        ++at_;
-        s.reset();
-        return;
-      }
-      ++at_;
-      GetText(s ? *s : s.emplace());
-    }
-    const std::string& data_;
-    size_t at_ = 0;
-    Result r_;
-  };
-
- private:
-  void PutLength(size_t n) {
-    const auto v = static_cast<uint32_t>(n);  // one value of a file under 2 GB (CheckText)
-    data_.append(reinterpret_cast<const char*>(&v), sizeof v);
-  }
-  void PutText(std::string_view s) {
-    PutLength(s.size());
-    data_.append(s);
-  }
-  void PutOptional(const std::optional<std::string>& s) {
-    data_ += static_cast<char>(s ? 1 : 0);
-    if (s) PutText(*s);
-  }
-  std::string data_;
-  size_t count_ = 0;
-};
-
 // Passes on what `to` has not been given yet: a single-threaded read that goes on from where a
 // parallel read stopped gives the visitor exactly the calls it would have had from the start.
 class ResumingVisitor : public ResultVisitor {
@@ -1080,176 +993,146 @@ class ResumingVisitor : public ResultVisitor {
   size_t skip_results_;
 };
 
-// The parse on a thread of its own, the visitor's calls on the calling thread: the parser hands
-// the head and each Result over through a ring of Result objects (reused, so their strings keep
-// their capacity: no memory grows with the file) and goes on with the next while the visitor
-// works on the last. The two sides meet through atomic counters and wake each other only every
-// kBatch Results (a futex wake and sleep per Result would cost more CPU than the parse of one).
+// One file read on several threads: the text is cut at top-level <Result> tags (parallel_read.h's
+// ResultSplitPoints) into stretches. The calling thread parses the first (closed with the root's
+// end tag) and gives it to the visitor; each later stretch (opened with the root's start tag, and
+// closed with its end tag but the last) is parsed on a thread of its own into a fork of the
+// visitor, made right after Head. Every thread parses and visits its share, and nothing is handed
+// from thread to thread but the forks, joined back in file order at the end.
 //
-// With a cut (a top-level <Result> tag, parallel_read.h's ResultSplitPoints), the parser thread
-// reads only the text before it (closed with the root's end tag) while a third thread parses the
-// rest (opened with the root's start tag) into PackedResults, handed on once the first part is
-// through. A cut that is not at the root's child depth leaves one of the two not well-formed.
-//
-// Either way the visitor gets exactly the calls of the single-threaded read, in the same order,
-// and the outcome is the same: the parse error, the visitor's exception, or false for a file out
-// of PTS's element order. Anything but a clean read of both parts (an error, a doubt, a file out
-// of order) is settled by reading the file again single-threaded from the start, the visitor
-// being given only the calls it has not had yet (ResumingVisitor): the error and its line are
-// then the single-threaded read's by construction.
-class Pipeline {
+// The outcome is the single-threaded read's. A cut that is not at the root's child depth leaves a
+// stretch that is not well-formed. Anything but a clean read of a stretch with at least one Result
+// (an error, a file out of PTS's order, a fork's exception) is settled by reading the file again
+// single-threaded from the start, the visitor being given only the calls it has not had yet
+// (ResumingVisitor): the error and its line are then the single-threaded read's by construction.
+// Exceptions of the visitor itself (OnResult, Fork, Join) come out unchanged, as on one thread.
+class ForkedRead {
  public:
-  Pipeline(std::string_view xml, const std::string& source_name, size_t cut)
-      : xml_(xml), source_name_(source_name), cut_(cut) {}
+  ForkedRead(std::string_view xml, const std::string& source_name, std::vector<size_t> cuts)
+      : xml_(xml), source_name_(source_name), cuts_(std::move(cuts)), stretches_(cuts_.size()) {}
 
   bool Run(ResultVisitor& visitor) {
-    constexpr std::string_view kOpen = "<PhoronixTestSuite>", kClose = "</PhoronixTestSuite>";
-    Producer producer(*this);
-    std::thread rest, parser;
-    // Stops and joins the threads however Run is left.
+    std::vector<std::thread> threads;
+    // Releases and joins the threads however Run is left.
     struct Joiner {
-      Pipeline& p;
-      std::thread &a, &b;
+      ForkedRead& r;
+      std::vector<std::thread>& threads;
       ~Joiner() {
-        p.cancelled_.store(true, std::memory_order_release);
-        Signal(p.to_producer_);
-        if (a.joinable()) a.join();
-        if (b.joinable()) b.join();
+        r.Publish(kCancelled);
+        for (auto& t : threads)
+          if (t.joinable()) t.join();
       }
-    } joiner{*this, parser, rest};
-    if (cut_ > 0) {
-      rest = std::thread([&] {
-        try {
-          Encoder encoder(*this);
-          packed_.Reserve(xml_.size() - cut_);
-          SaxRun run(Document{kOpen, xml_.substr(cut_), {}, /*fragment=*/true}, source_name_, &encoder, nullptr);
-          rest_clean_ = run.clean();
-        } catch (...) {  // out of memory: the single-threaded read will say so
-        }
-      });
-    }
-    parser = std::thread([&] {
-      try {
-        const Document first{{}, xml_.substr(0, cut_), kClose};
-        complete_ = Parse(xml_, source_name_, &producer, nullptr, nullptr, cut_ > 0 ? &first : nullptr);
-      } catch (const Cancelled&) {
-      } catch (...) {
-        parse_error_ = std::current_exception();
-      }
-      done_.store(true, std::memory_order_release);
-      Signal(to_consumer_);
-    });
+    } joiner{*this, threads};
+    for (size_t i = 0; i < cuts_.size(); ++i) threads.emplace_back([this, i] { ReadStretch(i); });
 
-    Consume(visitor);
-    parser.join();
-    if (cut_ == 0) {
-      if (parse_error_) std::rethrow_exception(parse_error_);
-      return complete_;
+    First first(*this, visitor);
+    bool complete = false, failed = false;
+    try {
+      const Document head_stretch{{}, xml_.substr(0, cuts_.front()), kClose};
+      complete = Parse(xml_, source_name_, &first, nullptr, nullptr, &head_stretch);
+    } catch (...) {
+      if (first.visitor_threw) throw;
+      failed = true;
     }
-    if (complete_ && !parse_error_) {
-      rest.join();
-      if (rest_clean_) {
-        PackedResults::Reader reader(packed_);
-        for (size_t i = 0; i < packed_.count(); ++i) {
-          visitor.OnResult(reader.Next());
-          ++given_;
-        }
-        return true;
+    if (complete && !failed && first.given > 0) {
+      for (size_t i = 0; i < cuts_.size(); ++i) {
+        threads[i].join();
+        const Stretch& s = stretches_[i];
+        if (!s.clean || s.results == 0) break;
+        visitor.Join(*s.fork);
+        first.given += s.results;
+        if (i + 1 == cuts_.size()) return true;
       }
     }
-    cancelled_.store(true, std::memory_order_release);  // the third thread's work is not needed
-    ResumingVisitor resuming(visitor, head_given_, given_);
+    Publish(kCancelled);  // what the threads still read is not needed
+    ResumingVisitor resuming(visitor, first.head_given, first.given);
     return Parse(xml_, source_name_, &resuming, nullptr);
   }
 
  private:
-  static constexpr uint32_t kSlots = 32, kBatch = 8;
+  static constexpr std::string_view kOpen = "<PhoronixTestSuite>", kClose = "</PhoronixTestSuite>";
+  enum : uint32_t { kWaiting = 0, kForked = 1, kCancelled = 2 };
   struct Cancelled {};
 
-  static void Signal(std::atomic<uint32_t>& signal) {
-    signal.fetch_add(1, std::memory_order_release);
-    signal.notify_one();
-  }
-
-  // The parser's visitor: copies what it is given into the ring.
-  class Producer : public ResultVisitor {
-   public:
-    explicit Producer(Pipeline& p) : p_(p) {}
-    void Head(const ResultFile& head) override {
-      p_.head_ = head;
-      p_.head_ready_.store(true, std::memory_order_release);
-      Signal(p_.to_consumer_);
-    }
-    void OnResult(const Result& result) override {
-      const uint32_t produced = p_.produced_.load(std::memory_order_relaxed);
-      for (;;) {
-        const uint32_t seen = p_.to_producer_.load(std::memory_order_acquire);
-        if (p_.cancelled_.load(std::memory_order_acquire)) throw Cancelled{};  // stops the parse
-        if (produced - p_.consumed_.load(std::memory_order_acquire) < kSlots) break;
-        p_.to_producer_.wait(seen, std::memory_order_acquire);
-      }
-      p_.ring_[produced % kSlots] = result;  // the consumer does not read this slot until produced_ counts it
-      p_.produced_.store(produced + 1, std::memory_order_release);
-      if ((produced + 1) % kBatch == 0) Signal(p_.to_consumer_);
-    }
-
-   private:
-    Pipeline& p_;
+  struct Stretch {
+    std::unique_ptr<ResultVisitor> fork;  // set by the calling thread before kForked
+    size_t results = 0;
+    bool clean = false;
   };
 
-  // The third thread's visitor: packs the Results of the text after the cut.
-  class Encoder : public ResultVisitor {
-   public:
-    explicit Encoder(Pipeline& p) : p_(p) {}
+  // The calling thread's visitor: passes everything on, forks right after Head.
+  struct First : ResultVisitor {
+    First(ForkedRead& r, ResultVisitor& to) : r(r), to(to) {}
+    void Head(const ResultFile& head) override {
+      Guarded([&] {
+        to.Head(head);
+        head_given = true;
+        for (Stretch& s : r.stretches_) s.fork = to.Fork();
+      });
+      r.Publish(kForked);
+    }
+    void OnResult(const Result& result) override {
+      Guarded([&] { to.OnResult(result); });
+      ++given;
+    }
+    template <typename F>
+    void Guarded(F&& f) {
+      try {
+        f();
+      } catch (...) {
+        visitor_threw = true;
+        throw;
+      }
+    }
+    ForkedRead& r;
+    ResultVisitor& to;
+    bool head_given = false, visitor_threw = false;
+    size_t given = 0;
+  };
+
+  // A stretch's thread's visitor: waits for its fork at the first Result, then feeds it.
+  struct Later : ResultVisitor {
+    Later(ForkedRead& r, Stretch& s) : r(r), s(s) {}
     void Head(const ResultFile&) override {}
     void OnResult(const Result& result) override {
-      if (p_.cancelled_.load(std::memory_order_relaxed)) throw Cancelled{};
-      p_.packed_.Add(result);
+      if (s.results == 0) r.AwaitForks();
+      if (r.state_.load(std::memory_order_acquire) == kCancelled || !s.fork) throw Cancelled{};
+      s.fork->OnResult(result);
+      ++s.results;
     }
-
-   private:
-    Pipeline& p_;
+    ForkedRead& r;
+    Stretch& s;
   };
 
-  void Consume(ResultVisitor& visitor) {
-    uint32_t consumed = 0;
-    for (;;) {
-      const uint32_t seen = to_consumer_.load(std::memory_order_acquire);
-      const bool done = done_.load(std::memory_order_acquire);  // before produced_: nothing after it
-      if (!head_given_ && head_ready_.load(std::memory_order_acquire)) {  // always before the first Result
-        visitor.Head(head_);
-        head_given_ = true;
-      }
-      const uint32_t produced = produced_.load(std::memory_order_acquire);
-      if (consumed != produced) {
-        while (consumed != produced) {
-          visitor.OnResult(ring_[consumed % kSlots]);
-          ++given_;
-          consumed_.store(++consumed, std::memory_order_release);
-          if (consumed % kBatch == 0) Signal(to_producer_);
-        }
-        continue;
-      }
-      if (done) return;
-      to_consumer_.wait(seen, std::memory_order_acquire);
+  void ReadStretch(size_t i) {
+    Stretch& s = stretches_[i];
+    try {
+      const size_t from = cuts_[i], to = i + 1 < cuts_.size() ? cuts_[i + 1] : xml_.size();
+      Later later(*this, s);
+      SaxRun run(Document{kOpen, xml_.substr(from, to - from), i + 1 < cuts_.size() ? kClose : std::string_view(),
+                          /*fragment=*/true},
+                 source_name_, &later, nullptr);
+      s.clean = run.clean();
+    } catch (...) {  // out of memory: the single-threaded read will say so
+      s.clean = false;
     }
+  }
+
+  void Publish(uint32_t state) {
+    uint32_t expected = kWaiting;
+    if (state == kCancelled) state_.store(kCancelled, std::memory_order_release);
+    else if (!state_.compare_exchange_strong(expected, state, std::memory_order_acq_rel)) return;
+    state_.notify_all();
+  }
+  void AwaitForks() {
+    for (uint32_t now; (now = state_.load(std::memory_order_acquire)) == kWaiting;) state_.wait(now);
   }
 
   std::string_view xml_;
   const std::string& source_name_;
-  const size_t cut_;  // 0: no third thread
-  ResultFile head_;
-  Result ring_[kSlots];
-  std::atomic<uint32_t> produced_{0}, consumed_{0};
-  std::atomic<uint32_t> to_consumer_{0}, to_producer_{0};  // bumped (and waited on) to wake the other side
-  std::atomic<bool> head_ready_{false}, done_{false}, cancelled_{false};
-  // The calling thread's count of the calls the visitor has had.
-  bool head_given_ = false;
-  size_t given_ = 0;
-  // Written by the parser threads before they end, read after join.
-  bool complete_ = false, rest_clean_ = false;
-  std::exception_ptr parse_error_;
-  PackedResults packed_;
+  const std::vector<size_t> cuts_;
+  std::vector<Stretch> stretches_;  // one per cut: the text from it to the next
+  std::atomic<uint32_t> state_{kWaiting};
 };
 
 }  // namespace
@@ -1275,13 +1158,13 @@ ResultFile ReadResultFile(const std::string& path) {
 
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
                       const StreamOptions& options) {
-  if (options.threads <= 1 || xml.size() < options.min_parallel_bytes)
+  if (options.threads <= 1 || xml.size() < options.min_parallel_bytes || !visitor.CanFork())
     return Parse(xml, source_name, &visitor, nullptr);
+  const double first_share = options.first_share > 0 ? options.first_share : 1.0 / options.threads;
+  std::vector<size_t> cuts = ResultSplitPoints(xml, options.threads, first_share);
+  if (cuts.empty()) return Parse(xml, source_name, &visitor, nullptr);
   xmlInitParser();  // before other threads parse
-  const std::vector<size_t> cuts = options.threads >= 3 || options.cut_with_two_threads
-                                       ? ResultSplitPoints(xml, 2, options.first_share)
-                                       : std::vector<size_t>{};
-  return Pipeline(xml, source_name, cuts.empty() ? 0 : cuts.front()).Run(visitor);
+  return ForkedRead(xml, source_name, std::move(cuts)).Run(visitor);
 }
 
 std::string CurrentTimestamp() {

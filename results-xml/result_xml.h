@@ -8,6 +8,7 @@
 // if two share a comparison hash) so Serialize(Parse(x)) == x for every file PTS writes.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,20 @@ class ResultVisitor {
   // Each Result, complete, in file order. The object is reused for the next Result: copy what
   // must outlive the call. An exception thrown here stops the parse and propagates.
   virtual void OnResult(const Result& result) = 0;
+
+  // Reading one file on several cores (StreamResultFile with threads > 1): the file is cut into
+  // stretches of Results, this visitor is given the first and a fork of it each later one, fed
+  // on a thread of its own; the forks are then joined back in file order.
+  //  * CanFork(): whether Fork() works (asked before the read starts).
+  //  * Fork(): on the calling thread, right after Head. The fork is given OnResult calls only,
+  //    for Results that come after at least one Result given to this visitor.
+  //  * Join(fork): on the calling thread, once this visitor (with the forks joined before) has
+  //    had every Result before the fork's. It must leave this visitor as if it had been given
+  //    the fork's Results itself. Its exceptions are this visitor's and propagate; a fork's own
+  //    exception is not: that stretch is then read again, by this visitor.
+  virtual bool CanFork() const { return false; }
+  virtual std::unique_ptr<ResultVisitor> Fork() { return nullptr; }
+  virtual void Join(ResultVisitor& fork) { (void)fork; }
 };
 
 // Parses `xml` as ParseResultFile does (same checks, same errors), feeding `visitor` as it goes.
@@ -63,19 +78,15 @@ class ResultVisitor {
 // never written by PTS): the caller then discards what it was given and uses the whole-file
 // ParseResultFile instead. On an error the visitor may have seen part of the file.
 struct StreamOptions {
-  // > 1: the parse runs on a thread of its own while the visitor works on the Results already
-  // parsed (the visitor is still called on the calling thread, with exactly the calls, and the
-  // outcome, of the single-threaded read). Only for files of at least min_parallel_bytes.
+  // > 1 with a visitor that CanFork(): the file is cut at top-level <Result> tags into up to
+  // `threads` stretches parsed (and visited) side by side. The outcome is the single-threaded
+  // read's: the same Results in the same order, the same error, the same false. Only for files
+  // of at least min_parallel_bytes.
   unsigned threads = 1;
   size_t min_parallel_bytes = 256 << 10;  // below this a parse takes about a millisecond
-  // The file is also cut in two at a top-level <Result> tag, the part after it parsed on a third
-  // thread: always with threads >= 3; with 2 threads only when this is set, because the third
-  // thread then competes for a core with the visitor's, which pays only when rendering costs
-  // well under parsing (measured on 2 cores: CSV 10%, text 5% faster, JSON 8% slower).
-  bool cut_with_two_threads = false;
-  // Where the cut goes, as a share of the file: the visitor's thread renders while the first
-  // part is parsed and only then the second, so the first part is the larger one.
-  double first_share = 0.6;
+  // Where the first cut goes, as a share of the file (the others are spaced evenly after it);
+  // 0: stretches of equal size.
+  double first_share = 0;
 };
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
                       const StreamOptions& options = {});

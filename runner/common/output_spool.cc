@@ -4,6 +4,7 @@
 #include <sys/sendfile.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -91,6 +92,21 @@ void OutputSpool::CopyTo(int fd, const std::string& fd_name) const {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) Fail(n < 0 ? std::strerror(errno) : "the temporary file is shorter than what was written");
     if (!WriteAll(fd, buffer, static_cast<size_t>(n))) fail();
+    at += n;
+  }
+}
+
+void OutputSpool::ReadBack(const std::function<void(std::string_view)>& take) const {
+  if (fd_ < 0) {
+    if (!memory_.empty()) take(memory_);
+    return;
+  }
+  std::string buffer(size_t{256} << 10, '\0');
+  for (off_t at = 0; static_cast<size_t>(at) < size_;) {
+    ssize_t n = ::pread(fd_, buffer.data(), std::min(buffer.size(), size_ - static_cast<size_t>(at)), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) Fail(n < 0 ? std::strerror(errno) : "the temporary file is shorter than what was written");
+    take(std::string_view(buffer.data(), static_cast<size_t>(n)));
     at += n;
   }
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,8 @@ class OutputSpool {
   // Copies everything to `fd` (standard output). Throws ptsn::Error ("cannot write to
   // `fd_name`: reason") when that fails.
   void CopyTo(int fd, const std::string& fd_name) const;
+  // Hands everything written, in order, to `take` in pieces (of up to 256 KiB from the file).
+  void ReadBack(const std::function<void(std::string_view)>& take) const;
 
  private:
   void Spill();

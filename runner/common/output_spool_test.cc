@@ -61,6 +61,25 @@ TEST_F(OutputSpoolTest, LargeOutputGoesToAnUnlinkedFileAndComesBackWhole) {
   EXPECT_EQ(CopiedOut(spool, O_APPEND), text);
 }
 
+TEST_F(OutputSpoolTest, ReadBackHandsOverEverythingInOrderFromMemoryOrFile) {
+  for (size_t limit : {size_t{1} << 20, size_t{1000}}) {
+    ptsn::OutputSpool spool(limit, Tmp());
+    const std::string text = Pattern(700 * 1024 + 3);
+    for (size_t at = 0; at < text.size(); at += 100 * 1024) spool.Write(std::string_view(text).substr(at, 100 * 1024));
+    EXPECT_EQ(spool.spilled(), limit < text.size()) << limit;
+    std::string back;
+    size_t pieces = 0;
+    spool.ReadBack([&](std::string_view piece) {
+      back += piece;
+      ++pieces;
+    });
+    EXPECT_EQ(back, text) << limit;
+    EXPECT_EQ(pieces, limit < text.size() ? 3u : 1u) << "256 KiB pieces from the file, one from memory";
+  }
+  ptsn::OutputSpool empty(1 << 20, Tmp());
+  empty.ReadBack([](std::string_view) { ADD_FAILURE() << "nothing was written"; });
+}
+
 TEST_F(OutputSpoolTest, ClearDropsWhatWasWrittenInMemoryAndInTheFile) {
   ptsn::OutputSpool spool(10, Tmp());
   spool.Write("short");
