@@ -4,15 +4,23 @@
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <atomic>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -44,13 +52,23 @@ void CheckUtf8(std::string_view xml, const std::string& source) {
   const auto* s = reinterpret_cast<const unsigned char*>(xml.data());
   size_t n = xml.size();
   for (size_t i = 0; i < n;) {
-    // ASCII fast path, 32 then 8 bytes at a time (result files are almost entirely ASCII).
+    // ASCII fast path, 64 then 8 bytes at a time (result files are almost entirely ASCII).
+#if defined(__SSE2__)
+    while (i + 64 <= n) {
+      const auto* v = reinterpret_cast<const __m128i*>(s + i);
+      const __m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+                                       _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+      if (_mm_movemask_epi8(any) != 0) break;
+      i += 64;
+    }
+#else
     while (i + 32 <= n) {
       uint64_t w[4];
       std::memcpy(w, s + i, 32);
       if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ULL) break;
       i += 32;
     }
+#endif
     while (i + 8 <= n) {
       uint64_t word;
       std::memcpy(&word, s + i, 8);
@@ -125,7 +143,7 @@ struct FieldSpec {
   std::optional<std::string> T::*opt;  // optional element
 };
 
-const FieldSpec<Generated> kGeneratedFields[] = {
+constexpr FieldSpec<Generated> kGeneratedFields[] = {
     {"Title", &Generated::title, nullptr},
     {"LastModified", &Generated::last_modified, nullptr},
     {"TestClient", &Generated::test_client, nullptr},
@@ -135,7 +153,7 @@ const FieldSpec<Generated> kGeneratedFields[] = {
     {"ReferenceID", nullptr, &Generated::reference_id},
     {"PreSetEnvironmentVariables", nullptr, &Generated::preset_environment_variables},
 };
-const FieldSpec<System> kSystemFields[] = {
+constexpr FieldSpec<System> kSystemFields[] = {
     {"Identifier", &System::identifier, nullptr},
     {"Hardware", &System::hardware, nullptr},
     {"Software", &System::software, nullptr},
@@ -146,7 +164,7 @@ const FieldSpec<System> kSystemFields[] = {
     {"JSON", nullptr, &System::json},
     {"CostValueForComparison", nullptr, &System::cost_value_for_comparison},
 };
-const FieldSpec<Result> kResultFields[] = {
+constexpr FieldSpec<Result> kResultFields[] = {
     {"Identifier", &Result::identifier, nullptr},
     {"Title", &Result::title, nullptr},
     {"AppVersion", &Result::app_version, nullptr},
@@ -158,12 +176,85 @@ const FieldSpec<Result> kResultFields[] = {
     {"Annotation", nullptr, &Result::annotation},
     {"Parent", nullptr, &Result::parent},
 };
-const FieldSpec<Entry> kEntryFields[] = {
+constexpr FieldSpec<Entry> kEntryFields[] = {
     {"Identifier", &Entry::identifier, nullptr},
     {"Value", &Entry::value, nullptr},
     {"RawString", nullptr, &Entry::raw_string},
     {"JSON", nullptr, &Entry::json},
 };
+
+// Bit i: field i of `table` is optional (else required).
+template <typename T, size_t N>
+constexpr uint32_t OptionalMask(const FieldSpec<T> (&table)[N]) {
+  uint32_t mask = 0;
+  for (size_t i = 0; i < N; ++i)
+    if (table[i].opt) mask |= 1u << i;
+  return mask;
+}
+template <typename T, size_t N>
+constexpr uint32_t RequiredMask(const FieldSpec<T> (&table)[N]) {
+  return ((N == 32 ? 0u : 1u << N) - 1u) & ~OptionalMask(table);
+}
+// As constants (a constexpr function called at run time is not always folded).
+template <const auto& kTable>
+constexpr uint32_t kOptional = OptionalMask(kTable);
+template <const auto& kTable>
+constexpr uint32_t kRequired = RequiredMask(kTable);
+
+// Text between elements: XML's white space (anything else there is an error).
+constexpr auto kXmlBlank = [] {
+  std::array<bool, 256> t{};
+  t[' '] = t['\t'] = t['\n'] = t['\r'] = true;
+  return t;
+}();
+bool IsBlankSlow(const xmlChar* s, size_t len) {
+  for (size_t i = 0; i < len; ++i)
+    if (!kXmlBlank[s[i]]) return false;
+  return true;
+}
+// Eight bytes, each ' ' or '\n' (the indentation PTS writes): no bit but 5, 3 and 1, and either
+// bit 5 alone (' ') or bits 3 and 1 (\n).
+bool SpacesOrNewlines(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  const uint64_t b5 = (w >> 5) & kOnes, b3 = (w >> 3) & kOnes, b1 = (w >> 1) & kOnes;
+  return (w & ~(0x2A * kOnes)) == 0 && (b5 ^ b3) == kOnes && b1 == b3;
+}
+// The text between two tags is nearly always a newline and some spaces: checked eight bytes at a
+// time, with a byte-by-byte check for anything else (tabs, \r, a short text, not blank at all).
+bool IsBlank(const xmlChar* s, size_t len) {
+  // What PTS writes, a newline and 2 to 8 spaces: two compares of overlapping words.
+  if (len >= 5 && len <= 16 && s[0] == '\n') {
+    constexpr uint64_t kSpaces = 0x2020202020202020ULL, kNewlineSpaces = 0x202020202020200AULL;
+    uint64_t head, tail;
+    if (len >= 9) {
+      std::memcpy(&head, s, 8);
+      std::memcpy(&tail, s + len - 8, 8);  // after the newline
+    } else {
+      uint32_t head4, tail4;
+      std::memcpy(&head4, s, 4);
+      std::memcpy(&tail4, s + len - 4, 4);  // after the newline
+      head = head4 | (kNewlineSpaces & ~0xFFFFFFFFULL);
+      tail = tail4 | (kSpaces & ~0xFFFFFFFFULL);
+    }
+    if (head == kNewlineSpaces && tail == kSpaces) return true;
+  }
+  uint64_t w;
+  if (len >= 8) {
+    for (size_t i = 0; i + 8 < len; i += 8) {
+      std::memcpy(&w, s + i, 8);
+      if (!SpacesOrNewlines(w)) return IsBlankSlow(s, len);
+    }
+    std::memcpy(&w, s + len - 8, 8);
+  } else if (len >= 4) {
+    uint32_t head, tail;  // overlapping
+    std::memcpy(&head, s, 4);
+    std::memcpy(&tail, s + len - 4, 4);
+    w = head | static_cast<uint64_t>(tail) << 32;
+  } else {
+    return IsBlankSlow(s, len);
+  }
+  return SpacesOrNewlines(w) || IsBlankSlow(s, len);
+}
 
 enum class Kind { kRoot, kGenerated, kSystem, kResult, kData, kEntry, kLeaf };
 
@@ -179,19 +270,49 @@ constexpr uint32_t kResultBit = 1u << 30;  // on the root, for ReadLimits::schem
 
 class SaxReader {
  public:
+  // The visitor's calls so far (or to leave out: see `skip`).
+  struct Given {
+    bool head = false;
+    size_t results = 0;
+  };
+
   // visitor == nullptr: build the whole model (Take()). Otherwise stream: the visitor gets the
   // head at the first <Result> and each Result at its end tag, and only one Result is kept.
   // fragment: the document is "<PhoronixTestSuite>" + <Result> elements cut out of a file
   // (StreamResultFile on several threads): its root takes nothing else and needs no <Generated>.
+  // skip: the visitor calls a first read already made (a re-read with SAX2 after needs_sax2());
+  // they are left out.
   SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor,
-            const ReadLimits* limits = nullptr, bool fragment = false)
-      : ctxt_(ctxt), source_(source), visitor_(visitor), fragment_(fragment), limits_(limits) {}
+            const ReadLimits* limits, bool fragment, Given skip)
+      : ctxt_(ctxt), source_(source), visitor_(visitor), fragment_(fragment), limits_(limits),
+        schema_(limits && limits->schema_structure), skip_(skip) {
+    auto bound = [](size_t n) { return n == 0 ? SIZE_MAX : n; };  // 0 = none
+    if (limits) {
+      max_depth_ = bound(limits->max_depth);
+      max_nodes_ = bound(limits->max_nodes);
+      max_value_bytes_ = bound(limits->max_value_bytes);
+    }
+    names_.Intern(ctxt->dict);
+  }
 
-  static void InstallInto(xmlSAXHandler& sax) {
+  // sax1: libxml2's SAX1 tag parser, which costs about a tenth less than SAX2's (it does no
+  // namespace processing). For a document without attributes, prefixed names and errors it makes
+  // exactly the calls SAX2 makes (the two differ only in how they read start and end tags); a
+  // reader installed so stops at the first attribute or prefixed name, and libxml2's errors only
+  // set a flag (SaxRun installs ErrorSeen for the read), so that needs_sax2() says the document
+  // must be read again with SAX2.
+  static void InstallInto(xmlSAXHandler& sax, bool sax1) {
     sax = xmlSAXHandler{};
-    sax.initialized = XML_SAX2_MAGIC;
-    sax.startElementNs = &StartElement;
-    sax.endElementNs = &EndElement;
+    if (sax1) {
+      sax.initialized = 1;  // not XML_SAX2_MAGIC: xmlDetectSAX2 leaves ctxt->sax2 off
+      sax.startElement = &StartElementSax1;
+      sax.endElement = &EndElementSax1;
+    } else {
+      sax.initialized = XML_SAX2_MAGIC;
+      sax.startElementNs = &StartElement;
+      sax.endElementNs = &EndElement;
+      sax.serror = &RecordError;
+    }
     sax.characters = &Characters;
     sax.ignorableWhitespace = &Characters;
     sax.cdataBlock = &Characters;
@@ -200,8 +321,17 @@ class SaxReader {
     sax.reference = &Reference;
     sax.internalSubset = &Subset;
     sax.externalSubset = &Subset;
-    sax.serror = &RecordError;
   }
+
+  // Installed with sax1: the document must be read again with SAX2 for the outcome SAX2 gives
+  // (an attribute or a prefixed element name was met, or libxml2 reported an error).
+  bool needs_sax2() const { return needs_sax2_ || !ctxt_->wellFormed; }
+  // SAX1 reads: libxml2 passes a parser without XML_SAX2_MAGIC no structured errors of its own,
+  // so this is the thread's structured error handler (`reader` its context) while it reads.
+  static void ErrorSeen(void* reader, xmlErrorPtr err) {
+    if (err && err->level >= XML_ERR_ERROR) static_cast<SaxReader*>(reader)->needs_sax2_ = true;
+  }
+  const Given& given() const { return given_; }
 
   bool failed() const { return !error_.empty(); }
   // The first error libxml2 reported (line, message), if any.
@@ -218,11 +348,49 @@ class SaxReader {
   void FinishHead() {
     if (visitor_ && !head_sent_) {
       head_sent_ = true;
+      if (skip_.head) return;
+      given_.head = true;
       visitor_->Head(file_);
     }
   }
 
  private:
+  // Element names as the parser's dictionary strings: libxml2's SAX2 parser hands every element
+  // name out of its per-parser dictionary, so looking the names up there once lets each element
+  // be recognised by one pointer comparison. (A name that is not the dictionary's string is
+  // still recognised, by its text, on the slow path.)
+  template <size_t N>
+  using Names = std::array<const xmlChar*, N>;
+  struct InternedNames {
+    Names<std::size(kGeneratedFields)> generated_fields{};
+    Names<std::size(kSystemFields)> system_fields{};
+    Names<std::size(kResultFields)> result_fields{};
+    Names<std::size(kEntryFields)> entry_fields{};
+    const xmlChar *root = nullptr, *generated = nullptr, *system = nullptr, *result = nullptr, *data = nullptr,
+                  *entry = nullptr;
+
+    void Intern(xmlDict* dict) {
+      if (!dict) return;
+      auto lookup = [dict](const char* s) { return xmlDictLookup(dict, reinterpret_cast<const xmlChar*>(s), -1); };
+      auto fill = [&](auto& names, const auto& table) {
+        for (size_t i = 0; i < names.size(); ++i) names[i] = lookup(table[i].name);
+      };
+      fill(generated_fields, kGeneratedFields);
+      fill(system_fields, kSystemFields);
+      fill(result_fields, kResultFields);
+      fill(entry_fields, kEntryFields);
+      root = lookup("PhoronixTestSuite");
+      generated = lookup("Generated");
+      system = lookup("System");
+      result = lookup("Result");
+      data = lookup("Data");
+      entry = lookup("Entry");
+    }
+  };
+  static bool Is(const xmlChar* name, const xmlChar* interned, const char* literal) {
+    return name == interned || std::strcmp(reinterpret_cast<const char*>(name), literal) == 0;
+  }
+
   static SaxReader& Self(void* ctx) { return *static_cast<SaxReader*>(static_cast<xmlParserCtxt*>(ctx)->_private); }
   // libxml2's pull parser goes on after some fatal errors (a mismatched end tag) and its last
   // error is then only the consequence ("Premature end of data"): keep the first one, the cause.
@@ -234,15 +402,24 @@ class SaxReader {
 
   long Line() const { return ctxt_->input ? ctxt_->input->line : 0; }
 
-  void Fail(long line, const std::string& what) {
+  // Out of line, so the callbacks' common paths build no strings.
+  [[gnu::cold, gnu::noinline]] void Fail(long line, std::initializer_list<std::string_view> what) {
     if (failed()) return;
-    error_ = "line " + std::to_string(line) + ": " + what;
+    error_ = "line " + std::to_string(line) + ": ";
+    for (std::string_view part : what) error_ += part;
+    leaf_ = nullptr;  // nothing more goes into the model
   }
 
   void StopStreaming() {
     out_of_order_ = true;
     xmlStopParser(ctxt_);
   }
+
+  // The open elements: the root, a container or two, a leaf. Pushed only while nothing failed and
+  // only where the structure allows (a leaf takes no child), so never deeper than <PhoronixTestSuite>
+  // <Result> <Data> <Entry> <Value>.
+  void Push(const Open& open) { stack_[open_++] = open; }
+  Open& Top() { return stack_[open_ - 1]; }
 
   // The Result being read. Streaming reuses one Result and its Entry objects, so their strings
   // keep their capacity from one result to the next (no allocation per value in the steady state).
@@ -271,103 +448,105 @@ class SaxReader {
     Result& r = file_.results.back();
     r.entries.resize(entry_count_);
     if (!visitor_ || failed()) return;
+    if (skip_.results > 0) return void(--skip_.results);
+    ++given_.results;
     try {
       visitor_->OnResult(r);
     } catch (...) {
       visitor_error_ = std::current_exception();
-      Fail(Line(), "stopped");
+      Fail(Line(), {"stopped"});
       xmlStopParser(ctxt_);
     }
   }
 
-  // The index of `name` in `table`, or N. libxml2 hands element names out of its per-parser
-  // dictionary, so a name seen once is recognised again by its pointer (`seen`, one slot per
-  // field) without string comparisons; an unseen pointer falls back to strcmp.
+  // The index of `name` in `table`, or N.
   template <typename T, size_t N>
-  static size_t FieldIndex(const FieldSpec<T> (&table)[N], const char* (&seen)[N], const char* name) {
+  static size_t FieldIndex(const FieldSpec<T> (&table)[N], const Names<N>& names, const xmlChar* name) {
     for (size_t i = 0; i < N; ++i)
-      if (seen[i] == name) return i;
+      if (names[i] == name) return i;
     for (size_t i = 0; i < N; ++i)
-      if (std::strcmp(table[i].name, name) == 0) return seen[i] = name, i;
+      if (std::strcmp(table[i].name, reinterpret_cast<const char*>(name)) == 0) return i;
     return N;
-  }
-  static bool Is(const char* name, const char* literal, const char*& seen) {
-    if (name == seen) return true;
-    if (std::strcmp(name, literal) != 0) return false;
-    seen = name;
-    return true;
   }
 
   template <typename T, size_t N>
-  bool OpenField(T& target, const FieldSpec<T> (&table)[N], const char* (&seen)[N], const char* name,
+  bool OpenField(T& target, const FieldSpec<T> (&table)[N], const Names<N>& names, const xmlChar* element,
                  Open& parent) {
-    if (size_t i = FieldIndex(table, seen, name); i < N) {
-      if (parent.seen & (1u << i)) {
-        Fail(Line(), "duplicate <" + std::string(name) + "> in <" + parent.name + ">");
-        return true;
-      }
-      if (Schema() && (parent.seen >> i) > 1u) {
-        Fail(Line(), "<" + std::string(name) + "> in <" + parent.name + "> is out of the schema's order");
-        return true;
-      }
-      parent.seen |= 1u << i;
-      // Text goes straight into the field (no staging copy); a present optional is "" at least.
-      if (table[i].plain) {
-        leaf_ = &(target.*table[i].plain);
-        leaf_->clear();
-      } else {
-        std::optional<std::string>& field = target.*table[i].opt;
-        leaf_ = field ? &*field : &field.emplace();
-        leaf_->clear();
-      }
-      stack_.push_back({Kind::kLeaf, name, Line()});
+    const size_t i = FieldIndex(table, names, element);
+    if (i == N) return false;
+    const char* name = reinterpret_cast<const char*>(element);
+    if (parent.seen & (1u << i)) {
+      Fail(Line(), {"duplicate <", name, "> in <", parent.name, ">"});
       return true;
     }
-    return false;
+    if (schema_ && (parent.seen >> i) > 1u) {
+      Fail(Line(), {"<", name, "> in <", parent.name, "> is out of the schema's order"});
+      return true;
+    }
+    parent.seen |= 1u << i;
+    // Text goes straight into the field (no staging copy); a present optional is "" at least.
+    std::string* leaf;
+    if (table[i].plain) {
+      leaf = &(target.*table[i].plain);
+    } else {
+      std::optional<std::string>& field = target.*table[i].opt;
+      leaf = field ? &*field : &field.emplace();
+    }
+    leaf->clear();
+    leaf_ = leaf;
+    Push({Kind::kLeaf, name, 0});  // a leaf's line is never reported
+    return true;
   }
 
   // Optional fields of a reused object that this element did not contain are absent.
   template <typename T, size_t N>
-  static void DropUnseen(T& target, const FieldSpec<T> (&table)[N], const Open& open) {
-    for (size_t i = 0; i < N; ++i)
-      if (table[i].opt && !(open.seen & (1u << i))) (target.*table[i].opt).reset();
+  static void DropUnseen(T& target, const FieldSpec<T> (&table)[N], const Open& open, uint32_t optional) {
+    for (uint32_t unseen = optional & ~open.seen; unseen; unseen &= unseen - 1)
+      (target.*table[std::countr_zero(unseen)].opt).reset();
   }
 
   template <typename T, size_t N>
-  void CheckRequired(const FieldSpec<T> (&table)[N], const Open& open) {
-    for (size_t i = 0; i < N; ++i)
-      if (table[i].plain && !(open.seen & (1u << i)))
-        return Fail(open.line, "<" + std::string(open.name) + "> lacks the required element <" + table[i].name + ">");
+  void CheckRequired(const FieldSpec<T> (&table)[N], const Open& open, uint32_t required) {
+    if (const uint32_t missing = required & ~open.seen)
+      Fail(open.line, {"<", open.name, "> lacks the required element <", table[std::countr_zero(missing)].name, ">"});
   }
 
   // ReadLimits: counted ahead of the failed() early returns, so an earlier structural error does
   // not switch the bounds off for the rest of the file. Each returns true once a bound is exceeded.
-  bool Schema() const { return limits_ && limits_->schema_structure; }
-  bool OverLimit(std::string what) {
+  [[gnu::cold]] bool OverLimit(std::string what) {
     if (limit_error_.empty()) limit_error_ = std::move(what);
     xmlStopParser(ctxt_);
     return true;
   }
   bool CountNode() {
-    if (limits_->max_nodes == 0 || ++nodes_ <= limits_->max_nodes) return false;
+    if (++nodes_ <= max_nodes_) return false;
+    return TooManyNodes();
+  }
+  [[gnu::cold, gnu::noinline]] bool TooManyNodes() {
     return OverLimit("more than " + std::to_string(limits_->max_nodes) + " XML nodes");
   }
   std::string OpenPath() const {
     std::string path;
-    for (const Open& o : stack_) path += "/" + std::string(o.name);
+    for (size_t i = 0; i < open_; ++i) path += "/" + std::string(stack_[i].name);
     return path;
   }
   bool LimitStart(const char* name) {
     text_bytes_ = 0;
     if (CountNode()) return true;
-    if (++depth_ <= limits_->max_depth || limits_->max_depth == 0) return false;
+    if (++nesting_ <= max_depth_) return false;
+    return TooDeep(name);
+  }
+  [[gnu::cold, gnu::noinline]] bool TooDeep(const char* name) {
     return OverLimit("elements nested deeper than " + std::to_string(limits_->max_depth) + " at line " +
                      std::to_string(Line()) + " (<" + name + ">)");
   }
   bool LimitText(int len) {
     if (text_bytes_ == 0 && CountNode()) return true;
     text_bytes_ += static_cast<size_t>(len);
-    if (limits_->max_value_bytes == 0 || text_bytes_ <= limits_->max_value_bytes) return false;
+    if (text_bytes_ <= max_value_bytes_) return false;
+    return TooLong();
+  }
+  [[gnu::cold, gnu::noinline]] bool TooLong() {
     return OverLimit("value of " + (failed() ? "the element at line " + std::to_string(Line()) : OpenPath()) +
                      " is over " + std::to_string(limits_->max_value_bytes) + " bytes");
   }
@@ -376,128 +555,155 @@ class SaxReader {
     return CountNode();
   }
 
-  void Unknown(const char* name, const Open& parent) {
-    Fail(Line(), "unknown element <" + std::string(name) + "> in <" + parent.name + ">");
+  void Unknown(const xmlChar* name, const Open& parent) {
+    Fail(Line(), {"unknown element <", reinterpret_cast<const char*>(name), "> in <", parent.name, ">"});
   }
 
   static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar* uri, int,
                            const xmlChar**, int nb_attributes, int, const xmlChar**) {
+    Start(Self(ctx), localname, uri, nb_attributes);
+  }
+  static void StartElementSax1(void* ctx, const xmlChar* name, const xmlChar** attributes) {
     SaxReader& r = Self(ctx);
-    if (r.limits_ && r.LimitStart(reinterpret_cast<const char*>(localname))) return;
-    if (r.failed()) return;
+    // Ahead of every other check (bounds included), so that whatever SAX2 would make of the tag
+    // is SAX2's to say.
+    if (attributes || !r.WithoutColon(name)) {
+      r.needs_sax2_ = true;
+      return xmlStopParser(r.ctxt_);
+    }
+    Start(r, name, nullptr, 0);
+  }
+  static void EndElementSax1(void* ctx, const xmlChar*) { End(Self(ctx)); }
+
+  // A name without ':' (what SAX2 reads as an unprefixed name, the same as SAX1). The parser's
+  // dictionary hands out one pointer per name and a file has a few dozen names: the answer is
+  // kept per pointer in a small direct-mapped cache.
+  bool WithoutColon(const xmlChar* name) {
+    const xmlChar*& slot = colon_free_[(reinterpret_cast<uintptr_t>(name) >> 4) % colon_free_.size()];
+    if (slot == name) return true;
+    if (std::strchr(reinterpret_cast<const char*>(name), ':')) return false;
+    slot = name;
+    return true;
+  }
+
+  static void Start(SaxReader& r, const xmlChar* localname, const xmlChar* uri, int nb_attributes) {
     const char* name = reinterpret_cast<const char*>(localname);
-    if (nb_attributes > 0) return r.Fail(r.Line(), "unexpected attribute on <" + std::string(name) + ">");
-    if (uri && r.Schema()) return r.Fail(r.Line(), "<" + std::string(name) + "> is in an XML namespace; result files use none");
-    if (r.stack_.empty()) {
-      if (std::strcmp(name, "PhoronixTestSuite") != 0)
-        return r.Fail(r.Line(), "root element is <" + std::string(name) +
-                                    ">, not <PhoronixTestSuite>: this is not a PTS result file");
-      r.stack_.push_back({Kind::kRoot, name, r.Line(), r.fragment_ ? 1u : 0u});
+    if (r.limits_ && r.LimitStart(name)) return;
+    if (r.failed()) return;
+    if (nb_attributes > 0) return r.Fail(r.Line(), {"unexpected attribute on <", name, ">"});
+    if (uri && r.schema_) return r.Fail(r.Line(), {"<", name, "> is in an XML namespace; result files use none"});
+    if (r.open_ == 0) {
+      if (!Is(localname, r.names_.root, "PhoronixTestSuite"))
+        return r.Fail(r.Line(), {"root element is <", name, ">, not <PhoronixTestSuite>: this is not a PTS result file"});
+      r.Push({Kind::kRoot, name, r.Line(), r.fragment_ ? 1u : 0u});
       return;
     }
-    Open& parent = r.stack_.back();
+    Open& parent = r.Top();
     switch (parent.kind) {
       case Kind::kLeaf:
-        return r.Fail(r.Line(), "unexpected element <" + std::string(name) + "> inside <" + parent.name + ">");
-      case Kind::kRoot:
-        if (r.fragment_ && !Is(name, "Result", r.names_.result_element))
-          return r.Fail(r.Line(), "<" + std::string(name) + "> in a piece of <Result>s");
-        if (r.head_sent_ && (std::strcmp(name, "Generated") == 0 || std::strcmp(name, "System") == 0))
-          return r.StopStreaming();
-        if (std::strcmp(name, "Generated") == 0) {
-          if (parent.seen & 1u) return r.Fail(r.Line(), "duplicate <Generated>");
+        return r.Fail(r.Line(), {"unexpected element <", name, "> inside <", parent.name, ">"});
+      case Kind::kRoot: {
+        const bool result = Is(localname, r.names_.result, "Result");
+        const bool generated = !result && Is(localname, r.names_.generated, "Generated");
+        const bool system = !result && !generated && Is(localname, r.names_.system, "System");
+        if (r.fragment_ && !result) return r.Fail(r.Line(), {"<", name, "> in a piece of <Result>s"});
+        if (r.head_sent_ && (generated || system)) return r.StopStreaming();
+        if (generated) {
+          if (parent.seen & 1u) return r.Fail(r.Line(), {"duplicate <Generated>"});
           parent.seen |= 1u;
-          r.stack_.push_back({Kind::kGenerated, name, r.Line()});
-        } else if (std::strcmp(name, "System") == 0) {
-          if (r.Schema() && ((parent.seen & 1u) == 0 || (parent.seen & kResultBit)))
-            return r.Fail(r.Line(), "<System> out of the schema's order (after <Generated>, before every <Result>)");
+          r.Push({Kind::kGenerated, name, r.Line()});
+        } else if (system) {
+          if (r.schema_ && ((parent.seen & 1u) == 0 || (parent.seen & kResultBit)))
+            return r.Fail(r.Line(), {"<System> out of the schema's order (after <Generated>, before every <Result>)"});
           r.file_.systems.emplace_back();
-          r.stack_.push_back({Kind::kSystem, name, r.Line()});
-        } else if (Is(name, "Result", r.names_.result_element)) {
+          r.Push({Kind::kSystem, name, r.Line()});
+        } else if (result) {
           if (r.visitor_ && !r.head_sent_) {
             if (!(parent.seen & 1u)) return r.StopStreaming();  // no <Generated> yet
             r.FinishHead();
           }
-          if (r.Schema() && (parent.seen & 1u) == 0)
-            return r.Fail(r.Line(), "<Result> out of the schema's order (after <Generated>)");
+          if (r.schema_ && (parent.seen & 1u) == 0)
+            return r.Fail(r.Line(), {"<Result> out of the schema's order (after <Generated>)"});
           parent.seen |= kResultBit;
           r.NewResult();
-          r.stack_.push_back({Kind::kResult, name, r.Line()});
+          r.Push({Kind::kResult, name, r.Line()});
         } else {
-          r.Unknown(name, parent);
+          r.Unknown(localname, parent);
         }
         return;
+      }
       case Kind::kGenerated:
-        if (!r.OpenField(r.file_.generated, kGeneratedFields, r.names_.generated, name, parent)) r.Unknown(name, parent);
+        if (!r.OpenField(r.file_.generated, kGeneratedFields, r.names_.generated_fields, localname, parent))
+          r.Unknown(localname, parent);
         return;
       case Kind::kSystem:
-        if (!r.OpenField(r.file_.systems.back(), kSystemFields, r.names_.system, name, parent)) r.Unknown(name, parent);
+        if (!r.OpenField(r.file_.systems.back(), kSystemFields, r.names_.system_fields, localname, parent))
+          r.Unknown(localname, parent);
         return;
       case Kind::kResult:
-        if (r.OpenField(r.file_.results.back(), kResultFields, r.names_.result, name, parent)) return;
-        if (!Is(name, "Data", r.names_.data)) return r.Unknown(name, parent);
-        if (parent.seen & kDataBit) return r.Fail(r.Line(), "duplicate <Data> in <Result>");
+        if (localname != r.names_.data) {  // a field, or <Data> by its text, or unknown
+          if (r.OpenField(r.file_.results.back(), kResultFields, r.names_.result_fields, localname, parent)) return;
+          if (!Is(localname, r.names_.data, "Data")) return r.Unknown(localname, parent);
+        }
+        if (parent.seen & kDataBit) return r.Fail(r.Line(), {"duplicate <Data> in <Result>"});
         parent.seen |= kDataBit;
-        r.stack_.push_back({Kind::kData, name, r.Line()});
+        r.Push({Kind::kData, name, r.Line()});
         return;
       case Kind::kData:
-        if (!Is(name, "Entry", r.names_.entry_element)) return r.Unknown(name, parent);
+        if (!Is(localname, r.names_.entry, "Entry")) return r.Unknown(localname, parent);
         r.NewEntry();
-        r.stack_.push_back({Kind::kEntry, name, r.Line()});
+        r.Push({Kind::kEntry, name, r.Line()});
         return;
       case Kind::kEntry:
-        if (!r.OpenField(r.CurrentEntry(), kEntryFields, r.names_.entry, name, parent)) r.Unknown(name, parent);
+        if (!r.OpenField(r.CurrentEntry(), kEntryFields, r.names_.entry_fields, localname, parent))
+          r.Unknown(localname, parent);
         return;
     }
   }
 
-  static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
-    SaxReader& r = Self(ctx);
-    if (r.limits_) r.text_bytes_ = 0, --r.depth_;
-    if (r.failed() || r.stack_.empty()) return;
-    Open open = r.stack_.back();
-    r.stack_.pop_back();
+  static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) { End(Self(ctx)); }
+  static void End(SaxReader& r) {
+    if (r.limits_) r.text_bytes_ = 0, --r.nesting_;
+    if (r.failed() || r.open_ == 0) return;
+    const Open open = r.stack_[--r.open_];
     switch (open.kind) {
       case Kind::kLeaf:
+        r.leaf_ = nullptr;
         return;
       case Kind::kRoot:
-        if (!(open.seen & 1u)) r.Fail(open.line, "<PhoronixTestSuite> lacks the required element <Generated>");
+        if (!(open.seen & 1u)) r.Fail(open.line, {"<PhoronixTestSuite> lacks the required element <Generated>"});
         return;
       case Kind::kGenerated:
-        return r.CheckRequired(kGeneratedFields, open);
+        return r.CheckRequired(kGeneratedFields, open, kRequired<kGeneratedFields>);
       case Kind::kSystem:
-        return r.CheckRequired(kSystemFields, open);
+        return r.CheckRequired(kSystemFields, open, kRequired<kSystemFields>);
       case Kind::kResult:
-        DropUnseen(r.file_.results.back(), kResultFields, open);
-        r.CheckRequired(kResultFields, open);
-        if (!(open.seen & kDataBit)) r.Fail(open.line, "<Result> lacks the required element <Data>");
+        DropUnseen(r.file_.results.back(), kResultFields, open, kOptional<kResultFields>);
+        r.CheckRequired(kResultFields, open, kRequired<kResultFields>);
+        if (!(open.seen & kDataBit)) r.Fail(open.line, {"<Result> lacks the required element <Data>"});
         return r.ResultDone();
       case Kind::kData:
-        if (r.Schema() && r.entry_count_ == 0) r.Fail(open.line, "<Data> has no <Entry> (the schema requires one)");
+        if (r.schema_ && r.entry_count_ == 0) r.Fail(open.line, {"<Data> has no <Entry> (the schema requires one)"});
         return;
       case Kind::kEntry:
-        DropUnseen(r.CurrentEntry(), kEntryFields, open);
-        return r.CheckRequired(kEntryFields, open);
+        DropUnseen(r.CurrentEntry(), kEntryFields, open, kOptional<kEntryFields>);
+        return r.CheckRequired(kEntryFields, open, kRequired<kEntryFields>);
     }
   }
 
   static void Characters(void* ctx, const xmlChar* ch, int len) {
     SaxReader& r = Self(ctx);
     if (r.limits_ && r.LimitText(len)) return;
-    if (r.failed() || r.stack_.empty()) return;
-    if (r.stack_.back().kind == Kind::kLeaf) {
-      r.leaf_->append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len));
-      return;
-    }
-    for (int i = 0; i < len; ++i)
-      if (ch[i] != ' ' && ch[i] != '\t' && ch[i] != '\n' && ch[i] != '\r')
-        return r.Fail(r.Line(), "unexpected text inside <" + std::string(r.stack_.back().name) + ">");
+    // leaf_ is set exactly while a leaf element is open and nothing has failed.
+    if (r.leaf_) return void(r.leaf_->append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len)));
+    if (r.failed() || r.open_ == 0) return;
+    if (!IsBlank(ch, len)) r.Fail(r.Line(), {"unexpected text inside <", r.Top().name, ">"});
   }
 
   static void Comment(void* ctx, const xmlChar* value) {
     SaxReader& r = Self(ctx);
     if (r.limits_ && r.LimitOther()) return;
-    if (r.stack_.empty() && !r.root_seen_comment_ && !r.file_.leading_comment) {
+    if (r.open_ == 0 && !r.root_seen_comment_ && !r.file_.leading_comment) {
       r.file_.leading_comment = std::string(reinterpret_cast<const char*>(value));
       r.root_seen_comment_ = true;
     }
@@ -510,12 +716,12 @@ class SaxReader {
 
   static void Reference(void* ctx, const xmlChar* name) {
     SaxReader& r = Self(ctx);
-    r.Fail(r.Line(), "entity reference &" + std::string(reinterpret_cast<const char*>(name)) + "; is not allowed");
+    r.Fail(r.Line(), {"entity reference &", reinterpret_cast<const char*>(name), "; is not allowed"});
   }
 
   static void Subset(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) {
     SaxReader& r = Self(ctx);
-    r.Fail(r.Line(), "a DOCTYPE is not allowed in a result file");
+    r.Fail(r.Line(), {"a DOCTYPE is not allowed in a result file"});
   }
 
   xmlParserCtxt* ctxt_;
@@ -527,21 +733,21 @@ class SaxReader {
   std::exception_ptr visitor_error_;
   size_t entry_count_ = 0;  // Entries of the current Result read so far
   ResultFile file_;
-  std::vector<Open> stack_;
+  std::array<Open, 5> stack_;
+  size_t open_ = 0;              // elements in stack_
   std::string* leaf_ = nullptr;  // the field the open leaf element's text goes to
   bool root_seen_comment_ = false;
   std::string error_;
   std::optional<std::pair<long, std::string>> xml_error_;
-  struct {  // element names as libxml2's dictionary pointers, once seen (FieldIndex)
-    const char* generated[std::size(kGeneratedFields)] = {};
-    const char* system[std::size(kSystemFields)] = {};
-    const char* result[std::size(kResultFields)] = {};
-    const char* entry[std::size(kEntryFields)] = {};
-    const char *data = nullptr, *entry_element = nullptr, *result_element = nullptr;
-  } names_;
+  InternedNames names_;
   const ReadLimits* limits_;
-  size_t depth_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
+  const bool schema_;  // limits_->schema_structure
+  size_t nesting_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
+  size_t max_depth_ = SIZE_MAX, max_nodes_ = SIZE_MAX, max_value_bytes_ = SIZE_MAX;  // limits_, SIZE_MAX for 0
   std::string limit_error_;
+  bool needs_sax2_ = false;
+  std::array<const xmlChar*, 64> colon_free_{};  // WithoutColon
+  Given skip_, given_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -660,11 +866,30 @@ struct Document {
 // One libxml2 SAX pass of a SaxReader over `doc`.
 class SaxRun {
  public:
-  SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits)
-      : ctxt_(xmlNewParserCtxt()) {
+  // First with libxml2's SAX1 tag parser (SaxReader::InstallInto says why); a document it cannot
+  // read as SAX2 would is read again with SAX2 from the start, the visitor being given only the
+  // calls it has not had (the two reads make the same calls up to where the first one stopped).
+  SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits) {
+    static const bool sax1 = xmlHasFeature(XML_WITH_SAX1);
+    Read(doc, source_name, visitor, limits, sax1, {});
+    if (sax1 && reader_->needs_sax2()) Read(doc, source_name, visitor, limits, false, reader_->given());
+  }
+  SaxReader& reader() { return *reader_; }
+  bool malformed() const { return !ctxt_->wellFormed || reader_->xml_error(); }
+  // Read to the end with nothing wrong and nothing stopped.
+  bool clean() const {
+    return !malformed() && !reader_->failed() && reader_->limit_error().empty() && !reader_->visitor_error() &&
+           !reader_->out_of_order();
+  }
+
+ private:
+  void Read(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits,
+            bool sax1, SaxReader::Given skip) {
+    reader_.reset();
+    ctxt_.reset(xmlNewParserCtxt());
     if (!ctxt_) throw FileError(source_name, "out of memory creating the XML parser");
-    reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment);
-    SaxReader::InstallInto(*ctxt_->sax);
+    reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment, skip);
+    SaxReader::InstallInto(*ctxt_->sax, sax1);
     ctxt_->_private = &*reader_;
     // A pull parser over the whole text in one call, without the push parser's per-chunk
     // look-ahead scans. libxml2 pulls the text through a read callback, copying one slice at a
@@ -684,6 +909,19 @@ class SaxRun {
         return static_cast<int>(n);
       }
     } slices{{doc.before, doc.text, doc.after}};
+    // A SAX1 read learns of libxml2's errors through the thread's structured error handler
+    // (per thread in libxml2), ours for the read and the caller's again after it.
+    struct ErrorHandlerForTheRead {
+      xmlStructuredErrorFunc saved = xmlStructuredError;
+      void* saved_context = xmlStructuredErrorContext;
+      bool installed;
+      ErrorHandlerForTheRead(bool install, SaxReader& reader) : installed(install) {
+        if (installed) xmlSetStructuredErrorFunc(&reader, &SaxReader::ErrorSeen);
+      }
+      ~ErrorHandlerForTheRead() {
+        if (installed) xmlSetStructuredErrorFunc(saved_context, saved);
+      }
+    } error_handler(sax1, *reader_);
     // NONET: never fetch anything. No NOENT (entities are not substituted), no DTDLOAD/DTDATTR,
     // no HUGE (keeps libxml2's depth and size limits). NOERROR/NOWARNING: we report errors
     // ourselves. IGNORE_ENC: the bytes are UTF-8 (CheckUtf8), whatever an encoding declaration
@@ -692,16 +930,8 @@ class SaxRun {
                   XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
                       XML_PARSE_IGNORE_ENC);
   }
-  SaxReader& reader() { return *reader_; }
-  bool malformed() const { return !ctxt_->wellFormed || reader_->xml_error(); }
-  // Read to the end with nothing wrong and nothing stopped.
-  bool clean() const {
-    return !malformed() && !reader_->failed() && reader_->limit_error().empty() && !reader_->visitor_error() &&
-           !reader_->out_of_order();
-  }
 
- private:
-  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt_;
+  std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt_;  // (declared first: reader_ goes first)
   std::optional<SaxReader> reader_;
 };
 

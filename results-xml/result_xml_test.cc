@@ -1,6 +1,8 @@
 #include "results-xml/result_xml.h"
 
 #include <gtest/gtest.h>
+#include <libxml/globals.h>
+#include <libxml/xmlerror.h>
 
 #include "results-xml/test_support.h"
 #include "runner/common/atomic_file.h"
@@ -182,6 +184,26 @@ TEST(ResultXml, StrayTextAndNestedElements) {
   EXPECT_NE(ErrorOf(xml).find("unexpected element <b> inside <Value>"), std::string::npos);
 }
 
+// Text between elements is checked word by word: every length and position of a stray character
+// (around the word boundaries of the check) is refused, and only white space is let through.
+TEST(ResultXml, OnlyWhiteSpaceBetweenElements) {
+  const std::string at = "    <Title>X</Title>";
+  for (size_t spaces = 0; spaces <= 20; ++spaces) {
+    for (const char* blank : {" ", "\t", "\r\n", "\n"}) {
+      std::string xml = kMinimal;
+      xml.insert(xml.find(at), std::string(spaces, ' ') + blank + "\n");
+      EXPECT_EQ(ErrorOf(xml), "") << spaces << " spaces";
+    }
+    for (size_t stray = 0; stray <= spaces; ++stray) {
+      std::string text(spaces, ' ');
+      text.insert(stray, "x");
+      std::string xml = kMinimal;
+      xml.insert(xml.find(at), text);  // after the previous line's newline, before four spaces
+      EXPECT_NE(ErrorOf(xml).find("unexpected text inside <Result>"), std::string::npos) << spaces << " " << stray;
+    }
+  }
+}
+
 TEST(ResultXml, BillionLaughsIsRefusedBeforeParsing) {
   std::string bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n";
   for (int i = 1; i < 10; ++i)
@@ -221,6 +243,89 @@ TEST(ResultXml, MalformedNamesTheFirstErrorNotItsEcho) {
   xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>T</Titel>");
   std::string e = ErrorOf(xml);
   EXPECT_TRUE(e.starts_with("in.xml: line 5: malformed XML: Opening and ending tag mismatch: Title")) << e;
+}
+
+// The reader runs libxml2's SAX1 tag parser first and reads again with SAX2 whatever SAX1 would
+// read differently: attributes, prefixed names, every libxml2 error. The outcomes are SAX2's.
+TEST(ResultXml, AttributesNamespacesAndTagErrorsAreReadAsSax2ReadsThem) {
+  std::string xml = kMinimal;
+  xml.replace(xml.find("<Title>X</Title>"), 16, "<Title lang=\"en\">X</Title>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: unexpected attribute on <Title>");
+  xml = kMinimal;
+  xml.replace(xml.find("<Title>X</Title>"), 16, "<p:Title>X</p:Title>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: malformed XML: Namespace prefix p on Title is not defined");
+  // SAX1 would name line 0 for the start tag.
+  xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>T</Titel>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 5: malformed XML: Opening and ending tag mismatch: Title line 5 and Titel");
+  // Declared namespaces: elements are known by their local name (refused only with schema_structure).
+  xml = kMinimal;
+  xml.replace(xml.find("<PhoronixTestSuite>"), 19, "<PhoronixTestSuite xmlns:p=\"urn:p\">");
+  xml.insert(xml.find("  </Generated>"), "    <p:Notes>n</p:Notes>\n");
+  ResultFile f = ParseResultFile(xml, "in.xml");
+  EXPECT_EQ(f.generated.notes, "n");
+  EXPECT_EQ(f.results.at(0).entries.at(0).value, "1.5");
+  try {
+    ParseResultFile(xml, "in.xml", ReadLimits{.schema_structure = true});
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "in.xml: line 9: <Notes> is in an XML namespace; result files use none");
+  }
+}
+
+// A SAX1 read hears of libxml2's errors through the thread's structured error handler: one the
+// caller set (runner/profile sets a silent one) neither hides them nor is lost.
+TEST(ResultXml, TheCallersErrorHandlerNeitherHidesErrorsNorIsReplaced) {
+  static int calls = 0;
+  const xmlStructuredErrorFunc silent = [](void* count, xmlErrorPtr) { ++*static_cast<int*>(count); };
+  xmlSetStructuredErrorFunc(&calls, silent);
+  std::string xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>T</Titel>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 5: malformed XML: Opening and ending tag mismatch: Title line 5 and Titel");
+  xml = kMinimal;
+  xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>&nope;</Title>");
+  EXPECT_EQ(ErrorOf(xml), "in.xml: line 5: malformed XML: Entity 'nope' not defined");
+  EXPECT_EQ(xmlStructuredError, silent);
+  EXPECT_EQ(xmlStructuredErrorContext, &calls);
+  EXPECT_EQ(calls, 0);
+  xmlSetStructuredErrorFunc(nullptr, nullptr);
+}
+
+// A streamed read that starts over with SAX2 at a tag SAX1 cannot read gives the visitor each
+// call once: the head and the Results before that tag are not given again.
+TEST(ResultXml, StreamingThatStartsOverGivesEachCallOnce) {
+  struct Log : ResultVisitor {
+    std::vector<std::string> calls;
+    void Head(const ResultFile& head) override { calls.push_back("head " + head.generated.title); }
+    void OnResult(const Result& r) override { calls.push_back("result " + r.title); }
+  };
+  const std::string one = kMinimal;
+  const size_t begin = one.find("  <Result>"), end = one.find("</PhoronixTestSuite>");
+  const std::string result = one.substr(begin, end - begin);
+  auto titled = [&](const std::string& title) {
+    std::string r = result;
+    return r.replace(r.find("<Title>X</Title>"), 16, "<Title>" + title + "</Title>");
+  };
+  std::string xml = one.substr(0, begin) + titled("R1") + titled("R2") + titled("R3") + "</PhoronixTestSuite>\n";
+  // A prefixed element in the third Result, in a declared namespace: read to the end.
+  std::string ok = xml;
+  ok.replace(ok.find("<PhoronixTestSuite>"), 19, "<PhoronixTestSuite xmlns:p=\"urn:p\">");
+  const size_t third = ok.find("<Title>R3</Title>");
+  ok.replace(ok.find("<Scale>s</Scale>", third), 16, "<p:Scale>s</p:Scale>");
+  Log log;
+  EXPECT_TRUE(StreamResultFile(ok, "in.xml", log));
+  EXPECT_EQ(log.calls, (std::vector<std::string>{"head T", "result R1", "result R2", "result R3"}));
+  // An attribute in the third Result: the first two, once each, then SAX2's error.
+  std::string bad = xml;
+  bad.replace(bad.find("<Title>R3</Title>"), 17, "<Title x=\"1\">R3</Title>");
+  Log partial;
+  try {
+    StreamResultFile(bad, "in.xml", partial);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unexpected attribute on <Title>"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(partial.calls, (std::vector<std::string>{"head T", "result R1", "result R2"}));
 }
 
 TEST(ResultXml, UndeclaredEntityIsMalformed) {

@@ -55,6 +55,14 @@ class Checker {
 
   template <typename Where>
   void Length(const Where& where, std::string_view v, size_t min, size_t max) {
+    // No more characters than bytes: within `max` bytes only the lower bound can fail, and
+    // counting stops as soon as it is met (min is 0 to 2 here).
+    if (v.size() <= max) {
+      if (min == 0) return;
+      size_t seen = 0;
+      for (unsigned char c : v)
+        if ((c & 0xC0) != 0x80 && ++seen >= min) return;
+    }
     size_t n = CodePoints(v);
     if (n < min || n > max)
       Error(where, "is " + std::to_string(n) + " characters long; it must be " + std::to_string(min) + " to " +

@@ -89,6 +89,30 @@ TEST(Validate, OwnStructuralRules) {
   EXPECT_EQ(Errors(g), std::vector<std::string>{"Result 1 (Sample Disk, Block Size: 4KB) Entry 'Baseline' Value: 'fast' is not a number"});
 }
 
+// Lengths are in characters (the XSD's facets), whatever their bytes: checked by byte count first.
+TEST(Validate, LengthsCountCharactersNotBytes) {
+  PTSN_REQUIRE_REFERENCE();
+  const ResultFile good = ReadResultFile(test::ReferenceDir() + "/pts-output/merged/composite.xml");
+  auto title_errors = [&](const std::string& title) {
+    ResultFile f = good;
+    f.results[0].title = title;
+    return Errors(f);
+  };
+  std::string e_acute = "\xC3\xA9";
+  auto times = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  EXPECT_EQ(title_errors(e_acute),
+            std::vector<std::string>{"Result 1 (\xC3\xA9, Block Size: 4KB) Title: is 1 characters long; it must be 2 to 50"});
+  EXPECT_TRUE(title_errors(times(e_acute, 25) + "x").empty());  // 51 bytes, 26 characters
+  EXPECT_TRUE(title_errors(times(e_acute, 50)).empty());        // 100 bytes, 50 characters
+  EXPECT_EQ(title_errors(times(e_acute, 51)).size(), 1u);
+  EXPECT_EQ(title_errors(times("x", 51)).size(), 1u);
+  EXPECT_TRUE(title_errors("xy").empty());
+}
+
 TEST(Validate, DuplicateSystemIsAWarningEmptyFileAnError) {
   PTSN_REQUIRE_REFERENCE();
   ResultFile f = ReadResultFile(test::ReferenceDir() + "/pts-output/merge-experiments/1-a-plus-clash.xml");
