@@ -1,9 +1,13 @@
 // Views of result files: result-file-to-text|csv|json|svg|html, show-result, compare-results,
 // result-file-confidence, result-file-raw-to-csv. Output goes to stdout, or with -o atomically
 // to a file.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -82,6 +86,39 @@ int RunFileView(const std::vector<std::string>& argv, const ArgSpec& spec, const
 }
 
 // Views that render while the file is parsed (export_stream.h): memory for one Result, not the model.
+// Standard output redirected to a regular file (`> out.json`), written at its end: the text goes
+// straight into it as it is rendered, and if the export fails the file is cut back to where it
+// ended, so nothing is printed, as through the spool, without copying the whole export twice more.
+class StdoutFileSink : public results::TextSink {
+ public:
+  static std::unique_ptr<StdoutFileSink> IfStdoutIsAFile() {
+    struct stat st {};
+    const int flags = ::fcntl(STDOUT_FILENO, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY || ::fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+      return nullptr;
+    const off_t at = (flags & O_APPEND) ? st.st_size : ::lseek(STDOUT_FILENO, 0, SEEK_CUR);
+    if (at != st.st_size) return nullptr;  // text after the offset would be overwritten, then cut
+    std::cout.flush();
+    return std::unique_ptr<StdoutFileSink>(new StdoutFileSink(at));
+  }
+  ~StdoutFileSink() override {
+    if (!committed_) CutBack();
+  }
+  void Write(std::string_view text) override {
+    if (!WriteAll(STDOUT_FILENO, text)) throw Error(std::string("cannot write to standard output: ") + std::strerror(errno));
+  }
+  void Restart() override {
+    if (!CutBack()) throw Error(std::string("cannot write to standard output: ") + std::strerror(errno));
+  }
+  void Commit() { committed_ = true; }
+
+ private:
+  explicit StdoutFileSink(off_t start) : start_(start) {}
+  bool CutBack() { return ::ftruncate(STDOUT_FILENO, start_) == 0 && ::lseek(STDOUT_FILENO, start_, SEEK_SET) == start_; }
+  off_t start_;
+  bool committed_ = false;
+};
+
 int RunStreamingView(const std::vector<std::string>& argv, const ArgSpec& spec, const char* command,
                      const std::function<std::unique_ptr<results::StreamingView>(const Args&)>& make,
                      const std::function<std::string(const ResultFile&, const Args&)>& whole,
@@ -92,9 +129,15 @@ int RunStreamingView(const std::vector<std::string>& argv, const ArgSpec& spec, 
   auto render_whole = [&](const ResultFile& f) { return whole(f, a); };
   std::string out_path = OutputPath(a);
   if (out_path.empty()) {
-    // Standard output: nothing is printed unless the whole file rendered. The text waits in an
-    // OutputSpool (memory up to 1 MiB, then an unlinked temporary file), so a large export does
-    // not sit in memory whole.
+    // Standard output: nothing is printed unless the whole file rendered.
+    if (auto direct = StdoutFileSink::IfStdoutIsAFile()) {
+      results::RenderResultFile(path, *view, render_whole, *direct);
+      direct->Write(trailer);
+      direct->Commit();
+      return 0;
+    }
+    // A pipe or terminal: the text waits in an OutputSpool (memory up to 1 MiB, then an unlinked
+    // temporary file), so a large export does not sit in memory whole.
     struct SpoolSink : results::TextSink {
       void Write(std::string_view text) override { spool.Write(text); }
       void Restart() override { spool.Clear(); }

@@ -41,18 +41,20 @@ void AtomicFileWriter::Fail(const std::string& what) {
   throw FileError(path_, what + ": " + ErrnoText(err));
 }
 
-void AtomicFileWriter::Write(std::string_view data) {
-  const char* p = data.data();
-  size_t left = data.size();
-  while (left > 0) {
-    ssize_t n = write(fd_, p, left);
+bool WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      Fail("cannot write");
+      return false;
     }
-    p += n;
-    left -= static_cast<size_t>(n);
+    data.remove_prefix(static_cast<size_t>(n));
   }
+  return true;
+}
+
+void AtomicFileWriter::Write(std::string_view data) {
+  if (!WriteAll(fd_, data)) Fail("cannot write");
 }
 
 void AtomicFileWriter::Restart() {

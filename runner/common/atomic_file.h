@@ -31,6 +31,10 @@ class AtomicFileWriter {
 // (read-only directory, full disk, ...); the temporary file is removed in that case.
 void WriteFileAtomically(const std::string& path, std::string_view content);
 
+// write() of all of `data` to `fd`, going on after short writes and EINTR; false (errno set) on
+// failure.
+bool WriteAll(int fd, std::string_view data);
+
 // Reads a whole file. Throws ptsn::Error naming the path when it cannot be read.
 std::string ReadFile(const std::string& path);
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 
 namespace ptsn {
@@ -18,20 +19,6 @@ namespace {
 std::string DefaultTempDir() {
   const char* env = std::getenv("TMPDIR");
   return env && *env ? env : "/tmp";
-}
-
-// write() all of `data`; false with errno set on failure.
-bool WriteAll(int fd, const char* data, size_t n) {
-  while (n > 0) {
-    ssize_t w = ::write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
 }
 
 }  // namespace
@@ -56,14 +43,14 @@ void OutputSpool::Spill() {
     if (fd_ >= 0) ::unlink(name.c_str());
   }
   if (fd_ < 0) Fail(std::strerror(errno));
-  if (!WriteAll(fd_, memory_.data(), memory_.size())) Fail(std::strerror(errno));
+  if (!WriteAll(fd_, memory_)) Fail(std::strerror(errno));
   std::string().swap(memory_);
 }
 
 void OutputSpool::Write(std::string_view text) {
   if (fd_ < 0 && memory_.size() + text.size() > limit_) Spill();
   if (fd_ < 0) memory_.append(text);
-  else if (!WriteAll(fd_, text.data(), text.size())) Fail(std::strerror(errno));
+  else if (!WriteAll(fd_, text)) Fail(std::strerror(errno));
   size_ += text.size();
 }
 
@@ -76,7 +63,7 @@ void OutputSpool::Clear() {
 void OutputSpool::CopyTo(int fd, const std::string& fd_name) const {
   auto fail = [&] { throw Error("cannot write to " + fd_name + ": " + std::strerror(errno)); };
   if (fd_ < 0) {
-    if (!WriteAll(fd, memory_.data(), memory_.size())) fail();
+    if (!WriteAll(fd, memory_)) fail();
     return;
   }
   off_t at = 0;
@@ -91,7 +78,7 @@ void OutputSpool::CopyTo(int fd, const std::string& fd_name) const {
     ssize_t n = ::pread(fd_, buffer, sizeof buffer, at);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) Fail(n < 0 ? std::strerror(errno) : "the temporary file is shorter than what was written");
-    if (!WriteAll(fd, buffer, static_cast<size_t>(n))) fail();
+    if (!WriteAll(fd, std::string_view(buffer, static_cast<size_t>(n)))) fail();
     at += n;
   }
 }

@@ -109,6 +109,31 @@ TEST_F(ExportsE2E, LargeExportOnStandardOutputIsWholeOrNothing) {
   }
 }
 
+TEST_F(ExportsE2E, StandardOutputRedirectedToAFileIsWrittenInPlaceAndCutBackOnFailure) {
+  REQUIRE_GOLDEN();
+  const std::string big = BigResultFile(3 << 20);
+  const std::string path = (dir_ / "big.xml").string(), cut = (dir_ / "cut.xml").string();
+  ptsn::WriteFileAtomically(path, big);
+  ptsn::WriteFileAtomically(cut, big.substr(0, big.size() * 9 / 10));
+  const std::string out = (dir_ / "out").string(), log = (dir_ / "log").string(), ref = (dir_ / "ref").string();
+  for (const std::string command : {"result-file-to-json", "result-file-to-json --pts-only", "result-file-to-text",
+                                    "result-file-to-csv"}) {
+    ASSERT_EQ(ptsn::test::RunPtsNative(command + " " + path + " -o " + ref, "", false).exit_code, 0) << command;
+    const std::string expected = ptsn::ReadFile(ref);
+    ASSERT_EQ(ptsn::test::RunPtsNative(command + " " + path + " > " + out).exit_code, 0) << command;
+    EXPECT_TRUE(ptsn::ReadFile(out) == expected) << command << ": differs from -o";
+    // Appended to a file that already has text, failing: the file is as it was.
+    ptsn::WriteFileAtomically(log, "before\n");
+    const std::string err = (dir_ / "err").string();
+    auto broken = ptsn::test::RunPtsNative(command + " " + cut + " >> " + log + " 2> " + err, "", false);
+    EXPECT_EQ(broken.exit_code, 1) << command;
+    EXPECT_NE(ptsn::ReadFile(err).find("malformed XML"), std::string::npos) << command << ": " << ptsn::ReadFile(err);
+    EXPECT_EQ(ptsn::ReadFile(log), "before\n") << command << ": part of a failed export was left";
+    ASSERT_EQ(ptsn::test::RunPtsNative(command + " " + path + " >> " + log).exit_code, 0) << command;
+    EXPECT_TRUE(ptsn::ReadFile(log) == "before\n" + expected) << command;
+  }
+}
+
 TEST_F(ExportsE2E, OutputFileAndSavedName) {
   REQUIRE_GOLDEN();
   // A saved result: <results dir>/<name>/composite.xml.
