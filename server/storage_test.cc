@@ -180,6 +180,39 @@ TYPED_TEST(StorageTest, ABatchStoresEachInsertOrRefusesItAloneInOneCommit) {
   EXPECT_EQ(this->storage_->Get(taken)->title, "Already There");
 }
 
+// A batch takes its day's numbers in upload order, and the counter goes on after it.
+TYPED_TEST(StorageTest, ABatchTakesConsecutiveNumbersInOrder) {
+  std::vector<NewResult> files;
+  for (int i = 0; i < 3; ++i) files.push_back(this->Make("Numbered " + std::to_string(i), "alice", false, 10 + i));
+  const std::time_t when = files[0].uploaded_at;
+  std::vector<int64_t> numbers(files.size(), 0);
+  std::vector<InsertRequest> requests;
+  for (size_t k = 0; k < files.size(); ++k)
+    requests.push_back({&files[k], DayKey(when),
+                        [&, k](int64_t seq) {
+                          numbers[k] = seq;
+                          return FormatResultId(when, seq, "alice", "Numbered " + std::to_string(k));
+                        },
+                        "", ""});
+  std::vector<InsertRequest*> batch;
+  for (auto& r : requests) batch.push_back(&r);
+  this->storage_->InsertBatch(batch);
+  EXPECT_EQ(numbers, (std::vector<int64_t>{1, 2, 3}));
+  for (size_t k = 0; k < files.size(); ++k) {
+    ASSERT_TRUE(requests[k].error.empty()) << requests[k].error;
+    auto got = this->storage_->Get(requests[k].id);
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->xml, files[k].xml);
+  }
+  int64_t after = 0;
+  auto next = this->Make("Numbered after");
+  this->storage_->Insert(next, DayKey(when), [&](int64_t seq) {
+    after = seq;
+    return FormatResultId(when, seq, "alice", "Numbered after");
+  });
+  EXPECT_EQ(after, 4);
+}
+
 TYPED_TEST(StorageTest, GroupCommitStoresEveryConcurrentUploadOnce) {
   GroupCommitter committer(*this->storage_, 8);
   std::vector<std::thread> threads;
