@@ -123,6 +123,10 @@ class Transaction {
   bool done_ = false;
 };
 
+// Prepared once per connection like the other statements (Exec compiled them at every upload).
+constexpr const char* kSavepoint = "SAVEPOINT one_insert";
+constexpr const char* kRelease = "RELEASE one_insert";
+
 // WAL lengths in frames (pages): a background checkpoint once this many frames were added since
 // the last one, and a reset of the WAL (see above) once it is this long.
 constexpr int kCheckpointFrames = 1000;  // SQLite's own default for its automatic checkpoint
@@ -155,10 +159,10 @@ class SqliteStorage : public Storage {
     }
     Transaction tx(*db);
     for (InsertRequest* req : batch) {
-      Exec(*db, "SAVEPOINT one_insert");
+      Stmt(*db, kSavepoint).Step();
       try {
         req->id = InsertOne(*db, *req->result, req->day_key, req->make_id);
-        Exec(*db, "RELEASE one_insert");
+        Stmt(*db, kRelease).Step();
       } catch (const StorageError& e) {
         req->id.clear();
         req->error = e.what();
