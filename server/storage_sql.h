@@ -32,6 +32,11 @@ inline constexpr const char* kNextSequence =
     "INSERT INTO id_counters (day, n) VALUES ($1, 1) ON CONFLICT (day) DO UPDATE SET n = id_counters.n + 1 "
     "RETURNING n";
 
+// The next `$2` numbers at once: returns the last of them.
+inline constexpr const char* kReserveSequences =
+    "INSERT INTO id_counters (day, n) VALUES ($1, $2) ON CONFLICT (day) DO UPDATE SET n = id_counters.n + $2 "
+    "RETURNING n";
+
 inline constexpr const char* kInsertResult =
     "INSERT INTO results (id, owner, unlisted, title, description, uploaded_at, xml, xml_sha1, system_logs,"
     " local_file_name, system_count, result_count, systems, hardware, tests)"

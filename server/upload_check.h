@@ -38,5 +38,6 @@ struct UploadRejected {
 };
 ResultSummary CheckResultFile(std::string_view xml, const UploadLimits& limits = {});
 ResultSummary SummaryOf(const results::ResultFile& file);
+ResultSummary SummaryOf(results::ResultFile&& file);  // moves the strings out
 
 }  // namespace ptsn::server
