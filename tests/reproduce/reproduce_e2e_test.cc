@@ -1,6 +1,8 @@
 // `PTS_NATIVE_HOME=DIR TEST_RESULTS_IDENTIFIER=I pts-native run ID --server URL --non-interactive`
 // against a real pts-native-server on loopback: clone, plan (original, stand-in, unavailable,
 // derived), run, append, compare, validate, upload the merged file and clone it back.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -96,9 +98,22 @@ std::string LastLine(const std::string& s) {
   return lines.empty() ? "" : Trim(lines.back());
 }
 
+// A scratch directory of this process's own (tests of two builds may run at once), removed after.
+struct ScratchDir {
+  explicit ScratchDir(const std::string& name)
+      : path(fs::path(::testing::TempDir()) / (name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  fs::path path;
+};
+
 TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
-  fs::path root = fs::path(::testing::TempDir()) / "reproduce-e2e";
-  fs::remove_all(root);
+  const ScratchDir scratch("reproduce-e2e");
+  const fs::path& root = scratch.path;
   std::string data = (root / "server").string(), pub_home = (root / "publisher").string(),
               home = (root / "home").string();
   MakeDirectories(data);
@@ -192,14 +207,13 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
   EXPECT_NE(o3.find("Nothing left to run for This Box"), std::string::npos) << o3;
   EXPECT_EQ(results::ReadResultFile(saved).results[0].entries.size(), 3u);
   EXPECT_EQ(results::ReadResultFile(saved).results[1].entries.size(), 3u);
-  fs::remove_all(root);
 }
 
 TEST(ReproduceE2E, DryRunOfASavedSeedOpensNoSocket) {
   std::string seed = std::string(PTSN_SHARED_DIR) + "/reference/seed-results/ubuntu-1304-disk-encryption.xml";
   if (!fs::exists(seed)) GTEST_SKIP() << "shared reference tree absent";
-  fs::path home = fs::path(::testing::TempDir()) / "reproduce-dry";
-  fs::remove_all(home);
+  const ScratchDir scratch("reproduce-dry");
+  const fs::path& home = scratch.path;
   MakeDirectories((home / "test-results/ubuntu-1304").string());
   fs::copy_file(seed, home / "test-results/ubuntu-1304/composite.xml");
   // server.url points at a port nobody listens on: a saved result must not need it.
@@ -210,7 +224,6 @@ TEST(ReproduceE2E, DryRunOfASavedSeedOpensNoSocket) {
   EXPECT_NE(o.find("native/mail-server-1.0.0") != std::string::npos || o.find("debian/postmark-1.0.0") != std::string::npos,
             false) << o;
   EXPECT_NE(o.find("Compile Bench 0.6"), std::string::npos) << o;
-  fs::remove_all(home);
 }
 
 }  // namespace
