@@ -3,7 +3,6 @@
 #include "results-xml/file_bytes.h"
 #include "results-xml/parallel_read.h"
 #include "runner/common/atomic_file.h"
-#include "runner/common/output_spool.h"
 
 namespace ptsn::results {
 
@@ -39,16 +38,10 @@ class Flushing : public ResultVisitor {
   TextSink& sink_;
 };
 
-struct SpoolSink : TextSink {
-  // Up to 2 MiB in memory (a fork's share of a text or CSV export entirely), beyond it in a
-  // temporary file (a JSON export's larger share).
-  void Write(std::string_view text) override { spool.Write(text); }
-  void Restart() override { spool.Clear(); }
-  OutputSpool spool{size_t{2} << 20};
-};
-
 // A fork (a later stretch of the file rendered on another thread): its text waits in a spool of
-// its own until it is joined, and goes to the sink then.
+// its own until it is joined, and goes to the sink then. Up to 2 MiB of it in memory (a fork's
+// share of a text or CSV export entirely), beyond it in a temporary file (a JSON export's larger
+// share).
 struct ForkedFlushing : Flushing {
   ForkedFlushing(std::unique_ptr<StreamingView> v, std::unique_ptr<SpoolSink> s)
       : Flushing(*v, *s), view(std::move(v)), sink(std::move(s)) {}
@@ -59,7 +52,7 @@ struct ForkedFlushing : Flushing {
 std::unique_ptr<ResultVisitor> Flushing::Fork() {
   auto view = view_.ForkView();
   if (!view) return nullptr;
-  return std::make_unique<ForkedFlushing>(std::move(view), std::make_unique<SpoolSink>());
+  return std::make_unique<ForkedFlushing>(std::move(view), std::make_unique<SpoolSink>(size_t{2} << 20));
 }
 
 void Flushing::Join(ResultVisitor& fork) {

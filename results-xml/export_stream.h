@@ -11,6 +11,7 @@
 
 #include "results-xml/result_file.h"
 #include "results-xml/result_xml.h"
+#include "runner/common/output_spool.h"
 
 namespace ptsn::results {
 
@@ -39,6 +40,15 @@ class TextSink {
   // Write() of a string the caller is done with (a sink keeping text may take it without a copy).
   virtual void Take(std::string&& text) { Write(text); }
   virtual void Restart() = 0;
+};
+
+// Text kept whole until it is taken: in memory up to `memory_limit`, beyond it in an unlinked
+// temporary file (OutputSpool).
+struct SpoolSink : TextSink {
+  explicit SpoolSink(size_t memory_limit = size_t{1} << 20) : spool(memory_limit) {}
+  void Write(std::string_view text) override { spool.Write(text); }
+  void Restart() override { spool.Clear(); }
+  OutputSpool spool;
 };
 
 // Thrown by a view's OnResult when it cannot go on one Result at a time (a JSON export meeting

@@ -138,11 +138,7 @@ int RunStreamingView(const std::vector<std::string>& argv, const ArgSpec& spec, 
     }
     // A pipe or terminal: the text waits in an OutputSpool (memory up to 1 MiB, then an unlinked
     // temporary file), so a large export does not sit in memory whole.
-    struct SpoolSink : results::TextSink {
-      void Write(std::string_view text) override { spool.Write(text); }
-      void Restart() override { spool.Clear(); }
-      OutputSpool spool;
-    } sink;
+    results::SpoolSink sink;
     results::RenderResultFile(path, *view, render_whole, sink);
     sink.Write(trailer);
     std::cout.flush();
