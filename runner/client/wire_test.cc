@@ -20,6 +20,8 @@ TEST(Wire, Base64RoundTripsAndIsStrict) {
     EXPECT_EQ(Base64Decode(Base64Encode(s)), s);
   EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
   EXPECT_EQ(Base64Decode("Zm9v\r\nYmFy"), "foobar");
+  EXPECT_EQ(Base64Decode("Zm9v\nYm\nFy"), "foobar");  // line breaks of either kind alone
+  EXPECT_EQ(Base64Decode("Zm9v\rYmFy\r"), "foobar");
   EXPECT_FALSE(Base64Decode("Zm9vYmF"));   // truncated
   EXPECT_FALSE(Base64Decode("Zm9=YmFy"));  // padding in the middle
   EXPECT_FALSE(Base64Decode("Zm9v YmFy")); // bad character
