@@ -56,6 +56,8 @@ TEST(Wire, CompressionRoundTripsAndStopsAtTheLimit) {
   std::string deflated = RawDeflate(text);
   EXPECT_FALSE(RawInflate(deflated.substr(0, deflated.size() / 2), 1 << 20));  // truncated
   EXPECT_FALSE(RawInflate("garbage", 1 << 20));
+  EXPECT_EQ(RawInflate(deflated + "trailing bytes", 1 << 20), text);  // after the final block: ignored
+  EXPECT_EQ(RawInflate(RawDeflate(""), 0), "");
   EXPECT_FALSE(Bzip2Decompress("BZh9 garbage", 1 << 20));
 }
 
