@@ -72,8 +72,10 @@ run_backend() {  # NAME ARGS...
   "$SERVER" "$@" --listen 127.0.0.1:0 --write-rate 0 >"$WORK/server.out" 2>&1 &
   local pid=$!
   PIDS+=("$pid")
-  for _ in $(seq 50); do grep -q listening "$WORK/server.out" && break; sleep 0.1; done
-  local port; port="$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/server.out" | head -1)"
+  # Up to 30 s: on a loaded machine a server opening its PostgreSQL pool took over 5 s once.
+  for _ in $(seq 300); do grep -q listening "$WORK/server.out" && break; sleep 0.1; done
+  local port; port="$(sed -n 's/.*listening.*127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/server.out" | head -1)"
+  if [ -z "$port" ]; then echo "$name: the server did not start: $(tail -3 "$WORK/server.out")" >&2; return; fi
   # One stored 100-result file to fetch.
   "$LOAD" upload 127.0.0.1 "$port" "$token" 1 1 100 >/dev/null
   local one; one="$(curl -s "http://127.0.0.1:$port/api/v1/results?limit=1" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')"

@@ -1172,6 +1172,11 @@ bool StreamResultFile(std::string_view xml, const std::string& source_name, Resu
   return ForkedRead(xml, source_name, std::move(cuts)).Run(visitor);
 }
 
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
+                      const ReadLimits& limits) {
+  return Parse(xml, source_name, &visitor, nullptr, &limits);
+}
+
 std::string CurrentTimestamp() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};

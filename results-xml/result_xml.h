@@ -103,6 +103,10 @@ struct StreamOptions {
 };
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
                       const StreamOptions& options = {});
+// The same single-threaded, under the bounds of `limits` (ParseResultFile's, same errors): a
+// check that needs no model of the whole file (the server's upload check).
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
+                      const ReadLimits& limits);
 
 struct SerializeOptions {
   // false (default, what PTS does on every save): LastModified = `now`, TestClient and the leading

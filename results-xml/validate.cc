@@ -46,7 +46,7 @@ bool IsOneOf(std::string_view v, std::initializer_list<std::string_view> set) {
 // or entry.
 class Checker {
  public:
-  std::vector<ValidationIssue> issues;
+  std::vector<ValidationIssue>& issues;
 
   template <typename Where>
   void Error(const Where& where, const std::string& what) { issues.push_back({true, Text(where), what}); }
@@ -93,15 +93,17 @@ std::string ResultName(size_t i, const Result& r) {
 
 std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file) { return ValidateResultFile(file, {}); }
 
-std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const ValidateOptions& options) {
-  Checker c;
+namespace {
+
+// Generated and the systems; `systems` gets their identifiers (what Entry identifiers must name).
+void CheckHead(Checker& c, const ResultFile& file, const ValidateOptions& options,
+               std::unordered_set<std::string>& systems) {
   const Generated& g = file.generated;
   c.Length("Generated/Title", g.title, 1, 126);
   c.Stamp("Generated/LastModified", g.last_modified);
   c.Length("Generated/Description", g.description, 0, 2048);
 
   if (file.systems.empty()) c.Error("PhoronixTestSuite", "has no <System>");
-  std::unordered_set<std::string> systems;
   for (size_t i = 0; i < file.systems.size(); ++i) {
     const System& s = file.systems[i];
     auto where = [&](const char* suffix) {
@@ -115,60 +117,92 @@ std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const Va
       c.Warn(where(""), "the identifier is used by more than one System (PTS's merge-results does this); "
                         "their entries cannot be told apart");
   }
+}
 
+// Result i (0-based). `hashes`: every result's comparison hash, for the Parent warning (only
+// with options.warnings). Returns whether the result has entries (is written at all).
+bool CheckResult(Checker& c, size_t i, const Result& r, const std::unordered_set<std::string>& systems,
+                 const std::unordered_set<std::string>& hashes, const ValidateOptions& options) {
+  auto where = [&](const char* suffix) { return [&r, i, suffix] { return ResultName(i, r) + suffix; }; };
+  if (r.entries.empty()) {
+    c.Warn(where(""), "has no entries (it would not be written)");
+    return false;
+  }
+  c.Length(where(" Title"), r.title, 2, 50);
+  if (!IsOneOf(r.proportion, {"LIB", "HIB", "ABSTRACT", "", " "}))
+    c.Error(where(" Proportion"), "'" + r.proportion + "' is not one of LIB, HIB, ABSTRACT or empty");
+  if (!IsOneOf(r.display_format, {"NO_RESULT", "BAR_GRAPH", "LINE_GRAPH", "SCATTER_PLOT", "PASS_FAIL",
+                                  "MULTI_PASS_FAIL", "IMAGE_COMPARISON", "BAR_ANALYZE_GRAPH"}))
+    c.Error(where(" DisplayFormat"), "'" + r.display_format + "' is not a PTS display format");
+  if (options.warnings && r.parent && !r.parent->empty() && !hashes.count(*r.parent))
+    c.Warn(where(" Parent"), "names no result in this file (" + *r.parent + ")");
+  bool numeric = r.display_format == "BAR_GRAPH" || r.display_format == "BAR_ANALYZE_GRAPH";
+  bool series = r.display_format == "LINE_GRAPH" || r.display_format == "SCATTER_PLOT";
+  for (const Entry& e : r.entries) {
+    auto ew = [&](const char* suffix) {
+      return [&r, &e, i, suffix] { return ResultName(i, r) + " Entry '" + e.identifier + "'" + suffix; };
+    };
+    c.Length(ew(" Identifier"), e.identifier, 1, 128);
+    if (!systems.count(e.identifier)) c.Error(ew(""), "names no <System> of this file");
+    if (numeric && !e.value.empty() && !PhpIsNumeric(e.value))
+      c.Error(ew(" Value"), "'" + e.value + "' is not a number");
+    // Items of a series (',') and trials of a RawString (':', as EntryTrials splits them) are
+    // looked at in place.
+    auto first_non_number = [](std::string_view v, char sep) -> std::optional<std::string_view> {
+      size_t start = 0;
+      while (true) {
+        size_t cut = v.find(sep, start);
+        std::string_view item = v.substr(start, cut == std::string_view::npos ? std::string_view::npos : cut - start);
+        if (!PhpIsNumeric(item)) return item;
+        if (cut == std::string_view::npos) return std::nullopt;
+        start = cut + 1;
+      }
+    };
+    if (series && !e.value.empty())
+      if (auto bad = first_non_number(e.value, ','))
+        c.Error(ew(" Value"), "'" + std::string(*bad) + "' in the series is not a number");
+    if (numeric && e.raw_string && !e.raw_string->empty())
+      if (auto bad = first_non_number(*e.raw_string, ':'))
+        c.Error(ew(" RawString"), "trial '" + std::string(*bad) + "' is not a number");
+    if (options.warnings) c.Json(ew(" JSON"), e.json);
+  }
+  return true;
+}
+
+void CheckWritten(Checker& c, size_t written) {
+  if (written == 0) c.Error("PhoronixTestSuite", "has no <Result> with data");
+}
+
+}  // namespace
+
+std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const ValidateOptions& options) {
+  std::vector<ValidationIssue> issues;
+  Checker c{issues};
+  std::unordered_set<std::string> systems;
+  CheckHead(c, file, options, systems);
   std::unordered_set<std::string> hashes;
   if (options.warnings)
     for (const Result& r : file.results) hashes.insert(ComparisonHash(r));
   size_t written = 0;
-  for (size_t i = 0; i < file.results.size(); ++i) {
-    const Result& r = file.results[i];
-    auto where = [&](const char* suffix) { return [&r, i, suffix] { return ResultName(i, r) + suffix; }; };
-    if (r.entries.empty()) {
-      c.Warn(where(""), "has no entries (it would not be written)");
-      continue;
-    }
-    ++written;
-    c.Length(where(" Title"), r.title, 2, 50);
-    if (!IsOneOf(r.proportion, {"LIB", "HIB", "ABSTRACT", "", " "}))
-      c.Error(where(" Proportion"), "'" + r.proportion + "' is not one of LIB, HIB, ABSTRACT or empty");
-    if (!IsOneOf(r.display_format, {"NO_RESULT", "BAR_GRAPH", "LINE_GRAPH", "SCATTER_PLOT", "PASS_FAIL",
-                                    "MULTI_PASS_FAIL", "IMAGE_COMPARISON", "BAR_ANALYZE_GRAPH"}))
-      c.Error(where(" DisplayFormat"), "'" + r.display_format + "' is not a PTS display format");
-    if (options.warnings && r.parent && !r.parent->empty() && !hashes.count(*r.parent))
-      c.Warn(where(" Parent"), "names no result in this file (" + *r.parent + ")");
-    bool numeric = r.display_format == "BAR_GRAPH" || r.display_format == "BAR_ANALYZE_GRAPH";
-    bool series = r.display_format == "LINE_GRAPH" || r.display_format == "SCATTER_PLOT";
-    for (const Entry& e : r.entries) {
-      auto ew = [&](const char* suffix) {
-        return [&r, &e, i, suffix] { return ResultName(i, r) + " Entry '" + e.identifier + "'" + suffix; };
-      };
-      c.Length(ew(" Identifier"), e.identifier, 1, 128);
-      if (!systems.count(e.identifier)) c.Error(ew(""), "names no <System> of this file");
-      if (numeric && !e.value.empty() && !PhpIsNumeric(e.value))
-        c.Error(ew(" Value"), "'" + e.value + "' is not a number");
-      // Items of a series (',') and trials of a RawString (':', as EntryTrials splits them) are
-      // looked at in place.
-      auto first_non_number = [](std::string_view v, char sep) -> std::optional<std::string_view> {
-        size_t start = 0;
-        while (true) {
-          size_t cut = v.find(sep, start);
-          std::string_view item = v.substr(start, cut == std::string_view::npos ? std::string_view::npos : cut - start);
-          if (!PhpIsNumeric(item)) return item;
-          if (cut == std::string_view::npos) return std::nullopt;
-          start = cut + 1;
-        }
-      };
-      if (series && !e.value.empty())
-        if (auto bad = first_non_number(e.value, ','))
-          c.Error(ew(" Value"), "'" + std::string(*bad) + "' in the series is not a number");
-      if (numeric && e.raw_string && !e.raw_string->empty())
-        if (auto bad = first_non_number(*e.raw_string, ':'))
-          c.Error(ew(" RawString"), "trial '" + std::string(*bad) + "' is not a number");
-      if (options.warnings) c.Json(ew(" JSON"), e.json);
-    }
-  }
-  if (written == 0) c.Error("PhoronixTestSuite", "has no <Result> with data");
-  return c.issues;
+  for (size_t i = 0; i < file.results.size(); ++i) written += CheckResult(c, i, file.results[i], systems, hashes, options);
+  CheckWritten(c, written);
+  return issues;
+}
+
+void StreamingValidator::Head(const ResultFile& head) {
+  Checker c{issues_};
+  CheckHead(c, head, {.warnings = false}, systems_);
+}
+
+void StreamingValidator::OnResult(const Result& result) {
+  Checker c{issues_};
+  written_ += CheckResult(c, results_++, result, systems_, {}, {.warnings = false});
+}
+
+std::vector<ValidationIssue> StreamingValidator::Finish() {
+  Checker c{issues_};
+  CheckWritten(c, written_);
+  return std::move(issues_);
 }
 
 namespace {

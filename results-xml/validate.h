@@ -11,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "results-xml/result_file.h"
@@ -21,6 +22,7 @@ struct ValidationIssue {
   bool error = true;   // false = warning
   std::string where;   // "Generated/Title", "Result 3 (Sample Disk, Block Size: 4KB) Entry 'Tuned'"
   std::string what;
+  bool operator==(const ValidationIssue&) const = default;
 };
 
 std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file);
@@ -31,6 +33,23 @@ struct ValidateOptions {
   bool warnings = true;
 };
 std::vector<ValidationIssue> ValidateResultFile(const ResultFile& file, const ValidateOptions& options);
+
+// ValidateResultFile's checks (errors only: warnings = false) fed as a streaming read gives the
+// file (StreamResultFile): Head once with Generated and every System, each Result in file order,
+// then Finish. The issues are ValidateResultFile's on the whole file, in the same order; no
+// model of the whole file is needed (the server's upload check). Without warnings because the
+// Parent warning needs every result before the first.
+class StreamingValidator {
+ public:
+  void Head(const ResultFile& head);
+  void OnResult(const Result& result);
+  std::vector<ValidationIssue> Finish();
+
+ private:
+  std::vector<ValidationIssue> issues_;
+  std::unordered_set<std::string> systems_;
+  size_t results_ = 0, written_ = 0;
+};
 
 // Errors as "line N: message" strings; empty = valid. Throws ptsn::Error naming the XSD if it
 // cannot be loaded. `xml` is parsed with the same safe options as ParseResultFile.

@@ -83,6 +83,13 @@ TEST(Validate, OwnStructuralRules) {
       "Result 3 (Sample Disk, Block Size: 1MB) Entry 'Baseline' RawString: trial 'x' is not a number",
   };
   EXPECT_EQ(e, want);
+  // The streaming validator (the server's upload check) finds the same, in the same order, from
+  // Head and each Result; a result without entries still counts for nothing.
+  f.results[3].entries.clear();
+  StreamingValidator streaming;
+  streaming.Head(f);
+  for (const Result& r : f.results) streaming.OnResult(r);
+  EXPECT_EQ(streaming.Finish(), ValidateResultFile(f, {.warnings = false}));
   // A BAR_GRAPH value that is not a number (display format valid).
   ResultFile g = good;
   g.results[0].entries[0].value = "fast";
@@ -124,6 +131,24 @@ TEST(Validate, DuplicateSystemIsAWarningEmptyFileAnError) {
   empty.generated.last_modified = "2026-01-01 00:00:00";
   EXPECT_EQ(Errors(empty), (std::vector<std::string>{"PhoronixTestSuite: has no <System>",
                                                      "PhoronixTestSuite: has no <Result> with data"}));
+}
+
+TEST(Validate, StreamingValidatorSeesNoResultWithData) {
+  ResultFile f;
+  f.generated.title = "T";
+  f.generated.last_modified = "2026-01-01 00:00:00";
+  f.systems.emplace_back().identifier = "A";
+  f.systems[0].timestamp = "2026-01-01 00:00:00";
+  f.systems[0].notes = "";
+  f.results.emplace_back().title = "No entries";
+  StreamingValidator streaming;
+  streaming.Head(f);
+  streaming.OnResult(f.results[0]);
+  auto issues = streaming.Finish();
+  EXPECT_EQ(issues, ValidateResultFile(f, {.warnings = false}));
+  ASSERT_EQ(issues.size(), 2u);
+  EXPECT_FALSE(issues[0].error);  // the result without entries: a warning
+  EXPECT_EQ(issues[1].where + ": " + issues[1].what, "PhoronixTestSuite: has no <Result> with data");
 }
 
 }  // namespace

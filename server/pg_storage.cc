@@ -66,9 +66,13 @@ class PgStorage : public Storage {
               if (rows.empty()) throw StorageError{"postgresql: the ID counter returned no row"};
               n = rows[0][0].as<int64_t>() - n + 1;  // the last number taken → the first
             }
-            for (InsertRequest* req : batch) {
-              req->error.clear();
-              req->id = InsertNumbered(w, *req->result, req->make_id(next[req->day_key]++));
+            std::vector<std::string> ids;
+            ids.reserve(batch.size());
+            for (InsertRequest* req : batch) ids.push_back(req->make_id(next[req->day_key]++));
+            InsertRows(w, batch, ids);
+            for (size_t i = 0; i < batch.size(); ++i) {
+              batch[i]->error.clear();
+              batch[i]->id = std::move(ids[i]);
             }
           } catch (const pqxx::broken_connection&) {
             throw;
@@ -106,6 +110,47 @@ class PgStorage : public Storage {
       w.commit();
       return 0;
     });
+  }
+
+  // Every upload of a batch in ONE multi-row INSERT: one round trip to the backend for the batch
+  // where one per upload cost a round trip each (the server thread and the backend each woken
+  // once per upload). The text parameters are numbered first, then the binary ones (pqxx 6 takes
+  // a run-time list of parameters of one type at a time); the values are InsertNumbered's.
+  static void InsertRows(pqxx::transaction_base& w, const std::vector<InsertRequest*>& batch,
+                         const std::vector<std::string>& ids) {
+    constexpr size_t kTexts = 13;  // per row
+    std::vector<std::string> texts;
+    texts.reserve(kTexts * batch.size());
+    std::vector<pqxx::binarystring> blobs;
+    blobs.reserve(2 * batch.size());
+    std::string values;
+    std::string scratch;
+    const size_t first_blob = kTexts * batch.size() + 1;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const NewResult& r = *batch[i]->result;
+      const size_t t = texts.size() + 1;  // this row's first text parameter
+      for (std::string v : {ids[i], r.owner, std::string(r.unlisted ? "1" : "0"), r.summary.title,
+                            r.summary.description, std::to_string(static_cast<int64_t>(r.uploaded_at)), r.xml_sha1,
+                            r.local_file_name, std::to_string(r.summary.systems.size()),
+                            std::to_string(r.summary.tests.size()), sql::JoinSummary(r.summary.systems),
+                            sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests)})
+        texts.push_back(std::move(v));
+      const std::string_view xml = sql::StoredXml(r, scratch);
+      const size_t xml_param = first_blob + blobs.size();
+      blobs.emplace_back(xml.data(), xml.size());
+      std::string logs = "NULL";
+      if (r.system_logs_zip) {
+        logs = "$" + std::to_string(first_blob + blobs.size());
+        blobs.emplace_back(r.system_logs_zip->data(), r.system_logs_zip->size());
+      }
+      auto p = [&](size_t k) { return "$" + std::to_string(t + k); };
+      values += (i ? ", (" : "(") + p(0) + ", " + p(1) + ", " + p(2) + "::integer, " + p(3) + ", " + p(4) + ", " +
+                p(5) + "::bigint, $" + std::to_string(xml_param) + ", " + p(6) + ", " + logs + ", " + p(7) + ", " +
+                p(8) + "::integer, " + p(9) + "::integer, " + p(10) + ", " + p(11) + ", " + p(12) + ")";
+    }
+    const std::string_view one_row = sql::kInsertResult;  // "INSERT INTO results (...) VALUES ($1, ...)"
+    w.exec_params(std::string(one_row.substr(0, one_row.find("VALUES ") + 7)) + values,
+                  pqxx::prepare::make_dynamic_params(texts), pqxx::prepare::make_dynamic_params(blobs));
   }
 
   std::string InsertOne(pqxx::transaction_base& w, const NewResult& r, const std::string& day_key,

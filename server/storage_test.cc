@@ -180,6 +180,57 @@ TYPED_TEST(StorageTest, ABatchStoresEachInsertOrRefusesItAloneInOneCommit) {
   EXPECT_EQ(this->storage_->Get(taken)->title, "Already There");
 }
 
+// A batch stores every field as one insert at a time does (PostgreSQL sends a batch as ONE
+// multi-row INSERT): logs on some uploads and not others, deflated and plain XML, unlisted,
+// quotes and non-ASCII text; fetched and listed the same both ways.
+TYPED_TEST(StorageTest, ABatchStoresEveryFieldAsSingleInsertsDo) {
+  auto make_set = [&](const std::string& tag) {
+    std::vector<NewResult> v;
+    v.push_back(this->Make(tag + " logs 'q' ünï", "alice", false, 21));
+    v.back().system_logs_zip = std::string("PK\x03\x04\0\x01\xff zip", 13);
+    v.back().local_file_name = "local-ß";
+    v.push_back(this->Make(tag + " deflated", "bob", true, 22));
+    v.back().xml_deflated = wire::RawDeflate(v.back().xml);
+    v.push_back(this->Make(tag + " plain", "carol", false, 23));
+    v.back().xml_sha1 = "other sha";
+    return v;
+  };
+  auto batch_files = make_set("Batched"), single_files = make_set("Single");
+  std::vector<InsertRequest> requests;
+  for (auto& f : batch_files) {
+    const std::time_t when = f.uploaded_at;
+    requests.push_back({&f, DayKey(when), [&f, when](int64_t seq) { return FormatResultId(when, seq, f.owner, f.summary.title); }, "", ""});
+  }
+  std::vector<InsertRequest*> batch;
+  for (auto& r : requests) batch.push_back(&r);
+  this->storage_->InsertBatch(batch);
+  for (size_t k = 0; k < batch_files.size(); ++k) {
+    ASSERT_TRUE(requests[k].error.empty()) << requests[k].error;
+    auto got = this->storage_->Get(requests[k].id);
+    auto want = this->storage_->Get(this->Insert(single_files[k]));
+    ASSERT_TRUE(got && want);
+    EXPECT_EQ(got->xml, batch_files[k].xml);
+    EXPECT_EQ(want->xml, single_files[k].xml);
+    EXPECT_EQ(got->owner, want->owner);
+    EXPECT_EQ(got->unlisted, want->unlisted);
+    EXPECT_EQ(got->xml_sha1, want->xml_sha1);
+    EXPECT_EQ(got->system_logs_zip, want->system_logs_zip);
+    EXPECT_EQ(got->uploaded_at, want->uploaded_at);
+    EXPECT_EQ(got->title.substr(got->title.find(' ')), want->title.substr(want->title.find(' ')));
+  }
+  auto listed = [&](const std::string& tag) {
+    SearchQuery q;
+    q.text = tag;
+    std::vector<std::string> out;
+    for (const auto& l : this->storage_->Search(q))
+      out.push_back(l.owner + "|" + l.title.substr(l.title.find(' ')) + "|" + std::to_string(l.uploaded_at) + "|" +
+                    std::to_string(l.system_count) + "|" + std::to_string(l.result_count) + "|" + l.systems + "|" + l.tests);
+    return out;
+  };
+  EXPECT_EQ(listed("Batched").size(), 2u);  // the unlisted one is not listed
+  EXPECT_EQ(listed("Batched"), listed("Single"));
+}
+
 // A batch takes its day's numbers in upload order, and the counter goes on after it.
 TYPED_TEST(StorageTest, ABatchTakesConsecutiveNumbersInOrder) {
   std::vector<NewResult> files;

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
+#include "runner/common/error.h"
 #include "server/testing/sample_result.h"
 
 namespace ptsn::server {
@@ -114,6 +116,70 @@ TEST(UploadCheck, BoundsHoldInTheSingleParse) {
   // Bytes that are not UTF-8 (checked by the reader, no longer by the server beforehand).
   std::string latin1 = testing::SampleCompositeXml("Caf\xe9");
   EXPECT_NE(RejectionOf(latin1).find("not valid UTF-8"), std::string::npos) << RejectionOf(latin1);
+}
+
+// The check reads the file as a stream (no model of the whole file): its outcome is the one of
+// parsing the whole file, then validating it, then summarising it: the same summary, the same
+// rejection, a read error anywhere winning over a validation error earlier in the file, and a
+// file out of PTS's order (read whole instead) refused as before.
+std::string WholeFileOutcome(const std::string& xml) {
+  results::ReadLimits bounds;
+  UploadLimits limits;
+  bounds.max_depth = limits.max_depth;
+  bounds.max_nodes = limits.max_nodes;
+  bounds.max_value_bytes = limits.max_value_bytes;
+  bounds.schema_structure = true;
+  results::ResultFile file;
+  try {
+    file = results::ParseResultFile(xml, "composite.xml", bounds);
+  } catch (const Error& e) {
+    return std::string("rejected: ") + e.what();
+  }
+  for (const auto& issue : results::ValidateResultFile(file, {.warnings = false}))
+    if (issue.error) return "rejected: composite.xml: " + issue.where + ": " + issue.what;
+  ResultSummary s = SummaryOf(file);
+  std::string out = "accepted: " + s.title + "|" + s.description;
+  for (const auto* v : {&s.systems, &s.hardware, &s.tests, &s.result_titles})
+    for (const auto& x : *v) out += "|" + x;
+  return out;
+}
+std::string StreamedOutcome(const std::string& xml) {
+  try {
+    ResultSummary s = CheckResultFile(xml);
+    std::string out = "accepted: " + s.title + "|" + s.description;
+    for (const auto* v : {&s.systems, &s.hardware, &s.tests, &s.result_titles})
+      for (const auto& x : *v) out += "|" + x;
+    return out;
+  } catch (const UploadRejected& e) {
+    return "rejected: " + e.message;
+  }
+}
+
+TEST(UploadCheck, StreamingCheckDecidesAsTheWholeFileCheck) {
+  const std::string good = testing::SampleCompositeXml("Streamed", 5, 2);
+  auto cut = [](std::string s, const std::string& from, const std::string& to) {
+    size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? s : s.replace(at, from.size(), to);
+  };
+  const std::string bad_value = cut(good, "<Value>", "<Value>fast");  // BAR_GRAPH: not a number
+  const std::string system_block = good.substr(good.find("  <System>"), good.find("</System>\n") + 10 - good.find("  <System>"));
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"valid", good},
+      {"validation error in result 1", bad_value},
+      {"validation error, then a read error", cut(bad_value, "</PhoronixTestSuite>", "<Unknown/></PhoronixTestSuite>")},
+      {"validation error, then malformed XML", cut(bad_value, "</PhoronixTestSuite>", "</Result></PhoronixTestSuite>")},
+      {"head error", cut(good, "<LastModified>2026-11-30 07:40:08", "<LastModified>now")},
+      {"entry names no system", cut(good, "<Identifier>System 2</Identifier>\n        <Value>", "<Identifier>Ghost</Identifier>\n        <Value>")},
+      {"System after a Result", cut(good, "</PhoronixTestSuite>", system_block + "</PhoronixTestSuite>")},
+      {"Generated after a Result", cut(good, "</PhoronixTestSuite>", "  <Generated><Title>x</Title></Generated>\n</PhoronixTestSuite>")},
+      {"no results", testing::SampleCompositeXml("T", 0)},
+      {"a result without entries", cut(good, "<Data>", "<Data></Data><X>")},
+  };
+  for (const auto& [name, xml] : cases) EXPECT_EQ(StreamedOutcome(xml), WholeFileOutcome(xml)) << name;
+  EXPECT_EQ(StreamedOutcome(good).rfind("accepted", 0), 0u) << StreamedOutcome(good);
+  EXPECT_NE(StreamedOutcome(bad_value).find("is not a number"), std::string::npos) << StreamedOutcome(bad_value);
+  EXPECT_NE(StreamedOutcome(cases[2].second).find("unknown element <Unknown>"), std::string::npos) << StreamedOutcome(cases[2].second);
 }
 
 std::string Replaced(std::string s, const std::string& from, const std::string& to) {

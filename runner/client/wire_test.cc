@@ -20,6 +20,8 @@ TEST(Wire, Base64RoundTripsAndIsStrict) {
     EXPECT_EQ(Base64Decode(Base64Encode(s)), s);
   EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");
   EXPECT_EQ(Base64Decode("Zm9v\r\nYmFy"), "foobar");
+  EXPECT_EQ(Base64Decode("Zm9v\nYm\nFy"), "foobar");  // line breaks of either kind alone
+  EXPECT_EQ(Base64Decode("Zm9v\rYmFy\r"), "foobar");
   EXPECT_FALSE(Base64Decode("Zm9vYmF"));   // truncated
   EXPECT_FALSE(Base64Decode("Zm9=YmFy"));  // padding in the middle
   EXPECT_FALSE(Base64Decode("Zm9v YmFy")); // bad character
@@ -54,6 +56,8 @@ TEST(Wire, CompressionRoundTripsAndStopsAtTheLimit) {
   std::string deflated = RawDeflate(text);
   EXPECT_FALSE(RawInflate(deflated.substr(0, deflated.size() / 2), 1 << 20));  // truncated
   EXPECT_FALSE(RawInflate("garbage", 1 << 20));
+  EXPECT_EQ(RawInflate(deflated + "trailing bytes", 1 << 20), text);  // after the final block: ignored
+  EXPECT_EQ(RawInflate(RawDeflate(""), 0), "");
   EXPECT_FALSE(Bzip2Decompress("BZh9 garbage", 1 << 20));
 }
 
