@@ -41,6 +41,9 @@ void EntryNumbersInto(const Entry& e, std::vector<double>& out);
 // then "d.ddde+X" (at least one decimal); 0 -> "0", -0 -> "-0.0"; INF/NAN -> "0" (json_encode
 // fails on them; result files never produce them).
 void AppendPhpJsonFloat(std::string& out, double v);
+// The same text written at `buf` (which has kPhpJsonFloatRoom bytes), returning its length.
+inline constexpr size_t kPhpJsonFloatRoom = 96;
+size_t FormatPhpJsonFloat(double v, char* buf);
 // AppendPhpJsonFloat(out, NumericValue(text)) for a plain decimal of at most 15 significant
 // digits ("-12.50"), written from its own digits (they are the shortest that round-trip) and
 // returning true; returns false, writing nothing, for any other text (exponents, '+', spaces,

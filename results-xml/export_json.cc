@@ -31,26 +31,47 @@ class PhpJsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
   void Key(std::string_view key) {
-    const size_t indent = counts_.size() * 4;
-    if (!after_key_ && !counts_.empty() && indent <= kBreakIndent && key.size() <= kShortKey &&
+    if (!after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent && key.size() <= kShortKey &&
         std::all_of(key.begin(), key.end(), [](char c) { return NeedsNoEscape(static_cast<unsigned char>(c)); })) {
-      // The usual key ("mean", an identifier) with its separator and indentation in one append:
-      // the writer's most frequent call.
-      char buf[2 + kBreakIndent + kShortKey + 4];
-      const bool first = counts_.back()++ == 0;
-      size_t n = 2 - first + indent;
-      std::memcpy(buf, kBreak.data() + first, n);
-      buf[n++] = '"';
-      std::memcpy(buf + n, key.data(), key.size());
-      n += key.size();
-      std::memcpy(buf + n, "\": ", 3);
-      out_.append(buf, n + 3);
+      // The usual key (an identifier) with its separator and indentation in one append.
+      char buf[kKeyRoom];
+      out_.append(buf, PlainKeyInto(buf, key));
     } else {
       NextElement();
       Quoted(key);
       out_ += ": ";
     }
     after_key_ = true;
+  }
+  // The writer's own keys ("mean", "value"): checked when compiled, so no scan for escapes.
+  struct PlainKey {
+    template <size_t N>
+    consteval PlainKey(const char (&s)[N]) : text(s, N - 1) {  // NOLINT: implicit from a literal
+      for (char c : text)
+        if (!NeedsNoEscape(static_cast<unsigned char>(c))) throw "a PlainKey needs no JSON escapes";
+      if (text.size() > kShortKey) throw "a PlainKey is short";
+    }
+    std::string_view text;
+  };
+  void KeyLiteral(PlainKey key) {
+    if (!after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent) {
+      char buf[kKeyRoom];
+      out_.append(buf, PlainKeyInto(buf, key.text));
+    } else {
+      Key(key.text);
+    }
+    after_key_ = true;
+  }
+  // Key(key) then Number(v) in one append: a statistics object is made of these.
+  void KeyNumber(PlainKey key, double v) {
+    if (after_key_ || counts_.empty() || counts_.size() * 4 > kBreakIndent) {
+      Key(key.text);
+      Number(v);
+      return;
+    }
+    char buf[kKeyRoom + kPhpJsonFloatRoom];
+    const size_t n = PlainKeyInto(buf, key.text);
+    out_.append(buf, n + FormatPhpJsonFloat(v, buf + n));
   }
   void String(std::string_view s) {
     NextElement();
@@ -138,8 +159,22 @@ class PhpJsonWriter {
     if (!first) out_ += ',';
     Newline();
   }
+  // Separator, indentation, "key": (a key needing no escapes, at an indent within kBreak) at
+  // buf, returning the length; counts the member.
+  size_t PlainKeyInto(char* buf, std::string_view key) {
+    const size_t indent = counts_.size() * 4;
+    const bool first = counts_.back()++ == 0;
+    size_t n = 2 - first + indent;
+    std::memcpy(buf, kBreak.data() + first, n);
+    buf[n++] = '"';
+    std::memcpy(buf + n, key.data(), key.size());
+    n += key.size();
+    std::memcpy(buf + n, "\": ", 3);
+    return n + 3;
+  }
   static constexpr size_t kShortKey = 60;
   static constexpr size_t kBreakIndent = 64;
+  static constexpr size_t kKeyRoom = 2 + kBreakIndent + kShortKey + 4;
   static constexpr std::array<char, 2 + kBreakIndent> kBreak = [] {
     std::array<char, 2 + kBreakIndent> b{};
     b[0] = ',';
@@ -152,14 +187,12 @@ class PhpJsonWriter {
     out_.append(counts_.size() * 4, ' ');
   }
 
-  static bool NeedsNoEscape(unsigned char c) {
-    static constexpr auto kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop
-      std::array<bool, 256> t{};
-      for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\' && b != '/';
-      return t;
-    }();
-    return kPlain[c];
-  }
+  static constexpr std::array<bool, 256> kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop
+    std::array<bool, 256> t{};
+    for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\' && b != '/';
+    return t;
+  }();
+  static constexpr bool NeedsNoEscape(unsigned char c) { return kPlain[c]; }
 
   void Quoted(std::string_view s) {
     static constexpr char kHex[] = "0123456789abcdef";
@@ -334,27 +367,27 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   thread_local TrialSummary s;
   EntryNumbersInto(e, numbers);
   SummarizeInto(numbers, s, /*flag_outliers=*/!series);
-  w.Key("ptsn_statistics");
+  w.KeyLiteral("ptsn_statistics");
   w.BeginObject();
-  w.Key("n");
+  w.KeyLiteral("n");
   w.Integer(static_cast<long long>(s.n));
   if (s.n > 0) {
-    for (auto [k, v] : {std::pair{"mean", s.mean}, {"median", s.median}, {"min", s.min}, {"max", s.max},
-                        {"sd", s.sd}, {"percent_sd", s.percent_sd}}) {
-      w.Key(k);
-      w.Number(v);
-    }
+    w.KeyNumber("mean", s.mean);
+    w.KeyNumber("median", s.median);
+    w.KeyNumber("min", s.min);
+    w.KeyNumber("max", s.max);
+    w.KeyNumber("sd", s.sd);
+    w.KeyNumber("percent_sd", s.percent_sd);
   }
   if (s.n > 0 && !series) {
-    w.Key("se");
-    w.Number(s.se);
-    w.Key("ci95");
+    w.KeyNumber("se", s.se);
+    w.KeyLiteral("ci95");
     w.BeginArray();
     w.Number(s.ci95_low);
     w.Number(s.ci95_high);
     w.EndArray();
     // 0-based positions (in raw_values) of trials flagged by the modified Z-score; none dropped.
-    w.Key("outliers");
+    w.KeyLiteral("outliers");
     w.BeginArray();
     for (size_t i = 0; i < s.outliers.size(); ++i)
       if (s.outliers[i]) w.Integer(static_cast<long long>(i));
@@ -364,7 +397,7 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   // label (if it has a RawString at all) is about those trials, not the samples.
   const std::string label = series ? StandardErrorLabel(e) : StandardErrorLabel(e, s.se);
   if (!label.empty()) {
-    w.Key("se_label");
+    w.KeyLiteral("se_label");
     w.String(label);
   }
   w.EndObject();
