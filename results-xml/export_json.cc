@@ -395,7 +395,9 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   }
   // A trial entry's numbers are its numeric trials, whose standard error is s.se; a series'
   // label (if it has a RawString at all) is about those trials, not the samples.
-  const std::string label = series ? StandardErrorLabel(e) : StandardErrorLabel(e, s.se);
+  thread_local std::string label;
+  if (series) label = StandardErrorLabel(e);
+  else StandardErrorLabelInto(e, s.se, label);
   if (!label.empty()) {
     w.KeyLiteral("se_label");
     w.String(label);
