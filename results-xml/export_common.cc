@@ -350,11 +350,9 @@ void AppendPhpJsonFloat(std::string& out, double v) {
 // A decimal of at most 15 significant digits survives text -> double -> text, so the shortest
 // digits that round-trip its double (what PHP prints) are its own digits without leading and
 // trailing zeros.
-namespace {
-// True when `text` is already the form AppendPlainDecimalAsPhpJson writes: "-12.5", "0.05",
-// "7": an optional '-', "0" or digits without a leading zero, and when there is a point, digits
-// after it ending in a non-zero one; 1 to 15 significant digits, the first at most four places
-// after the point. (A trial or run time as PTS writes it.)
+// "-12.5", "0.05", "7": an optional '-', "0" or digits without a leading zero, and when there
+// is a point, digits after it ending in a non-zero one; 1 to 15 significant digits, the first
+// at most four places after the point. (A trial or run time as PTS writes it.)
 bool IsPhpJsonDecimal(std::string_view text) {
   const char* c = text.data();
   const char* const end = c + text.size();
@@ -375,7 +373,6 @@ bool IsPhpJsonDecimal(std::string_view text) {
   while (*first == '0') ++first;
   return first - frac_begin <= 3 && c - first <= 15;
 }
-}  // namespace
 
 bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {
   if (IsPhpJsonDecimal(text)) {

@@ -49,6 +49,9 @@ size_t FormatPhpJsonFloat(double v, char* buf);
 // returning true; returns false, writing nothing, for any other text (exponents, '+', spaces,
 // more digits) and for values printed in exponent notation.
 bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text);
+// True when `text` is already what AppendPlainDecimalAsPhpJson writes for it ("-12.5", "0.05",
+// "7"), so it may be copied as it is.
+bool IsPhpJsonDecimal(std::string_view text);
 
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);

@@ -87,6 +87,24 @@ class PhpJsonWriter {
     NextElement();
     if (!AppendPlainDecimal(text)) AppendPhpFloat(NumericValue(text).value_or(0));
   }
+  // NumberFromText(part) for each part of `list` split at `sep`, as elements of the open array:
+  // a run time or trial PHP would print as written goes out with its separator in one append.
+  void NumbersFromText(std::string_view list, char sep) {
+    const size_t indent = counts_.size() * 4;
+    ForEachPart(list, sep, [&](std::string_view part) {
+      if (after_key_ || counts_.empty() || indent > kBreakIndent || part.size() > kShortNumber ||
+          !IsPhpJsonDecimal(part)) {
+        NumberFromText(part);
+        return;
+      }
+      char buf[2 + kBreakIndent + kShortNumber];
+      const bool first = counts_.back()++ == 0;
+      const size_t n = 2 - first + indent;
+      std::memcpy(buf, kBreak.data() + first, n);
+      std::memcpy(buf + n, part.data(), part.size());
+      out_.append(buf, n + part.size());
+    });
+  }
   // Goes on as a writer `depth` containers deep, each with members already written (a fork of a
   // view rendering later members of the same object).
   void ContinueInside(size_t depth) {
@@ -173,6 +191,7 @@ class PhpJsonWriter {
     return n + 3;
   }
   static constexpr size_t kShortKey = 60;
+  static constexpr size_t kShortNumber = 24;
   static constexpr size_t kBreakIndent = 64;
   static constexpr size_t kKeyRoom = 2 + kBreakIndent + kShortKey + 4;
   static constexpr std::array<char, 2 + kBreakIndent> kBreak = [] {
@@ -351,10 +370,8 @@ void SystemBody(PhpJsonWriter& w, const System& s) {
 void NumberList(PhpJsonWriter& w, const char* key, std::string_view list, char sep, bool as_numbers) {
   w.Key(key);
   w.BeginArray();
-  ForEachPart(list, sep, [&](std::string_view part) {
-    if (as_numbers) w.NumberFromText(part);
-    else w.String(part);
-  });
+  if (as_numbers) w.NumbersFromText(list, sep);
+  else ForEachPart(list, sep, [&](std::string_view part) { w.String(part); });
   w.EndArray();
 }
 
