@@ -425,7 +425,8 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
 // The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
 // test_run_times, details (array_filter()ed), then our statistics.
 void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
-  const std::optional<double> value = NumericValue(e.value);
+  // A series ("92.05,91.06,...") is never numeric (is_numeric() takes no ','): not parsed.
+  const std::optional<double> value = IsSeries(e) ? std::nullopt : NumericValue(e.value);
   if (value) {
     if (*value != 0) {
       w.Key("value");
@@ -438,8 +439,11 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   // PTS keeps no raw string when it (loosely) equals the value.
   const std::string_view raw = e.raw_string ? std::string_view(*e.raw_string) : std::string_view();
   if (!raw.empty() && raw != e.value) {
-    const std::optional<double> raw_number = value ? NumericValue(raw) : std::nullopt;
-    if (!raw_number || *raw_number != *value) NumberList(w, "raw_values", raw, ':', true);
+    // Several trials ("8.08:8.02") are never one number (is_numeric() takes no ':'): not parsed.
+    bool equals_value = false;
+    if (value && raw.find(':') == std::string_view::npos)
+      if (const std::optional<double> raw_number = NumericValue(raw)) equals_value = *raw_number == *value;
+    if (!equals_value) NumberList(w, "raw_values", raw, ':', true);
   }
 
   // PTS's usual Entry/JSON is {"test-run-times":"8.08:8.02:8.07"} and nothing else: written
