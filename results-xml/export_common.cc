@@ -60,6 +60,11 @@ std::optional<double> NumericValue(std::string_view s) {
   return PhpToNumber(s);
 }
 
+namespace {
+// ParseSeriesInto() with the pieces separated by `sep` (',' samples, ':' trials).
+void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p);
+}  // namespace
+
 std::vector<double> EntryNumbers(const Entry& e) {
   std::vector<double> out;
   EntryNumbersInto(e, out);
@@ -85,8 +90,19 @@ void EntryNumbersInto(const Entry& e, std::vector<double>& out) {
     return;
   }
   // NumericTrials() without a string per trial: NumericValue(t) is PhpIsNumeric(t) ? PhpToNumber(t).
-  if (!e.raw_string || e.raw_string->empty()) add(e.value);
-  else ForEachPart(*e.raw_string, ':', add);
+  if (!e.raw_string || e.raw_string->empty()) {
+    add(e.value);
+    return;
+  }
+  // Read in one pass as a series is; split again only when a trial is not numeric.
+  ParsedSeries p;
+  p.values.swap(out);
+  ParsePartsInto(*e.raw_string, ':', p);
+  out.swap(p.values);
+  if (!p.all_numeric) {
+    out.clear();
+    ForEachPart(*e.raw_string, ':', add);
+  }
 }
 
 ParsedSeries ParseSeries(std::string_view s) {
@@ -95,12 +111,15 @@ ParsedSeries ParseSeries(std::string_view s) {
   return p;
 }
 
-void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
+void ParseSeriesInto(std::string_view s, ParsedSeries& p) { ParsePartsInto(s, ',', p); }
+
+namespace {
+void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p) {
   p.values.clear();
   p.all_numeric = true;
   p.min = p.max = p.sum = 0;
-  p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its ','
-  // One pass: each piece up to the next ',' is read as a plain decimal while it is scanned
+  p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its separator
+  // One pass: each piece up to the next `sep` is read as a plain decimal while it is scanned
   // ("-12.50": the shape NumericValue reads exactly, at most 19 digits so the integer cannot
   // overflow, at most 15 of them significant); anything else goes through NumericValue itself.
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -123,8 +142,8 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
     }
     const long digits = (int_end - digits_begin) + decimals;
     double v;
-    if (c < end && *c != ',') {  // more than a plain decimal: find the piece's end
-      const void* comma = std::memchr(c, ',', static_cast<size_t>(end - c));
+    if (c < end && *c != sep) {  // more than a plain decimal: find the piece's end
+      const void* comma = std::memchr(c, sep, static_cast<size_t>(end - c));
       c = comma ? static_cast<const char*>(comma) : end;
       auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
       if (!n) p.all_numeric = false;
@@ -144,9 +163,10 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
     p.sum += v;
     p.values.push_back(v);
     if (c == end) break;
-    ++c;  // the ','
+    ++c;  // the separator
   }
 }
+}  // namespace
 
 namespace {
 
