@@ -203,8 +203,13 @@ class PhpJsonWriter {
     return b;
   }();
   void Newline() {
+    const size_t indent = counts_.size() * 4;
+    if (indent <= kBreakIndent) {  // "\n" and the indentation in one append, as NextElement does
+      out_.append(kBreak.data() + 1, 1 + indent);
+      return;
+    }
     out_ += '\n';
-    out_.append(counts_.size() * 4, ' ');
+    out_.append(indent, ' ');
   }
 
   static constexpr std::array<bool, 256> kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop

@@ -65,6 +65,31 @@ TEST(ExportJson, PhpConventions) {
   EXPECT_NE(j.find("\"systems\": []"), std::string::npos);
 }
 
+// Indentation stays 4 spaces a level however deep a decoded System/JSON nests (the writer
+// appends short indents from a table and longer ones piece by piece): with no '/' and no
+// floats, PHP's layout is nlohmann's dump(4) of the same document.
+TEST(ExportJson, DeepNestingIndentsLikePhp) {
+  ResultFile f;
+  System s;
+  s.identifier = "Deep";
+  std::string nested = "[1, {}, [], \"x\"]";
+  for (int depth = 0; depth < 24; ++depth) nested = "{\"k" + std::to_string(depth) + "\": " + nested + ", \"n\": 2}";
+  s.json = nested;
+  f.systems.push_back(s);
+  Result r;
+  r.title = "T";
+  r.entries = {{"Deep", "8", "8:9:10", {}}};
+  f.results.push_back(r);
+  for (bool statistics : {false, true}) {
+    const std::string text = ResultFileToJson(f, {.statistics = statistics});
+    const Json parsed = Json::parse(text);
+    if (!statistics) {  // (statistics add floats and "\/", which dump() writes otherwise)
+      EXPECT_EQ(parsed.dump(4), text);
+    }
+    EXPECT_EQ(parsed["systems"]["Deep"]["data"], Json::parse(nested));
+  }
+}
+
 TEST(ExportJson, NumbersFromTextPrintAsPhpFloats) {
   // Plain decimals are written from their own digits, everything else through the double: both
   // must print what PHP's json_encode prints for the float.
