@@ -343,9 +343,9 @@ bool Truthy(const nlohmann::ordered_json& j) {
   return !j.empty();
 }
 
-void StringIfTruthy(PhpJsonWriter& w, const char* key, std::string_view value) {
+void StringIfTruthy(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view value) {
   if (PhpEmpty(value)) return;
-  w.Key(key);
+  w.KeyLiteral(key);
   w.String(value);
 }
 
@@ -371,10 +371,10 @@ KeyedOrder OrderByKey(size_t n, KeyOf key_of) {
   return o;
 }
 
-void Components(PhpJsonWriter& w, const char* key, std::string_view components) {
+void Components(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view components) {
   auto parts = SplitComponents(components);
   if (parts.empty()) return;
-  w.Key(key);
+  w.KeyLiteral(key);
   w.BeginObject();
   for (const auto& [k, v] : parts) {
     w.Key(k);
@@ -398,8 +398,8 @@ void SystemBody(PhpJsonWriter& w, const System& s) {
   }
 }
 
-void NumberList(PhpJsonWriter& w, const char* key, std::string_view list, char sep, bool as_numbers) {
-  w.Key(key);
+void NumberList(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view list, char sep, bool as_numbers) {
+  w.KeyLiteral(key);
   w.BeginArray();
   if (as_numbers) w.NumbersFromText(list, sep);
   else ForEachPart(list, sep, [&](std::string_view part) { w.String(part); });
@@ -460,11 +460,11 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   const std::optional<double> value = IsSeries(e) ? std::nullopt : NumericValue(e.value);
   if (value) {
     if (*value != 0) {
-      w.Key("value");
+      w.KeyLiteral("value");
       w.NumberFromText(e.value);
     }
   } else if (!PhpEmpty(e.value)) {
-    w.Key("value");
+    w.KeyLiteral("value");
     w.String(e.value);
   }
   // PTS keeps no raw string when it (loosely) equals the value.
@@ -484,7 +484,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     if (with_statistics) {
       Statistics(w, e);
       if (auto label = StandInMark(e)) {
-        w.Key("ptsn_stand_in");
+        w.KeyLiteral("ptsn_stand_in");
         w.String(*label);
       }
     }
@@ -492,12 +492,17 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   }
   auto details = Decode(e.json);
   if (details.is_object()) {
-    for (auto [from, to] : {std::pair{"min-result", "min_result"}, std::pair{"max-result", "max_result"}}) {
+    struct Rename {
+      const char* from;
+      PhpJsonWriter::PlainKey to;
+    };
+    static constexpr Rename kRenames[] = {{"min-result", "min_result"}, {"max-result", "max_result"}};
+    for (const auto& [from, to] : kRenames) {
       auto it = details.find(from);
       if (it == details.end() || it->is_null()) continue;
       if (it->is_string()) NumberList(w, to, it->get<std::string>(), ':', false);
       else {
-        w.Key(to);
+        w.KeyLiteral(to);
         w.BeginArray();
         w.Value(*it);
         w.EndArray();
@@ -508,7 +513,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     if (it != details.end() && !it->is_null()) {
       if (it->is_string()) NumberList(w, "test_run_times", it->get<std::string>(), ':', true);
       else {
-        w.Key("test_run_times");
+        w.KeyLiteral("test_run_times");
         w.BeginArray();
         w.Value(*it);
         w.EndArray();
@@ -517,14 +522,14 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     }
   }
   if (Truthy(details)) {
-    w.Key("details");
+    w.KeyLiteral("details");
     w.Value(details);
   }
   if (with_statistics) {
     Statistics(w, e);
     // Also in "details" (PTS's key), but a tool must not have to know our JSON to see it.
     if (auto label = StandInMark(e)) {
-      w.Key("ptsn_stand_in");
+      w.KeyLiteral("ptsn_stand_in");
       w.String(*label);
     }
   }
