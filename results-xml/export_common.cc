@@ -374,24 +374,35 @@ void AppendPhpJsonFloat(std::string& out, double v) {
 // is a point, digits after it ending in a non-zero one; 1 to 15 significant digits, the first
 // at most four places after the point. (A trial or run time as PTS writes it.)
 bool IsPhpJsonDecimal(std::string_view text) {
-  const char* c = text.data();
-  const char* const end = c + text.size();
+  const char* const end = text.data() + text.size();
+  bool plain = false;
+  return ScanPhpJsonDecimal(text.data(), end, plain) == end && plain;
+}
+
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
+  plain = false;
   const bool negative = c < end && *c == '-';
   c += negative;
   const char* const int_begin = c;
   while (c < end && IsAsciiDigit(*c)) ++c;
   const long int_digits = c - int_begin;
-  if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return false;
+  if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return c;
   const bool zero_int = *int_begin == '0';
-  if (c == end) return int_digits <= 15 && !(negative && zero_int);
-  if (*c != '.') return false;
+  if (c == end || *c != '.') {
+    plain = int_digits <= 15 && !(negative && zero_int);
+    return c;
+  }
   const char* const frac_begin = ++c;
   while (c < end && IsAsciiDigit(*c)) ++c;
-  if (c != end || c == frac_begin || c[-1] == '0') return false;
-  if (!zero_int) return int_digits + (c - frac_begin) <= 15;
+  if (c == frac_begin || c[-1] == '0') return c;
+  if (!zero_int) {
+    plain = int_digits + (c - frac_begin) <= 15;
+    return c;
+  }
   const char* first = frac_begin;  // first significant digit
   while (*first == '0') ++first;
-  return first - frac_begin <= 3 && c - first <= 15;
+  plain = first - frac_begin <= 3 && c - first <= 15;
+  return c;
 }
 
 bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {

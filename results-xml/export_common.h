@@ -52,6 +52,10 @@ bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text);
 // True when `text` is already what AppendPlainDecimalAsPhpJson writes for it ("-12.5", "0.05",
 // "7"), so it may be copied as it is.
 bool IsPhpJsonDecimal(std::string_view text);
+// Reads the decimal-shaped start of [c, end) (sign, digits, point, digits) and returns where it
+// stops; `plain` tells whether that start alone is IsPhpJsonDecimal (so a list can be split and
+// checked in one pass: plain and stopped at the separator or the end).
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain);
 
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);

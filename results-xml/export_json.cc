@@ -92,19 +92,32 @@ class PhpJsonWriter {
   // a run time or trial PHP would print as written goes out with its separator in one append.
   void NumbersFromText(std::string_view list, char sep) {
     const size_t indent = counts_.size() * 4;
-    ForEachPart(list, sep, [&](std::string_view part) {
-      if (after_key_ || counts_.empty() || indent > kBreakIndent || part.size() > kShortNumber ||
-          !IsPhpJsonDecimal(part)) {
-        NumberFromText(part);
-        return;
+    const bool fast = !after_key_ && !counts_.empty() && indent <= kBreakIndent;
+    const char* c = list.data();
+    const char* const end = c + list.size();
+    for (;;) {  // split and shape-checked in one pass (ForEachPart + IsPhpJsonDecimal)
+      const char* const start = c;
+      bool plain;
+      c = ScanPhpJsonDecimal(c, end, plain);
+      if (c != end && *c != sep) {  // more than a decimal: the part goes on to the separator
+        plain = false;
+        const void* next = std::memchr(c, sep, static_cast<size_t>(end - c));
+        c = next ? static_cast<const char*>(next) : end;
       }
-      char buf[2 + kBreakIndent + kShortNumber];
-      const bool first = counts_.back()++ == 0;
-      const size_t n = 2 - first + indent;
-      std::memcpy(buf, kBreak.data() + first, n);
-      std::memcpy(buf + n, part.data(), part.size());
-      out_.append(buf, n + part.size());
-    });
+      const auto size = static_cast<size_t>(c - start);
+      if (fast && plain && size <= kShortNumber) {
+        char buf[2 + kBreakIndent + kShortNumber];
+        const bool first = counts_.back()++ == 0;
+        const size_t n = 2 - first + indent;
+        std::memcpy(buf, kBreak.data() + first, n);
+        std::memcpy(buf + n, start, size);
+        out_.append(buf, n + size);
+      } else {
+        NumberFromText(std::string_view(start, size));
+      }
+      if (c == end) break;
+      ++c;  // the separator
+    }
   }
   // Goes on as a writer `depth` containers deep, each with members already written (a fork of a
   // view rendering later members of the same object).
