@@ -232,6 +232,44 @@ TEST_F(StreamTest, JsonWithOneHashOnBothSidesOfACutIsRenderedFromTheWholeFile) {
   }
 }
 
+// The second of two Results with one hash, both in a fork's stretch: the fork stops there after
+// its earlier text went to the sink (it had been adopted), so the export starts again from the
+// whole file and the sink holds that export alone.
+TEST_F(StreamTest, JsonWithOneHashTwiceInAForksStretchStartsTheSinkAgainFromTheWholeFile) {
+  ResultFile model = LargeModel();
+  const size_t late = model.results.size() * 3 / 4;
+  Result again = model.results[late];
+  again.entries[0].value = "1";
+  model.results.insert(model.results.begin() + static_cast<long>(late) + 1, again);
+  const std::string path = Write("dup-late.xml", SerializeResultFile(model));
+  const std::string expected = ResultFileToJson(ReadResultFile(path));
+  ASSERT_NE(expected.find("ptsn_shadowed_results"), std::string::npos);
+  for (unsigned threads : {1u, 2u, 3u}) {
+    PieceSink sink;
+    RenderResultFile(path, *MakeJsonView(), [](const ResultFile& f) { return ResultFileToJson(f); }, sink, threads);
+    EXPECT_EQ(sink.Joined(), expected) << threads;
+  }
+}
+
+// A file cut short in a later stretch: the error of the single-threaded read, whatever the sink
+// was given before it.
+TEST_F(StreamTest, ATruncatedFileGivesTheSingleThreadedErrorOnEveryThreadCount) {
+  const std::string xml = SerializeResultFile(LargeModel());
+  const std::string path = Write("cut.xml", xml.substr(0, xml.size() * 4 / 5));
+  std::string single;
+  for (unsigned threads : {1u, 2u, 3u}) {
+    PieceSink sink;
+    try {
+      RenderResultFile(path, *MakeTextView(), [](const ResultFile& f) { return ResultFileToText(f); }, sink, threads);
+      ADD_FAILURE() << "no error on " << threads << " threads";
+    } catch (const Error& e) {
+      if (threads == 1) single = e.what();
+      EXPECT_EQ(e.what(), single) << threads;
+    }
+  }
+  EXPECT_NE(single.find("cut.xml"), std::string::npos) << single;
+}
+
 TEST_F(StreamTest, EveryReferenceFileStreamsToTheSameViews) {
   PTSN_REQUIRE_REFERENCE();
   for (const std::string& path : test::ReferenceResultFiles()) {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
 #include "results-xml/export_test_fixture.h"
 #include "results-xml/ordered_parallel.h"
@@ -187,22 +188,33 @@ struct CallLog : ResultVisitor {
     fork->throw_at = fork_throw_at;
     return fork;
   }
+  // Adopting takes nothing from the fork here (its thread may still be running); the order of
+  // the calls is kept apart from the log.
+  bool Adopt(ResultVisitor&) override {
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    order += 'A';
+    return adopting;
+  }
   void Join(ResultVisitor& fork) override {
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    order += 'J';
     ++joins;
     for (const std::string& text : static_cast<ForkLog&>(fork).results) Log(text);
   }
-  std::string log;
+  std::string log, order;
   size_t results = 0, throw_at = 0, fork_throw_at = 0, joins = 0;
-  bool forkable = true;
+  bool forkable = true, adopting = false;
+  const std::thread::id caller = std::this_thread::get_id();
 };
 
 // The calls and the outcome ("true", "false", the error) of one streaming read; share > 0: where
 // the first cut goes (else stretches of equal size). `joins`: how many forks were joined.
 std::string StreamOutcome(std::string_view xml, unsigned threads, size_t throw_at = 0, double share = 0,
-                          size_t fork_throw_at = 0, size_t* joins = nullptr) {
+                          size_t fork_throw_at = 0, size_t* joins = nullptr, bool adopting = false) {
   CallLog visitor;
   visitor.throw_at = throw_at;
   visitor.fork_throw_at = fork_throw_at;
+  visitor.adopting = adopting;
   std::string outcome;
   const StreamOptions options{.threads = threads, .min_parallel_bytes = 0, .first_share = share};
   try {
@@ -276,6 +288,46 @@ TEST(StreamOnTwoThreads, AForkThatThrowsHasItsStretchReadAgainByTheVisitor) {
     }
   // The visitor's own exception in a stretch a fork had read comes out as on one thread.
   for (size_t at : {160, 299}) EXPECT_EQ(StreamOutcome(xml, 2, at), StreamOutcome(xml, 1, at)) << at;
+}
+
+TEST(StreamOnTwoThreads, EachForkIsOfferedForAdoptionJustBeforeItsJoin) {
+  const std::string xml = ManyResults(500);
+  const std::string sequential = StreamOutcome(xml, 1);
+  for (bool adopting : {false, true})
+    for (unsigned threads : {2u, 3u, 5u}) {
+      CallLog visitor;
+      visitor.adopting = adopting;
+      EXPECT_TRUE(StreamResultFile(xml, "in.xml", visitor, {.threads = threads, .min_parallel_bytes = 0}));
+      EXPECT_EQ("true\n" + visitor.log, sequential) << threads;
+      std::string order;
+      for (unsigned i = 1; i < threads; ++i) order += "AJ";
+      EXPECT_EQ(visitor.order, order) << threads;
+    }
+}
+
+// Once a fork is adopted, what it rendered is out of the reader's hands: a stretch of it that
+// does not end cleanly is no longer read again but ends the read with false (the whole-file
+// read, which the caller then makes, meets the error itself).
+TEST(StreamOnTwoThreads, AnAdoptedForkThatFailsEndsTheReadWithFalse) {
+  const std::string xml = ManyResults(300);
+  const std::string sequential = StreamOutcome(xml, 1);
+  size_t joins = 99;
+  const std::string adopted = StreamOutcome(xml, 2, 0, 0.5, /*fork_throw_at=*/20, &joins, /*adopting=*/true);
+  EXPECT_EQ(joins, 0u);
+  ASSERT_EQ(adopted.substr(0, 6), "false\n");
+  // The calling thread's own stretch was given as on one thread, and nothing after it.
+  EXPECT_EQ(sequential.substr(5).substr(0, adopted.size() - 6), adopted.substr(6));
+  EXPECT_LT(adopted.size(), sequential.size());
+  // The same failing fork, not adopted: its stretch is read again and the outcome is one thread's.
+  EXPECT_EQ(StreamOutcome(xml, 2, 0, 0.5, 20, nullptr, false), sequential);
+
+  // A parse error in an adopted stretch: false; in the calling thread's stretch: the error.
+  const std::string truncated = xml.substr(0, xml.size() * 3 / 4);
+  EXPECT_EQ(StreamOutcome(truncated, 2, 0, 0.5, 0, nullptr, true).substr(0, 6), "false\n");
+  std::string early = xml;
+  early.replace(early.find("</Entry>", early.size() / 8), 8, "</Entyr>");
+  ASSERT_EQ(StreamOutcome(early, 1).substr(0, 7), "error: ");
+  EXPECT_EQ(StreamOutcome(early, 2, 0, 0.5, 0, nullptr, true), StreamOutcome(early, 1));
 }
 
 TEST(StreamOnTwoThreads, BrokenFilesGiveTheSameCallsAndTheSameError) {

@@ -1036,9 +1036,14 @@ class ForkedRead {
     }
     if (complete && !failed && first.given > 0) {
       for (size_t i = 0; i < cuts_.size(); ++i) {
+        const bool adopted = stretches_[i].fork && visitor.Adopt(*stretches_[i].fork);
         threads[i].join();
         const Stretch& s = stretches_[i];
-        if (!s.clean || s.results == 0) break;
+        if (!s.clean || s.results == 0) {
+          // What an adopted fork rendered has gone out: only the whole-file read can follow it.
+          if (adopted && s.results > 0) return false;
+          break;
+        }
         visitor.Join(*s.fork);
         first.given += s.results;
         if (i + 1 == cuts_.size()) return true;

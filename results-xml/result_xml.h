@@ -68,15 +68,28 @@ class ResultVisitor {
   //    had every Result before the fork's. It must leave this visitor as if it had been given
   //    the fork's Results itself. Its exceptions are this visitor's and propagate; a fork's own
   //    exception is not: that stretch is then read again, by this visitor.
+  //  * Adopt(fork): on the calling thread before Join, once this visitor (with the forks joined
+  //    before) has had every Result before the fork's, while the fork may still be running on its
+  //    thread. true: the visitor has taken what the fork made so far and lets the fork carry on
+  //    into the visitor's own destination (an export's output), so that work overlaps the fork's
+  //    rest. The fork's stretch can then no longer be read again: if it does not end cleanly,
+  //    StreamResultFile returns false (the caller falls back to the whole-file read, which meets
+  //    the same error). false (the default): nothing changes.
   virtual bool CanFork() const { return false; }
   virtual std::unique_ptr<ResultVisitor> Fork() { return nullptr; }
+  virtual bool Adopt(ResultVisitor& fork) {
+    (void)fork;
+    return false;
+  }
   virtual void Join(ResultVisitor& fork) { (void)fork; }
 };
 
 // Parses `xml` as ParseResultFile does (same checks, same errors), feeding `visitor` as it goes.
 // Returns false, having stopped early, when a <Generated> or <System> follows a <Result> (legal,
 // never written by PTS): the caller then discards what it was given and uses the whole-file
-// ParseResultFile instead. On an error the visitor may have seen part of the file.
+// ParseResultFile instead. On an error the visitor may have seen part of the file. With several
+// threads, false also when a stretch whose fork was adopted (ResultVisitor::Adopt) did not end
+// cleanly: the whole-file read then reports the error.
 struct StreamOptions {
   // > 1 with a visitor that CanFork(): the file is cut at top-level <Result> tags into up to
   // `threads` stretches parsed (and visited) side by side. The outcome is the single-threaded
