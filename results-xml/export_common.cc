@@ -61,7 +61,9 @@ std::optional<double> NumericValue(std::string_view s) {
 }
 
 namespace {
-// ParseSeriesInto() with the pieces separated by `sep` (',' samples, ':' trials).
+// ParseSeriesInto() with the pieces separated by `sep` (',' samples, ':' trials); without
+// `kSummary` only values and all_numeric are filled (min, max, sum stay 0).
+template <bool kSummary>
 void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p);
 }  // namespace
 
@@ -77,11 +79,11 @@ void EntryNumbersInto(const Entry& e, std::vector<double>& out) {
     if (auto n = NumericValue(piece)) out.push_back(*n);
   };
   if (IsSeries(e)) {
-    // ParseSeries reads each sample as NumericValue does; only a series with non-numeric
+    // ParsePartsInto reads each sample as NumericValue does; only a series with non-numeric
     // samples (which it counts as 0 where these are left out) is split again.
     ParsedSeries p;
     p.values.swap(out);
-    ParseSeriesInto(e.value, p);
+    ParsePartsInto<false>(e.value, ',', p);
     out.swap(p.values);
     if (!p.all_numeric) {
       out.clear();
@@ -97,7 +99,7 @@ void EntryNumbersInto(const Entry& e, std::vector<double>& out) {
   // Read in one pass as a series is; split again only when a trial is not numeric.
   ParsedSeries p;
   p.values.swap(out);
-  ParsePartsInto(*e.raw_string, ':', p);
+  ParsePartsInto<false>(*e.raw_string, ':', p);
   out.swap(p.values);
   if (!p.all_numeric) {
     out.clear();
@@ -111,9 +113,10 @@ ParsedSeries ParseSeries(std::string_view s) {
   return p;
 }
 
-void ParseSeriesInto(std::string_view s, ParsedSeries& p) { ParsePartsInto(s, ',', p); }
+void ParseSeriesInto(std::string_view s, ParsedSeries& p) { ParsePartsInto<true>(s, ',', p); }
 
 namespace {
+template <bool kSummary>
 void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p) {
   p.values.clear();
   p.all_numeric = true;
@@ -157,10 +160,12 @@ void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p) {
       v = n.value_or(0);
     }
     // As std::minmax_element: the first smallest, the last largest (0.0 vs -0.0).
-    if (p.values.empty()) p.min = p.max = v;
-    p.min = v < p.min ? v : p.min;
-    p.max = v >= p.max ? v : p.max;
-    p.sum += v;
+    if constexpr (kSummary) {
+      if (p.values.empty()) p.min = p.max = v;
+      p.min = v < p.min ? v : p.min;
+      p.max = v >= p.max ? v : p.max;
+      p.sum += v;
+    }
     p.values.push_back(v);
     if (c == end) break;
     ++c;  // the separator
