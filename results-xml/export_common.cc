@@ -63,8 +63,9 @@ std::optional<double> NumericValue(std::string_view s) {
 namespace {
 // ParseSeriesInto() with the pieces separated by `sep` (',' samples, ':' trials); without
 // `kSummary` only values and all_numeric are filled (min, max, sum stay 0).
+// `texts` (when not null) gets each piece's text beside its value.
 template <bool kSummary>
-void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p);
+void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts = nullptr);
 }  // namespace
 
 std::vector<double> EntryNumbers(const Entry& e) {
@@ -73,38 +74,34 @@ std::vector<double> EntryNumbers(const Entry& e) {
   return out;
 }
 
-void EntryNumbersInto(const Entry& e, std::vector<double>& out) {
+void EntryNumbersInto(const Entry& e, std::vector<double>& out) { EntryNumbersInto(e, out, nullptr); }
+
+void EntryNumbersInto(const Entry& e, std::vector<double>& out, std::vector<std::string_view>* texts) {
   out.clear();
+  if (texts) texts->clear();
   auto add = [&](std::string_view piece) {
-    if (auto n = NumericValue(piece)) out.push_back(*n);
+    if (auto n = NumericValue(piece)) {
+      out.push_back(*n);
+      if (texts) texts->push_back(piece);
+    }
   };
-  if (IsSeries(e)) {
-    // ParsePartsInto reads each sample as NumericValue does; only a series with non-numeric
-    // samples (which it counts as 0 where these are left out) is split again.
+  // ParsePartsInto reads each piece as NumericValue does; only a list with non-numeric pieces
+  // (which it counts as 0 where these are left out) is split again.
+  auto parse = [&](std::string_view list, char sep) {
     ParsedSeries p;
     p.values.swap(out);
-    ParsePartsInto<false>(e.value, ',', p);
+    ParsePartsInto<false>(list, sep, p, texts);
     out.swap(p.values);
     if (!p.all_numeric) {
       out.clear();
-      ForEachPart(e.value, ',', add);
+      if (texts) texts->clear();
+      ForEachPart(list, sep, add);
     }
-    return;
-  }
+  };
+  if (IsSeries(e)) return parse(e.value, ',');
   // NumericTrials() without a string per trial: NumericValue(t) is PhpIsNumeric(t) ? PhpToNumber(t).
-  if (!e.raw_string || e.raw_string->empty()) {
-    add(e.value);
-    return;
-  }
-  // Read in one pass as a series is; split again only when a trial is not numeric.
-  ParsedSeries p;
-  p.values.swap(out);
-  ParsePartsInto<false>(*e.raw_string, ':', p);
-  out.swap(p.values);
-  if (!p.all_numeric) {
-    out.clear();
-    ForEachPart(*e.raw_string, ':', add);
-  }
+  if (!e.raw_string || e.raw_string->empty()) return add(e.value);
+  parse(*e.raw_string, ':');
 }
 
 ParsedSeries ParseSeries(std::string_view s) {
@@ -117,7 +114,7 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) { ParsePartsInto<true>
 
 namespace {
 template <bool kSummary>
-void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p) {
+void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts) {
   p.values.clear();
   p.all_numeric = true;
   p.min = p.max = p.sum = 0;
@@ -167,6 +164,7 @@ void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p) {
       p.sum += v;
     }
     p.values.push_back(v);
+    if (texts) texts->emplace_back(start, static_cast<size_t>(c - start));
     if (c == end) break;
     ++c;  // the separator
   }

@@ -35,6 +35,8 @@ inline bool IsSeries(const Entry& e) { return e.value.find(',') != std::string::
 std::vector<double> EntryNumbers(const Entry& e);
 // The same into `out` (cleared first; its storage is reused).
 void EntryNumbersInto(const Entry& e, std::vector<double>& out);
+// The same, with each number's text (a view into `e`) at the same index of `texts`.
+void EntryNumbersInto(const Entry& e, std::vector<double>& out, std::vector<std::string_view>* texts);
 
 // PHP json_encode() of a float (serialize_precision = -1), appended to `out`: the shortest
 // digits that round-trip, fixed notation unless the decimal exponent is below -4 or above 16,

@@ -88,6 +88,19 @@ class PhpJsonWriter {
     NextElement();
     if (!AppendPlainDecimal(text)) AppendPhpFloat(NumericValue(text).value_or(0));
   }
+  // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
+  // what PHP prints for v (IsPhpJsonDecimal), skipping the shortest-digits search.
+  void KeyNumberText(PlainKey key, double v, std::string_view text) {
+    if (after_key_ || counts_.empty() || counts_.size() * 4 > kBreakIndent || text.empty() ||
+        text.size() > kShortNumber || !IsPhpJsonDecimal(text)) {
+      KeyNumber(key, v);
+      return;
+    }
+    char buf[kKeyRoom + kShortNumber];
+    const size_t n = PlainKeyInto(buf, key.text);
+    std::memcpy(buf + n, text.data(), text.size());
+    out_.append(buf, n + text.size());
+  }
   // NumberFromText(part) for each part of `list` split at `sep`, as elements of the open array:
   // a run time or trial PHP would print as written goes out with its separator in one append.
   void NumbersFromText(std::string_view list, char sep) {
@@ -425,18 +438,27 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   const bool series = IsSeries(e);
   // Working storage reused from entry to entry (no state carries from one entry to the next).
   thread_local std::vector<double> numbers;
+  thread_local std::vector<std::string_view> texts;  // numbers[i] as written in e
   thread_local TrialSummary s;
-  EntryNumbersInto(e, numbers);
+  EntryNumbersInto(e, numbers, &texts);
   SummarizeInto(numbers, s, /*flag_outliers=*/!series);
   w.KeyLiteral("ptsn_statistics");
   w.BeginObject();
   w.KeyLiteral("n");
   w.Integer(static_cast<long long>(s.n));
   if (s.n > 0) {
+    // The median (of an odd count), min and max are trials or samples: their own text, when
+    // PHP prints it as it is, is what formatting the double gives (parse once, use twice).
+    auto text_of = [&](double x) -> std::string_view {
+      if (x == 0) return {};  // 0 and -0 are equal but print differently
+      for (size_t i = 0; i < numbers.size(); ++i)
+        if (numbers[i] == x) return texts[i];
+      return {};
+    };
     w.KeyNumber("mean", s.mean);
-    w.KeyNumber("median", s.median);
-    w.KeyNumber("min", s.min);
-    w.KeyNumber("max", s.max);
+    w.KeyNumberText("median", s.median, text_of(s.median));
+    w.KeyNumberText("min", s.min, text_of(s.min));
+    w.KeyNumberText("max", s.max, text_of(s.max));
     w.KeyNumber("sd", s.sd);
     w.KeyNumber("percent_sd", s.percent_sd);
   }
