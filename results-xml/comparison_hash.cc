@@ -55,15 +55,15 @@ void Sha1(std::string_view data, unsigned char digest[20]) {
       w[i] = uint32_t{p[4 * i]} << 24 | uint32_t{p[4 * i + 1]} << 16 | uint32_t{p[4 * i + 2]} << 8 | p[4 * i + 3];
     for (int i = 16; i < 80; ++i) w[i] = Rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-    for (int i = 0; i < 80; ++i) {
-      uint32_t f, k;
-      if (i < 20) f = (b & c) | (~b & d), k = 0x5A827999;
-      else if (i < 40) f = b ^ c ^ d, k = 0x6ED9EBA1;
-      else if (i < 60) f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
-      else f = b ^ c ^ d, k = 0xCA62C1D6;
-      const uint32_t t = Rotl(a, 5) + f + e + k + w[i];
+    // One loop per round function (no per-round choice among four), each unrolled by the compiler.
+    auto round = [&](uint32_t f, uint32_t k, uint32_t wi) {
+      const uint32_t t = Rotl(a, 5) + f + e + k + wi;
       e = d, d = c, c = Rotl(b, 30), b = a, a = t;
-    }
+    };
+    for (int i = 0; i < 20; ++i) round(d ^ (b & (c ^ d)), 0x5A827999, w[i]);  // (b & c) | (~b & d)
+    for (int i = 20; i < 40; ++i) round(b ^ c ^ d, 0x6ED9EBA1, w[i]);
+    for (int i = 40; i < 60; ++i) round((b & c) | (d & (b | c)), 0x8F1BBCDC, w[i]);  // majority
+    for (int i = 60; i < 80; ++i) round(b ^ c ^ d, 0xCA62C1D6, w[i]);
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
   };
   const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());

@@ -60,33 +60,48 @@ std::optional<double> NumericValue(std::string_view s) {
   return PhpToNumber(s);
 }
 
+namespace {
+// ParseSeriesInto() with the pieces separated by `sep` (',' samples, ':' trials); without
+// `kSummary` only values and all_numeric are filled (min, max, sum stay 0).
+// `texts` (when not null) gets each piece's text beside its value.
+template <bool kSummary>
+void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts = nullptr);
+}  // namespace
+
 std::vector<double> EntryNumbers(const Entry& e) {
   std::vector<double> out;
   EntryNumbersInto(e, out);
   return out;
 }
 
-void EntryNumbersInto(const Entry& e, std::vector<double>& out) {
+void EntryNumbersInto(const Entry& e, std::vector<double>& out) { EntryNumbersInto(e, out, nullptr); }
+
+void EntryNumbersInto(const Entry& e, std::vector<double>& out, std::vector<std::string_view>* texts) {
   out.clear();
+  if (texts) texts->clear();
   auto add = [&](std::string_view piece) {
-    if (auto n = NumericValue(piece)) out.push_back(*n);
+    if (auto n = NumericValue(piece)) {
+      out.push_back(*n);
+      if (texts) texts->push_back(piece);
+    }
   };
-  if (IsSeries(e)) {
-    // ParseSeries reads each sample as NumericValue does; only a series with non-numeric
-    // samples (which it counts as 0 where these are left out) is split again.
+  // ParsePartsInto reads each piece as NumericValue does; only a list with non-numeric pieces
+  // (which it counts as 0 where these are left out) is split again.
+  auto parse = [&](std::string_view list, char sep) {
     ParsedSeries p;
     p.values.swap(out);
-    ParseSeriesInto(e.value, p);
+    ParsePartsInto<false>(list, sep, p, texts);
     out.swap(p.values);
     if (!p.all_numeric) {
       out.clear();
-      ForEachPart(e.value, ',', add);
+      if (texts) texts->clear();
+      ForEachPart(list, sep, add);
     }
-    return;
-  }
+  };
+  if (IsSeries(e)) return parse(e.value, ',');
   // NumericTrials() without a string per trial: NumericValue(t) is PhpIsNumeric(t) ? PhpToNumber(t).
-  if (!e.raw_string || e.raw_string->empty()) add(e.value);
-  else ForEachPart(*e.raw_string, ':', add);
+  if (!e.raw_string || e.raw_string->empty()) return add(e.value);
+  parse(*e.raw_string, ':');
 }
 
 ParsedSeries ParseSeries(std::string_view s) {
@@ -95,12 +110,16 @@ ParsedSeries ParseSeries(std::string_view s) {
   return p;
 }
 
-void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
+void ParseSeriesInto(std::string_view s, ParsedSeries& p) { ParsePartsInto<true>(s, ',', p); }
+
+namespace {
+template <bool kSummary>
+void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts) {
   p.values.clear();
   p.all_numeric = true;
   p.min = p.max = p.sum = 0;
-  p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its ','
-  // One pass: each piece up to the next ',' is read as a plain decimal while it is scanned
+  p.values.reserve(s.size() / 2 + 1);  // a sample takes at least two bytes with its separator
+  // One pass: each piece up to the next `sep` is read as a plain decimal while it is scanned
   // ("-12.50": the shape NumericValue reads exactly, at most 19 digits so the integer cannot
   // overflow, at most 15 of them significant); anything else goes through NumericValue itself.
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -123,8 +142,8 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
     }
     const long digits = (int_end - digits_begin) + decimals;
     double v;
-    if (c < end && *c != ',') {  // more than a plain decimal: find the piece's end
-      const void* comma = std::memchr(c, ',', static_cast<size_t>(end - c));
+    if (c < end && *c != sep) {  // more than a plain decimal: find the piece's end
+      const void* comma = std::memchr(c, sep, static_cast<size_t>(end - c));
       c = comma ? static_cast<const char*>(comma) : end;
       auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
       if (!n) p.all_numeric = false;
@@ -138,15 +157,19 @@ void ParseSeriesInto(std::string_view s, ParsedSeries& p) {
       v = n.value_or(0);
     }
     // As std::minmax_element: the first smallest, the last largest (0.0 vs -0.0).
-    if (p.values.empty()) p.min = p.max = v;
-    p.min = v < p.min ? v : p.min;
-    p.max = v >= p.max ? v : p.max;
-    p.sum += v;
+    if constexpr (kSummary) {
+      if (p.values.empty()) p.min = p.max = v;
+      p.min = v < p.min ? v : p.min;
+      p.max = v >= p.max ? v : p.max;
+      p.sum += v;
+    }
     p.values.push_back(v);
+    if (texts) texts->emplace_back(start, static_cast<size_t>(c - start));
     if (c == end) break;
-    ++c;  // the ','
+    ++c;  // the separator
   }
 }
+}  // namespace
 
 namespace {
 
@@ -159,22 +182,35 @@ Uint128 RoundedShift(Uint128 n, int shift) {
   return q + (r > half || (r == half && (q & 1)));
 }
 
-// The shortest round-trip digits of a (finite, > 0) when it needs 16 or 17 of them, in exact
-// integer arithmetic: a = f * 2^-s, so a * 10^j = f * 10^j / 2^s. The 16-digit decimal nearest
-// to a is the answer when it rounds back to a (it lies within half an ulp, the boundary
-// included when f is even, as round-half-even parsing does), else the nearest 17-digit one,
-// which always does. Only where the interval around a is symmetric (f is not a power of two) and
-// the products fit 128 bits: a in [1e-6, 2^53); false elsewhere.
-bool SixteenOrSeventeenDigits(double a, unsigned long long& digits, int& k) {
+// What the exact 16/17-digit test below found out about a double.
+enum class Digits {
+  kSeventeen,  // no decimal of 16 or fewer digits round-trips: the nearest 17-digit one is it
+  kSixteenOrFewer,  // the nearest 16-digit decimal round-trips; one of 15 or fewer digits might too
+  kUnknown,  // outside the test's range: ask ShortDecimal, then to_chars
+};
+
+// floor(log10(2^e)) for |e| < 1650, in integer arithmetic (78913 / 2^18 is log10(2) from below).
+int FloorLog10Pow2(int e) { return (e * 78913) >> 18; }
+
+// Decides between 16 and 17 shortest round-trip digits of a (finite, > 0) in exact integer
+// arithmetic: a = f * 2^-s, so a * 10^j = f * 10^j / 2^s. The 16-digit decimal nearest to a is
+// the answer when it rounds back to a (it lies within half an ulp, the boundary included when
+// f is even, as round-half-even parsing does), else the nearest 17-digit one, which always
+// does. When a decimal of 15 or fewer digits round-trips, so does that nearest 16-digit one
+// (it is at least as close), so kSeventeen also proves ShortDecimal(a, 15) would fail. Only
+// where the interval around a is symmetric (f is not a power of two) and the products fit 128
+// bits: a in [1e-6, 2^53); kUnknown elsewhere. `digits`/`k`: the 17-digit D17 with a ~ D17 /
+// 10^k for kSeventeen, the 16-digit D16 with a ~ D16 / 10^k for kSixteenOrFewer.
+Digits SixteenOrSeventeenDigits(double a, unsigned long long& digits, int& k) {
   uint64_t bits;
   std::memcpy(&bits, &a, sizeof bits);
   const int biased = static_cast<int>((bits >> 52) & 0x7FF);
   const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
-  if (biased == 0 || biased == 0x7FF || fraction == 0) return false;
+  if (biased == 0 || biased == 0x7FF || fraction == 0) return Digits::kUnknown;
   const uint64_t f = fraction | (uint64_t{1} << 52);
   const int s = 1075 - biased;  // a = f / 2^s
-  if (s < 0 || s > 73) return false;
-  const int e = static_cast<int>(std::floor((biased - 1023) * 0.30102999566398120));  // floor(log10 a) or one less
+  if (s < 0 || s > 73) return Digits::kUnknown;
+  const int e = FloorLog10Pow2(biased - 1023);  // floor(log10 a) or one less
   static constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
                                         100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
                                         1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
@@ -184,71 +220,96 @@ bool SixteenOrSeventeenDigits(double a, unsigned long long& digits, int& k) {
     return j <= 19 ? Uint128{kPow10[j]} : Uint128{kPow10[19]} * kPow10[j - 19];
   };
   for (k = 16 - e; k >= 15 - e; --k) {  // 17 digits: D17 in [10^16, 10^17)
-    if (k < 1 || k > 22) return false;
+    if (k < 1 || k > 22) return Digits::kUnknown;
     const Uint128 d17 = RoundedShift(Uint128{f} * pow10(k), s);
     if (d17 >= Uint128{kPow10[17]}) continue;  // floor(log10 a) was e + 1
-    if (d17 < Uint128{kPow10[16]}) return false;
+    if (d17 < Uint128{kPow10[16]}) return Digits::kUnknown;
     const Uint128 scaled16 = Uint128{f} * pow10(k - 1);  // a * 10^(k-1) * 2^s
     const Uint128 d16 = RoundedShift(scaled16, s);
     const Uint128 back = d16 << s;
     const Uint128 distance = back > scaled16 ? back - scaled16 : scaled16 - back;
     const Uint128 half_ulp_twice = pow10(k - 1);  // 2 * distance vs 10^(k-1): a's ulp is 2^-s
     const bool round_trips = (f % 2 == 0) ? 2 * distance <= half_ulp_twice : 2 * distance < half_ulp_twice;
-    if (round_trips && d16 < Uint128{kPow10[16]}) {
-      digits = static_cast<unsigned long long>(d16) * 10;  // 17 digits with a trailing zero, stripped by the caller
-    } else {
+    if (!round_trips) {
       digits = static_cast<unsigned long long>(d17);
+      return Digits::kSeventeen;
     }
-    return true;
+    if (d16 >= Uint128{kPow10[16]}) return Digits::kUnknown;  // rounds up to a power of ten
+    digits = static_cast<unsigned long long>(d16);
+    --k;
+    return Digits::kSixteenOrFewer;
   }
-  return false;
+  return Digits::kUnknown;
 }
 
-// The decimal digits of m > 0 at `out` (room for 20), returning how many: two at a time.
-size_t WriteDigits(uint64_t m, char* out) {
+// Eight decimal digits of x < 10^8, zero-padded, at out[0..8): 32-bit halves, then pairs.
+void WriteEightDigits(uint32_t x, char* out) {
   static constexpr auto kPairs = [] {
     std::array<char, 200> t{};
     for (int i = 0; i < 100; ++i) t[2 * i] = static_cast<char>('0' + i / 10), t[2 * i + 1] = static_cast<char>('0' + i % 10);
     return t;
   }();
-  char tmp[20];
-  char* p = tmp + sizeof tmp;
-  while (m >= 100) {
-    const auto r = static_cast<size_t>(m % 100);
-    m /= 100;
-    p -= 2;
-    std::memcpy(p, kPairs.data() + 2 * r, 2);
-  }
-  if (m >= 10) {
-    p -= 2;
-    std::memcpy(p, kPairs.data() + 2 * m, 2);
-  } else {
-    *--p = static_cast<char>('0' + m);
-  }
-  const auto n = static_cast<size_t>(tmp + sizeof tmp - p);
-  std::memcpy(out, p, n);
+  const uint32_t hi = x / 10000, lo = x % 10000;
+  std::memcpy(out, kPairs.data() + 2 * (hi / 100), 2);
+  std::memcpy(out + 2, kPairs.data() + 2 * (hi % 100), 2);
+  std::memcpy(out + 4, kPairs.data() + 2 * (lo / 100), 2);
+  std::memcpy(out + 6, kPairs.data() + 2 * (lo % 100), 2);
+}
+
+// The decimal digits of 0 < m < 10^17 at `out` (room for 17 bytes, written past the digits),
+// returning how many: written as a zero-padded 24-digit field, then the leading zeros skipped
+// by knowing the count, so no digit loop and no variable-length copy.
+size_t WriteDigits(uint64_t m, char* out) {
+  static constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+                                        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+                                        1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+                                        1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL};
+  // Digits of m: floor(log10(2) * bit length) or one more.
+  const int t = ((64 - __builtin_clzll(m)) * 1233) >> 12;
+  const size_t n = static_cast<size_t>(t + (m >= kPow10[t]));
+  char field[48];  // 24 digits (the first 7 never read), then slack for the fixed-size copy below
+  field[7] = static_cast<char>('0' + m / 10000000000000000ULL);  // m < 10^17: one digit there
+  WriteEightDigits(static_cast<uint32_t>(m / 100000000 % 100000000), field + 8);
+  WriteEightDigits(static_cast<uint32_t>(m % 100000000), field + 16);
+  std::memcpy(out, field + 24 - n, 17);
   return n;
 }
 }  // namespace
 
-void AppendPhpJsonFloat(std::string& out, double v) {
+size_t FormatPhpJsonFloat(double v, char* buf) {
   if (!std::isfinite(v)) {
-    out += '0';
-    return;
+    buf[0] = '0';
+    return 1;
   }
   if (v == 0) {
-    out += std::signbit(v) ? "-0.0" : "0";
-    return;
+    if (!std::signbit(v)) {
+      buf[0] = '0';
+      return 1;
+    }
+    std::memcpy(buf, "-0.0", 4);
+    return 4;
   }
-  // The shortest round-trip digits ("d" "ddd", decimal exponent of the first), laid out in a
-  // stack buffer and appended once: an export writes ten of these per entry.
-  char digits[24];
+  // The shortest round-trip digits ("d" "ddd", decimal exponent of the first), then the layout.
+  char digits[48];
   size_t n = 0;
   int exponent = 0;
   unsigned long long m = 0;
   int k = 0;
-  // At most 15 digits: m's (php_number.h); 16 or 17: exact integer arithmetic; else to_chars.
-  if (ShortDecimal(std::fabs(v), 15, m, k) || SixteenOrSeventeenDigits(std::fabs(v), m, k)) {
+  // 17 digits: exact integer arithmetic (most means and deviations); at most 15: m's
+  // (php_number.h); 16: the integer test's; else to_chars.
+  const double a = std::fabs(v);
+  const Digits kind = SixteenOrSeventeenDigits(a, m, k);
+  bool found = kind != Digits::kUnknown;
+  // A 16-digit D16 ending in 0 is the 15-digit decimal ShortDecimal would find: the interval of
+  // reals rounding to a is under 2.3 units of D16's last digit wide, so it holds at most one
+  // multiple of ten, and D16 (inside it) is that one.
+  const bool fifteen_known = kind == Digits::kSixteenOrFewer && m % 10 == 0;
+  if (kind != Digits::kSeventeen && !fifteen_known) {
+    unsigned long long m15;
+    int k15;
+    if (ShortDecimal(a, 15, m15, k15)) m = m15, k = k15, found = true;
+  }
+  if (found) {
     n = WriteDigits(m, digits);
     exponent = static_cast<int>(n) - 1 - k;
     while (digits[n - 1] == '0') --n;
@@ -265,65 +326,87 @@ void AppendPhpJsonFloat(std::string& out, double v) {
     if (exponent_negative) exponent = -exponent;
   }
 
-  char buf[64];
+  // Pieces are copied with fixed 24-byte moves (n <= 17 digits), each overwriting the
+  // previous one's spare tail: kPhpJsonFloatRoom has room for the longest layout plus that slack.
   char* o = buf;
   if (v < 0) *o++ = '-';
   if (exponent < -4 || exponent > 16) {
     *o++ = digits[0];
     *o++ = '.';
-    if (n > 1) o = std::copy(digits + 1, digits + n, o);
-    else *o++ = '0';
+    if (n > 1) {
+      std::memcpy(o, digits + 1, 24);
+      o += n - 1;
+    } else {
+      *o++ = '0';
+    }
     *o++ = 'e';
     *o++ = exponent < 0 ? '-' : '+';
-    o = std::to_chars(o, buf + sizeof buf, std::abs(exponent)).ptr;
+    o = std::to_chars(o, o + 8, std::abs(exponent)).ptr;
   } else if (exponent < 0) {
-    *o++ = '0';
-    *o++ = '.';
-    o = std::fill_n(o, -exponent - 1, '0');
-    o = std::copy(digits, digits + n, o);
+    static constexpr char kLead[8] = {'0', '.', '0', '0', '0', '0', '0', '0'};
+    std::memcpy(o, kLead, 8);  // "0." and up to 3 zeros (exponent >= -4)
+    o += 1 - exponent;
+    std::memcpy(o, digits, 24);
+    o += n;
   } else {
-    const auto int_digits = static_cast<size_t>(exponent + 1);
+    const auto int_digits = static_cast<size_t>(exponent + 1);  // <= 17
+    std::memcpy(o, digits, 24);
     if (n <= int_digits) {
-      o = std::copy(digits, digits + n, o);
-      o = std::fill_n(o, int_digits - n, '0');
+      o += n;
+      std::memset(o, '0', 24);
+      o += int_digits - n;
     } else {
-      o = std::copy(digits, digits + int_digits, o);
+      o += int_digits;
       *o++ = '.';
-      o = std::copy(digits + int_digits, digits + n, o);
+      std::memcpy(o, digits + int_digits, 24);
+      o += n - int_digits;
     }
   }
-  out.append(buf, static_cast<size_t>(o - buf));
+  return static_cast<size_t>(o - buf);
+}
+
+void AppendPhpJsonFloat(std::string& out, double v) {
+  char buf[kPhpJsonFloatRoom];
+  out.append(buf, FormatPhpJsonFloat(v, buf));
 }
 
 // A decimal of at most 15 significant digits survives text -> double -> text, so the shortest
 // digits that round-trip its double (what PHP prints) are its own digits without leading and
 // trailing zeros.
-namespace {
-// True when `text` is already the form AppendPlainDecimalAsPhpJson writes: "-12.5", "0.05",
-// "7": an optional '-', "0" or digits without a leading zero, and when there is a point, digits
-// after it ending in a non-zero one; 1 to 15 significant digits, the first at most four places
-// after the point. (A trial or run time as PTS writes it.)
+// "-12.5", "0.05", "7": an optional '-', "0" or digits without a leading zero, and when there
+// is a point, digits after it ending in a non-zero one; 1 to 15 significant digits, the first
+// at most four places after the point. (A trial or run time as PTS writes it.)
 bool IsPhpJsonDecimal(std::string_view text) {
-  const char* c = text.data();
-  const char* const end = c + text.size();
+  const char* const end = text.data() + text.size();
+  bool plain = false;
+  return ScanPhpJsonDecimal(text.data(), end, plain) == end && plain;
+}
+
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
+  plain = false;
   const bool negative = c < end && *c == '-';
   c += negative;
   const char* const int_begin = c;
   while (c < end && IsAsciiDigit(*c)) ++c;
   const long int_digits = c - int_begin;
-  if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return false;
+  if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return c;
   const bool zero_int = *int_begin == '0';
-  if (c == end) return int_digits <= 15 && !(negative && zero_int);
-  if (*c != '.') return false;
+  if (c == end || *c != '.') {
+    plain = int_digits <= 15 && !(negative && zero_int);
+    return c;
+  }
   const char* const frac_begin = ++c;
   while (c < end && IsAsciiDigit(*c)) ++c;
-  if (c != end || c == frac_begin || c[-1] == '0') return false;
-  if (!zero_int) return int_digits + (c - frac_begin) <= 15;
+  if (c == frac_begin || c[-1] == '0') return c;
+  if (!zero_int) {
+    plain = int_digits + (c - frac_begin) <= 15;
+    return c;
+  }
   const char* first = frac_begin;  // first significant digit
   while (*first == '0') ++first;
-  return first - frac_begin <= 3 && c - first <= 15;
+  plain = first - frac_begin <= 3 && c - first <= 15;
+  return c;
 }
-}  // namespace
 
 bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {
   if (IsPhpJsonDecimal(text)) {

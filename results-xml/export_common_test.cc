@@ -196,6 +196,34 @@ TEST(AppendPhpJsonFloat, SameAsReferenceFormatter) {
   for (double v : values) ASSERT_EQ(JsonFloat(v), ReferencePhpJsonFloat(v)) << std::hexfloat << v;
 }
 
+// A million doubles of 15 to 17 significant digits (random mantissas at exponents around the
+// exact integer test's range, their neighbouring doubles, and the means and deviations
+// statistics produce), where a 17-digit verdict skips ShortDecimal and a 16-digit one ending in
+// 0 stands for it: each prints as the reference does.
+TEST(AppendPhpJsonFloat, SixteenAndSeventeenDigitDoublesSameAsReference) {
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<int> exponent(-12, 20);
+  std::string out, expected;
+  for (int i = 0; i < 1000000; ++i) {
+    double v;
+    if (i % 4 == 3) {  // a 15-digit decimal's double or a neighbour: the multiple-of-ten cases
+      const unsigned long long mantissa = 100000000000000ULL + rng() % 900000000000000ULL;
+      v = std::strtod((std::to_string(mantissa) + "e" + std::to_string(exponent(rng) - 14)).c_str(), nullptr);
+      if (i % 3) v = std::nextafter(v, i % 3 == 1 ? 0.0 : HUGE_VAL);
+    } else if (i % 2) {
+      const unsigned long long mantissa = 10000000000000000ULL + rng() % 90000000000000000ULL;
+      v = std::strtod((std::to_string(mantissa) + "e" + std::to_string(exponent(rng) - 16)).c_str(), nullptr);
+    } else {
+      const double a = static_cast<double>(rng() % 10000000) / 1000, b = static_cast<double>(rng() % 10000000) / 1000;
+      v = i % 4 ? (a + b + 1) / 3 : std::sqrt(a * a + b * b) / 7;
+    }
+    if (i % 5 == 0) v = -v;
+    out.clear();
+    AppendPhpJsonFloat(out, v);
+    ASSERT_EQ(out, ReferencePhpJsonFloat(v)) << std::hexfloat << v;
+  }
+}
+
 // The text fast path prints what formatting the text's double prints.
 TEST(AppendPlainDecimalAsPhpJson, SameAsFormattingTheDouble) {
   std::mt19937_64 rng(5);

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -31,26 +32,47 @@ class PhpJsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
   void Key(std::string_view key) {
-    const size_t indent = counts_.size() * 4;
-    if (!after_key_ && !counts_.empty() && indent <= kBreakIndent && key.size() <= kShortKey &&
+    if (!after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent && key.size() <= kShortKey &&
         std::all_of(key.begin(), key.end(), [](char c) { return NeedsNoEscape(static_cast<unsigned char>(c)); })) {
-      // The usual key ("mean", an identifier) with its separator and indentation in one append:
-      // the writer's most frequent call.
-      char buf[2 + kBreakIndent + kShortKey + 4];
-      const bool first = counts_.back()++ == 0;
-      size_t n = 2 - first + indent;
-      std::memcpy(buf, kBreak.data() + first, n);
-      buf[n++] = '"';
-      std::memcpy(buf + n, key.data(), key.size());
-      n += key.size();
-      std::memcpy(buf + n, "\": ", 3);
-      out_.append(buf, n + 3);
+      // The usual key (an identifier) with its separator and indentation in one append.
+      char buf[kKeyRoom];
+      out_.append(buf, PlainKeyInto(buf, key));
     } else {
       NextElement();
       Quoted(key);
       out_ += ": ";
     }
     after_key_ = true;
+  }
+  // The writer's own keys ("mean", "value"): checked when compiled, so no scan for escapes.
+  struct PlainKey {
+    template <size_t N>
+    consteval PlainKey(const char (&s)[N]) : text(s, N - 1) {  // NOLINT: implicit from a literal
+      for (char c : text)
+        if (!NeedsNoEscape(static_cast<unsigned char>(c))) throw "a PlainKey needs no JSON escapes";
+      if (text.size() > kShortKey) throw "a PlainKey is short";
+    }
+    std::string_view text;
+  };
+  void KeyLiteral(PlainKey key) {
+    if (!after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent) {
+      char buf[kKeyRoom];
+      out_.append(buf, PlainKeyInto(buf, key.text));
+    } else {
+      Key(key.text);
+    }
+    after_key_ = true;
+  }
+  // Key(key) then Number(v) in one append: a statistics object is made of these.
+  void KeyNumber(PlainKey key, double v) {
+    if (after_key_ || counts_.empty() || counts_.size() * 4 > kBreakIndent) {
+      Key(key.text);
+      Number(v);
+      return;
+    }
+    char buf[kKeyRoom + kPhpJsonFloatRoom];
+    const size_t n = PlainKeyInto(buf, key.text);
+    out_.append(buf, n + FormatPhpJsonFloat(v, buf + n));
   }
   void String(std::string_view s) {
     NextElement();
@@ -65,6 +87,50 @@ class PhpJsonWriter {
   void NumberFromText(std::string_view text) {
     NextElement();
     if (!AppendPlainDecimal(text)) AppendPhpFloat(NumericValue(text).value_or(0));
+  }
+  // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
+  // what PHP prints for v (IsPhpJsonDecimal), skipping the shortest-digits search.
+  void KeyNumberText(PlainKey key, double v, std::string_view text) {
+    if (after_key_ || counts_.empty() || counts_.size() * 4 > kBreakIndent || text.empty() ||
+        text.size() > kShortNumber || !IsPhpJsonDecimal(text)) {
+      KeyNumber(key, v);
+      return;
+    }
+    char buf[kKeyRoom + kShortNumber];
+    const size_t n = PlainKeyInto(buf, key.text);
+    std::memcpy(buf + n, text.data(), text.size());
+    out_.append(buf, n + text.size());
+  }
+  // NumberFromText(part) for each part of `list` split at `sep`, as elements of the open array:
+  // a run time or trial PHP would print as written goes out with its separator in one append.
+  void NumbersFromText(std::string_view list, char sep) {
+    const size_t indent = counts_.size() * 4;
+    const bool fast = !after_key_ && !counts_.empty() && indent <= kBreakIndent;
+    const char* c = list.data();
+    const char* const end = c + list.size();
+    for (;;) {  // split and shape-checked in one pass (ForEachPart + IsPhpJsonDecimal)
+      const char* const start = c;
+      bool plain;
+      c = ScanPhpJsonDecimal(c, end, plain);
+      if (c != end && *c != sep) {  // more than a decimal: the part goes on to the separator
+        plain = false;
+        const void* next = std::memchr(c, sep, static_cast<size_t>(end - c));
+        c = next ? static_cast<const char*>(next) : end;
+      }
+      const auto size = static_cast<size_t>(c - start);
+      if (fast && plain && size <= kShortNumber) {
+        char buf[2 + kBreakIndent + kShortNumber];
+        const bool first = counts_.back()++ == 0;
+        const size_t n = 2 - first + indent;
+        std::memcpy(buf, kBreak.data() + first, n);
+        std::memcpy(buf + n, start, size);
+        out_.append(buf, n + size);
+      } else {
+        NumberFromText(std::string_view(start, size));
+      }
+      if (c == end) break;
+      ++c;  // the separator
+    }
   }
   // Goes on as a writer `depth` containers deep, each with members already written (a fork of a
   // view rendering later members of the same object).
@@ -138,8 +204,23 @@ class PhpJsonWriter {
     if (!first) out_ += ',';
     Newline();
   }
+  // Separator, indentation, "key": (a key needing no escapes, at an indent within kBreak) at
+  // buf, returning the length; counts the member.
+  size_t PlainKeyInto(char* buf, std::string_view key) {
+    const size_t indent = counts_.size() * 4;
+    const bool first = counts_.back()++ == 0;
+    size_t n = 2 - first + indent;
+    std::memcpy(buf, kBreak.data() + first, n);
+    buf[n++] = '"';
+    std::memcpy(buf + n, key.data(), key.size());
+    n += key.size();
+    std::memcpy(buf + n, "\": ", 3);
+    return n + 3;
+  }
   static constexpr size_t kShortKey = 60;
+  static constexpr size_t kShortNumber = 24;
   static constexpr size_t kBreakIndent = 64;
+  static constexpr size_t kKeyRoom = 2 + kBreakIndent + kShortKey + 4;
   static constexpr std::array<char, 2 + kBreakIndent> kBreak = [] {
     std::array<char, 2 + kBreakIndent> b{};
     b[0] = ',';
@@ -148,20 +229,44 @@ class PhpJsonWriter {
     return b;
   }();
   void Newline() {
+    const size_t indent = counts_.size() * 4;
+    if (indent <= kBreakIndent) {  // "\n" and the indentation in one append, as NextElement does
+      out_.append(kBreak.data() + 1, 1 + indent);
+      return;
+    }
     out_ += '\n';
-    out_.append(counts_.size() * 4, ' ');
+    out_.append(indent, ' ');
   }
 
-  static bool NeedsNoEscape(unsigned char c) {
-    static constexpr auto kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop
-      std::array<bool, 256> t{};
-      for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\' && b != '/';
-      return t;
-    }();
-    return kPlain[c];
+  static constexpr std::array<bool, 256> kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop
+    std::array<bool, 256> t{};
+    for (int b = 0x20; b < 0x80; ++b) t[b] = b != '"' && b != '\\' && b != '/';
+    return t;
+  }();
+  static constexpr bool NeedsNoEscape(unsigned char c) { return kPlain[c]; }
+  // NeedsNoEscape() of all 8 bytes of `x`: none at or above 0x80, none below 0x20, none equal
+  // to '"', '\\' or '/' (the classic whole-word zero-byte and less-than tests, exact as yes/no
+  // once no byte has its top bit set).
+  static constexpr bool EightNeedNoEscape(uint64_t x) {
+    constexpr uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    auto has_zero = [](uint64_t v) { return ((v - kOnes) & ~v & kHigh) != 0; };
+    return (x & kHigh) == 0 && ((x - kOnes * 0x20) & ~x & kHigh) == 0 && !has_zero(x ^ (kOnes * '"')) &&
+           !has_zero(x ^ (kOnes * '\\')) && !has_zero(x ^ (kOnes * '/'));
+  }
+  // Checked when compiled: every byte value at every position among plain bytes decides as
+  // the table does.
+  static constexpr bool EightAgreesWithTable() {
+    for (int position = 0; position < 8; ++position)
+      for (int byte = 0; byte < 256; ++byte) {
+        uint64_t x = 0x6161616161616161ULL;  // "aaaaaaaa"
+        x = (x & ~(uint64_t{0xFF} << (8 * position))) | (uint64_t(byte) << (8 * position));
+        if (EightNeedNoEscape(x) != NeedsNoEscape(static_cast<unsigned char>(byte))) return false;
+      }
+    return true;
   }
 
   void Quoted(std::string_view s) {
+    static_assert(EightAgreesWithTable());
     static constexpr char kHex[] = "0123456789abcdef";
     auto u = [&](unsigned cp) {
       out_ += "\\u";
@@ -171,6 +276,10 @@ class PhpJsonWriter {
     for (size_t i = 0; i < s.size(); ++i) {
       // Copy the run of characters that need no escaping in one go.
       size_t run = i;
+      for (uint64_t eight; run + 8 <= s.size(); run += 8) {  // 8 bytes at a time, then byte by byte
+        std::memcpy(&eight, s.data() + run, 8);
+        if (!EightNeedNoEscape(eight)) break;
+      }
       while (run < s.size() && NeedsNoEscape(static_cast<unsigned char>(s[run]))) ++run;
       if (run > i) {
         out_.append(s.data() + i, run - i);
@@ -260,9 +369,9 @@ bool Truthy(const nlohmann::ordered_json& j) {
   return !j.empty();
 }
 
-void StringIfTruthy(PhpJsonWriter& w, const char* key, std::string_view value) {
+void StringIfTruthy(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view value) {
   if (PhpEmpty(value)) return;
-  w.Key(key);
+  w.KeyLiteral(key);
   w.String(value);
 }
 
@@ -288,10 +397,10 @@ KeyedOrder OrderByKey(size_t n, KeyOf key_of) {
   return o;
 }
 
-void Components(PhpJsonWriter& w, const char* key, std::string_view components) {
+void Components(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view components) {
   auto parts = SplitComponents(components);
   if (parts.empty()) return;
-  w.Key(key);
+  w.KeyLiteral(key);
   w.BeginObject();
   for (const auto& [k, v] : parts) {
     w.Key(k);
@@ -315,13 +424,11 @@ void SystemBody(PhpJsonWriter& w, const System& s) {
   }
 }
 
-void NumberList(PhpJsonWriter& w, const char* key, std::string_view list, char sep, bool as_numbers) {
-  w.Key(key);
+void NumberList(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view list, char sep, bool as_numbers) {
+  w.KeyLiteral(key);
   w.BeginArray();
-  ForEachPart(list, sep, [&](std::string_view part) {
-    if (as_numbers) w.NumberFromText(part);
-    else w.String(part);
-  });
+  if (as_numbers) w.NumbersFromText(list, sep);
+  else ForEachPart(list, sep, [&](std::string_view part) { w.String(part); });
   w.EndArray();
 }
 
@@ -331,30 +438,39 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   const bool series = IsSeries(e);
   // Working storage reused from entry to entry (no state carries from one entry to the next).
   thread_local std::vector<double> numbers;
+  thread_local std::vector<std::string_view> texts;  // numbers[i] as written in e
   thread_local TrialSummary s;
-  EntryNumbersInto(e, numbers);
+  EntryNumbersInto(e, numbers, &texts);
   SummarizeInto(numbers, s, /*flag_outliers=*/!series);
-  w.Key("ptsn_statistics");
+  w.KeyLiteral("ptsn_statistics");
   w.BeginObject();
-  w.Key("n");
+  w.KeyLiteral("n");
   w.Integer(static_cast<long long>(s.n));
   if (s.n > 0) {
-    for (auto [k, v] : {std::pair{"mean", s.mean}, {"median", s.median}, {"min", s.min}, {"max", s.max},
-                        {"sd", s.sd}, {"percent_sd", s.percent_sd}}) {
-      w.Key(k);
-      w.Number(v);
-    }
+    // The median (of an odd count), min and max are trials or samples: their own text, when
+    // PHP prints it as it is, is what formatting the double gives (parse once, use twice).
+    auto text_of = [&](double x) -> std::string_view {
+      if (x == 0) return {};  // 0 and -0 are equal but print differently
+      for (size_t i = 0; i < numbers.size(); ++i)
+        if (numbers[i] == x) return texts[i];
+      return {};
+    };
+    w.KeyNumber("mean", s.mean);
+    w.KeyNumberText("median", s.median, text_of(s.median));
+    w.KeyNumberText("min", s.min, text_of(s.min));
+    w.KeyNumberText("max", s.max, text_of(s.max));
+    w.KeyNumber("sd", s.sd);
+    w.KeyNumber("percent_sd", s.percent_sd);
   }
   if (s.n > 0 && !series) {
-    w.Key("se");
-    w.Number(s.se);
-    w.Key("ci95");
+    w.KeyNumber("se", s.se);
+    w.KeyLiteral("ci95");
     w.BeginArray();
     w.Number(s.ci95_low);
     w.Number(s.ci95_high);
     w.EndArray();
     // 0-based positions (in raw_values) of trials flagged by the modified Z-score; none dropped.
-    w.Key("outliers");
+    w.KeyLiteral("outliers");
     w.BeginArray();
     for (size_t i = 0; i < s.outliers.size(); ++i)
       if (s.outliers[i]) w.Integer(static_cast<long long>(i));
@@ -362,9 +478,11 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   }
   // A trial entry's numbers are its numeric trials, whose standard error is s.se; a series'
   // label (if it has a RawString at all) is about those trials, not the samples.
-  const std::string label = series ? StandardErrorLabel(e) : StandardErrorLabel(e, s.se);
+  thread_local std::string label;
+  if (series) label = StandardErrorLabel(e);
+  else StandardErrorLabelInto(e, s.se, label);
   if (!label.empty()) {
-    w.Key("se_label");
+    w.KeyLiteral("se_label");
     w.String(label);
   }
   w.EndObject();
@@ -373,21 +491,25 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
 // The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
 // test_run_times, details (array_filter()ed), then our statistics.
 void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
-  const std::optional<double> value = NumericValue(e.value);
+  // A series ("92.05,91.06,...") is never numeric (is_numeric() takes no ','): not parsed.
+  const std::optional<double> value = IsSeries(e) ? std::nullopt : NumericValue(e.value);
   if (value) {
     if (*value != 0) {
-      w.Key("value");
+      w.KeyLiteral("value");
       w.NumberFromText(e.value);
     }
   } else if (!PhpEmpty(e.value)) {
-    w.Key("value");
+    w.KeyLiteral("value");
     w.String(e.value);
   }
   // PTS keeps no raw string when it (loosely) equals the value.
   const std::string_view raw = e.raw_string ? std::string_view(*e.raw_string) : std::string_view();
   if (!raw.empty() && raw != e.value) {
-    const std::optional<double> raw_number = value ? NumericValue(raw) : std::nullopt;
-    if (!raw_number || *raw_number != *value) NumberList(w, "raw_values", raw, ':', true);
+    // Several trials ("8.08:8.02") are never one number (is_numeric() takes no ':'): not parsed.
+    bool equals_value = false;
+    if (value && raw.find(':') == std::string_view::npos)
+      if (const std::optional<double> raw_number = NumericValue(raw)) equals_value = *raw_number == *value;
+    if (!equals_value) NumberList(w, "raw_values", raw, ':', true);
   }
 
   // PTS's usual Entry/JSON is {"test-run-times":"8.08:8.02:8.07"} and nothing else: written
@@ -397,7 +519,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     if (with_statistics) {
       Statistics(w, e);
       if (auto label = StandInMark(e)) {
-        w.Key("ptsn_stand_in");
+        w.KeyLiteral("ptsn_stand_in");
         w.String(*label);
       }
     }
@@ -405,12 +527,17 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   }
   auto details = Decode(e.json);
   if (details.is_object()) {
-    for (auto [from, to] : {std::pair{"min-result", "min_result"}, std::pair{"max-result", "max_result"}}) {
+    struct Rename {
+      const char* from;
+      PhpJsonWriter::PlainKey to;
+    };
+    static constexpr Rename kRenames[] = {{"min-result", "min_result"}, {"max-result", "max_result"}};
+    for (const auto& [from, to] : kRenames) {
       auto it = details.find(from);
       if (it == details.end() || it->is_null()) continue;
       if (it->is_string()) NumberList(w, to, it->get<std::string>(), ':', false);
       else {
-        w.Key(to);
+        w.KeyLiteral(to);
         w.BeginArray();
         w.Value(*it);
         w.EndArray();
@@ -421,7 +548,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     if (it != details.end() && !it->is_null()) {
       if (it->is_string()) NumberList(w, "test_run_times", it->get<std::string>(), ':', true);
       else {
-        w.Key("test_run_times");
+        w.KeyLiteral("test_run_times");
         w.BeginArray();
         w.Value(*it);
         w.EndArray();
@@ -430,14 +557,14 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     }
   }
   if (Truthy(details)) {
-    w.Key("details");
+    w.KeyLiteral("details");
     w.Value(details);
   }
   if (with_statistics) {
     Statistics(w, e);
     // Also in "details" (PTS's key), but a tool must not have to know our JSON to see it.
     if (auto label = StandInMark(e)) {
-      w.Key("ptsn_stand_in");
+      w.KeyLiteral("ptsn_stand_in");
       w.String(*label);
     }
   }

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <random>
+
+#include "results-xml/export_common.h"
+#include "results-xml/statistics.h"
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_test_fixture.h"
@@ -65,6 +69,31 @@ TEST(ExportJson, PhpConventions) {
   EXPECT_NE(j.find("\"systems\": []"), std::string::npos);
 }
 
+// Indentation stays 4 spaces a level however deep a decoded System/JSON nests (the writer
+// appends short indents from a table and longer ones piece by piece): with no '/' and no
+// floats, PHP's layout is nlohmann's dump(4) of the same document.
+TEST(ExportJson, DeepNestingIndentsLikePhp) {
+  ResultFile f;
+  System s;
+  s.identifier = "Deep";
+  std::string nested = "[1, {}, [], \"x\"]";
+  for (int depth = 0; depth < 24; ++depth) nested = "{\"k" + std::to_string(depth) + "\": " + nested + ", \"n\": 2}";
+  s.json = nested;
+  f.systems.push_back(s);
+  Result r;
+  r.title = "T";
+  r.entries = {{"Deep", "8", "8:9:10", {}}};
+  f.results.push_back(r);
+  for (bool statistics : {false, true}) {
+    const std::string text = ResultFileToJson(f, {.statistics = statistics});
+    const Json parsed = Json::parse(text);
+    if (!statistics) {  // (statistics add floats and "\/", which dump() writes otherwise)
+      EXPECT_EQ(parsed.dump(4), text);
+    }
+    EXPECT_EQ(parsed["systems"]["Deep"]["data"], Json::parse(nested));
+  }
+}
+
 TEST(ExportJson, NumbersFromTextPrintAsPhpFloats) {
   // Plain decimals are written from their own digits, everything else through the double: both
   // must print what PHP's json_encode prints for the float.
@@ -112,6 +141,54 @@ TEST(ExportJson, NothingIsLostWhenKeysCollide) {
   EXPECT_EQ(bar["ptsn_shadowed_entries"][0]["ptsn_key"], "Baseline");
   ASSERT_EQ(j["ptsn_shadowed_results"].size(), 1u);
   EXPECT_EQ(j["ptsn_shadowed_results"][0]["results"]["Tuned"]["value"], 9.5);
+}
+
+// The median, min and max are written from the trial's own text when PHP prints it as it is:
+// for trials and samples of every kind (trailing zeros, signs, zeros of both signs, exponents,
+// spaces, words, more digits than PHP keeps) each prints as formatting the double does.
+TEST(ExportJson, StatisticsFromTrialTextPrintAsTheirDoubles) {
+  const std::vector<std::string> pieces = {"12.5", "12.50", "-3", "0", "-0", "-0.0", "0.0", "7", "1e3", " 7", "+2",
+                                           "0.00012", "0.000012", "123456789012345", "1234567890123456", "99.99",
+                                           "abc", "5.", ".5", "-12.25", "100", "1e-7", "3.14159265358979"};
+  std::mt19937_64 rng(11);
+  ResultFile f;
+  std::vector<std::string> expected;  // "median: x, min: y, max: z" per result, in order
+  for (int i = 0; i < 3000; ++i) {
+    const char sep = i % 4 == 0 ? ',' : ':';
+    std::string joined;
+    for (size_t k = 0, n = 1 + rng() % 5; k < n; ++k) joined += (k ? std::string(1, sep) : "") + pieces[rng() % pieces.size()];
+    Result r;
+    r.title = "T" + std::to_string(i);
+    Entry e;
+    e.identifier = "S";
+    if (sep == ',') e.value = joined + ",1";  // a series
+    else e.value = "5", e.raw_string = joined;
+    const std::vector<double> numbers = EntryNumbers(e);
+    if (numbers.empty()) continue;
+    const TrialSummary t = Summarize(numbers);
+    std::string line;
+    for (double v : {t.median, t.min, t.max}) {
+      line += line.empty() ? "" : ", ";
+      AppendPhpJsonFloat(line, v);
+    }
+    expected.push_back(line);
+    r.entries.push_back(e);
+    f.results.push_back(r);
+  }
+  const std::string text = ResultFileToJson(f);
+  auto after = [&](std::string_view key, size_t& from) {
+    from = text.find("\"" + std::string(key) + "\": ", from);
+    const size_t begin = from + key.size() + 4;
+    from = text.find_first_of(",\n", begin);
+    return text.substr(begin, from - begin);
+  };
+  size_t at = 0;
+  for (const std::string& line : expected) {
+    std::string got = after("median", at);
+    got += ", " + after("min", at);
+    got += ", " + after("max", at);
+    ASSERT_EQ(got, line);
+  }
 }
 
 }  // namespace

@@ -159,15 +159,20 @@ std::string StandardErrorLabel(const Entry& entry) {
 }
 
 std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials) {
-  if (!entry.raw_string || entry.raw_string->empty()) return "";
-  const auto trials = static_cast<size_t>(std::count(entry.raw_string->begin(), entry.raw_string->end(), ':')) + 1;
-  if (trials < 2) return "";
-  std::string label = "SE +/- ";  // built in place: JSON writes one per entry
-  label += PhpNumberFormat(se_of_numeric_trials, std::max(2, PtsPrecision(entry.value)));
-  label += ", N = ";
-  char count[24];
-  label.append(count, static_cast<size_t>(std::to_chars(count, count + sizeof count, trials).ptr - count));
+  std::string label;
+  StandardErrorLabelInto(entry, se_of_numeric_trials, label);
   return label;
+}
+
+void StandardErrorLabelInto(const Entry& entry, double se_of_numeric_trials, std::string& label) {
+  label.clear();
+  if (!entry.raw_string || entry.raw_string->empty()) return;
+  const auto trials = static_cast<size_t>(std::count(entry.raw_string->begin(), entry.raw_string->end(), ':')) + 1;
+  if (trials < 2) return;
+  label += "SE +/- ";
+  AppendPhpNumberFormat(label, se_of_numeric_trials, std::max(2, PtsPrecision(entry.value)));
+  char count[32] = ", N = ";
+  label.append(count, static_cast<size_t>(std::to_chars(count + 6, count + sizeof count, trials).ptr - count));
 }
 
 namespace {

@@ -24,6 +24,7 @@ namespace ptsn::results {
 // PHP round/number_format/float-to-string/is_numeric live in runner/common/php_number.h.
 using ptsn::PhpFloatToString;
 using ptsn::PhpIsNumeric;
+using ptsn::AppendPhpNumberFormat;
 using ptsn::PhpNumberFormat;
 using ptsn::PhpRound;
 // strtod of a string PhpIsNumeric accepted (0 for anything else).
@@ -75,6 +76,8 @@ std::string StandardErrorLabel(const Entry& entry);
 // The same label when the standard error of the entry's numeric trials (StandardError of
 // NumericTrials) is already known.
 std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials);
+// The same into `label` (replaced; its storage is reused: an export writes one per entry).
+void StandardErrorLabelInto(const Entry& entry, double se_of_numeric_trials, std::string& label);
 
 // ---- What PTS lacks -----------------------------------------------------------------------------
 

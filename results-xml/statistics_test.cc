@@ -266,6 +266,9 @@ TEST(Statistics, StandardErrorLabelFromKnownStandardError) {
            {"12", " 12 :+12:1e1"}, {"7", "a:b"}}) {
     const Entry e = E(value, raw);
     EXPECT_EQ(StandardErrorLabel(e, StandardError(NumericTrials(e))), StandardErrorLabel(e)) << raw;
+    std::string reused = "an earlier entry's label, longer than this one's";  // replaced, never appended to
+    StandardErrorLabelInto(e, StandardError(NumericTrials(e)), reused);
+    EXPECT_EQ(reused, StandardErrorLabel(e)) << raw;
   }
   EXPECT_EQ(StandardErrorLabel(E("49.41", "50.7:49.43:48.09")), "SE +/- 0.75, N = 3");
   EXPECT_EQ(StandardErrorLabel(E("7", "a:b")), "SE +/- 0.00, N = 2");

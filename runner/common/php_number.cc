@@ -61,34 +61,48 @@ double PhpRound(double value, int places) {
 }
 
 std::string PhpNumberFormat(double value, int decimals) {
+  std::string s;
+  AppendPhpNumberFormat(s, value, decimals);
+  return s;
+}
+
+void AppendPhpNumberFormat(std::string& out, double value, int decimals) {
   decimals = std::max(0, decimals);
   double d = PhpRound(value, decimals);
-  if (!std::isfinite(d)) return PhpFloatToString(d);
+  if (!std::isfinite(d)) {
+    out += PhpFloatToString(d);
+    return;
+  }
   // d is the double nearest to n / 10^decimals for an integer n; while |n| < 2^53 that n is
   // exactly round(d * 10^decimals), and printf("%.*f") would print n's digits. Writing n
   // directly skips printf's arbitrary-precision path (the hot spot of large text exports).
   if (decimals <= 15 && std::fabs(d) * Pow10(decimals) < 1e15) {
     const long long n = std::llround(std::fabs(d) * Pow10(decimals));
+    // "-", then n's digits with zeros before them up to decimals + 1, a '.' before the last
+    // `decimals`: composed here (at most 1 + 16 + 1 characters) and appended once.
     char digits[40];
-    const int pad = std::max(0, decimals + 1 - static_cast<int>(std::to_chars(digits, digits + 20, n).ptr - digits));
-    std::fill(digits, digits + pad, '0');  // at least one digit before the point
-    const int len = static_cast<int>(std::to_chars(digits + pad, digits + sizeof digits, n).ptr - digits);
-    std::string s;
-    s.reserve(static_cast<size_t>(len) + 2);
-    if (d < 0 && n != 0) s += '-';  // number_format never prints "-0.00"
-    s.append(digits, static_cast<size_t>(len - decimals));
+    const int len = static_cast<int>(std::to_chars(digits, digits + 20, n).ptr - digits);
+    const int pad = std::max(0, decimals + 1 - len);  // at least one digit before the point
+    std::memmove(digits + pad, digits, static_cast<size_t>(len));
+    std::fill(digits, digits + pad, '0');
+    const int int_len = len + pad - decimals;
+    char text[48];
+    char* o = text;
+    if (d < 0 && n != 0) *o++ = '-';  // number_format never prints "-0.00"
+    o = std::copy(digits, digits + int_len, o);
     if (decimals > 0) {
-      s += '.';
-      s.append(digits + len - decimals, static_cast<size_t>(decimals));
+      *o++ = '.';
+      o = std::copy(digits + int_len, digits + len + pad, o);
     }
-    return s;
+    out.append(text, static_cast<size_t>(o - text));
+    return;
   }
   char buf[400];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
-  std::string s = buf;
   // number_format never prints "-0.00": the sign is dropped when the rounded value is zero.
-  if (d == 0 && !s.empty() && s[0] == '-') s.erase(0, 1);
-  return s;
+  const char* b = buf;
+  if (d == 0 && buf[0] == '-') ++b;
+  out += b;
 }
 
 bool ShortDecimal(double a, int max_digits, unsigned long long& m, int& k) {

@@ -11,6 +11,8 @@ namespace ptsn {
 double PhpRound(double value, int places);
 // PHP number_format($v, $decimals, '.', '').
 std::string PhpNumberFormat(double value, int decimals);
+// The same text appended to `out` (no string of its own: a label built around it).
+void AppendPhpNumberFormat(std::string& out, double value, int decimals);
 // PHP (string)$float with the given ini precision (default 14): "125.1", "122", "1.0E+15", "-0".
 std::string PhpFloatToString(double value, int precision = 14);
 // When `a` (finite, > 0) is the double nearest to m / 10^k for an integer m below

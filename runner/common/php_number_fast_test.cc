@@ -40,6 +40,15 @@ TEST(PhpNumberFormat, FastPathPrintsWhatPrintfPrints) {
   EXPECT_EQ(PhpNumberFormat(0.05, 3), "0.050");
 }
 
+// AppendPhpNumberFormat adds to what is there, on both its paths.
+TEST(PhpNumberFormat, AppendKeepsWhatWasThere) {
+  std::string s = "SE +/- ";
+  AppendPhpNumberFormat(s, 0.754, 2);
+  EXPECT_EQ(s, "SE +/- 0.75");
+  AppendPhpNumberFormat(s, -1e300, 0);
+  EXPECT_EQ(s, "SE +/- 0.75" + PhpNumberFormat(-1e300, 0));
+}
+
 
 // PhpFloatToString as it was, all through printf: kept as the reference for its fast path.
 std::string FloatToStringViaPrintf(double value, int precision) {
