@@ -4,7 +4,7 @@
 # when available, by the real PTS 10.8.6 (PHP), side by side.
 #
 #   bench/bench_export.sh [BUILD_DIR]          (default: build)
-#   env: RUNS (ours, default 11), PTS_RUNS (default 3), RESULTS (1000), SYSTEMS (10),
+#   env: RUNS (ours, default 11), PTS_RUNS (default 3), PAIR_RUNS (side-by-side pairs, default 5), RESULTS (1000), SYSTEMS (10),
 #        WORK (scratch, default /tmp/ptsn-bench-export),
 #        PTS_SRC (a PTS v10.8.6 checkout; without it only our figures are printed),
 #        SHARED (shared reference tree, default <repo>/../shared)
@@ -18,7 +18,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(dirname "$HERE")
 BUILD=$(cd "${1:-$REPO/build}" && pwd)
-RUNS=${RUNS:-11}; PTS_RUNS=${PTS_RUNS:-3}; RESULTS=${RESULTS:-1000}; SYSTEMS=${SYSTEMS:-10}
+RUNS=${RUNS:-11}; PTS_RUNS=${PTS_RUNS:-3}; PAIR_RUNS=${PAIR_RUNS:-5}; RESULTS=${RESULTS:-1000}; SYSTEMS=${SYSTEMS:-10}
 WORK=${WORK:-/tmp/ptsn-bench-export}
 SHARED=${SHARED:-$REPO/../shared}
 BIN="$BUILD/pts-native"; GEN="$BUILD/bench/gen_results"; TIME_RUN="$BUILD/bench/time_run"
@@ -125,6 +125,28 @@ PY
     done
     row "PTS result-file-to-$f command ($PTS_RUNS runs)" "$WORK/ptscmd-$f.times"
   done
+
+  # Side by side: the figures above are taken one after another, and on this kind of VM the speed
+  # of a core changes by a third from one stretch of seconds to the next, so a ratio of two medians
+  # taken apart can land anywhere in that range. Here each run of PTS's command is paired with
+  # five of ours on standard output made right around it (two before, three after); a pair's
+  # ratio is PTS's wall over the median of its five, and the ratio quoted is the median of
+  # PAIR_RUNS pairs (min-max beside it).
+  printf '\n  side by side, wall (%s pairs: one PTS command run, 5 of ours around it)   median   min-max\n' "$PAIR_RUNS"
+  for pair in text csv json json-stats; do
+    f=${pair%-stats}; a=(); [ "$pair" = json ] && a=(--pts-only)
+    : > "$WORK/pair-$pair.ratios"
+    for _ in $(seq "$PAIR_RUNS"); do
+      rm -f "$WORK/pair-ours.times" "$WORK/pair-pts.times"
+      for _ in 1 2; do measure pair-ours "$BIN" "result-file-to-$f" "${a[@]}" "$XML"; done
+      measure pair-pts env PTS_SRC="$PTS_SRC" PTS_HOME="$PTS_HOME" OUTPUT_FILE="$WORK/ptscmd.$f" \
+        "$SHARED/reference/tools/pts-ref.sh" "result-file-to-$f" bench-export
+      for _ in 1 2 3; do measure pair-ours "$BIN" "result-file-to-$f" "${a[@]}" "$XML"; done
+      echo "$(median "$WORK/pair-pts.times" 1) / $(median "$WORK/pair-ours.times" 1)" | bc -l >> "$WORK/pair-$pair.ratios"
+    done
+    printf '  %-72s %6.2fx  %.1f-%.1fx\n' "PTS result-file-to-$f command / ours $( [ "$pair" = json ] && echo "--pts-only ")$( [ "$pair" = json-stats ] && echo "(default, statistics) ")on stdout" \
+      "$(median "$WORK/pair-$pair.ratios" 1)" "$(sort -g "$WORK/pair-$pair.ratios" | head -1)" "$(sort -g "$WORK/pair-$pair.ratios" | tail -1)"
+  done
 fi
 
 # Speed-ups by wall time and by CPU time (user+sys): on a loaded machine wall time mostly
@@ -158,6 +180,9 @@ for f in text csv json; do
     goal "$f on stdout: speed vs PTS command, wall" \
       "$(echo "$(median "$WORK/ptscmd-$f.times" 1)/$(median "$WORK/ours-stdout-$f.times" 1)" | bc -l)" 30 '>='
   fi
+done
+for pair in text csv json json-stats; do
+  [ -s "$WORK/pair-$pair.ratios" ] && goal "$pair on stdout: side by side vs PTS command, wall" "$(median "$WORK/pair-$pair.ratios" 1)" 30 '>='
 done
 if [ -f "$WORK/ptscmd-json.times" ]; then
   for col in 1 2; do
