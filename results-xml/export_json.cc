@@ -32,7 +32,7 @@ class PhpJsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
   void Key(std::string_view key) {
-    if (!after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent && key.size() <= kShortKey &&
+    if (BreaksFromTable() && key.size() <= kShortKey &&
         std::all_of(key.begin(), key.end(), [](char c) { return NeedsNoEscape(static_cast<unsigned char>(c)); })) {
       // The usual key (an identifier) with its separator and indentation in one append.
       char buf[kKeyRoom];
@@ -55,7 +55,7 @@ class PhpJsonWriter {
     std::string_view text;
   };
   void KeyLiteral(PlainKey key) {
-    if (!after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent) {
+    if (BreaksFromTable()) {
       char buf[kKeyRoom];
       out_.append(buf, PlainKeyInto(buf, key.text));
     } else {
@@ -65,7 +65,7 @@ class PhpJsonWriter {
   }
   // Key(key) then Number(v) in one append: a statistics object is made of these.
   void KeyNumber(PlainKey key, double v) {
-    if (after_key_ || counts_.empty() || counts_.size() * 4 > kBreakIndent) {
+    if (!BreaksFromTable()) {
       Key(key.text);
       Number(v);
       return;
@@ -91,8 +91,7 @@ class PhpJsonWriter {
   // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
   // what PHP prints for v (IsPhpJsonDecimal), skipping the shortest-digits search.
   void KeyNumberText(PlainKey key, double v, std::string_view text) {
-    if (after_key_ || counts_.empty() || counts_.size() * 4 > kBreakIndent || text.empty() ||
-        text.size() > kShortNumber || !IsPhpJsonDecimal(text)) {
+    if (!BreaksFromTable() || text.empty() || text.size() > kShortNumber || !IsPhpJsonDecimal(text)) {
       KeyNumber(key, v);
       return;
     }
@@ -104,8 +103,7 @@ class PhpJsonWriter {
   // NumberFromText(part) for each part of `list` split at `sep`, as elements of the open array:
   // a run time or trial PHP would print as written goes out with its separator in one append.
   void NumbersFromText(std::string_view list, char sep) {
-    const size_t indent = counts_.size() * 4;
-    const bool fast = !after_key_ && !counts_.empty() && indent <= kBreakIndent;
+    const bool fast = BreaksFromTable();
     const char* c = list.data();
     const char* const end = c + list.size();
     for (;;) {  // split and shape-checked in one pass (ForEachPart + IsPhpJsonDecimal)
@@ -120,9 +118,7 @@ class PhpJsonWriter {
       const auto size = static_cast<size_t>(c - start);
       if (fast && plain && size <= kShortNumber) {
         char buf[2 + kBreakIndent + kShortNumber];
-        const bool first = counts_.back()++ == 0;
-        const size_t n = 2 - first + indent;
-        std::memcpy(buf, kBreak.data() + first, n);
+        const size_t n = BreakInto(buf);
         std::memcpy(buf + n, start, size);
         out_.append(buf, n + size);
       } else {
@@ -204,13 +200,20 @@ class PhpJsonWriter {
     if (!first) out_ += ',';
     Newline();
   }
-  // Separator, indentation, "key": (a key needing no escapes, at an indent within kBreak) at
-  // buf, returning the length; counts the member.
-  size_t PlainKeyInto(char* buf, std::string_view key) {
-    const size_t indent = counts_.size() * 4;
+  // Whether the next element (not after a key, inside a container) is preceded by a separator and
+  // an indentation that kBreak holds, so that BreakInto can write them.
+  bool BreaksFromTable() const { return !after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent; }
+  // Separator, newline and indentation at buf (when BreaksFromTable()), returning the length;
+  // counts the member.
+  size_t BreakInto(char* buf) {
     const bool first = counts_.back()++ == 0;
-    size_t n = 2 - first + indent;
+    const size_t n = 2 - first + counts_.size() * 4;
     std::memcpy(buf, kBreak.data() + first, n);
+    return n;
+  }
+  // BreakInto, then "key": (a key needing no escapes) at buf, returning the length.
+  size_t PlainKeyInto(char* buf, std::string_view key) {
+    size_t n = BreakInto(buf);
     buf[n++] = '"';
     std::memcpy(buf + n, key.data(), key.size());
     n += key.size();

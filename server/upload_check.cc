@@ -10,6 +10,25 @@ namespace ptsn::server {
 
 namespace {
 
+// The summary's share of the head (Generated, the systems) and of one Result. `take` copies a
+// string or moves it out (see Summarise).
+template <typename Take, typename File>
+void SummariseHead(ResultSummary& out, File& file, Take take) {
+  out.title = take(file.generated.title);
+  out.description = take(file.generated.description);
+  out.systems.reserve(file.systems.size());
+  out.hardware.reserve(file.systems.size());
+  for (auto& s : file.systems) {
+    out.systems.push_back(take(s.identifier));
+    out.hardware.push_back(take(s.hardware));
+  }
+}
+template <typename Take, typename R>
+void SummariseResult(ResultSummary& out, R& r, Take take) {
+  out.tests.push_back(take(r.identifier));
+  out.result_titles.push_back(take(r.title));
+}
+
 // File: const ResultFile (its strings are copied) or ResultFile (they are moved out: the check's
 // own parse, dropped right after; ~200 strings per 100-result file).
 template <typename File>
@@ -19,22 +38,14 @@ ResultSummary Summarise(File& file) {
     else return std::move(s);
   };
   ResultSummary out;
-  out.title = take(file.generated.title);
-  out.description = take(file.generated.description);
-  out.systems.reserve(file.systems.size());
-  out.hardware.reserve(file.systems.size());
-  for (auto& s : file.systems) {
-    out.systems.push_back(take(s.identifier));
-    out.hardware.push_back(take(s.hardware));
-  }
+  SummariseHead(out, file, take);
   out.tests.reserve(file.results.size());
   out.result_titles.reserve(file.results.size());
-  for (auto& r : file.results) {
-    out.tests.push_back(take(r.identifier));
-    out.result_titles.push_back(take(r.title));
-  }
+  for (auto& r : file.results) SummariseResult(out, r, take);
   return out;
 }
+
+std::string Copy(const std::string& s) { return s; }
 
 }  // namespace
 
@@ -50,17 +61,11 @@ class CheckingVisitor : public results::ResultVisitor {
  public:
   void Head(const results::ResultFile& head) override {
     validator_.Head(head);
-    summary_.title = head.generated.title;
-    summary_.description = head.generated.description;
-    for (const auto& s : head.systems) {
-      summary_.systems.push_back(s.identifier);
-      summary_.hardware.push_back(s.hardware);
-    }
+    SummariseHead(summary_, head, Copy);
   }
   void OnResult(const results::Result& r) override {
     validator_.OnResult(r);
-    summary_.tests.push_back(r.identifier);
-    summary_.result_titles.push_back(r.title);
+    SummariseResult(summary_, r, Copy);
   }
   std::vector<results::ValidationIssue> Issues() { return validator_.Finish(); }
   ResultSummary TakeSummary() { return std::move(summary_); }

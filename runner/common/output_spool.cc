@@ -73,14 +73,9 @@ void OutputSpool::CopyTo(int fd, const std::string& fd_name) const {
     if (n < 0 && (errno == EINVAL || errno == ENOSYS)) break;  // e.g. an O_APPEND file: copy by hand
     if (n <= 0) fail();
   }
-  char buffer[1 << 16];
-  while (static_cast<size_t>(at) < size_) {
-    ssize_t n = ::pread(fd_, buffer, sizeof buffer, at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) Fail(n < 0 ? std::strerror(errno) : "the temporary file is shorter than what was written");
-    if (!WriteAll(fd, std::string_view(buffer, static_cast<size_t>(n)))) fail();
-    at += n;
-  }
+  ReadFileFrom(at, [&](std::string_view text) {
+    if (!WriteAll(fd, text)) fail();
+  });
 }
 
 void OutputSpool::ReadBack(const std::function<void(std::string_view)>& take) const {
@@ -88,8 +83,12 @@ void OutputSpool::ReadBack(const std::function<void(std::string_view)>& take) co
     if (!memory_.empty()) take(memory_);
     return;
   }
+  ReadFileFrom(0, take);
+}
+
+void OutputSpool::ReadFileFrom(off_t at, const std::function<void(std::string_view)>& take) const {
   std::string buffer(size_t{256} << 10, '\0');
-  for (off_t at = 0; static_cast<size_t>(at) < size_;) {
+  while (static_cast<size_t>(at) < size_) {
     ssize_t n = ::pread(fd_, buffer.data(), std::min(buffer.size(), size_ - static_cast<size_t>(at)), at);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) Fail(n < 0 ? std::strerror(errno) : "the temporary file is shorter than what was written");

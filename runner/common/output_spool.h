@@ -3,6 +3,8 @@
 // kept in memory up to a limit, beyond it in an unlinked temporary file, and copied out at the end.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -31,6 +33,8 @@ class OutputSpool {
 
  private:
   void Spill();
+  // The temporary file's text from offset `at` on, in pieces of up to 256 KiB.
+  void ReadFileFrom(off_t at, const std::function<void(std::string_view)>& take) const;
   [[noreturn]] void Fail(const std::string& what) const;
   size_t limit_;
   std::string dir_;
