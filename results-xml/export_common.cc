@@ -189,6 +189,13 @@ enum class Digits {
   kUnknown,  // outside the test's range: ask ShortDecimal, then to_chars
 };
 
+// 10^0 .. 10^19, every power of ten a uint64_t holds.
+constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+                               100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+                               1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+                               1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+                               1000000000000000000ULL, 10000000000000000000ULL};
+
 // floor(log10(2^e)) for |e| < 1650, in integer arithmetic (78913 / 2^18 is log10(2) from below).
 int FloorLog10Pow2(int e) { return (e * 78913) >> 18; }
 
@@ -211,11 +218,6 @@ Digits SixteenOrSeventeenDigits(double a, unsigned long long& digits, int& k) {
   const int s = 1075 - biased;  // a = f / 2^s
   if (s < 0 || s > 73) return Digits::kUnknown;
   const int e = FloorLog10Pow2(biased - 1023);  // floor(log10 a) or one less
-  static constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-                                        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-                                        1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-                                        1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-                                        1000000000000000000ULL, 10000000000000000000ULL};
   auto pow10 = [&](int j) {  // 10^j for j <= 22 as a 128-bit integer
     return j <= 19 ? Uint128{kPow10[j]} : Uint128{kPow10[19]} * kPow10[j - 19];
   };
@@ -260,10 +262,6 @@ void WriteEightDigits(uint32_t x, char* out) {
 // returning how many: written as a zero-padded 24-digit field, then the leading zeros skipped
 // by knowing the count, so no digit loop and no variable-length copy.
 size_t WriteDigits(uint64_t m, char* out) {
-  static constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-                                        100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-                                        1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-                                        1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL};
   // Digits of m: floor(log10(2) * bit length) or one more.
   const int t = ((64 - __builtin_clzll(m)) * 1233) >> 12;
   const size_t n = static_cast<size_t>(t + (m >= kPow10[t]));
