@@ -135,7 +135,8 @@ std::optional<std::string> RawInflate(std::string_view bytes, size_t max_output)
   std::unique_ptr<libdeflate_decompressor, Free> d(libdeflate_alloc_decompressor());
   if (!d) return std::nullopt;
   std::string out;
-  size_t room = std::min(std::max<size_t>(bytes.size() * 16, 128 * 1024), max_output);
+  // NextCapacity's guess and doubling, but never past max_output: libdeflate refuses what does not fit.
+  size_t room = std::min(NextCapacity(0, bytes.size(), max_output), max_output);
   for (;;) {
     out.resize(room);
     size_t used = 0, produced = 0;  // bytes after the end of the stream are ignored, as zlib did
@@ -146,7 +147,7 @@ std::optional<std::string> RawInflate(std::string_view bytes, size_t max_output)
       return out;
     }
     if (rc != LIBDEFLATE_INSUFFICIENT_SPACE || room >= max_output) return std::nullopt;  // bad, cut, or too big
-    room = room > max_output / 2 ? max_output : room * 2;
+    room = std::min(NextCapacity(room, bytes.size(), max_output), max_output);
   }
 }
 
