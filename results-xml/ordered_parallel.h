@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "runner/common/spread_threads.h"
+
 namespace ptsn::results {
 
 // Calls produce(i) for every i in [0, count) and consume(i, value) with its result, consume
@@ -83,15 +85,16 @@ void ForEachInOrder(size_t count, unsigned threads, size_t window, const std::fu
       for (std::thread& t : threads) t.join();
     }
   } workers{s, {}};
+  ThreadSpreader spreader;
   for (unsigned t = 1; t < threads; ++t) {
-    workers.threads.emplace_back([&] {
+    workers.threads.push_back(spreader.Start([&] {
       std::unique_lock<std::mutex> lock(s.mutex);
       for (;;) {
         s.changed.wait(lock, [&] { return s.stop || s.next_claim >= count || claimable(); });
         if (s.stop || s.next_claim >= count) return;
         make(lock, s.next_claim++);
       }
-    });
+    }));
   }
 
   for (size_t i = 0; i < count; ++i) {

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -28,6 +29,7 @@
 #include "results-xml/parallel_read.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/spread_threads.h"
 
 namespace ptsn::results {
 
@@ -997,34 +999,32 @@ class ResumingVisitor : public ResultVisitor {
 // ResultSplitPoints) into stretches. The calling thread parses the first (closed with the root's
 // end tag) and gives it to the visitor; each later stretch (opened with the root's start tag, and
 // closed with its end tag but the last) is parsed on a thread of its own into a fork of the
-// visitor, made right after Head. Every thread parses and visits its share, and nothing is handed
-// from thread to thread but the forks, joined back in file order at the end.
+// visitor. Every thread parses and visits its share, and nothing is handed from thread to thread
+// but the forks, joined back in file order at the end.
+//
+// The stretches' threads start at Head, once their forks exist, so none of them ever waits: a
+// thread that sleeps is woken by the kernel onto its waker's CPU, and this machine's measured
+// exports then shared one CPU between two threads for most of their run (spread_threads.h).
 //
 // The outcome is the single-threaded read's. A cut that is not at the root's child depth leaves a
 // stretch that is not well-formed. Anything but a clean read of a stretch with at least one Result
-// (an error, a file out of PTS's order, a fork's exception) is settled by reading the file again
-// single-threaded from the start, the visitor being given only the calls it has not had yet
-// (ResumingVisitor): the error and its line are then the single-threaded read's by construction.
-// Exceptions of the visitor itself (OnResult, Fork, Join) come out unchanged, as on one thread.
+// (an error, a file out of PTS's order, a fork's exception, a thread that could not start) is
+// settled by reading the file again single-threaded from the start, the visitor being given only
+// the calls it has not had yet (ResumingVisitor): the error and its line are then the
+// single-threaded read's by construction. Exceptions of the visitor itself (OnResult, Fork, Join)
+// come out unchanged, as on one thread.
 class ForkedRead {
  public:
   ForkedRead(std::string_view xml, const std::string& source_name, std::vector<size_t> cuts)
       : xml_(xml), source_name_(source_name), cuts_(std::move(cuts)), stretches_(cuts_.size()) {}
 
-  bool Run(ResultVisitor& visitor) {
-    std::vector<std::thread> threads;
-    // Releases and joins the threads however Run is left.
-    struct Joiner {
-      ForkedRead& r;
-      std::vector<std::thread>& threads;
-      ~Joiner() {
-        r.Publish(kCancelled);
-        for (auto& t : threads)
-          if (t.joinable()) t.join();
-      }
-    } joiner{*this, threads};
-    for (size_t i = 0; i < cuts_.size(); ++i) threads.emplace_back([this, i] { ReadStretch(i); });
+  ~ForkedRead() {
+    cancelled_.store(true, std::memory_order_release);  // what the threads still read is not needed
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
+  }
 
+  bool Run(ResultVisitor& visitor) {
     First first(*this, visitor);
     bool complete = false, failed = false;
     try {
@@ -1035,9 +1035,9 @@ class ForkedRead {
       failed = true;
     }
     if (complete && !failed && first.given > 0) {
-      for (size_t i = 0; i < cuts_.size(); ++i) {
+      for (size_t i = 0; i < threads_.size(); ++i) {
         const bool adopted = stretches_[i].fork && visitor.Adopt(*stretches_[i].fork);
-        threads[i].join();
+        threads_[i].join();
         const Stretch& s = stretches_[i];
         if (!s.clean || s.results == 0) {
           // What an adopted fork rendered has gone out: only the whole-file read can follow it.
@@ -1049,23 +1049,23 @@ class ForkedRead {
         if (i + 1 == cuts_.size()) return true;
       }
     }
-    Publish(kCancelled);  // what the threads still read is not needed
+    cancelled_.store(true, std::memory_order_release);  // what the threads still read is not needed
     ResumingVisitor resuming(visitor, first.head_given, first.given);
     return Parse(xml_, source_name_, &resuming, nullptr);
   }
 
  private:
   static constexpr std::string_view kOpen = "<PhoronixTestSuite>", kClose = "</PhoronixTestSuite>";
-  enum : uint32_t { kWaiting = 0, kForked = 1, kCancelled = 2 };
   struct Cancelled {};
 
   struct Stretch {
-    std::unique_ptr<ResultVisitor> fork;  // set by the calling thread before kForked
+    std::unique_ptr<ResultVisitor> fork;  // set by the calling thread before the stretch's thread starts
     size_t results = 0;
     bool clean = false;
   };
 
-  // The calling thread's visitor: passes everything on, forks right after Head.
+  // The calling thread's visitor: passes everything on, forks and starts the threads right after
+  // Head.
   struct First : ResultVisitor {
     First(ForkedRead& r, ResultVisitor& to) : r(r), to(to) {}
     void Head(const ResultFile& head) override {
@@ -1074,7 +1074,7 @@ class ForkedRead {
         head_given = true;
         for (Stretch& s : r.stretches_) s.fork = to.Fork();
       });
-      r.Publish(kForked);
+      r.StartThreads();
     }
     void OnResult(const Result& result) override {
       Guarded([&] { to.OnResult(result); });
@@ -1095,19 +1095,28 @@ class ForkedRead {
     size_t given = 0;
   };
 
-  // A stretch's thread's visitor: waits for its fork at the first Result, then feeds it.
+  // A stretch's thread's visitor: feeds the stretch's fork.
   struct Later : ResultVisitor {
     Later(ForkedRead& r, Stretch& s) : r(r), s(s) {}
     void Head(const ResultFile&) override {}
     void OnResult(const Result& result) override {
-      if (s.results == 0) r.AwaitForks();
-      if (r.state_.load(std::memory_order_acquire) == kCancelled || !s.fork) throw Cancelled{};
+      if (r.cancelled_.load(std::memory_order_acquire) || !s.fork) throw Cancelled{};
       s.fork->OnResult(result);
       ++s.results;
     }
     ForkedRead& r;
     Stretch& s;
   };
+
+  // One thread per stretch, in order, as long as threads can be had: a stretch without one is
+  // left unread, and Run reads on from the last joined stretch single-threaded.
+  void StartThreads() {
+    ThreadSpreader spreader;
+    try {
+      for (size_t i = 0; i < cuts_.size(); ++i) threads_.push_back(spreader.Start([this, i] { ReadStretch(i); }));
+    } catch (const std::system_error&) {
+    }
+  }
 
   void ReadStretch(size_t i) {
     Stretch& s = stretches_[i];
@@ -1123,21 +1132,12 @@ class ForkedRead {
     }
   }
 
-  void Publish(uint32_t state) {
-    uint32_t expected = kWaiting;
-    if (state == kCancelled) state_.store(kCancelled, std::memory_order_release);
-    else if (!state_.compare_exchange_strong(expected, state, std::memory_order_acq_rel)) return;
-    state_.notify_all();
-  }
-  void AwaitForks() {
-    for (uint32_t now; (now = state_.load(std::memory_order_acquire)) == kWaiting;) state_.wait(now);
-  }
-
   std::string_view xml_;
   const std::string& source_name_;
   const std::vector<size_t> cuts_;
   std::vector<Stretch> stretches_;  // one per cut: the text from it to the next
-  std::atomic<uint32_t> state_{kWaiting};
+  std::vector<std::thread> threads_;  // threads_[i] reads stretches_[i]
+  std::atomic<bool> cancelled_{false};
 };
 
 }  // namespace
