@@ -11,7 +11,7 @@ namespace ptsn::results {
 
 namespace {
 
-constexpr size_t kFlushBytes = 256 << 10;
+constexpr size_t kFlushBytes = 64 << 10;
 
 // Hands the view's text to the sink whenever a Result leaves more than kFlushBytes pending.
 class Flushing : public ResultVisitor {

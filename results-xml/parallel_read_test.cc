@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -158,15 +161,21 @@ std::string ResultText(const Result& r) {
   return "R " + std::to_string(r.entries.size()) + "\n" + SerializeResultFile(one, {.keep_as_read = true});
 }
 
-// What a fork of CallLog is given; throws at its own fork_throw_at-th Result when set.
+// What a fork of CallLog is given; throws at its own fork_throw_at-th Result when set. Records
+// the threads that fed it; a fork fed on a thread other than `caller` can be made to dawdle.
 struct ForkLog : ResultVisitor {
   void Head(const ResultFile&) override { ADD_FAILURE() << "a fork was given Head"; }
   void OnResult(const Result& r) override {
+    if (fed_by.insert(std::this_thread::get_id()).second && std::this_thread::get_id() != caller)
+      std::this_thread::sleep_for(dawdle);
     results.push_back(ResultText(r));
     if (results.size() == throw_at) throw std::runtime_error("fork stops");
   }
   std::vector<std::string> results;
   size_t throw_at = 0;
+  std::thread::id caller;
+  std::chrono::milliseconds dawdle{0};
+  std::set<std::thread::id> fed_by;
 };
 
 // Every call a visitor is given, as text. Forks (when forkable) log apart and are joined back in,
@@ -186,6 +195,8 @@ struct CallLog : ResultVisitor {
   std::unique_ptr<ResultVisitor> Fork() override {
     auto fork = std::make_unique<ForkLog>();
     fork->throw_at = fork_throw_at;
+    fork->caller = caller;
+    fork->dawdle = dawdle;
     return fork;
   }
   // Adopting takes nothing from the fork here (its thread may still be running); the order of
@@ -199,24 +210,34 @@ struct CallLog : ResultVisitor {
     EXPECT_EQ(std::this_thread::get_id(), caller);
     order += 'J';
     ++joins;
-    for (const std::string& text : static_cast<ForkLog&>(fork).results) Log(text);
+    const auto& f = static_cast<ForkLog&>(fork);
+    EXPECT_EQ(f.fed_by.size(), 1u) << "a stretch is read by one thread";
+    if (f.fed_by.count(caller)) ++joins_fed_by_caller;
+    for (const std::string& text : f.results) Log(text);
   }
   std::string log, order;
-  size_t results = 0, throw_at = 0, fork_throw_at = 0, joins = 0;
+  size_t results = 0, throw_at = 0, fork_throw_at = 0, joins = 0, joins_fed_by_caller = 0;
   bool forkable = true, adopting = false;
+  std::chrono::milliseconds dawdle{0};
   const std::thread::id caller = std::this_thread::get_id();
 };
 
 // The calls and the outcome ("true", "false", the error) of one streaming read; share > 0: where
 // the first cut goes (else stretches of equal size). `joins`: how many forks were joined.
+// `per_thread`: stretches per thread, whatever their size.
 std::string StreamOutcome(std::string_view xml, unsigned threads, size_t throw_at = 0, double share = 0,
-                          size_t fork_throw_at = 0, size_t* joins = nullptr, bool adopting = false) {
+                          size_t fork_throw_at = 0, size_t* joins = nullptr, bool adopting = false,
+                          unsigned per_thread = 1) {
   CallLog visitor;
   visitor.throw_at = throw_at;
   visitor.fork_throw_at = fork_throw_at;
   visitor.adopting = adopting;
   std::string outcome;
-  const StreamOptions options{.threads = threads, .min_parallel_bytes = 0, .first_share = share};
+  const StreamOptions options{.threads = threads,
+                              .min_parallel_bytes = 0,
+                              .stretches_per_thread = per_thread,
+                              .min_stretch_bytes = 0,
+                              .first_share = share};
   try {
     outcome = StreamResultFile(xml, "in.xml", visitor, options) ? "true" : "false";
   } catch (const std::exception& e) {
@@ -257,18 +278,20 @@ TEST(StreamOnTwoThreads, LargeFileGivesTheSingleThreadedCalls) {
   const std::string xml = ManyResults(500);
   const std::string sequential = StreamOutcome(xml, 1);
   ASSERT_EQ(sequential.substr(0, 5), "true\n");
-  for (unsigned threads : {2u, 3u, 4u, 7u}) {
-    size_t joins = 0;
-    EXPECT_EQ(StreamOutcome(xml, threads, 0, 0, 0, &joins), sequential) << threads;
-    EXPECT_EQ(joins, threads - 1) << "every stretch read on its own thread and joined";
-  }
+  for (unsigned threads : {2u, 3u, 4u, 7u})
+    for (unsigned per_thread : {1u, 4u}) {
+      size_t joins = 0;
+      EXPECT_EQ(StreamOutcome(xml, threads, 0, 0, 0, &joins, false, per_thread), sequential) << threads;
+      EXPECT_EQ(joins, threads * per_thread - 1) << "every stretch read and joined";
+    }
   for (double share : {0.01, 0.3, 0.6, 0.99}) EXPECT_EQ(StreamOutcome(xml, 2, 0, share), sequential) << share;
   // The default threshold leaves small files on one thread; this one is above it.
   ASSERT_GT(xml.size(), StreamOptions{}.min_parallel_bytes);
   CallLog visitor;
   EXPECT_TRUE(StreamResultFile(xml, "in.xml", visitor, {.threads = 2}));
   EXPECT_EQ("true\n" + visitor.log, sequential);
-  EXPECT_EQ(visitor.joins, 1u);
+  EXPECT_EQ(visitor.joins + 1, std::clamp<size_t>(xml.size() / StreamOptions{}.min_stretch_bytes, 2, 8))
+      << "stretches of at least min_stretch_bytes, up to 4 per thread";
   // A visitor that cannot fork is read on one thread.
   CallLog single;
   single.forkable = false;
@@ -281,11 +304,12 @@ TEST(StreamOnTwoThreads, AForkThatThrowsHasItsStretchReadAgainByTheVisitor) {
   const std::string xml = ManyResults(300);
   const std::string sequential = StreamOutcome(xml, 1);
   for (unsigned threads : {2u, 4u})
-    for (size_t at : {1, 20}) {
-      size_t joins = 99;
-      EXPECT_EQ(StreamOutcome(xml, threads, 0, 0, at, &joins), sequential) << threads << " " << at;
-      EXPECT_EQ(joins, 0u) << "the first fork failed, so nothing was joined";
-    }
+    for (unsigned per_thread : {1u, 3u})
+      for (size_t at : {1, 20}) {
+        size_t joins = 99;
+        EXPECT_EQ(StreamOutcome(xml, threads, 0, 0, at, &joins, false, per_thread), sequential) << threads << " " << at;
+        EXPECT_EQ(joins, 0u) << "the first fork failed, so nothing was joined";
+      }
   // The visitor's own exception in a stretch a fork had read comes out as on one thread.
   for (size_t at : {160, 299}) EXPECT_EQ(StreamOutcome(xml, 2, at), StreamOutcome(xml, 1, at)) << at;
 }
@@ -294,15 +318,38 @@ TEST(StreamOnTwoThreads, EachForkIsOfferedForAdoptionJustBeforeItsJoin) {
   const std::string xml = ManyResults(500);
   const std::string sequential = StreamOutcome(xml, 1);
   for (bool adopting : {false, true})
-    for (unsigned threads : {2u, 3u, 5u}) {
-      CallLog visitor;
-      visitor.adopting = adopting;
-      EXPECT_TRUE(StreamResultFile(xml, "in.xml", visitor, {.threads = threads, .min_parallel_bytes = 0}));
-      EXPECT_EQ("true\n" + visitor.log, sequential) << threads;
-      std::string order;
-      for (unsigned i = 1; i < threads; ++i) order += "AJ";
-      EXPECT_EQ(visitor.order, order) << threads;
-    }
+    for (unsigned threads : {2u, 3u, 5u})
+      for (unsigned per_thread : {1u, 4u}) {
+        CallLog visitor;
+        visitor.adopting = adopting;
+        EXPECT_TRUE(StreamResultFile(xml, "in.xml", visitor,
+                                     {.threads = threads,
+                                      .min_parallel_bytes = 0,
+                                      .stretches_per_thread = per_thread,
+                                      .min_stretch_bytes = 0}));
+        EXPECT_EQ("true\n" + visitor.log, sequential) << threads;
+        std::string order;
+        for (unsigned i = 1; i < threads * per_thread; ++i) order += "AJ";
+        EXPECT_EQ(visitor.order, order) << threads;
+      }
+}
+
+// The threads share the stretches out as they go: while a worker is held up in one, the calling
+// thread reads the others (a slower core gets less of the file), and the calls are still the
+// single-threaded read's.
+TEST(StreamOnTwoThreads, TheCallingThreadReadsStretchesWhileAWorkerIsHeldUp) {
+  const std::string xml = ManyResults(400);
+  const std::string sequential = StreamOutcome(xml, 1);
+  for (bool adopting : {false, true}) {
+    CallLog visitor;
+    visitor.adopting = adopting;
+    visitor.dawdle = std::chrono::milliseconds(40);  // a worker's first Result of each stretch
+    EXPECT_TRUE(StreamResultFile(xml, "in.xml", visitor,
+                                 {.threads = 2, .min_parallel_bytes = 0, .stretches_per_thread = 4, .min_stretch_bytes = 0}));
+    EXPECT_EQ("true\n" + visitor.log, sequential);
+    EXPECT_EQ(visitor.joins, 7u);
+    EXPECT_GE(visitor.joins_fed_by_caller, 3u) << "the worker dawdled 40 ms in each stretch it took";
+  }
 }
 
 // Once a fork is adopted, what it rendered is out of the reader's hands: a stretch of it that

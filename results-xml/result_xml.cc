@@ -996,27 +996,28 @@ class ResumingVisitor : public ResultVisitor {
 };
 
 // One file read on several threads: the text is cut at top-level <Result> tags (parallel_read.h's
-// ResultSplitPoints) into stretches. The calling thread parses the first (closed with the root's
-// end tag) and gives it to the visitor; each later stretch (opened with the root's start tag, and
-// closed with its end tag but the last) is parsed on a thread of its own into a fork of the
-// visitor. Every thread parses and visits its share, and nothing is handed from thread to thread
-// but the forks, joined back in file order at the end.
+// ResultSplitPoints) into stretches, several per thread. The calling thread parses the first
+// (closed with the root's end tag) and gives it to the visitor; each later stretch (opened with
+// the root's start tag, and closed with its end tag but the last) is parsed into a fork of the
+// visitor by whichever thread takes it first: the threads take the next unread stretch whenever
+// they finish one, the calling thread too while the stretch it must join next is still being
+// read. So a thread on a slower core reads fewer stretches (this project's test machine often
+// runs one vCPU at 60 % of the other's speed; hybrid CPUs do so by design). The forks are
+// joined back in file order; nothing else is handed from thread to thread.
 //
-// The stretches' threads start at Head, once their forks exist, so none of them ever waits: a
-// thread that sleeps is woken by the kernel onto its waker's CPU, and this machine's measured
-// exports then shared one CPU between two threads for most of their run (spread_threads.h).
+// The workers start at Head, once the forks exist, and never wait: a thread that sleeps is woken
+// by the kernel onto its waker's CPU, where it shares that CPU (spread_threads.h).
 //
 // The outcome is the single-threaded read's. A cut that is not at the root's child depth leaves a
 // stretch that is not well-formed. Anything but a clean read of a stretch with at least one Result
-// (an error, a file out of PTS's order, a fork's exception, a thread that could not start) is
-// settled by reading the file again single-threaded from the start, the visitor being given only
-// the calls it has not had yet (ResumingVisitor): the error and its line are then the
-// single-threaded read's by construction. Exceptions of the visitor itself (OnResult, Fork, Join)
-// come out unchanged, as on one thread.
+// (an error, a file out of PTS's order, a fork's exception) is settled by reading the file again
+// single-threaded from the start, the visitor being given only the calls it has not had yet
+// (ResumingVisitor): the error and its line are then the single-threaded read's by construction.
+// Exceptions of the visitor itself (OnResult, Fork, Join) come out unchanged, as on one thread.
 class ForkedRead {
  public:
-  ForkedRead(std::string_view xml, const std::string& source_name, std::vector<size_t> cuts)
-      : xml_(xml), source_name_(source_name), cuts_(std::move(cuts)), stretches_(cuts_.size()) {}
+  ForkedRead(std::string_view xml, const std::string& source_name, std::vector<size_t> cuts, unsigned threads)
+      : xml_(xml), source_name_(source_name), cuts_(std::move(cuts)), stretches_(cuts_.size()), workers_(threads - 1) {}
 
   ~ForkedRead() {
     cancelled_.store(true, std::memory_order_release);  // what the threads still read is not needed
@@ -1035,18 +1036,20 @@ class ForkedRead {
       failed = true;
     }
     if (complete && !failed && first.given > 0) {
-      for (size_t i = 0; i < threads_.size(); ++i) {
-        const bool adopted = stretches_[i].fork && visitor.Adopt(*stretches_[i].fork);
-        threads_[i].join();
-        const Stretch& s = stretches_[i];
+      for (size_t i = 0; i < stretches_.size(); ++i) {
+        Stretch& s = stretches_[i];
+        const bool adopted = s.fork && visitor.Adopt(*s.fork);
+        while (!s.done.load(std::memory_order_acquire))
+          if (!ReadNextStretch()) s.done.wait(false, std::memory_order_acquire);
         if (!s.clean || s.results == 0) {
           // What an adopted fork rendered has gone out: only the whole-file read can follow it.
           if (adopted && s.results > 0) return false;
           break;
         }
         visitor.Join(*s.fork);
+        s.fork.reset();  // its buffers go back before the next stretches fill theirs
         first.given += s.results;
-        if (i + 1 == cuts_.size()) return true;
+        if (i + 1 == stretches_.size()) return true;
       }
     }
     cancelled_.store(true, std::memory_order_release);  // what the threads still read is not needed
@@ -1059,12 +1062,13 @@ class ForkedRead {
   struct Cancelled {};
 
   struct Stretch {
-    std::unique_ptr<ResultVisitor> fork;  // set by the calling thread before the stretch's thread starts
+    std::unique_ptr<ResultVisitor> fork;  // set at Head, before any thread reads the stretch
     size_t results = 0;
     bool clean = false;
+    std::atomic<bool> done{false};  // results and clean are final
   };
 
-  // The calling thread's visitor: passes everything on, forks and starts the threads right after
+  // The calling thread's visitor: passes everything on, forks and starts the workers right after
   // Head.
   struct First : ResultVisitor {
     First(ForkedRead& r, ResultVisitor& to) : r(r), to(to) {}
@@ -1074,7 +1078,7 @@ class ForkedRead {
         head_given = true;
         for (Stretch& s : r.stretches_) s.fork = to.Fork();
       });
-      r.StartThreads();
+      r.StartWorkers();
     }
     void OnResult(const Result& result) override {
       Guarded([&] { to.OnResult(result); });
@@ -1095,7 +1099,7 @@ class ForkedRead {
     size_t given = 0;
   };
 
-  // A stretch's thread's visitor: feeds the stretch's fork.
+  // A stretch's reader's visitor: feeds the stretch's fork.
   struct Later : ResultVisitor {
     Later(ForkedRead& r, Stretch& s) : r(r), s(s) {}
     void Head(const ResultFile&) override {}
@@ -1108,17 +1112,25 @@ class ForkedRead {
     Stretch& s;
   };
 
-  // One thread per stretch, in order, as long as threads can be had: a stretch without one is
-  // left unread, and Run reads on from the last joined stretch single-threaded.
-  void StartThreads() {
+  // As many workers as threads can be had: with none, the calling thread reads every stretch.
+  void StartWorkers() {
     ThreadSpreader spreader;
     try {
-      for (size_t i = 0; i < cuts_.size(); ++i) threads_.push_back(spreader.Start([this, i] { ReadStretch(i); }));
+      for (unsigned t = 0; t < workers_; ++t)
+        threads_.push_back(spreader.Start([this] {
+          while (ReadNextStretch()) {
+          }
+        }));
     } catch (const std::system_error&) {
     }
   }
 
-  void ReadStretch(size_t i) {
+  // Reads the first stretch no thread has taken; false when none is left (or the read was
+  // cancelled).
+  bool ReadNextStretch() {
+    if (cancelled_.load(std::memory_order_acquire)) return false;
+    const size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+    if (i >= stretches_.size()) return false;
     Stretch& s = stretches_[i];
     try {
       const size_t from = cuts_[i], to = i + 1 < cuts_.size() ? cuts_[i + 1] : xml_.size();
@@ -1130,13 +1142,18 @@ class ForkedRead {
     } catch (...) {  // out of memory: the single-threaded read will say so
       s.clean = false;
     }
+    s.done.store(true, std::memory_order_release);
+    s.done.notify_all();
+    return true;
   }
 
   std::string_view xml_;
   const std::string& source_name_;
   const std::vector<size_t> cuts_;
   std::vector<Stretch> stretches_;  // one per cut: the text from it to the next
-  std::vector<std::thread> threads_;  // threads_[i] reads stretches_[i]
+  const unsigned workers_;  // threads besides the calling one
+  std::vector<std::thread> threads_;
+  std::atomic<size_t> next_{0};  // the first stretch no thread has taken
   std::atomic<bool> cancelled_{false};
 };
 
@@ -1165,11 +1182,14 @@ bool StreamResultFile(std::string_view xml, const std::string& source_name, Resu
                       const StreamOptions& options) {
   if (options.threads <= 1 || xml.size() < options.min_parallel_bytes || !visitor.CanFork())
     return Parse(xml, source_name, &visitor, nullptr);
-  const double first_share = options.first_share > 0 ? options.first_share : 1.0 / options.threads;
-  std::vector<size_t> cuts = ResultSplitPoints(xml, options.threads, first_share);
+  // Stretches of at least min_stretch_bytes, up to stretches_per_thread per thread.
+  const size_t parts = std::clamp<size_t>(xml.size() / std::max<size_t>(options.min_stretch_bytes, 1), options.threads,
+                                          size_t{options.threads} * std::max(options.stretches_per_thread, 1u));
+  const double first_share = options.first_share > 0 ? options.first_share : 1.0 / static_cast<double>(parts);
+  std::vector<size_t> cuts = ResultSplitPoints(xml, parts, first_share);
   if (cuts.empty()) return Parse(xml, source_name, &visitor, nullptr);
   xmlInitParser();  // before other threads parse
-  return ForkedRead(xml, source_name, std::move(cuts)).Run(visitor);
+  return ForkedRead(xml, source_name, std::move(cuts), options.threads).Run(visitor);
 }
 
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,

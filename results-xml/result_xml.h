@@ -60,7 +60,8 @@ class ResultVisitor {
 
   // Reading one file on several cores (StreamResultFile with threads > 1): the file is cut into
   // stretches of Results, this visitor is given the first and a fork of it each later one, fed
-  // on a thread of its own; the forks are then joined back in file order.
+  // by whichever thread reads that stretch (the calling thread included); the forks are then
+  // joined back in file order.
   //  * CanFork(): whether Fork() works (asked before the read starts).
   //  * Fork(): on the calling thread, right after Head. The fork is given OnResult calls only,
   //    for Results that come after at least one Result given to this visitor.
@@ -91,12 +92,17 @@ class ResultVisitor {
 // threads, false also when a stretch whose fork was adopted (ResultVisitor::Adopt) did not end
 // cleanly: the whole-file read then reports the error.
 struct StreamOptions {
-  // > 1 with a visitor that CanFork(): the file is cut at top-level <Result> tags into up to
-  // `threads` stretches parsed (and visited) side by side. The outcome is the single-threaded
+  // > 1 with a visitor that CanFork(): the file is cut at top-level <Result> tags into
+  // stretches parsed (and visited) by `threads` threads side by side. The outcome is the single-threaded
   // read's: the same Results in the same order, the same error, the same false. Only for files
   // of at least min_parallel_bytes.
   unsigned threads = 1;
   size_t min_parallel_bytes = 256 << 10;  // below this a parse takes about a millisecond
+  // The file is cut into up to stretches_per_thread stretches per thread, none smaller than about
+  // min_stretch_bytes (but at least one per thread); each thread takes the next unread stretch
+  // when it is done with one, so a thread on a slower core reads fewer of them.
+  unsigned stretches_per_thread = 4;
+  size_t min_stretch_bytes = 128 << 10;
   // Where the first cut goes, as a share of the file (the others are spaced evenly after it);
   // 0: stretches of equal size.
   double first_share = 0;

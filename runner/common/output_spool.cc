@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -21,13 +22,50 @@ std::string DefaultTempDir() {
   return env && *env ? env : "/tmp";
 }
 
+constexpr size_t kChunk = size_t{256} << 10;
+
+// Chunks no spool holds, kept for the next (up to 16 MiB of them).
+class ChunkPool {
+ public:
+  std::unique_ptr<char[]> Take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        auto chunk = std::move(free_.back());
+        free_.pop_back();
+        return chunk;
+      }
+    }
+    return std::unique_ptr<char[]>(new char[kChunk]);  // not value-initialised: untouched pages
+  }
+  void Give(std::unique_ptr<char[]> chunk) {
+    std::lock_guard lock(mutex_);
+    if (free_.size() < 64) free_.push_back(std::move(chunk));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<char[]>> free_;
+};
+
+ChunkPool& Pool() {
+  static ChunkPool* pool = new ChunkPool;  // never destroyed: spools may outlive static destruction order
+  return *pool;
+}
+
 }  // namespace
 
 OutputSpool::OutputSpool(size_t memory_limit, std::string dir)
     : limit_(memory_limit), dir_(dir.empty() ? DefaultTempDir() : std::move(dir)) {}
 
 OutputSpool::~OutputSpool() {
+  ReleaseChunks();
   if (fd_ >= 0) ::close(fd_);
+}
+
+void OutputSpool::ReleaseChunks() {
+  for (auto& chunk : chunks_) Pool().Give(std::move(chunk));
+  chunks_.clear();
 }
 
 void OutputSpool::Fail(const std::string& what) const {
@@ -36,26 +74,43 @@ void OutputSpool::Fail(const std::string& what) const {
 
 void OutputSpool::Spill() {
   // Unlinked from the start: nothing is left behind, whatever happens to the process.
-  fd_ = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+  int fd = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
     std::string name = dir_ + "/pts-native-output.XXXXXX";
-    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd_ >= 0) ::unlink(name.c_str());
+    fd = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd >= 0) ::unlink(name.c_str());
   }
-  if (fd_ < 0) Fail(std::strerror(errno));
-  if (!WriteAll(fd_, memory_)) Fail(std::strerror(errno));
-  std::string().swap(memory_);
+  if (fd < 0) Fail(std::strerror(errno));
+  ReadBack([&](std::string_view text) {  // from memory: fd_ is not set yet
+    if (!WriteAll(fd, text)) {
+      const int error = errno;
+      ::close(fd);
+      Fail(std::strerror(error));
+    }
+  });
+  fd_ = fd;
+  ReleaseChunks();
 }
 
 void OutputSpool::Write(std::string_view text) {
-  if (fd_ < 0 && memory_.size() + text.size() > limit_) Spill();
-  if (fd_ < 0) memory_.append(text);
-  else if (!WriteAll(fd_, text)) Fail(std::strerror(errno));
-  size_ += text.size();
+  if (fd_ < 0 && size_ + text.size() > limit_) Spill();
+  if (fd_ >= 0) {
+    if (!WriteAll(fd_, text)) Fail(std::strerror(errno));
+    size_ += text.size();
+    return;
+  }
+  while (!text.empty()) {
+    const size_t used = size_ % kChunk;
+    if (used == 0 && size_ / kChunk == chunks_.size()) chunks_.push_back(Pool().Take());
+    const size_t n = std::min(text.size(), kChunk - used);
+    std::memcpy(chunks_.back().get() + used, text.data(), n);
+    text.remove_prefix(n);
+    size_ += n;
+  }
 }
 
 void OutputSpool::Clear() {
-  memory_.clear();
+  ReleaseChunks();
   if (fd_ >= 0 && (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0)) Fail(std::strerror(errno));
   size_ = 0;
 }
@@ -63,7 +118,9 @@ void OutputSpool::Clear() {
 void OutputSpool::CopyTo(int fd, const std::string& fd_name) const {
   auto fail = [&] { throw Error("cannot write to " + fd_name + ": " + std::strerror(errno)); };
   if (fd_ < 0) {
-    if (!WriteAll(fd, memory_)) fail();
+    ReadBack([&](std::string_view text) {
+      if (!WriteAll(fd, text)) fail();
+    });
     return;
   }
   off_t at = 0;
@@ -80,7 +137,8 @@ void OutputSpool::CopyTo(int fd, const std::string& fd_name) const {
 
 void OutputSpool::ReadBack(const std::function<void(std::string_view)>& take) const {
   if (fd_ < 0) {
-    if (!memory_.empty()) take(memory_);
+    for (size_t i = 0; i < chunks_.size(); ++i)
+      take(std::string_view(chunks_[i].get(), std::min(kChunk, size_ - i * kChunk)));
     return;
   }
   ReadFileFrom(0, take);

@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ptsn {
 
@@ -36,9 +38,14 @@ class OutputSpool {
   // The temporary file's text from offset `at` on, in pieces of up to 256 KiB.
   void ReadFileFrom(off_t at, const std::function<void(std::string_view)>& take) const;
   [[noreturn]] void Fail(const std::string& what) const;
+  void ReleaseChunks();
+
   size_t limit_;
   std::string dir_;
-  std::string memory_;
+  // The text kept in memory, in fixed-size chunks taken from (and given back to) a pool shared by
+  // every spool of the process: growing never copies, and an export whose threads spool
+  // stretch after stretch reuses the same pages instead of faulting in fresh ones each time.
+  std::vector<std::unique_ptr<char[]>> chunks_;
   int fd_ = -1;
   size_t size_ = 0;
 };
