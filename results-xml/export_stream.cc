@@ -48,7 +48,7 @@ class Flushing : public ResultVisitor {
 // own: the lock only guards the switch.
 class ForkSink : public TextSink {
  public:
-  static constexpr size_t kForkSpoolMemory = size_t{2} << 20;
+  static constexpr size_t kForkSpoolMemory = size_t{1} << 20;
   void Write(std::string_view text) override {
     std::lock_guard lock(mutex_);
     if (direct_) direct_->Write(text);
