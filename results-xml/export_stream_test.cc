@@ -196,7 +196,10 @@ TEST_F(StreamTest, LargeExportsLeaveInPiecesAndMatchTheWholeFileViews) {
   pts_only.statistics = false;
   const std::string json = ResultFileToJson(parsed), json_pts = ResultFileToJson(parsed, pts_only),
                     text = ResultFileToText(parsed, 100), csv = ResultFileToCsv(parsed);
-  // One thread, and the file rendered in 2, 3 and 5 stretches side by side (forked views joined).
+  // One thread, and the file rendered on 2, 3 and 5 threads (several stretches each; forked views
+  // joined).
+  const StreamOptions defaults;
+  ASSERT_GE(ReadFile(path).size() / defaults.min_stretch_bytes, 2 * defaults.stretches_per_thread);
   for (unsigned threads : {1u, 2u, 3u, 5u}) {
     PieceSink sink;
     RenderResultFile(path, *MakeJsonView(), [](const ResultFile& f) { return ResultFileToJson(f); }, sink, threads);
