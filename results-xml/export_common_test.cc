@@ -184,11 +184,11 @@ TEST(AppendPhpJsonFloat, SameAsReferenceFormatter) {
       for (double x : {d, std::nextafter(d, 0.0), std::nextafter(d, HUGE_VAL), -d}) values.push_back(x);
     }
   }
-  // Log-uniform over the exact 16/17-digit path's range and a little beyond, with powers of
-  // two (their rounding interval is lopsided) and their neighbours.
-  std::uniform_real_distribution<double> log10_of(-9, 18);
+  // Log-uniform over the Schubfach path's range (about 9e-22 to 7e16) and beyond, with powers
+  // of two (their rounding interval is lopsided) and their neighbours.
+  std::uniform_real_distribution<double> log10_of(-24, 20);
   for (int i = 0; i < 300000; ++i) values.push_back(std::pow(10.0, log10_of(rng)));
-  for (int e = -40; e <= 60; ++e) {
+  for (int e = -80; e <= 60; ++e) {
     const double p = std::ldexp(1.0, e);
     for (double x : {p, std::nextafter(p, 0.0), std::nextafter(p, HUGE_VAL), 3 * p, std::nextafter(3 * p, 0.0)})
       values.push_back(x);
@@ -197,9 +197,9 @@ TEST(AppendPhpJsonFloat, SameAsReferenceFormatter) {
 }
 
 // A million doubles of 15 to 17 significant digits (random mantissas at exponents around the
-// exact integer test's range, their neighbouring doubles, and the means and deviations
-// statistics produce), where a 17-digit verdict skips ShortDecimal and a 16-digit one ending in
-// 0 stands for it: each prints as the reference does.
+// statistics' range, their neighbouring doubles, and the means and deviations statistics
+// produce), where Schubfach's choices between one digit fewer, s and s + 1 all occur: each
+// prints as the reference does.
 TEST(AppendPhpJsonFloat, SixteenAndSeventeenDigitDoublesSameAsReference) {
   std::mt19937_64 rng(17);
   std::uniform_int_distribution<int> exponent(-12, 20);
