@@ -22,10 +22,20 @@ namespace {
 // Streams JSON formatted exactly like PHP's json_encode($x, JSON_PRETTY_PRINT): 4-space indent,
 // "key": value, "\/" and \uXXXX escapes, floats in PHP's shortest notation ("8", "0.1",
 // "1.0e+25"), "{}"/"[]" for empty containers. Streaming keeps a 1,000 x 10 export to one pass
-// over one string buffer.
+// over one string buffer. Pieces are composed in a small stage of the writer's own (a few
+// fixed-size moves each, no std::string call per piece) and appended to the output string by
+// Flush(), which must come before the string is read.
 class PhpJsonWriter {
  public:
   explicit PhpJsonWriter(std::string& out) : out_(out) {}
+  PhpJsonWriter(const PhpJsonWriter&) = delete;
+  PhpJsonWriter& operator=(const PhpJsonWriter&) = delete;
+
+  // Appends what is staged to the output string.
+  void Flush() {
+    out_.append(stage_, used_);
+    used_ = 0;
+  }
 
   void BeginObject() { Open('{'); }
   void EndObject() { Close('}'); }
@@ -34,13 +44,12 @@ class PhpJsonWriter {
   void Key(std::string_view key) {
     if (BreaksFromTable() && key.size() <= kShortKey &&
         std::all_of(key.begin(), key.end(), [](char c) { return NeedsNoEscape(static_cast<unsigned char>(c)); })) {
-      // The usual key (an identifier) with its separator and indentation in one append.
-      char buf[kKeyRoom];
-      out_.append(buf, PlainKeyInto(buf, key));
+      // The usual key (an identifier) with its separator and indentation in one piece.
+      used_ += PlainKeyInto(Room(kKeyRoom), key);
     } else {
       NextElement();
       Quoted(key);
-      out_ += ": ";
+      Put(": ", 2);
     }
     after_key_ = true;
   }
@@ -56,23 +65,22 @@ class PhpJsonWriter {
   };
   void KeyLiteral(PlainKey key) {
     if (BreaksFromTable()) {
-      char buf[kKeyRoom];
-      out_.append(buf, PlainKeyInto(buf, key.text));
+      used_ += PlainKeyInto(Room(kKeyRoom), key.text);
+      after_key_ = true;
     } else {
       Key(key.text);
     }
-    after_key_ = true;
   }
-  // Key(key) then Number(v) in one append: a statistics object is made of these.
+  // Key(key) then Number(v) in one piece: a statistics object is made of these.
   void KeyNumber(PlainKey key, double v) {
     if (!BreaksFromTable()) {
       Key(key.text);
       Number(v);
       return;
     }
-    char buf[kKeyRoom + kPhpJsonFloatRoom];
-    const size_t n = PlainKeyInto(buf, key.text);
-    out_.append(buf, n + FormatPhpJsonFloat(v, buf + n));
+    char* const p = Room(kKeyRoom + kPhpJsonFloatRoom);
+    const size_t n = PlainKeyInto(p, key.text);
+    used_ += n + FormatPhpJsonFloat(v, p + n);
   }
   void String(std::string_view s) {
     NextElement();
@@ -80,13 +88,19 @@ class PhpJsonWriter {
   }
   void Number(double v) {
     NextElement();
-    AppendPhpFloat(v);
+    used_ += FormatPhpJsonFloat(v, Room(kPhpJsonFloatRoom));
   }
   // Number(NumericValue(text).value_or(0)), writing a plain decimal's own digits when they are
-  // what PHP would print (see AppendPlainDecimal) instead of converting them there and back.
+  // what PHP would print (see AppendPlainDecimalAsPhpJson) instead of converting them there and back.
   void NumberFromText(std::string_view text) {
     NextElement();
-    if (!AppendPlainDecimal(text)) AppendPhpFloat(NumericValue(text).value_or(0));
+    if (text.size() <= kShortNumber && IsPhpJsonDecimal(text)) {
+      CopyShort(Room(kShortNumber), text);
+      used_ += text.size();
+      return;
+    }
+    Flush();  // the rare shapes: through the std::string formatters
+    if (!AppendPlainDecimalAsPhpJson(out_, text)) AppendPhpJsonFloat(out_, NumericValue(text).value_or(0));
   }
   // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
   // what PHP prints for v (IsPhpJsonDecimal), skipping the shortest-digits search.
@@ -95,13 +109,13 @@ class PhpJsonWriter {
       KeyNumber(key, v);
       return;
     }
-    char buf[kKeyRoom + kShortNumber];
-    const size_t n = PlainKeyInto(buf, key.text);
-    std::memcpy(buf + n, text.data(), text.size());
-    out_.append(buf, n + text.size());
+    char* const p = Room(kKeyRoom + kShortNumber);
+    const size_t n = PlainKeyInto(p, key.text);
+    CopyShort(p + n, text);
+    used_ += n + text.size();
   }
   // NumberFromText(part) for each part of `list` split at `sep`, as elements of the open array:
-  // a run time or trial PHP would print as written goes out with its separator in one append.
+  // a run time or trial PHP would print as written goes out with its separator in one piece.
   void NumbersFromText(std::string_view list, char sep) {
     const bool fast = BreaksFromTable();
     const char* c = list.data();
@@ -117,10 +131,10 @@ class PhpJsonWriter {
       }
       const auto size = static_cast<size_t>(c - start);
       if (fast && plain && size <= kShortNumber) {
-        char buf[2 + kBreakIndent + kShortNumber];
-        const size_t n = BreakInto(buf);
-        std::memcpy(buf + n, start, size);
-        out_.append(buf, n + size);
+        char* const p = Room(kBreakRoom + kShortNumber);
+        const size_t n = BreakInto(p);
+        CopyShort(p + n, std::string_view(start, size));
+        used_ += n + size;
       } else {
         NumberFromText(std::string_view(start, size));
       }
@@ -136,16 +150,17 @@ class PhpJsonWriter {
   }
   void Integer(long long v) {
     NextElement();
-    char buf[24];
-    out_.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
+    char* const p = Room(24);
+    used_ += static_cast<size_t>(std::to_chars(p, p + 24, v).ptr - p);
   }
   void Bool(bool b) {
     NextElement();
-    out_ += b ? "true" : "false";
+    if (b) Put("true", 4);
+    else Put("false", 5);
   }
   void Null() {
     NextElement();
-    out_ += "null";
+    Put("null", 4);
   }
   // A decoded JSON document (System/JSON, Entry/JSON), re-encoded as PHP would.
   void Value(const nlohmann::ordered_json& j) {
@@ -173,16 +188,75 @@ class PhpJsonWriter {
   }
 
  private:
+  static constexpr size_t kShortKey = 60;
+  static constexpr size_t kShortNumber = 24;
+  static constexpr size_t kBreakIndent = 64;
+  static constexpr size_t kBreakRoom = 2 + kBreakIndent;  // what BreakInto writes, always
+  static constexpr size_t kKeyRoom = kBreakRoom + kShortKey + 4;
+  static constexpr size_t kStage = 8192;
+  // ",\n" and kBreakIndent spaces, and one more so that a copy of kBreakRoom bytes may start
+  // after the comma.
+  static constexpr std::array<char, kBreakRoom + 1> kBreak = [] {
+    std::array<char, kBreakRoom + 1> b{};
+    b[0] = ',';
+    b[1] = '\n';
+    for (size_t i = 2; i < b.size(); ++i) b[i] = ' ';
+    return b;
+  }();
+
+  // Where the next `n` (<= kStage) bytes go: stage_ + used_, flushed first when they would not
+  // fit. The caller writes there and adds what it wrote to used_.
+  char* Room(size_t n) {
+    if (kStage - used_ < n) Flush();
+    return stage_ + used_;
+  }
+  void Put(char c) {
+    *Room(1) = c;
+    ++used_;
+  }
+  void Put(const char* p, size_t n) {
+    if (n > kStage) {
+      Flush();
+      out_.append(p, n);
+      return;
+    }
+    std::memcpy(Room(n), p, n);
+    used_ += n;
+  }
+  // Copies text (at most 64 bytes) to dst with a few fixed-size moves instead of a call.
+  static void CopyShort(char* dst, std::string_view text) {
+    const char* const src = text.data();
+    const size_t n = text.size();
+    if (n >= 16) {
+      if (n > 32) {
+        std::memcpy(dst, src, n);
+        return;
+      }
+      std::memcpy(dst, src, 16);
+      std::memcpy(dst + n - 16, src + n - 16, 16);
+    } else if (n >= 8) {
+      std::memcpy(dst, src, 8);
+      std::memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(dst, src, 4);
+      std::memcpy(dst + n - 4, src + n - 4, 4);
+    } else if (n > 0) {
+      dst[0] = src[0];
+      dst[n / 2] = src[n / 2];
+      dst[n - 1] = src[n - 1];
+    }
+  }
+
   void Open(char c) {
     NextElement();
-    out_ += c;
+    Put(c);
     counts_.push_back(0);
   }
   void Close(char c) {
     const bool had_members = counts_.back() > 0;
     counts_.pop_back();
     if (had_members) Newline();
-    out_ += c;
+    Put(c);
   }
   // Separator, newline and indentation before an element (not after a key).
   void NextElement() {
@@ -191,54 +265,46 @@ class PhpJsonWriter {
       return;
     }
     if (counts_.empty()) return;
-    const bool first = counts_.back()++ == 0;
-    const size_t indent = counts_.size() * 4;
-    if (indent <= kBreakIndent) {  // ",\n" and the indentation in one append
-      out_.append(kBreak.data() + first, 2 - first + indent);
+    if (counts_.size() * 4 <= kBreakIndent) {
+      used_ += BreakInto(Room(kBreakRoom));
       return;
     }
-    if (!first) out_ += ',';
+    if (counts_.back()++ > 0) Put(',');
     Newline();
   }
   // Whether the next element (not after a key, inside a container) is preceded by a separator and
   // an indentation that kBreak holds, so that BreakInto can write them.
   bool BreaksFromTable() const { return !after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent; }
-  // Separator, newline and indentation at buf (when BreaksFromTable()), returning the length;
-  // counts the member.
+  // Separator, newline and indentation at buf (when BreaksFromTable(); kBreakRoom bytes are
+  // written), returning their length; counts the member.
   size_t BreakInto(char* buf) {
     const bool first = counts_.back()++ == 0;
-    const size_t n = 2 - first + counts_.size() * 4;
-    std::memcpy(buf, kBreak.data() + first, n);
-    return n;
+    std::memcpy(buf, kBreak.data() + first, kBreakRoom);
+    return 2 - first + counts_.size() * 4;
   }
-  // BreakInto, then "key": (a key needing no escapes) at buf, returning the length.
+  // BreakInto, then "key": (a key needing no escapes, at most kShortKey bytes) at buf (which has
+  // kKeyRoom bytes), returning the length.
   size_t PlainKeyInto(char* buf, std::string_view key) {
     size_t n = BreakInto(buf);
     buf[n++] = '"';
-    std::memcpy(buf + n, key.data(), key.size());
+    CopyShort(buf + n, key);
     n += key.size();
     std::memcpy(buf + n, "\": ", 3);
     return n + 3;
   }
-  static constexpr size_t kShortKey = 60;
-  static constexpr size_t kShortNumber = 24;
-  static constexpr size_t kBreakIndent = 64;
-  static constexpr size_t kKeyRoom = 2 + kBreakIndent + kShortKey + 4;
-  static constexpr std::array<char, 2 + kBreakIndent> kBreak = [] {
-    std::array<char, 2 + kBreakIndent> b{};
-    b[0] = ',';
-    b[1] = '\n';
-    for (size_t i = 2; i < b.size(); ++i) b[i] = ' ';
-    return b;
-  }();
   void Newline() {
     const size_t indent = counts_.size() * 4;
-    if (indent <= kBreakIndent) {  // "\n" and the indentation in one append, as NextElement does
-      out_.append(kBreak.data() + 1, 1 + indent);
+    if (indent <= kBreakIndent) {  // "\n" and the indentation in one piece, as NextElement does
+      std::memcpy(Room(kBreakRoom), kBreak.data() + 1, kBreakRoom);
+      used_ += 1 + indent;
       return;
     }
-    out_ += '\n';
-    out_.append(indent, ' ');
+    Put('\n');
+    for (size_t left = indent; left > 0;) {  // deeper than the table: a table's worth at a time
+      const size_t n = std::min(left, kBreakIndent);
+      Put(kBreak.data() + 2, n);
+      left -= n;
+    }
   }
 
   static constexpr std::array<bool, 256> kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop
@@ -272,10 +338,12 @@ class PhpJsonWriter {
     static_assert(EightAgreesWithTable());
     static constexpr char kHex[] = "0123456789abcdef";
     auto u = [&](unsigned cp) {
-      out_ += "\\u";
-      for (int shift = 12; shift >= 0; shift -= 4) out_ += kHex[(cp >> shift) & 0xF];
+      char* const p = Room(6);
+      p[0] = '\\', p[1] = 'u';
+      for (int i = 0; i < 4; ++i) p[2 + i] = kHex[(cp >> (12 - 4 * i)) & 0xF];
+      used_ += 6;
     };
-    out_ += '"';
+    Put('"');
     for (size_t i = 0; i < s.size(); ++i) {
       // Copy the run of characters that need no escaping in one go.
       size_t run = i;
@@ -285,7 +353,7 @@ class PhpJsonWriter {
       }
       while (run < s.size() && NeedsNoEscape(static_cast<unsigned char>(s[run]))) ++run;
       if (run > i) {
-        out_.append(s.data() + i, run - i);
+        Put(s.data() + i, run - i);
         i = run;
         if (i == s.size()) break;
       }
@@ -318,26 +386,25 @@ class PhpJsonWriter {
         continue;
       }
       switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '/': out_ += "\\/"; break;
-        case '\b': out_ += "\\b"; break;
-        case '\f': out_ += "\\f"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
+        case '"': Put("\\\"", 2); break;
+        case '\\': Put("\\\\", 2); break;
+        case '/': Put("\\/", 2); break;
+        case '\b': Put("\\b", 2); break;
+        case '\f': Put("\\f", 2); break;
+        case '\n': Put("\\n", 2); break;
+        case '\r': Put("\\r", 2); break;
+        case '\t': Put("\\t", 2); break;
         default:
           if (c < 0x20) u(c);
-          else out_ += static_cast<char>(c);
+          else Put(static_cast<char>(c));
       }
     }
-    out_ += '"';
+    Put('"');
   }
 
-  void AppendPhpFloat(double v) { AppendPhpJsonFloat(out_, v); }
-  bool AppendPlainDecimal(std::string_view text) { return AppendPlainDecimalAsPhpJson(out_, text); }
-
   std::string& out_;
+  char stage_[kStage];
+  size_t used_ = 0;  // bytes of stage_ not yet flushed
   std::vector<size_t> counts_;  // members written so far, per open container
   bool after_key_ = false;
 };
@@ -692,7 +759,10 @@ class JsonView : public StreamingView {
     }
     WriteKeyedResult(w_, hash, r, ours_);
   }
-  std::string& Pending() override { return out_; }
+  std::string& Pending() override {
+    w_.Flush();
+    return out_;
+  }
   void Finish() override {
     if (!results_open_) {  // PHP encodes an empty array as []
       w_.Key("results");
@@ -778,6 +848,7 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
     WriteTrailer(w);
   }
   w.EndObject();
+  w.Flush();
   return out;
 }
 

@@ -94,6 +94,27 @@ TEST(ExportJson, DeepNestingIndentsLikePhp) {
   }
 }
 
+// The writer composes its text in a stage of a few kilobytes: strings longer than it (with
+// escapes on both sides of its edges) and documents many times its size come out whole.
+TEST(ExportJson, TextLongerThanTheWritersStage) {
+  ResultFile f;
+  std::string title;
+  for (int i = 0; i < 3000; ++i) title += "ab\"cd\n\tef";  // 30,000 bytes, escapes throughout
+  f.generated.title = title;
+  for (int i = 0; i < 400; ++i) {
+    Result r;
+    r.title = "T" + std::to_string(i);
+    r.identifier = std::string(static_cast<size_t>(i * 37 % 9000), 'x');  // some longer than the stage
+    r.entries = {{"A", "8", "8:9:10", {}}, {"B", "12", "", {}}};
+    f.results.push_back(r);
+  }
+  const std::string text = ResultFileToJson(f, {.statistics = false});
+  const Json parsed = Json::parse(text);
+  EXPECT_EQ(parsed.dump(4), text);  // no '/' and no fractions: PHP's layout is dump(4)'s
+  EXPECT_EQ(parsed["title"], title);
+  EXPECT_EQ(parsed["results"].size(), 400u);
+}
+
 TEST(ExportJson, NumbersFromTextPrintAsPhpFloats) {
   // Plain decimals are written from their own digits, everything else through the double: both
   // must print what PHP's json_encode prints for the float.
