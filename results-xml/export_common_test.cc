@@ -47,9 +47,12 @@ TEST(ParseSeries, EachPieceAsNumericValue) {
   const std::vector<std::string> pieces = {
       "89.33", "-0", "0", "-0.0", "0.000", "5.", ".5", "-.5", "-", ".", "", "1e3", " 7", "7 ", "+3", "abc",
       "1.2.3", "0.0000000000000000000001", "12345678901234567890", "1234567890123456789", "999999999999999",
-      "9999999999999999", "99999999999999999999.5", "000000000000000000000042.5", "-12.50", "0x1A", "1,"};
+      "9999999999999999", "99999999999999999999.5", "000000000000000000000042.5", "-12.50", "0x1A", "1,",
+      // around the eight-byte reader's window: up to 7 digits with or without a point, and more
+      "92.05", "-92.05", "7", "-7", "1234567", "12345678", "123456.7", "1.234567", "1234567.5", "12.3456", "0.5",
+      "1.", "12.34.5", "1.2e3", "99.9x", "0012.5", "-0.05", "100000", "9999999", "1234.5678"};
   std::mt19937_64 rng(11);
-  for (int round = 0; round < 200; ++round) {
+  for (int round = 0; round < 3000; ++round) {
     std::vector<std::string> chosen;
     std::string joined;
     const size_t n = 1 + rng() % 8;
@@ -80,6 +83,24 @@ TEST(ParseSeries, EachPieceAsNumericValue) {
     EXPECT_EQ(std::signbit(p.max), std::signbit(*hi)) << joined;
     EXPECT_EQ(p.min, *lo);
     EXPECT_EQ(p.max, *hi);
+
+    // The same pieces as trials (':'), with each number's text: the numeric pieces, in order.
+    if (joined.empty()) continue;  // (no RawString: the entry's Value stands alone)
+    Entry e{"A", "1", joined, {}};
+    std::replace(e.raw_string->begin(), e.raw_string->end(), ',', ':');
+    std::vector<double> numbers;
+    std::vector<std::string_view> texts;
+    EntryNumbersInto(e, numbers, &texts);
+    std::vector<double> numeric;
+    std::vector<std::string> numeric_texts;
+    for (const auto& piece : chosen)
+      if (auto v = NumericValue(piece)) numeric.push_back(*v), numeric_texts.push_back(piece);
+    ASSERT_EQ(numbers.size(), numeric.size()) << joined;
+    ASSERT_EQ(texts.size(), numeric.size()) << joined;
+    for (size_t i = 0; i < numeric.size(); ++i) {
+      EXPECT_EQ(std::memcmp(&numbers[i], &numeric[i], sizeof(double)), 0) << joined << " number " << i;
+      EXPECT_EQ(texts[i], numeric_texts[i]) << joined;
+    }
   }
 }
 
