@@ -413,12 +413,17 @@ bool IsPhpJsonDecimal(std::string_view text) {
   return ScanPhpJsonDecimal(text.data(), end, plain) == end && plain;
 }
 
-const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
+namespace {
+// ScanPhpJsonDecimal, and with kValue the digits as an integer and how many follow the point
+// (meaningful when plain).
+template <bool kValue>
+const char* ScanDecimal(const char* c, const char* end, bool& plain, uint64_t& mantissa, int& decimals) {
   plain = false;
   const bool negative = c < end && *c == '-';
   c += negative;
   const char* const int_begin = c;
-  while (c < end && IsAsciiDigit(*c)) ++c;
+  for (; c < end && IsAsciiDigit(*c); ++c)
+    if constexpr (kValue) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
   const long int_digits = c - int_begin;
   if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return c;
   const bool zero_int = *int_begin == '0';
@@ -427,7 +432,9 @@ const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
     return c;
   }
   const char* const frac_begin = ++c;
-  while (c < end && IsAsciiDigit(*c)) ++c;
+  for (; c < end && IsAsciiDigit(*c); ++c)
+    if constexpr (kValue) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+  if constexpr (kValue) decimals = static_cast<int>(c - frac_begin);
   if (c == frac_begin || c[-1] == '0') return c;
   if (!zero_int) {
     plain = int_digits + (c - frac_begin) <= 15;
@@ -437,6 +444,26 @@ const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
   while (*first == '0') ++first;
   plain = first - frac_begin <= 3 && c - first <= 15;
   return c;
+}
+}  // namespace
+
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
+  uint64_t unused_mantissa = 0;
+  int unused_decimals = 0;
+  return ScanDecimal<false>(c, end, plain, unused_mantissa, unused_decimals);
+}
+
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain, double& value) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+                                      1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  uint64_t mantissa = 0;
+  int decimals = 0;
+  const char* const stop = ScanDecimal<true>(c, end, plain, mantissa, decimals);
+  if (plain) {  // at most 15 significant digits, at most 18 decimals: NumericValue's exact quotient
+    value = static_cast<double>(mantissa) / kPow10[decimals];
+    value = *c == '-' ? -value : value;
+  }
+  return stop;
 }
 
 bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {

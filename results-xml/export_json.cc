@@ -114,22 +114,35 @@ class PhpJsonWriter {
     CopyShort(p + n, text);
     used_ += n + text.size();
   }
+  // The numeric parts of a list and their texts, as EntryNumbersInto gives them.
+  struct ListNumbers {
+    std::vector<double>& values;
+    std::vector<std::string_view>& texts;
+  };
   // NumberFromText(part) for each part of `list` split at `sep`, as elements of the open array:
   // a run time or trial PHP would print as written goes out with its separator in one piece.
-  void NumbersFromText(std::string_view list, char sep) {
+  // With `numbers`, the parts' values are kept too (read in the same pass).
+  void NumbersFromText(std::string_view list, char sep, ListNumbers* numbers = nullptr) {
     const bool fast = BreaksFromTable();
     const char* c = list.data();
     const char* const end = c + list.size();
+    if (numbers) numbers->values.clear(), numbers->texts.clear();
     for (;;) {  // split and shape-checked in one pass (ForEachPart + IsPhpJsonDecimal)
       const char* const start = c;
       bool plain;
-      c = ScanPhpJsonDecimal(c, end, plain);
+      double value = 0;
+      c = numbers ? ScanPhpJsonDecimal(c, end, plain, value) : ScanPhpJsonDecimal(c, end, plain);
       if (c != end && *c != sep) {  // more than a decimal: the part goes on to the separator
         plain = false;
         const void* next = std::memchr(c, sep, static_cast<size_t>(end - c));
         c = next ? static_cast<const char*>(next) : end;
       }
       const auto size = static_cast<size_t>(c - start);
+      if (numbers) {
+        const std::string_view text(start, size);
+        std::optional<double> number = plain ? std::optional<double>(value) : NumericValue(text);
+        if (number) numbers->values.push_back(*number), numbers->texts.push_back(text);
+      }
       if (fast && plain && size <= kShortNumber) {
         char* const p = Room(kBreakRoom + kShortNumber);
         const size_t n = BreakInto(p);
@@ -494,23 +507,38 @@ void SystemBody(PhpJsonWriter& w, const System& s) {
   }
 }
 
-void NumberList(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view list, char sep, bool as_numbers) {
+void NumberList(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view list, char sep, bool as_numbers,
+                PhpJsonWriter::ListNumbers* numbers = nullptr) {
   w.KeyLiteral(key);
   w.BeginArray();
-  if (as_numbers) w.NumbersFromText(list, sep);
+  if (as_numbers) w.NumbersFromText(list, sep, numbers);
   else ForEachPart(list, sep, [&](std::string_view part) { w.String(part); });
   w.EndArray();
 }
 
-void Statistics(PhpJsonWriter& w, const Entry& e) {
+// Working storage reused from entry to entry (no state carries from one entry to the next): an
+// entry's numbers (EntryNumbersInto) and each one's text in the entry.
+struct EntryNumbersStore {
+  std::vector<double> numbers;
+  std::vector<std::string_view> texts;
+  PhpJsonWriter::ListNumbers list{numbers, texts};
+};
+EntryNumbersStore& EntryNumbersStorage() {
+  thread_local EntryNumbersStore store;
+  return store;
+}
+
+// `known`: the entry's numbers are already in EntryNumbersStorage() (read while its raw_values
+// were written), else they are read here.
+void Statistics(PhpJsonWriter& w, const Entry& e, bool known) {
   // A LINE_GRAPH value is a series of monitor samples, not independent trials: describe it
   // (n, mean, median, min, max, sd) but give no interval or outlier verdicts.
   const bool series = IsSeries(e);
-  // Working storage reused from entry to entry (no state carries from one entry to the next).
-  thread_local std::vector<double> numbers;
-  thread_local std::vector<std::string_view> texts;  // numbers[i] as written in e
+  EntryNumbersStore& store = EntryNumbersStorage();
+  const std::vector<double>& numbers = store.numbers;
+  const std::vector<std::string_view>& texts = store.texts;  // numbers[i] as written in e
   thread_local TrialSummary s;
-  EntryNumbersInto(e, numbers, &texts);
+  if (!known) EntryNumbersInto(e, store.numbers, &store.texts);
   SummarizeInto(numbers, s, /*flag_outliers=*/!series);
   w.KeyLiteral("ptsn_statistics");
   w.BeginObject();
@@ -561,6 +589,7 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
 // The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
 // test_run_times, details (array_filter()ed), then our statistics.
 void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
+  bool known = false;  // the entry's numbers are in EntryNumbersStorage()
   // A series ("92.05,91.06,...") is never numeric (is_numeric() takes no ','): not parsed.
   const std::optional<double> value = IsSeries(e) ? std::nullopt : NumericValue(e.value);
   if (value) {
@@ -579,7 +608,12 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     bool equals_value = false;
     if (value && raw.find(':') == std::string_view::npos)
       if (const std::optional<double> raw_number = NumericValue(raw)) equals_value = *raw_number == *value;
-    if (!equals_value) NumberList(w, "raw_values", raw, ':', true);
+    if (!equals_value) {
+      // The trials' numbers are what the statistics describe (EntryNumbersInto reads RawString
+      // unless the entry is a series): kept as they are written (parse once, use twice).
+      known = with_statistics && !IsSeries(e);
+      NumberList(w, "raw_values", raw, ':', true, known ? &EntryNumbersStorage().list : nullptr);
+    }
   }
 
   // PTS's usual Entry/JSON is {"test-run-times":"8.08:8.02:8.07"} and nothing else: written
@@ -587,7 +621,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   if (auto times = OnlyTestRunTimes(e.json)) {
     NumberList(w, "test_run_times", *times, ':', true);
     if (with_statistics) {
-      Statistics(w, e);
+      Statistics(w, e, known);
       if (auto label = StandInMark(e)) {
         w.KeyLiteral("ptsn_stand_in");
         w.String(*label);
@@ -631,7 +665,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     w.Value(details);
   }
   if (with_statistics) {
-    Statistics(w, e);
+    Statistics(w, e, known);
     // Also in "details" (PTS's key), but a tool must not have to know our JSON to see it.
     if (auto label = StandInMark(e)) {
       w.KeyLiteral("ptsn_stand_in");
