@@ -347,8 +347,64 @@ class PhpJsonWriter {
     return true;
   }
 
+  // The escape of an ASCII byte that needs one (NeedsNoEscape false, below 0x80) at p; returns
+  // its end (2 or 6 bytes).
+  static char* EscapeAscii(char* p, unsigned char c) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    p[0] = '\\';
+    switch (c) {
+      case '"': p[1] = '"'; return p + 2;
+      case '\\': p[1] = '\\'; return p + 2;
+      case '/': p[1] = '/'; return p + 2;
+      case '\b': p[1] = 'b'; return p + 2;
+      case '\f': p[1] = 'f'; return p + 2;
+      case '\n': p[1] = 'n'; return p + 2;
+      case '\r': p[1] = 'r'; return p + 2;
+      case '\t': p[1] = 't'; return p + 2;
+      default:  // the other control characters
+        std::memcpy(p + 1, "u00", 3);
+        p[4] = kHex[c >> 4];
+        p[5] = kHex[c & 0xF];
+        return p + 6;
+    }
+  }
+
+  // A short string (an identifier, a title, a label) of ASCII, quoted and escaped at once into
+  // the stage: eight bytes at a time where none needs an escape. False, with nothing written,
+  // for a longer one or one with a byte from 0x80 (UTF-8, which Quoted converts).
+  bool QuotedShortAscii(std::string_view s) {
+    static constexpr size_t kShortText = 64;
+    if (s.size() > kShortText) return false;
+    char* const begin = Room(2 + 6 * kShortText);
+    char* p = begin;
+    *p++ = '"';
+    const char* c = s.data();
+    const char* const end = c + s.size();
+    for (;;) {
+      const char* const chunk_end = end - c >= 8 ? c + 8 : end;
+      uint64_t eight;
+      if (chunk_end - c == 8 && (std::memcpy(&eight, c, 8), EightNeedNoEscape(eight))) {
+        std::memcpy(p, &eight, 8);
+        p += 8;
+        c += 8;
+      } else {
+        for (; c < chunk_end; ++c) {
+          const auto b = static_cast<unsigned char>(*c);
+          if (NeedsNoEscape(b)) *p++ = static_cast<char>(b);
+          else if (b < 0x80) p = EscapeAscii(p, b);
+          else return false;
+        }
+      }
+      if (c == end) break;
+    }
+    *p++ = '"';
+    used_ += static_cast<size_t>(p - begin);
+    return true;
+  }
+
   void Quoted(std::string_view s) {
     static_assert(EightAgreesWithTable());
+    if (QuotedShortAscii(s)) return;
     static constexpr char kHex[] = "0123456789abcdef";
     auto u = [&](unsigned cp) {
       char* const p = Room(6);
@@ -398,19 +454,8 @@ class PhpJsonWriter {
         }
         continue;
       }
-      switch (c) {
-        case '"': Put("\\\"", 2); break;
-        case '\\': Put("\\\\", 2); break;
-        case '/': Put("\\/", 2); break;
-        case '\b': Put("\\b", 2); break;
-        case '\f': Put("\\f", 2); break;
-        case '\n': Put("\\n", 2); break;
-        case '\r': Put("\\r", 2); break;
-        case '\t': Put("\\t", 2); break;
-        default:
-          if (c < 0x20) u(c);
-          else Put(static_cast<char>(c));
-      }
+      char* const p = Room(6);
+      used_ += static_cast<size_t>(EscapeAscii(p, c) - p);
     }
     Put('"');
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <random>
 
 #include "results-xml/export_common.h"
@@ -113,6 +114,42 @@ TEST(ExportJson, TextLongerThanTheWritersStage) {
   EXPECT_EQ(parsed.dump(4), text);  // no '/' and no fractions: PHP's layout is dump(4)'s
   EXPECT_EQ(parsed["title"], title);
   EXPECT_EQ(parsed["results"].size(), 400u);
+}
+
+// Every ASCII byte is escaped as json_encode escapes it, in short strings (quoted eight bytes
+// at a time into the stage) and long ones (quoted run by run) alike.
+TEST(ExportJson, EscapesInShortAndLongStrings) {
+  auto escaped = [](unsigned char c) -> std::string {
+    switch (c) {
+      case '"': return "\\\"";
+      case '\\': return "\\\\";
+      case '/': return "\\/";
+      case '\b': return "\\b";
+      case '\f': return "\\f";
+      case '\n': return "\\n";
+      case '\r': return "\\r";
+      case '\t': return "\\t";
+    }
+    if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      return buf;
+    }
+    return std::string(1, static_cast<char>(c));
+  };
+  for (size_t length : {1, 7, 8, 9, 20, 64, 65, 200}) {
+    for (int c = 1; c < 0x80; ++c) {
+      std::string text(length, 'k');
+      text[length / 2] = static_cast<char>(c);
+      if (text == "0") continue;  // (PHP's array_filter drops a title of "0")
+      std::string expected;
+      for (char b : text) expected += escaped(static_cast<unsigned char>(b));
+      ResultFile f;
+      f.generated.title = text;
+      const std::string json = ResultFileToJson(f, {.statistics = false});
+      EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << c;
+    }
+  }
 }
 
 TEST(ExportJson, NumbersFromTextPrintAsPhpFloats) {
