@@ -237,7 +237,7 @@ class PhpJsonWriter {
     used_ += n;
   }
   // Copies text (at most 64 bytes) to dst with a few fixed-size moves instead of a call.
-  static void CopyShort(char* dst, std::string_view text) {
+  [[gnu::always_inline]] static void CopyShort(char* dst, std::string_view text) {
     const char* const src = text.data();
     const size_t n = text.size();
     if (n >= 16) {
@@ -290,14 +290,14 @@ class PhpJsonWriter {
   bool BreaksFromTable() const { return !after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent; }
   // Separator, newline and indentation at buf (when BreaksFromTable(); kBreakRoom bytes are
   // written), returning their length; counts the member.
-  size_t BreakInto(char* buf) {
+  [[gnu::always_inline]] size_t BreakInto(char* buf) {
     const bool first = counts_.back()++ == 0;
     std::memcpy(buf, kBreak.data() + first, kBreakRoom);
     return 2 - first + counts_.size() * 4;
   }
   // BreakInto, then "key": (a key needing no escapes, at most kShortKey bytes) at buf (which has
   // kKeyRoom bytes), returning the length.
-  size_t PlainKeyInto(char* buf, std::string_view key) {
+  [[gnu::always_inline]] size_t PlainKeyInto(char* buf, std::string_view key) {
     size_t n = BreakInto(buf);
     buf[n++] = '"';
     CopyShort(buf + n, key);
