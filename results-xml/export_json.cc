@@ -591,17 +591,22 @@ void Statistics(PhpJsonWriter& w, const Entry& e, bool known) {
   w.Integer(static_cast<long long>(s.n));
   if (s.n > 0) {
     // The median (of an odd count), min and max are trials or samples: their own text, when
-    // PHP prints it as it is, is what formatting the double gives (parse once, use twice).
-    auto text_of = [&](double x) -> std::string_view {
-      if (x == 0) return {};  // 0 and -0 are equal but print differently
+    // PHP prints it as it is, is what formatting the double gives (parse once, use twice). Any
+    // text of the same double would do, so this is only a shortcut: the median of an even
+    // count (a mean of two) is formatted without looking for one.
+    auto text_at = [&](double x, size_t i) -> std::string_view {
+      return x == 0 ? std::string_view() : texts[i];  // 0 and -0 are equal but print differently
+    };
+    auto median_text = [&]() -> std::string_view {
+      if (s.median == 0 || numbers.size() % 2 == 0) return {};
       for (size_t i = 0; i < numbers.size(); ++i)
-        if (numbers[i] == x) return texts[i];
+        if (numbers[i] == s.median) return texts[i];
       return {};
     };
     w.KeyNumber("mean", s.mean);
-    w.KeyNumberText("median", s.median, text_of(s.median));
-    w.KeyNumberText("min", s.min, text_of(s.min));
-    w.KeyNumberText("max", s.max, text_of(s.max));
+    w.KeyNumberText("median", s.median, median_text());
+    w.KeyNumberText("min", s.min, text_at(s.min, s.min_at));
+    w.KeyNumberText("max", s.max, text_at(s.max, s.max_at));
     w.KeyNumber("sd", s.sd);
     w.KeyNumber("percent_sd", s.percent_sd);
   }

@@ -337,6 +337,7 @@ void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outlier
   thread_local std::vector<double> scratch;
   s.n = v.size();
   s.mean = s.median = s.min = s.max = s.sd = s.percent_sd = s.se = s.ci95_low = s.ci95_high = 0;
+  s.min_at = s.max_at = 0;
   s.outliers.clear();
   if (v.empty()) return;
   double sum = 0;
@@ -360,6 +361,8 @@ void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outlier
   auto [mn, mx] = std::minmax_element(v.begin(), v.end());
   s.min = *mn;
   s.max = *mx;
+  s.min_at = static_cast<size_t>(mn - v.begin());
+  s.max_at = static_cast<size_t>(mx - v.begin());
   if (v.size() >= 2) {
     double squares = 0;
     for (double x : v) squares += (x - s.mean) * (x - s.mean);

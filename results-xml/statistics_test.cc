@@ -246,6 +246,8 @@ TEST(Statistics, SummarizeEqualsTheOneFunctionPerStatisticReference) {
         auto [mn, mx] = std::minmax_element(v.begin(), v.end());
         ASSERT_TRUE(SameBits(t->min, *mn));
         ASSERT_TRUE(SameBits(t->max, *mx));
+        ASSERT_EQ(t->min_at, static_cast<size_t>(mn - v.begin()));
+        ASSERT_EQ(t->max_at, static_cast<size_t>(mx - v.begin()));
       }
       const double half = v.size() >= 2 ? StudentTQuantile(0.95, static_cast<int>(v.size()) - 1) * StandardError(v) : 0;
       ASSERT_TRUE(SameBits(t->ci95_low, v.size() >= 2 ? mean - half : mean));
