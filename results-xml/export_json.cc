@@ -512,15 +512,34 @@ struct KeyedOrder {
 template <typename KeyOf>
 KeyedOrder OrderByKey(size_t n, KeyOf key_of) {
   KeyedOrder o;
-  std::unordered_map<std::string_view, size_t> slot;  // key → position in o.emit
-  for (size_t i = 0; i < n; ++i) {
-    auto [it, added] = slot.emplace(key_of(i), o.emit.size());
+  auto take = [&](size_t i, size_t position, bool added) {  // position in o.emit
     if (added) {
       o.emit.push_back(i);
     } else {
-      o.shadowed.push_back(o.emit[it->second]);
-      o.emit[it->second] = i;
+      o.shadowed.push_back(o.emit[position]);
+      o.emit[position] = i;
     }
+  };
+  // A result's entries (one per system, ten or so): the keys so far searched in order, which
+  // costs less than hashing each key into a map of nodes, once per result of every export.
+  constexpr size_t kFew = 32;
+  if (n <= kFew) {
+    std::string_view keys[kFew];  // keys[p]: the key at position p of o.emit
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const std::string_view key = key_of(i);
+      size_t position = 0;
+      while (position < distinct && keys[position] != key) ++position;
+      const bool added = position == distinct;
+      if (added) keys[distinct++] = key;
+      take(i, position, added);
+    }
+    return o;
+  }
+  std::unordered_map<std::string_view, size_t> slot;  // key → position in o.emit
+  for (size_t i = 0; i < n; ++i) {
+    auto [it, added] = slot.emplace(key_of(i), o.emit.size());
+    take(i, it->second, added);
   }
   return o;
 }

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <cstdio>
+#include <map>
 #include <random>
 
 #include "results-xml/export_common.h"
@@ -148,6 +149,46 @@ TEST(ExportJson, EscapesInShortAndLongStrings) {
       f.generated.title = text;
       const std::string json = ResultFileToJson(f, {.statistics = false});
       EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << c;
+    }
+  }
+}
+
+// PHP's keyed array, for few entries (searched in order) and many (hashed) alike: each key
+// where it first appeared, holding the last value given it; the values it replaced, in order,
+// among ptsn_shadowed_entries.
+TEST(ExportJson, RepeatedKeysFewAndMany) {
+  for (int systems : {3, 10, 32, 33, 90}) {
+    ResultFile f;
+    Result r;
+    r.title = "T";
+    std::vector<std::string> order;                  // keys in first appearance
+    std::map<std::string, int> last;                 // key -> last value given it
+    std::vector<std::pair<std::string, int>> shadowed;
+    for (int i = 0; i < systems; ++i) {
+      const std::string key = "S" + std::to_string(i % 7 == 3 ? i / 2 : i);  // some keys come again
+      const int value = 100 + i;
+      r.entries.push_back({key, std::to_string(value), "", {}});
+      if (auto it = last.find(key); it != last.end()) {
+        shadowed.emplace_back(key, it->second);
+        it->second = value;
+      } else {
+        order.push_back(key);
+        last[key] = value;
+      }
+    }
+    f.results.push_back(r);
+    const Json j = Json::parse(ResultFileToJson(f));
+    const Json& result = j["results"][ComparisonHash(r)];
+    std::vector<std::string> keys;
+    for (auto it = result["results"].begin(); it != result["results"].end(); ++it) {
+      keys.push_back(it.key());
+      EXPECT_EQ(it.value()["value"], last[it.key()]) << systems << " " << it.key();
+    }
+    EXPECT_EQ(keys, order) << systems;
+    ASSERT_EQ(result.contains("ptsn_shadowed_entries") ? result["ptsn_shadowed_entries"].size() : 0u, shadowed.size());
+    for (size_t k = 0; k < shadowed.size(); ++k) {
+      EXPECT_EQ(result["ptsn_shadowed_entries"][k]["ptsn_key"], shadowed[k].first) << systems;
+      EXPECT_EQ(result["ptsn_shadowed_entries"][k]["value"], shadowed[k].second) << systems;
     }
   }
 }
