@@ -103,9 +103,10 @@ class PhpJsonWriter {
     if (!AppendPlainDecimalAsPhpJson(out_, text)) AppendPhpJsonFloat(out_, NumericValue(text).value_or(0));
   }
   // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
-  // what PHP prints for v (IsPhpJsonDecimal), skipping the shortest-digits search.
-  void KeyNumberText(PlainKey key, double v, std::string_view text) {
-    if (!BreaksFromTable() || text.empty() || text.size() > kShortNumber || !IsPhpJsonDecimal(text)) {
+  // what PHP prints for v (IsPhpJsonDecimal, unless the caller knows it is), skipping the
+  // shortest-digits search.
+  void KeyNumberText(PlainKey key, double v, std::string_view text, bool known_plain = false) {
+    if (!BreaksFromTable() || text.empty() || text.size() > kShortNumber || (!known_plain && !IsPhpJsonDecimal(text))) {
       KeyNumber(key, v);
       return;
     }
@@ -114,7 +115,8 @@ class PhpJsonWriter {
     CopyShort(p + n, text);
     used_ += n + text.size();
   }
-  // The numeric parts of a list and their texts, as EntryNumbersInto gives them.
+  // The numeric parts of a list and their texts, as EntryNumbersInto gives them, except that a
+  // text is left empty unless it is IsPhpJsonDecimal.
   struct ListNumbers {
     std::vector<double>& values;
     std::vector<std::string_view>& texts;
@@ -141,7 +143,7 @@ class PhpJsonWriter {
       if (numbers) {
         const std::string_view text(start, size);
         std::optional<double> number = plain ? std::optional<double>(value) : NumericValue(text);
-        if (number) numbers->values.push_back(*number), numbers->texts.push_back(text);
+        if (number) numbers->values.push_back(*number), numbers->texts.push_back(plain ? text : std::string_view());
       }
       if (fast && plain && size <= kShortNumber) {
         char* const p = Room(kBreakRoom + kShortNumber);
@@ -623,9 +625,10 @@ void Statistics(PhpJsonWriter& w, const Entry& e, bool known) {
       return {};
     };
     w.KeyNumber("mean", s.mean);
-    w.KeyNumberText("median", s.median, median_text());
-    w.KeyNumberText("min", s.min, text_at(s.min, s.min_at));
-    w.KeyNumberText("max", s.max, text_at(s.max, s.max_at));
+    // (Texts read with the raw_values are known to be IsPhpJsonDecimal or empty.)
+    w.KeyNumberText("median", s.median, median_text(), known);
+    w.KeyNumberText("min", s.min, text_at(s.min, s.min_at), known);
+    w.KeyNumberText("max", s.max, text_at(s.max, s.max_at), known);
     w.KeyNumber("sd", s.sd);
     w.KeyNumber("percent_sd", s.percent_sd);
   }
