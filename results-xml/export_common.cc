@@ -64,7 +64,9 @@ namespace {
 // ParseSeriesInto() with the pieces separated by `sep` (',' samples, ':' trials); without
 // `kSummary` only values and all_numeric are filled (min, max, sum stay 0).
 // `texts` (when not null) gets each piece's text beside its value.
-template <bool kSummary>
+// kTerminated: the byte after s is there to read and is none of '0'..'9', '.' and `sep` (the
+// NUL after a std::string's text), so the scans need not check for the end at every byte.
+template <bool kSummary, bool kTerminated = false>
 void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts = nullptr);
 }  // namespace
 
@@ -87,10 +89,10 @@ void EntryNumbersInto(const Entry& e, std::vector<double>& out, std::vector<std:
   };
   // ParsePartsInto reads each piece as NumericValue does; only a list with non-numeric pieces
   // (which it counts as 0 where these are left out) is split again.
-  auto parse = [&](std::string_view list, char sep) {
+  auto parse = [&](const std::string& list, char sep) {  // (a std::string: NUL-terminated)
     ParsedSeries p;
     p.values.swap(out);
-    ParsePartsInto<false>(list, sep, p, texts);
+    ParsePartsInto<false, true>(list, sep, p, texts);
     out.swap(p.values);
     if (!p.all_numeric) {
       out.clear();
@@ -113,7 +115,7 @@ ParsedSeries ParseSeries(std::string_view s) {
 void ParseSeriesInto(std::string_view s, ParsedSeries& p) { ParsePartsInto<true>(s, ',', p); }
 
 namespace {
-template <bool kSummary>
+template <bool kSummary, bool kTerminated>
 void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts) {
   p.values.clear();
   p.all_numeric = true;
@@ -126,18 +128,21 @@ void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<s
                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   const char* c = s.data();
   const char* const end = c + s.size();
+  auto before_end = [end](const char* at) { return kTerminated || at < end; };
   for (;;) {
     const char* const start = c;
-    const bool negative = c < end && *c == '-';
+    const bool negative = before_end(c) && *c == '-';
     c += negative;
     const char* const digits_begin = c;
     uint64_t mantissa = 0;
-    for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
+    for (unsigned d; before_end(c) && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c)
+      mantissa = mantissa * 10 + d;
     const char* const int_end = c;
     int decimals = 0;
-    if (c < end && *c == '.') {
+    if (before_end(c) && *c == '.') {
       const char* const frac_begin = ++c;
-      for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
+      for (unsigned d; before_end(c) && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c)
+        mantissa = mantissa * 10 + d;
       decimals = static_cast<int>(c - frac_begin);
     }
     const long digits = (int_end - digits_begin) + decimals;
