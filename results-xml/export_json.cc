@@ -99,8 +99,11 @@ class PhpJsonWriter {
       used_ += text.size();
       return;
     }
-    Flush();  // the rare shapes: through the std::string formatters
-    if (!AppendPlainDecimalAsPhpJson(out_, text)) AppendPhpJsonFloat(out_, NumericValue(text).value_or(0));
+    // Other shapes ("58.50", "1e3"): through the std::string formatters, into a short string of
+    // its own (held in the string itself) rather than flushing the stage for them.
+    std::string formatted;
+    if (!AppendPlainDecimalAsPhpJson(formatted, text)) AppendPhpJsonFloat(formatted, NumericValue(text).value_or(0));
+    Put(formatted.data(), formatted.size());
   }
   // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
   // what PHP prints for v (IsPhpJsonDecimal, unless the caller knows it is), skipping the
@@ -692,13 +695,8 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
   // directly, as the general path below would (no other member, so no "details").
   if (auto times = OnlyTestRunTimes(e.json)) {
     NumberList(w, "test_run_times", *times, ':', true);
-    if (with_statistics) {
-      Statistics(w, e, known);
-      if (auto label = StandInMark(e)) {
-        w.KeyLiteral("ptsn_stand_in");
-        w.String(*label);
-      }
-    }
+    // (No stand-in mark: test-run-times is the JSON's only key.)
+    if (with_statistics) Statistics(w, e, known);
     return;
   }
   auto details = Decode(e.json);
