@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -297,8 +300,10 @@ class PhpJsonWriter {
   // written), returning their length; counts the member.
   [[gnu::always_inline]] size_t BreakInto(char* buf) {
     const bool first = counts_.back()++ == 0;
-    std::memcpy(buf, kBreak.data() + first, kBreakRoom);
-    return 2 - first + counts_.size() * 4;
+    const size_t n = 2 - first + counts_.size() * 4;
+    if (n <= 32) std::memcpy(buf, kBreak.data() + first, 32);  // the usual depths: two 16-byte moves
+    else std::memcpy(buf, kBreak.data() + first, kBreakRoom);
+    return n;
   }
   // BreakInto, then "key": (a key needing no escapes, at most kShortKey bytes) at buf (which has
   // kKeyRoom bytes), returning the length.
@@ -313,7 +318,9 @@ class PhpJsonWriter {
   void Newline() {
     const size_t indent = counts_.size() * 4;
     if (indent <= kBreakIndent) {  // "\n" and the indentation in one piece, as NextElement does
-      std::memcpy(Room(kBreakRoom), kBreak.data() + 1, kBreakRoom);
+      char* const p = Room(kBreakRoom);
+      if (1 + indent <= 32) std::memcpy(p, kBreak.data() + 1, 32);
+      else std::memcpy(p, kBreak.data() + 1, kBreakRoom);
       used_ += 1 + indent;
       return;
     }
@@ -340,6 +347,18 @@ class PhpJsonWriter {
     return (x & kHigh) == 0 && ((x - kOnes * 0x20) & ~x & kHigh) == 0 && !has_zero(x ^ (kOnes * '"')) &&
            !has_zero(x ^ (kOnes * '\\')) && !has_zero(x ^ (kOnes * '/'));
   }
+#if defined(__SSE2__)
+  // Whether any of the 16 bytes at p is not NeedsNoEscape: below 0x20 or from 0x80 (negative as
+  // a signed byte), or '"', '\\' or '/'.
+  static bool SixteenNeedEscape(const char* p) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
+    const __m128i quote = _mm_cmpeq_epi8(x, _mm_set1_epi8('"'));
+    const __m128i backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
+    const __m128i slash = _mm_cmpeq_epi8(x, _mm_set1_epi8('/'));
+    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(backslash, slash))) != 0;
+  }
+#endif
   // Checked when compiled: every byte value at every position among plain bytes decides as
   // the table does.
   static constexpr bool EightAgreesWithTable() {
@@ -421,6 +440,10 @@ class PhpJsonWriter {
     for (size_t i = 0; i < s.size(); ++i) {
       // Copy the run of characters that need no escaping in one go.
       size_t run = i;
+#if defined(__SSE2__)
+      for (; run + 16 <= s.size(); run += 16)  // 16 bytes at a time where the target has SSE2
+        if (SixteenNeedEscape(s.data() + run)) break;
+#endif
       for (uint64_t eight; run + 8 <= s.size(); run += 8) {  // 8 bytes at a time, then byte by byte
         std::memcpy(&eight, s.data() + run, 8);
         if (!EightNeedNoEscape(eight)) break;

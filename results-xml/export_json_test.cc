@@ -150,6 +150,17 @@ TEST(ExportJson, EscapesInShortAndLongStrings) {
       const std::string json = ResultFileToJson(f, {.statistics = false});
       EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << c;
     }
+    // UTF-8 among plain bytes: \uXXXX wherever it falls in the string.
+    for (size_t at : {size_t{0}, length / 2, length}) {
+      std::string text(length, 'k');
+      text.insert(at, "\xc3\xa9");
+      ResultFile f;
+      f.generated.title = text;
+      std::string expected = text;
+      expected.replace(at, 2, "\\u00e9");
+      const std::string json = ResultFileToJson(f, {.statistics = false});
+      EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << at;
+    }
   }
 }
 
