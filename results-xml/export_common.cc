@@ -275,10 +275,10 @@ inline bool ShortestDigits(double a, uint64_t& d, int& e) {
   const uint64_t out = c & 1;  // an even c's interval includes its ends
   const uint64_t s = vb >> 2;
   if (s >= 100) {  // one digit fewer: the multiples of ten around a
-    const uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+    const uint64_t s10 = s / 10, sp10 = s10 * 10, tp10 = sp10 + 10;
     const bool upin = vbl + out <= sp10 << 2, wpin = (tp10 << 2) + out <= vbr;
     if (upin != wpin) {
-      d = upin ? sp10 : tp10, e = k;
+      d = upin ? s10 : s10 + 1, e = k + 1;  // (without the zero)
       return true;
     }
   }
