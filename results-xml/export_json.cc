@@ -66,7 +66,7 @@ class PhpJsonWriter {
     }
     std::string_view text;
   };
-  void KeyLiteral(PlainKey key) {
+  [[gnu::always_inline]] void KeyLiteral(PlainKey key) {
     if (BreaksFromTable()) {
       used_ += PlainKeyInto(Room(kKeyRoom), key.text);
       after_key_ = true;
@@ -75,7 +75,7 @@ class PhpJsonWriter {
     }
   }
   // Key(key) then Number(v) in one piece: a statistics object is made of these.
-  void KeyNumber(PlainKey key, double v) {
+  [[gnu::always_inline]] void KeyNumber(PlainKey key, double v) {
     if (!BreaksFromTable()) {
       Key(key.text);
       Number(v);
@@ -268,12 +268,12 @@ class PhpJsonWriter {
     }
   }
 
-  void Open(char c) {
+  [[gnu::always_inline]] void Open(char c) {
     NextElement();
     Put(c);
     counts_.push_back(0);
   }
-  void Close(char c) {
+  [[gnu::always_inline]] void Close(char c) {
     const bool had_members = counts_.back() > 0;
     counts_.pop_back();
     if (had_members) Newline();
