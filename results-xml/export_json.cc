@@ -89,7 +89,7 @@ class PhpJsonWriter {
     NextElement();
     Quoted(s);
   }
-  void Number(double v) {
+  [[gnu::always_inline]] void Number(double v) {
     NextElement();
     used_ += FormatPhpJsonFloat(v, Room(kPhpJsonFloatRoom));
   }
@@ -111,7 +111,7 @@ class PhpJsonWriter {
   // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
   // what PHP prints for v (IsPhpJsonDecimal, unless the caller knows it is), skipping the
   // shortest-digits search.
-  void KeyNumberText(PlainKey key, double v, std::string_view text, bool known_plain = false) {
+  [[gnu::always_inline]] void KeyNumberText(PlainKey key, double v, std::string_view text, bool known_plain = false) {
     if (!BreaksFromTable() || text.empty() || text.size() > kShortNumber || (!known_plain && !IsPhpJsonDecimal(text))) {
       KeyNumber(key, v);
       return;
@@ -169,7 +169,7 @@ class PhpJsonWriter {
     counts_.assign(depth, 1);
     after_key_ = false;
   }
-  void Integer(long long v) {
+  [[gnu::always_inline]] void Integer(long long v) {
     NextElement();
     char* const p = Room(24);
     used_ += static_cast<size_t>(std::to_chars(p, p + 24, v).ptr - p);
