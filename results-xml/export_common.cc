@@ -64,7 +64,9 @@ namespace {
 // ParseSeriesInto() with the pieces separated by `sep` (',' samples, ':' trials); without
 // `kSummary` only values and all_numeric are filled (min, max, sum stay 0).
 // `texts` (when not null) gets each piece's text beside its value.
-template <bool kSummary>
+// kTerminated: the byte after s is there to read and is none of '0'..'9', '.' and `sep` (the
+// NUL after a std::string's text), so the scans need not check for the end at every byte.
+template <bool kSummary, bool kTerminated = false>
 void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts = nullptr);
 }  // namespace
 
@@ -87,10 +89,10 @@ void EntryNumbersInto(const Entry& e, std::vector<double>& out, std::vector<std:
   };
   // ParsePartsInto reads each piece as NumericValue does; only a list with non-numeric pieces
   // (which it counts as 0 where these are left out) is split again.
-  auto parse = [&](std::string_view list, char sep) {
+  auto parse = [&](const std::string& list, char sep) {  // (a std::string: NUL-terminated)
     ParsedSeries p;
     p.values.swap(out);
-    ParsePartsInto<false>(list, sep, p, texts);
+    ParsePartsInto<false, true>(list, sep, p, texts);
     out.swap(p.values);
     if (!p.all_numeric) {
       out.clear();
@@ -113,7 +115,7 @@ ParsedSeries ParseSeries(std::string_view s) {
 void ParseSeriesInto(std::string_view s, ParsedSeries& p) { ParsePartsInto<true>(s, ',', p); }
 
 namespace {
-template <bool kSummary>
+template <bool kSummary, bool kTerminated>
 void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<std::string_view>* texts) {
   p.values.clear();
   p.all_numeric = true;
@@ -126,18 +128,21 @@ void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<s
                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   const char* c = s.data();
   const char* const end = c + s.size();
+  auto before_end = [end](const char* at) { return kTerminated || at < end; };
   for (;;) {
     const char* const start = c;
-    const bool negative = c < end && *c == '-';
+    const bool negative = before_end(c) && *c == '-';
     c += negative;
     const char* const digits_begin = c;
     uint64_t mantissa = 0;
-    for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
+    for (unsigned d; before_end(c) && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c)
+      mantissa = mantissa * 10 + d;
     const char* const int_end = c;
     int decimals = 0;
-    if (c < end && *c == '.') {
+    if (before_end(c) && *c == '.') {
       const char* const frac_begin = ++c;
-      for (unsigned d; c < end && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c) mantissa = mantissa * 10 + d;
+      for (unsigned d; before_end(c) && (d = static_cast<unsigned char>(*c) - unsigned{'0'}) <= 9; ++c)
+        mantissa = mantissa * 10 + d;
       decimals = static_cast<int>(c - frac_begin);
     }
     const long digits = (int_end - digits_begin) + decimals;
@@ -175,20 +180,6 @@ namespace {
 
 __extension__ typedef unsigned __int128 Uint128;
 
-// n / 2^shift rounded half to even (shift < 128).
-Uint128 RoundedShift(Uint128 n, int shift) {
-  if (shift == 0) return n;
-  const Uint128 q = n >> shift, r = n & ((Uint128{1} << shift) - 1), half = Uint128{1} << (shift - 1);
-  return q + (r > half || (r == half && (q & 1)));
-}
-
-// What the exact 16/17-digit test below found out about a double.
-enum class Digits {
-  kSeventeen,  // no decimal of 16 or fewer digits round-trips: the nearest 17-digit one is it
-  kSixteenOrFewer,  // the nearest 16-digit decimal round-trips; one of 15 or fewer digits might too
-  kUnknown,  // outside the test's range: ask ShortDecimal, then to_chars
-};
-
 // 10^0 .. 10^19, every power of ten a uint64_t holds.
 constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
                                100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
@@ -196,53 +187,113 @@ constexpr uint64_t kPow10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL
                                1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
                                1000000000000000000ULL, 10000000000000000000ULL};
 
-// floor(log10(2^e)) for |e| < 1650, in integer arithmetic (78913 / 2^18 is log10(2) from below).
-int FloorLog10Pow2(int e) { return (e * 78913) >> 18; }
+// The shortest round-trip digits by Schubfach (R. Giulietti, "The Schubfach way to render
+// doubles", 2021): a = c * 2^q has the rounding interval [c - 1/2, c + 1/2] * 2^q (narrower
+// below a power of two; closed when c is even, as round-half-even parsing reads it). Scaled by
+// 10^-k so that it is a few units wide, the candidates are s = floor(a * 10^-k) and s + 1, and
+// first the multiples of ten around them: the shortest decimal in the interval, the one
+// nearest to a when two are (ties to even), as std::to_chars' shortest form prints it. The
+// scaling uses 10^-k to 126 bits, rounded up, and "round to odd" products (section 9 of the
+// paper): exact enough to decide every comparison. Only for 10^-k = 10^0 .. 10^37, whose
+// 126-bit forms are exact integers shifted (a in about [9e-22, 7e16]); false elsewhere.
+namespace schubfach {
 
-// Decides between 16 and 17 shortest round-trip digits of a (finite, > 0) in exact integer
-// arithmetic: a = f * 2^-s, so a * 10^j = f * 10^j / 2^s. The 16-digit decimal nearest to a is
-// the answer when it rounds back to a (it lies within half an ulp, the boundary included when
-// f is even, as round-half-even parsing does), else the nearest 17-digit one, which always
-// does. When a decimal of 15 or fewer digits round-trips, so does that nearest 16-digit one
-// (it is at least as close), so kSeventeen also proves ShortDecimal(a, 15) would fail. Only
-// where the interval around a is symmetric (f is not a power of two) and the products fit 128
-// bits: a in [1e-6, 2^53); kUnknown elsewhere. `digits`/`k`: the 17-digit D17 with a ~ D17 /
-// 10^k for kSeventeen, the 16-digit D16 with a ~ D16 / 10^k for kSixteenOrFewer.
-Digits SixteenOrSeventeenDigits(double a, unsigned long long& digits, int& k) {
+// floor(e * log10(2)), floor(e * log10(2) + log10(3/4)), floor(e * log2(10)) for the
+// exponents here (the paper's fixed-point forms, checked against exact values below).
+constexpr int FloorLog10Pow2(int e) { return static_cast<int>((e * 661971961083LL) >> 41); }
+constexpr int FloorLog10ThreeQuartersPow2(int e) { return static_cast<int>((e * 661971961083LL - 274743187321LL) >> 41); }
+constexpr int FloorLog2Pow10(int e) { return static_cast<int>((e * 913124641741LL) >> 38); }
+
+constexpr int kMaxPower = 37;  // 10^37 < 2^123: every table entry is 10^m exactly, shifted
+struct Scale {
+  uint64_t high, low;  // g = 10^m * 2^(125 - floor(log2 10^m)) + 1 = high * 2^63 + low (low < 2^63)
+};
+constexpr std::array<Scale, kMaxPower + 1> kScales = [] {
+  std::array<Scale, kMaxPower + 1> t{};
+  Uint128 power = 1;
+  for (int m = 0; m <= kMaxPower; ++m, power *= 10) {
+    int bits = 0;
+    while ((power >> bits) != 0) ++bits;  // floor(log2 10^m) = bits - 1
+    const Uint128 g = (power << (126 - bits)) + 1;
+    t[static_cast<size_t>(m)] = {static_cast<uint64_t>(g >> 63), static_cast<uint64_t>(g) & ((uint64_t{1} << 63) - 1)};
+  }
+  return t;
+}();
+constexpr bool LogsAgree() {  // the fixed-point logarithm is exact over the table
+  Uint128 power = 1;
+  for (int m = 0; m <= kMaxPower; ++m, power *= 10) {
+    int bits = 0;
+    while ((power >> bits) != 0) ++bits;
+    if (FloorLog2Pow10(m) != bits - 1) return false;
+  }
+  return true;
+}
+static_assert(LogsAgree());
+
+// g * cp / 2^127 rounded to odd: the floor, with its lowest bit set when anything was cut off.
+inline uint64_t RoundToOdd(const Scale& g, uint64_t cp) {
+  const auto x1 = static_cast<uint64_t>((Uint128{g.low} * cp) >> 64);
+  const Uint128 y = Uint128{g.high} * cp;
+  const auto y0 = static_cast<uint64_t>(y), y1 = static_cast<uint64_t>(y >> 64);
+  const uint64_t z = (y0 >> 1) + x1;
+  const uint64_t vbp = y1 + (z >> 63);
+  constexpr uint64_t kMask63 = (uint64_t{1} << 63) - 1;
+  return vbp | (((z & kMask63) + kMask63) >> 63);
+}
+
+// For a finite normal a > 0: the shortest digits d (< 10^17, possibly with trailing zeros)
+// and e with a ~ d * 10^e, or false outside the table's range.
+inline bool ShortestDigits(double a, uint64_t& d, int& e) {
   uint64_t bits;
   std::memcpy(&bits, &a, sizeof bits);
-  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
-  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
-  if (biased == 0 || biased == 0x7FF || fraction == 0) return Digits::kUnknown;
-  const uint64_t f = fraction | (uint64_t{1} << 52);
-  const int s = 1075 - biased;  // a = f / 2^s
-  if (s < 0 || s > 73) return Digits::kUnknown;
-  const int e = FloorLog10Pow2(biased - 1023);  // floor(log10 a) or one less
-  auto pow10 = [&](int j) {  // 10^j for j <= 22 as a 128-bit integer
-    return j <= 19 ? Uint128{kPow10[j]} : Uint128{kPow10[19]} * kPow10[j - 19];
-  };
-  for (k = 16 - e; k >= 15 - e; --k) {  // 17 digits: D17 in [10^16, 10^17)
-    if (k < 1 || k > 22) return Digits::kUnknown;
-    const Uint128 d17 = RoundedShift(Uint128{f} * pow10(k), s);
-    if (d17 >= Uint128{kPow10[17]}) continue;  // floor(log10 a) was e + 1
-    if (d17 < Uint128{kPow10[16]}) return Digits::kUnknown;
-    const Uint128 scaled16 = Uint128{f} * pow10(k - 1);  // a * 10^(k-1) * 2^s
-    const Uint128 d16 = RoundedShift(scaled16, s);
-    const Uint128 back = d16 << s;
-    const Uint128 distance = back > scaled16 ? back - scaled16 : scaled16 - back;
-    const Uint128 half_ulp_twice = pow10(k - 1);  // 2 * distance vs 10^(k-1): a's ulp is 2^-s
-    const bool round_trips = (f % 2 == 0) ? 2 * distance <= half_ulp_twice : 2 * distance < half_ulp_twice;
-    if (!round_trips) {
-      digits = static_cast<unsigned long long>(d17);
-      return Digits::kSeventeen;
+  const int biased = static_cast<int>(bits >> 52);  // a > 0: no sign bit
+  if (biased == 0 || biased == 0x7FF) return false;
+  constexpr uint64_t kHidden = uint64_t{1} << 52;
+  const uint64_t c = kHidden | (bits & (kHidden - 1));
+  const int q = biased - 1075;  // a = c * 2^q
+  if (q < 0 && q > -53) {  // an integer below 2^53 is its own shortest form
+    const uint64_t f = c >> -q;
+    if (f << -q == c) {
+      d = f, e = 0;
+      return true;
     }
-    if (d16 >= Uint128{kPow10[16]}) return Digits::kUnknown;  // rounds up to a power of ten
-    digits = static_cast<unsigned long long>(d16);
-    --k;
-    return Digits::kSixteenOrFewer;
   }
-  return Digits::kUnknown;
+  const uint64_t cb = c << 2, cbr = cb + 2;
+  uint64_t cbl;
+  int k;
+  if (c != kHidden) {
+    cbl = cb - 2;
+    k = FloorLog10Pow2(q);
+  } else {  // below a power of two the interval is a quarter as wide as above it
+    cbl = cb - 1;
+    k = FloorLog10ThreeQuartersPow2(q);
+  }
+  if (k > 0 || -k > kMaxPower) return false;
+  const int h = q + FloorLog2Pow10(-k) + 2;  // 1..4
+  const Scale& g = kScales[static_cast<size_t>(-k)];
+  const uint64_t vb = RoundToOdd(g, cb << h), vbl = RoundToOdd(g, cbl << h), vbr = RoundToOdd(g, cbr << h);
+  const uint64_t out = c & 1;  // an even c's interval includes its ends
+  const uint64_t s = vb >> 2;
+  if (s >= 100) {  // one digit fewer: the multiples of ten around a
+    const uint64_t s10 = s / 10, sp10 = s10 * 10, tp10 = sp10 + 10;
+    const bool upin = vbl + out <= sp10 << 2, wpin = (tp10 << 2) + out <= vbr;
+    if (upin != wpin) {
+      d = upin ? s10 : s10 + 1, e = k + 1;  // (without the zero)
+      return true;
+    }
+  }
+  const uint64_t t = s + 1;
+  const bool uin = vbl + out <= s << 2, win = (t << 2) + out <= vbr;
+  if (uin != win) {
+    d = uin ? s : t, e = k;
+    return true;
+  }
+  const auto cmp = static_cast<int64_t>(vb - ((s + t) << 1));  // both in: the nearer, ties to even
+  d = cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t, e = k;
+  return true;
 }
+
+}  // namespace schubfach
 
 // Eight decimal digits of x < 10^8, zero-padded, at out[0..8): 32-bit halves, then pairs.
 void WriteEightDigits(uint32_t x, char* out) {
@@ -291,25 +342,12 @@ size_t FormatPhpJsonFloat(double v, char* buf) {
   char digits[48];
   size_t n = 0;
   int exponent = 0;
-  unsigned long long m = 0;
-  int k = 0;
-  // 17 digits: exact integer arithmetic (most means and deviations); at most 15: m's
-  // (php_number.h); 16: the integer test's; else to_chars.
-  const double a = std::fabs(v);
-  const Digits kind = SixteenOrSeventeenDigits(a, m, k);
-  bool found = kind != Digits::kUnknown;
-  // A 16-digit D16 ending in 0 is the 15-digit decimal ShortDecimal would find: the interval of
-  // reals rounding to a is under 2.3 units of D16's last digit wide, so it holds at most one
-  // multiple of ten, and D16 (inside it) is that one.
-  const bool fifteen_known = kind == Digits::kSixteenOrFewer && m % 10 == 0;
-  if (kind != Digits::kSeventeen && !fifteen_known) {
-    unsigned long long m15;
-    int k15;
-    if (ShortDecimal(a, 15, m15, k15)) m = m15, k = k15, found = true;
-  }
+  uint64_t m = 0;
+  int e10 = 0;
+  const bool found = schubfach::ShortestDigits(std::fabs(v), m, e10);
   if (found) {
     n = WriteDigits(m, digits);
-    exponent = static_cast<int>(n) - 1 - k;
+    exponent = static_cast<int>(n) - 1 + e10;
     while (digits[n - 1] == '0') --n;
   } else {
     char sci[48];  // "-d.ddde+XX"
@@ -380,12 +418,17 @@ bool IsPhpJsonDecimal(std::string_view text) {
   return ScanPhpJsonDecimal(text.data(), end, plain) == end && plain;
 }
 
-const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
+namespace {
+// ScanPhpJsonDecimal, and with kValue the digits as an integer and how many follow the point
+// (meaningful when plain).
+template <bool kValue>
+const char* ScanDecimal(const char* c, const char* end, bool& plain, uint64_t& mantissa, int& decimals) {
   plain = false;
   const bool negative = c < end && *c == '-';
   c += negative;
   const char* const int_begin = c;
-  while (c < end && IsAsciiDigit(*c)) ++c;
+  for (; c < end && IsAsciiDigit(*c); ++c)
+    if constexpr (kValue) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
   const long int_digits = c - int_begin;
   if (int_digits == 0 || (int_digits > 1 && *int_begin == '0')) return c;
   const bool zero_int = *int_begin == '0';
@@ -394,7 +437,9 @@ const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
     return c;
   }
   const char* const frac_begin = ++c;
-  while (c < end && IsAsciiDigit(*c)) ++c;
+  for (; c < end && IsAsciiDigit(*c); ++c)
+    if constexpr (kValue) mantissa = mantissa * 10 + static_cast<uint64_t>(*c - '0');
+  if constexpr (kValue) decimals = static_cast<int>(c - frac_begin);
   if (c == frac_begin || c[-1] == '0') return c;
   if (!zero_int) {
     plain = int_digits + (c - frac_begin) <= 15;
@@ -404,6 +449,26 @@ const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
   while (*first == '0') ++first;
   plain = first - frac_begin <= 3 && c - first <= 15;
   return c;
+}
+}  // namespace
+
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
+  uint64_t unused_mantissa = 0;
+  int unused_decimals = 0;
+  return ScanDecimal<false>(c, end, plain, unused_mantissa, unused_decimals);
+}
+
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain, double& value) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+                                      1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  uint64_t mantissa = 0;
+  int decimals = 0;
+  const char* const stop = ScanDecimal<true>(c, end, plain, mantissa, decimals);
+  if (plain) {  // at most 15 significant digits, at most 18 decimals: NumericValue's exact quotient
+    value = static_cast<double>(mantissa) / kPow10[decimals];
+    value = *c == '-' ? -value : value;
+  }
+  return stop;
 }
 
 bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text) {

@@ -58,6 +58,8 @@ bool IsPhpJsonDecimal(std::string_view text);
 // stops; `plain` tells whether that start alone is IsPhpJsonDecimal (so a list can be split and
 // checked in one pass: plain and stopped at the separator or the end).
 const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain);
+// The same, setting `value` (when `plain`) to the number NumericValue reads from that start.
+const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain, double& value);
 
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);

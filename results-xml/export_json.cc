@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -22,10 +25,20 @@ namespace {
 // Streams JSON formatted exactly like PHP's json_encode($x, JSON_PRETTY_PRINT): 4-space indent,
 // "key": value, "\/" and \uXXXX escapes, floats in PHP's shortest notation ("8", "0.1",
 // "1.0e+25"), "{}"/"[]" for empty containers. Streaming keeps a 1,000 x 10 export to one pass
-// over one string buffer.
+// over one string buffer. Pieces are composed in a small stage of the writer's own (a few
+// fixed-size moves each, no std::string call per piece) and appended to the output string by
+// Flush(), which must come before the string is read.
 class PhpJsonWriter {
  public:
   explicit PhpJsonWriter(std::string& out) : out_(out) {}
+  PhpJsonWriter(const PhpJsonWriter&) = delete;
+  PhpJsonWriter& operator=(const PhpJsonWriter&) = delete;
+
+  // Appends what is staged to the output string.
+  void Flush() {
+    out_.append(stage_, used_);
+    used_ = 0;
+  }
 
   void BeginObject() { Open('{'); }
   void EndObject() { Close('}'); }
@@ -34,13 +47,12 @@ class PhpJsonWriter {
   void Key(std::string_view key) {
     if (BreaksFromTable() && key.size() <= kShortKey &&
         std::all_of(key.begin(), key.end(), [](char c) { return NeedsNoEscape(static_cast<unsigned char>(c)); })) {
-      // The usual key (an identifier) with its separator and indentation in one append.
-      char buf[kKeyRoom];
-      out_.append(buf, PlainKeyInto(buf, key));
+      // The usual key (an identifier) with its separator and indentation in one piece.
+      used_ += PlainKeyInto(Room(kKeyRoom), key);
     } else {
       NextElement();
       Quoted(key);
-      out_ += ": ";
+      Put(": ", 2);
     }
     after_key_ = true;
   }
@@ -54,73 +66,96 @@ class PhpJsonWriter {
     }
     std::string_view text;
   };
-  void KeyLiteral(PlainKey key) {
+  [[gnu::always_inline]] void KeyLiteral(PlainKey key) {
     if (BreaksFromTable()) {
-      char buf[kKeyRoom];
-      out_.append(buf, PlainKeyInto(buf, key.text));
+      used_ += PlainKeyInto(Room(kKeyRoom), key.text);
+      after_key_ = true;
     } else {
       Key(key.text);
     }
-    after_key_ = true;
   }
-  // Key(key) then Number(v) in one append: a statistics object is made of these.
-  void KeyNumber(PlainKey key, double v) {
+  // Key(key) then Number(v) in one piece: a statistics object is made of these.
+  [[gnu::always_inline]] void KeyNumber(PlainKey key, double v) {
     if (!BreaksFromTable()) {
       Key(key.text);
       Number(v);
       return;
     }
-    char buf[kKeyRoom + kPhpJsonFloatRoom];
-    const size_t n = PlainKeyInto(buf, key.text);
-    out_.append(buf, n + FormatPhpJsonFloat(v, buf + n));
+    char* const p = Room(kKeyRoom + kPhpJsonFloatRoom);
+    const size_t n = PlainKeyInto(p, key.text);
+    used_ += n + FormatPhpJsonFloat(v, p + n);
   }
   void String(std::string_view s) {
     NextElement();
     Quoted(s);
   }
-  void Number(double v) {
+  [[gnu::always_inline]] void Number(double v) {
     NextElement();
-    AppendPhpFloat(v);
+    used_ += FormatPhpJsonFloat(v, Room(kPhpJsonFloatRoom));
   }
   // Number(NumericValue(text).value_or(0)), writing a plain decimal's own digits when they are
-  // what PHP would print (see AppendPlainDecimal) instead of converting them there and back.
+  // what PHP would print (see AppendPlainDecimalAsPhpJson) instead of converting them there and back.
   void NumberFromText(std::string_view text) {
     NextElement();
-    if (!AppendPlainDecimal(text)) AppendPhpFloat(NumericValue(text).value_or(0));
+    if (text.size() <= kShortNumber && IsPhpJsonDecimal(text)) {
+      CopyShort(Room(kShortNumber), text);
+      used_ += text.size();
+      return;
+    }
+    // Other shapes ("58.50", "1e3"): through the std::string formatters, into a short string of
+    // its own (held in the string itself) rather than flushing the stage for them.
+    std::string formatted;
+    if (!AppendPlainDecimalAsPhpJson(formatted, text)) AppendPhpJsonFloat(formatted, NumericValue(text).value_or(0));
+    Put(formatted.data(), formatted.size());
   }
   // KeyNumber(key, v) where `text` (possibly empty) parses to v: written as it is when it is
-  // what PHP prints for v (IsPhpJsonDecimal), skipping the shortest-digits search.
-  void KeyNumberText(PlainKey key, double v, std::string_view text) {
-    if (!BreaksFromTable() || text.empty() || text.size() > kShortNumber || !IsPhpJsonDecimal(text)) {
+  // what PHP prints for v (IsPhpJsonDecimal, unless the caller knows it is), skipping the
+  // shortest-digits search.
+  [[gnu::always_inline]] void KeyNumberText(PlainKey key, double v, std::string_view text, bool known_plain = false) {
+    if (!BreaksFromTable() || text.empty() || text.size() > kShortNumber || (!known_plain && !IsPhpJsonDecimal(text))) {
       KeyNumber(key, v);
       return;
     }
-    char buf[kKeyRoom + kShortNumber];
-    const size_t n = PlainKeyInto(buf, key.text);
-    std::memcpy(buf + n, text.data(), text.size());
-    out_.append(buf, n + text.size());
+    char* const p = Room(kKeyRoom + kShortNumber);
+    const size_t n = PlainKeyInto(p, key.text);
+    CopyShort(p + n, text);
+    used_ += n + text.size();
   }
+  // The numeric parts of a list and their texts, as EntryNumbersInto gives them, except that a
+  // text is left empty unless it is IsPhpJsonDecimal.
+  struct ListNumbers {
+    std::vector<double>& values;
+    std::vector<std::string_view>& texts;
+  };
   // NumberFromText(part) for each part of `list` split at `sep`, as elements of the open array:
-  // a run time or trial PHP would print as written goes out with its separator in one append.
-  void NumbersFromText(std::string_view list, char sep) {
+  // a run time or trial PHP would print as written goes out with its separator in one piece.
+  // With `numbers`, the parts' values are kept too (read in the same pass).
+  void NumbersFromText(std::string_view list, char sep, ListNumbers* numbers = nullptr) {
     const bool fast = BreaksFromTable();
     const char* c = list.data();
     const char* const end = c + list.size();
+    if (numbers) numbers->values.clear(), numbers->texts.clear();
     for (;;) {  // split and shape-checked in one pass (ForEachPart + IsPhpJsonDecimal)
       const char* const start = c;
       bool plain;
-      c = ScanPhpJsonDecimal(c, end, plain);
+      double value = 0;
+      c = numbers ? ScanPhpJsonDecimal(c, end, plain, value) : ScanPhpJsonDecimal(c, end, plain);
       if (c != end && *c != sep) {  // more than a decimal: the part goes on to the separator
         plain = false;
         const void* next = std::memchr(c, sep, static_cast<size_t>(end - c));
         c = next ? static_cast<const char*>(next) : end;
       }
       const auto size = static_cast<size_t>(c - start);
+      if (numbers) {
+        const std::string_view text(start, size);
+        std::optional<double> number = plain ? std::optional<double>(value) : NumericValue(text);
+        if (number) numbers->values.push_back(*number), numbers->texts.push_back(plain ? text : std::string_view());
+      }
       if (fast && plain && size <= kShortNumber) {
-        char buf[2 + kBreakIndent + kShortNumber];
-        const size_t n = BreakInto(buf);
-        std::memcpy(buf + n, start, size);
-        out_.append(buf, n + size);
+        char* const p = Room(kBreakRoom + kShortNumber);
+        const size_t n = BreakInto(p);
+        CopyShort(p + n, std::string_view(start, size));
+        used_ += n + size;
       } else {
         NumberFromText(std::string_view(start, size));
       }
@@ -134,18 +169,19 @@ class PhpJsonWriter {
     counts_.assign(depth, 1);
     after_key_ = false;
   }
-  void Integer(long long v) {
+  [[gnu::always_inline]] void Integer(long long v) {
     NextElement();
-    char buf[24];
-    out_.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
+    char* const p = Room(24);
+    used_ += static_cast<size_t>(std::to_chars(p, p + 24, v).ptr - p);
   }
   void Bool(bool b) {
     NextElement();
-    out_ += b ? "true" : "false";
+    if (b) Put("true", 4);
+    else Put("false", 5);
   }
   void Null() {
     NextElement();
-    out_ += "null";
+    Put("null", 4);
   }
   // A decoded JSON document (System/JSON, Entry/JSON), re-encoded as PHP would.
   void Value(const nlohmann::ordered_json& j) {
@@ -173,16 +209,75 @@ class PhpJsonWriter {
   }
 
  private:
-  void Open(char c) {
+  static constexpr size_t kShortKey = 60;
+  static constexpr size_t kShortNumber = 24;
+  static constexpr size_t kBreakIndent = 64;
+  static constexpr size_t kBreakRoom = 2 + kBreakIndent;  // what BreakInto writes, always
+  static constexpr size_t kKeyRoom = kBreakRoom + kShortKey + 4;
+  static constexpr size_t kStage = 8192;
+  // ",\n" and kBreakIndent spaces, and one more so that a copy of kBreakRoom bytes may start
+  // after the comma.
+  static constexpr std::array<char, kBreakRoom + 1> kBreak = [] {
+    std::array<char, kBreakRoom + 1> b{};
+    b[0] = ',';
+    b[1] = '\n';
+    for (size_t i = 2; i < b.size(); ++i) b[i] = ' ';
+    return b;
+  }();
+
+  // Where the next `n` (<= kStage) bytes go: stage_ + used_, flushed first when they would not
+  // fit. The caller writes there and adds what it wrote to used_.
+  char* Room(size_t n) {
+    if (kStage - used_ < n) Flush();
+    return stage_ + used_;
+  }
+  void Put(char c) {
+    *Room(1) = c;
+    ++used_;
+  }
+  void Put(const char* p, size_t n) {
+    if (n > kStage) {
+      Flush();
+      out_.append(p, n);
+      return;
+    }
+    std::memcpy(Room(n), p, n);
+    used_ += n;
+  }
+  // Copies text (at most 64 bytes) to dst with a few fixed-size moves instead of a call.
+  [[gnu::always_inline]] static void CopyShort(char* dst, std::string_view text) {
+    const char* const src = text.data();
+    const size_t n = text.size();
+    if (n >= 16) {
+      if (n > 32) {
+        std::memcpy(dst, src, n);
+        return;
+      }
+      std::memcpy(dst, src, 16);
+      std::memcpy(dst + n - 16, src + n - 16, 16);
+    } else if (n >= 8) {
+      std::memcpy(dst, src, 8);
+      std::memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(dst, src, 4);
+      std::memcpy(dst + n - 4, src + n - 4, 4);
+    } else if (n > 0) {
+      dst[0] = src[0];
+      dst[n / 2] = src[n / 2];
+      dst[n - 1] = src[n - 1];
+    }
+  }
+
+  [[gnu::always_inline]] void Open(char c) {
     NextElement();
-    out_ += c;
+    Put(c);
     counts_.push_back(0);
   }
-  void Close(char c) {
+  [[gnu::always_inline]] void Close(char c) {
     const bool had_members = counts_.back() > 0;
     counts_.pop_back();
     if (had_members) Newline();
-    out_ += c;
+    Put(c);
   }
   // Separator, newline and indentation before an element (not after a key).
   void NextElement() {
@@ -191,54 +286,50 @@ class PhpJsonWriter {
       return;
     }
     if (counts_.empty()) return;
-    const bool first = counts_.back()++ == 0;
-    const size_t indent = counts_.size() * 4;
-    if (indent <= kBreakIndent) {  // ",\n" and the indentation in one append
-      out_.append(kBreak.data() + first, 2 - first + indent);
+    if (counts_.size() * 4 <= kBreakIndent) {
+      used_ += BreakInto(Room(kBreakRoom));
       return;
     }
-    if (!first) out_ += ',';
+    if (counts_.back()++ > 0) Put(',');
     Newline();
   }
   // Whether the next element (not after a key, inside a container) is preceded by a separator and
   // an indentation that kBreak holds, so that BreakInto can write them.
   bool BreaksFromTable() const { return !after_key_ && !counts_.empty() && counts_.size() * 4 <= kBreakIndent; }
-  // Separator, newline and indentation at buf (when BreaksFromTable()), returning the length;
-  // counts the member.
-  size_t BreakInto(char* buf) {
+  // Separator, newline and indentation at buf (when BreaksFromTable(); kBreakRoom bytes are
+  // written), returning their length; counts the member.
+  [[gnu::always_inline]] size_t BreakInto(char* buf) {
     const bool first = counts_.back()++ == 0;
     const size_t n = 2 - first + counts_.size() * 4;
-    std::memcpy(buf, kBreak.data() + first, n);
+    if (n <= 32) std::memcpy(buf, kBreak.data() + first, 32);  // the usual depths: two 16-byte moves
+    else std::memcpy(buf, kBreak.data() + first, kBreakRoom);
     return n;
   }
-  // BreakInto, then "key": (a key needing no escapes) at buf, returning the length.
-  size_t PlainKeyInto(char* buf, std::string_view key) {
+  // BreakInto, then "key": (a key needing no escapes, at most kShortKey bytes) at buf (which has
+  // kKeyRoom bytes), returning the length.
+  [[gnu::always_inline]] size_t PlainKeyInto(char* buf, std::string_view key) {
     size_t n = BreakInto(buf);
     buf[n++] = '"';
-    std::memcpy(buf + n, key.data(), key.size());
+    CopyShort(buf + n, key);
     n += key.size();
     std::memcpy(buf + n, "\": ", 3);
     return n + 3;
   }
-  static constexpr size_t kShortKey = 60;
-  static constexpr size_t kShortNumber = 24;
-  static constexpr size_t kBreakIndent = 64;
-  static constexpr size_t kKeyRoom = 2 + kBreakIndent + kShortKey + 4;
-  static constexpr std::array<char, 2 + kBreakIndent> kBreak = [] {
-    std::array<char, 2 + kBreakIndent> b{};
-    b[0] = ',';
-    b[1] = '\n';
-    for (size_t i = 2; i < b.size(); ++i) b[i] = ' ';
-    return b;
-  }();
   void Newline() {
     const size_t indent = counts_.size() * 4;
-    if (indent <= kBreakIndent) {  // "\n" and the indentation in one append, as NextElement does
-      out_.append(kBreak.data() + 1, 1 + indent);
+    if (indent <= kBreakIndent) {  // "\n" and the indentation in one piece, as NextElement does
+      char* const p = Room(kBreakRoom);
+      if (1 + indent <= 32) std::memcpy(p, kBreak.data() + 1, 32);
+      else std::memcpy(p, kBreak.data() + 1, kBreakRoom);
+      used_ += 1 + indent;
       return;
     }
-    out_ += '\n';
-    out_.append(indent, ' ');
+    Put('\n');
+    for (size_t left = indent; left > 0;) {  // deeper than the table: a table's worth at a time
+      const size_t n = std::min(left, kBreakIndent);
+      Put(kBreak.data() + 2, n);
+      left -= n;
+    }
   }
 
   static constexpr std::array<bool, 256> kPlain = [] {  // as a table: Quoted's scan is the writer's inner loop
@@ -256,6 +347,18 @@ class PhpJsonWriter {
     return (x & kHigh) == 0 && ((x - kOnes * 0x20) & ~x & kHigh) == 0 && !has_zero(x ^ (kOnes * '"')) &&
            !has_zero(x ^ (kOnes * '\\')) && !has_zero(x ^ (kOnes * '/'));
   }
+#if defined(__SSE2__)
+  // Whether any of the 16 bytes at p is not NeedsNoEscape: below 0x20 or from 0x80 (negative as
+  // a signed byte), or '"', '\\' or '/'.
+  static bool SixteenNeedEscape(const char* p) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
+    const __m128i quote = _mm_cmpeq_epi8(x, _mm_set1_epi8('"'));
+    const __m128i backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
+    const __m128i slash = _mm_cmpeq_epi8(x, _mm_set1_epi8('/'));
+    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(backslash, slash))) != 0;
+  }
+#endif
   // Checked when compiled: every byte value at every position among plain bytes decides as
   // the table does.
   static constexpr bool EightAgreesWithTable() {
@@ -268,24 +371,86 @@ class PhpJsonWriter {
     return true;
   }
 
+  // The escape of an ASCII byte that needs one (NeedsNoEscape false, below 0x80) at p; returns
+  // its end (2 or 6 bytes).
+  static char* EscapeAscii(char* p, unsigned char c) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    p[0] = '\\';
+    switch (c) {
+      case '"': p[1] = '"'; return p + 2;
+      case '\\': p[1] = '\\'; return p + 2;
+      case '/': p[1] = '/'; return p + 2;
+      case '\b': p[1] = 'b'; return p + 2;
+      case '\f': p[1] = 'f'; return p + 2;
+      case '\n': p[1] = 'n'; return p + 2;
+      case '\r': p[1] = 'r'; return p + 2;
+      case '\t': p[1] = 't'; return p + 2;
+      default:  // the other control characters
+        std::memcpy(p + 1, "u00", 3);
+        p[4] = kHex[c >> 4];
+        p[5] = kHex[c & 0xF];
+        return p + 6;
+    }
+  }
+
+  // A short string (an identifier, a title, a label) of ASCII, quoted and escaped at once into
+  // the stage: eight bytes at a time where none needs an escape. False, with nothing written,
+  // for a longer one or one with a byte from 0x80 (UTF-8, which Quoted converts).
+  bool QuotedShortAscii(std::string_view s) {
+    static constexpr size_t kShortText = 64;
+    if (s.size() > kShortText) return false;
+    char* const begin = Room(2 + 6 * kShortText);
+    char* p = begin;
+    *p++ = '"';
+    const char* c = s.data();
+    const char* const end = c + s.size();
+    for (;;) {
+      const char* const chunk_end = end - c >= 8 ? c + 8 : end;
+      uint64_t eight;
+      if (chunk_end - c == 8 && (std::memcpy(&eight, c, 8), EightNeedNoEscape(eight))) {
+        std::memcpy(p, &eight, 8);
+        p += 8;
+        c += 8;
+      } else {
+        for (; c < chunk_end; ++c) {
+          const auto b = static_cast<unsigned char>(*c);
+          if (NeedsNoEscape(b)) *p++ = static_cast<char>(b);
+          else if (b < 0x80) p = EscapeAscii(p, b);
+          else return false;
+        }
+      }
+      if (c == end) break;
+    }
+    *p++ = '"';
+    used_ += static_cast<size_t>(p - begin);
+    return true;
+  }
+
   void Quoted(std::string_view s) {
     static_assert(EightAgreesWithTable());
+    if (QuotedShortAscii(s)) return;
     static constexpr char kHex[] = "0123456789abcdef";
     auto u = [&](unsigned cp) {
-      out_ += "\\u";
-      for (int shift = 12; shift >= 0; shift -= 4) out_ += kHex[(cp >> shift) & 0xF];
+      char* const p = Room(6);
+      p[0] = '\\', p[1] = 'u';
+      for (int i = 0; i < 4; ++i) p[2 + i] = kHex[(cp >> (12 - 4 * i)) & 0xF];
+      used_ += 6;
     };
-    out_ += '"';
+    Put('"');
     for (size_t i = 0; i < s.size(); ++i) {
       // Copy the run of characters that need no escaping in one go.
       size_t run = i;
+#if defined(__SSE2__)
+      for (; run + 16 <= s.size(); run += 16)  // 16 bytes at a time where the target has SSE2
+        if (SixteenNeedEscape(s.data() + run)) break;
+#endif
       for (uint64_t eight; run + 8 <= s.size(); run += 8) {  // 8 bytes at a time, then byte by byte
         std::memcpy(&eight, s.data() + run, 8);
         if (!EightNeedNoEscape(eight)) break;
       }
       while (run < s.size() && NeedsNoEscape(static_cast<unsigned char>(s[run]))) ++run;
       if (run > i) {
-        out_.append(s.data() + i, run - i);
+        Put(s.data() + i, run - i);
         i = run;
         if (i == s.size()) break;
       }
@@ -317,27 +482,15 @@ class PhpJsonWriter {
         }
         continue;
       }
-      switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '/': out_ += "\\/"; break;
-        case '\b': out_ += "\\b"; break;
-        case '\f': out_ += "\\f"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default:
-          if (c < 0x20) u(c);
-          else out_ += static_cast<char>(c);
-      }
+      char* const p = Room(6);
+      used_ += static_cast<size_t>(EscapeAscii(p, c) - p);
     }
-    out_ += '"';
+    Put('"');
   }
 
-  void AppendPhpFloat(double v) { AppendPhpJsonFloat(out_, v); }
-  bool AppendPlainDecimal(std::string_view text) { return AppendPlainDecimalAsPhpJson(out_, text); }
-
   std::string& out_;
+  char stage_[kStage];
+  size_t used_ = 0;  // bytes of stage_ not yet flushed
   std::vector<size_t> counts_;  // members written so far, per open container
   bool after_key_ = false;
 };
@@ -387,15 +540,34 @@ struct KeyedOrder {
 template <typename KeyOf>
 KeyedOrder OrderByKey(size_t n, KeyOf key_of) {
   KeyedOrder o;
-  std::unordered_map<std::string_view, size_t> slot;  // key → position in o.emit
-  for (size_t i = 0; i < n; ++i) {
-    auto [it, added] = slot.emplace(key_of(i), o.emit.size());
+  auto take = [&](size_t i, size_t position, bool added) {  // position in o.emit
     if (added) {
       o.emit.push_back(i);
     } else {
-      o.shadowed.push_back(o.emit[it->second]);
-      o.emit[it->second] = i;
+      o.shadowed.push_back(o.emit[position]);
+      o.emit[position] = i;
     }
+  };
+  // A result's entries (one per system, ten or so): the keys so far searched in order, which
+  // costs less than hashing each key into a map of nodes, once per result of every export.
+  constexpr size_t kFew = 32;
+  if (n <= kFew) {
+    std::string_view keys[kFew];  // keys[p]: the key at position p of o.emit
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const std::string_view key = key_of(i);
+      size_t position = 0;
+      while (position < distinct && keys[position] != key) ++position;
+      const bool added = position == distinct;
+      if (added) keys[distinct++] = key;
+      take(i, position, added);
+    }
+    return o;
+  }
+  std::unordered_map<std::string_view, size_t> slot;  // key → position in o.emit
+  for (size_t i = 0; i < n; ++i) {
+    auto [it, added] = slot.emplace(key_of(i), o.emit.size());
+    take(i, it->second, added);
   }
   return o;
 }
@@ -427,23 +599,38 @@ void SystemBody(PhpJsonWriter& w, const System& s) {
   }
 }
 
-void NumberList(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view list, char sep, bool as_numbers) {
+void NumberList(PhpJsonWriter& w, PhpJsonWriter::PlainKey key, std::string_view list, char sep, bool as_numbers,
+                PhpJsonWriter::ListNumbers* numbers = nullptr) {
   w.KeyLiteral(key);
   w.BeginArray();
-  if (as_numbers) w.NumbersFromText(list, sep);
+  if (as_numbers) w.NumbersFromText(list, sep, numbers);
   else ForEachPart(list, sep, [&](std::string_view part) { w.String(part); });
   w.EndArray();
 }
 
-void Statistics(PhpJsonWriter& w, const Entry& e) {
+// Working storage reused from entry to entry (no state carries from one entry to the next): an
+// entry's numbers (EntryNumbersInto) and each one's text in the entry.
+struct EntryNumbersStore {
+  std::vector<double> numbers;
+  std::vector<std::string_view> texts;
+  PhpJsonWriter::ListNumbers list{numbers, texts};
+};
+EntryNumbersStore& EntryNumbersStorage() {
+  thread_local EntryNumbersStore store;
+  return store;
+}
+
+// `known`: the entry's numbers are already in EntryNumbersStorage() (read while its raw_values
+// were written), else they are read here.
+void Statistics(PhpJsonWriter& w, const Entry& e, bool known) {
   // A LINE_GRAPH value is a series of monitor samples, not independent trials: describe it
   // (n, mean, median, min, max, sd) but give no interval or outlier verdicts.
   const bool series = IsSeries(e);
-  // Working storage reused from entry to entry (no state carries from one entry to the next).
-  thread_local std::vector<double> numbers;
-  thread_local std::vector<std::string_view> texts;  // numbers[i] as written in e
+  EntryNumbersStore& store = EntryNumbersStorage();
+  const std::vector<double>& numbers = store.numbers;
+  const std::vector<std::string_view>& texts = store.texts;  // numbers[i] as written in e
   thread_local TrialSummary s;
-  EntryNumbersInto(e, numbers, &texts);
+  if (!known) EntryNumbersInto(e, store.numbers, &store.texts);
   SummarizeInto(numbers, s, /*flag_outliers=*/!series);
   w.KeyLiteral("ptsn_statistics");
   w.BeginObject();
@@ -451,17 +638,23 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
   w.Integer(static_cast<long long>(s.n));
   if (s.n > 0) {
     // The median (of an odd count), min and max are trials or samples: their own text, when
-    // PHP prints it as it is, is what formatting the double gives (parse once, use twice).
-    auto text_of = [&](double x) -> std::string_view {
-      if (x == 0) return {};  // 0 and -0 are equal but print differently
+    // PHP prints it as it is, is what formatting the double gives (parse once, use twice). Any
+    // text of the same double would do, so this is only a shortcut: the median of an even
+    // count (a mean of two) is formatted without looking for one.
+    auto text_at = [&](double x, size_t i) -> std::string_view {
+      return x == 0 ? std::string_view() : texts[i];  // 0 and -0 are equal but print differently
+    };
+    auto median_text = [&]() -> std::string_view {
+      if (s.median == 0 || numbers.size() % 2 == 0) return {};
       for (size_t i = 0; i < numbers.size(); ++i)
-        if (numbers[i] == x) return texts[i];
+        if (numbers[i] == s.median) return texts[i];
       return {};
     };
     w.KeyNumber("mean", s.mean);
-    w.KeyNumberText("median", s.median, text_of(s.median));
-    w.KeyNumberText("min", s.min, text_of(s.min));
-    w.KeyNumberText("max", s.max, text_of(s.max));
+    // (Texts read with the raw_values are known to be IsPhpJsonDecimal or empty.)
+    w.KeyNumberText("median", s.median, median_text(), known);
+    w.KeyNumberText("min", s.min, text_at(s.min, s.min_at), known);
+    w.KeyNumberText("max", s.max, text_at(s.max, s.max_at), known);
     w.KeyNumber("sd", s.sd);
     w.KeyNumber("percent_sd", s.percent_sd);
   }
@@ -494,6 +687,7 @@ void Statistics(PhpJsonWriter& w, const Entry& e) {
 // The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
 // test_run_times, details (array_filter()ed), then our statistics.
 void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
+  bool known = false;  // the entry's numbers are in EntryNumbersStorage()
   // A series ("92.05,91.06,...") is never numeric (is_numeric() takes no ','): not parsed.
   const std::optional<double> value = IsSeries(e) ? std::nullopt : NumericValue(e.value);
   if (value) {
@@ -512,20 +706,20 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     bool equals_value = false;
     if (value && raw.find(':') == std::string_view::npos)
       if (const std::optional<double> raw_number = NumericValue(raw)) equals_value = *raw_number == *value;
-    if (!equals_value) NumberList(w, "raw_values", raw, ':', true);
+    if (!equals_value) {
+      // The trials' numbers are what the statistics describe (EntryNumbersInto reads RawString
+      // unless the entry is a series): kept as they are written (parse once, use twice).
+      known = with_statistics && !IsSeries(e);
+      NumberList(w, "raw_values", raw, ':', true, known ? &EntryNumbersStorage().list : nullptr);
+    }
   }
 
   // PTS's usual Entry/JSON is {"test-run-times":"8.08:8.02:8.07"} and nothing else: written
   // directly, as the general path below would (no other member, so no "details").
   if (auto times = OnlyTestRunTimes(e.json)) {
     NumberList(w, "test_run_times", *times, ':', true);
-    if (with_statistics) {
-      Statistics(w, e);
-      if (auto label = StandInMark(e)) {
-        w.KeyLiteral("ptsn_stand_in");
-        w.String(*label);
-      }
-    }
+    // (No stand-in mark: test-run-times is the JSON's only key.)
+    if (with_statistics) Statistics(w, e, known);
     return;
   }
   auto details = Decode(e.json);
@@ -564,7 +758,7 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     w.Value(details);
   }
   if (with_statistics) {
-    Statistics(w, e);
+    Statistics(w, e, known);
     // Also in "details" (PTS's key), but a tool must not have to know our JSON to see it.
     if (auto label = StandInMark(e)) {
       w.KeyLiteral("ptsn_stand_in");
@@ -692,7 +886,10 @@ class JsonView : public StreamingView {
     }
     WriteKeyedResult(w_, hash, r, ours_);
   }
-  std::string& Pending() override { return out_; }
+  std::string& Pending() override {
+    w_.Flush();
+    return out_;
+  }
   void Finish() override {
     if (!results_open_) {  // PHP encodes an empty array as []
       w_.Key("results");
@@ -778,6 +975,7 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
     WriteTrailer(w);
   }
   w.EndObject();
+  w.Flush();
   return out;
 }
 

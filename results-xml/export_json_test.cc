@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdio>
+#include <map>
 #include <random>
 
 #include "results-xml/export_common.h"
@@ -91,6 +93,114 @@ TEST(ExportJson, DeepNestingIndentsLikePhp) {
       EXPECT_EQ(parsed.dump(4), text);
     }
     EXPECT_EQ(parsed["systems"]["Deep"]["data"], Json::parse(nested));
+  }
+}
+
+// The writer composes its text in a stage of a few kilobytes: strings longer than it (with
+// escapes on both sides of its edges) and documents many times its size come out whole.
+TEST(ExportJson, TextLongerThanTheWritersStage) {
+  ResultFile f;
+  std::string title;
+  for (int i = 0; i < 3000; ++i) title += "ab\"cd\n\tef";  // 30,000 bytes, escapes throughout
+  f.generated.title = title;
+  for (int i = 0; i < 400; ++i) {
+    Result r;
+    r.title = "T" + std::to_string(i);
+    r.identifier = std::string(static_cast<size_t>(i * 37 % 9000), 'x');  // some longer than the stage
+    r.entries = {{"A", "8", "8:9:10", {}}, {"B", "12", "", {}}};
+    f.results.push_back(r);
+  }
+  const std::string text = ResultFileToJson(f, {.statistics = false});
+  const Json parsed = Json::parse(text);
+  EXPECT_EQ(parsed.dump(4), text);  // no '/' and no fractions: PHP's layout is dump(4)'s
+  EXPECT_EQ(parsed["title"], title);
+  EXPECT_EQ(parsed["results"].size(), 400u);
+}
+
+// Every ASCII byte is escaped as json_encode escapes it, in short strings (quoted eight bytes
+// at a time into the stage) and long ones (quoted run by run) alike.
+TEST(ExportJson, EscapesInShortAndLongStrings) {
+  auto escaped = [](unsigned char c) -> std::string {
+    switch (c) {
+      case '"': return "\\\"";
+      case '\\': return "\\\\";
+      case '/': return "\\/";
+      case '\b': return "\\b";
+      case '\f': return "\\f";
+      case '\n': return "\\n";
+      case '\r': return "\\r";
+      case '\t': return "\\t";
+    }
+    if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      return buf;
+    }
+    return std::string(1, static_cast<char>(c));
+  };
+  for (size_t length : {1, 7, 8, 9, 20, 64, 65, 200}) {
+    for (int c = 1; c < 0x80; ++c) {
+      std::string text(length, 'k');
+      text[length / 2] = static_cast<char>(c);
+      if (text == "0") continue;  // (PHP's array_filter drops a title of "0")
+      std::string expected;
+      for (char b : text) expected += escaped(static_cast<unsigned char>(b));
+      ResultFile f;
+      f.generated.title = text;
+      const std::string json = ResultFileToJson(f, {.statistics = false});
+      EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << c;
+    }
+    // UTF-8 among plain bytes: \uXXXX wherever it falls in the string.
+    for (size_t at : {size_t{0}, length / 2, length}) {
+      std::string text(length, 'k');
+      text.insert(at, "\xc3\xa9");
+      ResultFile f;
+      f.generated.title = text;
+      std::string expected = text;
+      expected.replace(at, 2, "\\u00e9");
+      const std::string json = ResultFileToJson(f, {.statistics = false});
+      EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << at;
+    }
+  }
+}
+
+// PHP's keyed array, for few entries (searched in order) and many (hashed) alike: each key
+// where it first appeared, holding the last value given it; the values it replaced, in order,
+// among ptsn_shadowed_entries.
+TEST(ExportJson, RepeatedKeysFewAndMany) {
+  for (int systems : {3, 10, 32, 33, 90}) {
+    ResultFile f;
+    Result r;
+    r.title = "T";
+    std::vector<std::string> order;                  // keys in first appearance
+    std::map<std::string, int> last;                 // key -> last value given it
+    std::vector<std::pair<std::string, int>> shadowed;
+    for (int i = 0; i < systems; ++i) {
+      const std::string key = "S" + std::to_string(i % 7 == 3 ? i / 2 : i);  // some keys come again
+      const int value = 100 + i;
+      r.entries.push_back({key, std::to_string(value), "", {}});
+      if (auto it = last.find(key); it != last.end()) {
+        shadowed.emplace_back(key, it->second);
+        it->second = value;
+      } else {
+        order.push_back(key);
+        last[key] = value;
+      }
+    }
+    f.results.push_back(r);
+    const Json j = Json::parse(ResultFileToJson(f));
+    const Json& result = j["results"][ComparisonHash(r)];
+    std::vector<std::string> keys;
+    for (auto it = result["results"].begin(); it != result["results"].end(); ++it) {
+      keys.push_back(it.key());
+      EXPECT_EQ(it.value()["value"], last[it.key()]) << systems << " " << it.key();
+    }
+    EXPECT_EQ(keys, order) << systems;
+    ASSERT_EQ(result.contains("ptsn_shadowed_entries") ? result["ptsn_shadowed_entries"].size() : 0u, shadowed.size());
+    for (size_t k = 0; k < shadowed.size(); ++k) {
+      EXPECT_EQ(result["ptsn_shadowed_entries"][k]["ptsn_key"], shadowed[k].first) << systems;
+      EXPECT_EQ(result["ptsn_shadowed_entries"][k]["value"], shadowed[k].second) << systems;
+    }
   }
 }
 

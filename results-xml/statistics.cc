@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace ptsn::results {
@@ -167,7 +168,12 @@ std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials) 
 void StandardErrorLabelInto(const Entry& entry, double se_of_numeric_trials, std::string& label) {
   label.clear();
   if (!entry.raw_string || entry.raw_string->empty()) return;
-  const auto trials = static_cast<size_t>(std::count(entry.raw_string->begin(), entry.raw_string->end(), ':')) + 1;
+  // The trials: one more than the ':'s (found by memchr: std::count goes byte by byte).
+  size_t trials = 1;
+  const char* const end = entry.raw_string->data() + entry.raw_string->size();
+  for (const char* c = entry.raw_string->data(); (c = static_cast<const char*>(std::memchr(c, ':', static_cast<size_t>(end - c))));
+       ++c)
+    ++trials;
   if (trials < 2) return;
   label += "SE +/- ";
   AppendPhpNumberFormat(label, se_of_numeric_trials, std::max(2, PtsPrecision(entry.value)));
@@ -257,29 +263,61 @@ double StudentTQuantile(double confidence, int degrees_of_freedom) {
 }
 
 namespace {
-// OutlierFlags() of v, whose median is known, into `flags` (resized); `scratch` is working space.
+// Appends OutlierFlags()'s flag for each value to `flags` (empty), from the deviations
+// |v[i] - median| (in trial order) and their median, the MAD. (Appended: std::vector<bool>'s
+// assign costs more than the flags.)
+void FlagsFromDeviations(std::span<const double> v, double median, const double* dev, double mad,
+                         std::vector<bool>& flags) {
+  double scale = 0;  // 0: nothing is flagged
+  if (mad > 0) {
+    scale = mad / 0.6745;
+  } else {
+    double dev_sum = 0;
+    for (size_t i = 0; i < v.size(); ++i) dev_sum += dev[i];  // Mean(): summed in trial order
+    const double mean_ad = dev_sum / static_cast<double>(v.size());
+    if (mean_ad > 0) scale = 1.253314 * mean_ad;
+  }
+  for (size_t i = 0; i < v.size(); ++i) flags.push_back(scale > 0 && std::fabs(v[i] - median) / scale > 3.5);
+}
+
+// OutlierFlags() of v, whose median is known, into `flags` (replaced); `scratch` is working space.
 void FlagOutliers(std::span<const double> v, double median, std::vector<double>& scratch, std::vector<bool>& flags) {
-  flags.assign(v.size(), false);
-  if (v.size() < 3) return;
+  flags.clear();
+  if (v.size() < 3) {
+    flags.assign(v.size(), false);
+    return;
+  }
   scratch.resize(2 * v.size());
   double* const dev = scratch.data();  // |x - median| in trial order, then a copy to reorder
   double* const work = dev + v.size();
-  double dev_sum = 0;
   for (size_t i = 0; i < v.size(); ++i) {
     dev[i] = std::fabs(v[i] - median);
     work[i] = dev[i];
   }
-  const double mad = MedianInPlace(work, work + v.size());
-  double scale;
-  if (mad > 0) {
-    scale = mad / 0.6745;
-  } else {
-    for (size_t i = 0; i < v.size(); ++i) dev_sum += dev[i];  // Mean(): summed in trial order
-    const double mean_ad = dev_sum / static_cast<double>(v.size());
-    if (mean_ad <= 0) return;
-    scale = 1.253314 * mean_ad;
+  FlagsFromDeviations(v, median, dev, MedianInPlace(work, work + v.size()), flags);
+}
+
+// A few values (a trial entry's three or five) whose order statistics are single doubles: all
+// finite (no NaN, for which nth_element's order is undefined) and none zero (0.0 and -0.0 tie
+// but print differently). Then any way of ordering them finds the same medians as
+// MedianInPlace: here, insertion into a sorted copy.
+constexpr size_t kFew = 8;
+bool FewDistinctlyOrdered(std::span<const double> v) {
+  if (v.size() > kFew) return false;
+  for (double x : v)
+    if (!std::isfinite(x) || x == 0) return false;
+  return true;
+}
+// The median of the values at `in` (n <= kFew, n > 0), sorting a copy at `work`.
+double SortedMedian(const double* in, size_t n, double* work) {
+  for (size_t i = 0; i < n; ++i) {
+    const double x = in[i];
+    size_t j = i;
+    for (; j > 0 && work[j - 1] > x; --j) work[j] = work[j - 1];
+    work[j] = x;
   }
-  for (size_t i = 0; i < v.size(); ++i) flags[i] = std::fabs(v[i] - median) / scale > 3.5;
+  const size_t mid = n / 2;
+  return n % 2 ? work[mid] : (work[mid - 1] + work[mid]) / 2;
 }
 }  // namespace
 
@@ -316,17 +354,33 @@ void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outlier
   thread_local std::vector<double> scratch;
   s.n = v.size();
   s.mean = s.median = s.min = s.max = s.sd = s.percent_sd = s.se = s.ci95_low = s.ci95_high = 0;
+  s.min_at = s.max_at = 0;
   s.outliers.clear();
   if (v.empty()) return;
   double sum = 0;
   for (double x : v) sum += x;
   s.mean = sum / static_cast<double>(v.size());
-  scratch.assign(v.begin(), v.end());
-  s.median = MedianInPlace(scratch.data(), scratch.data() + scratch.size());
-  if (flag_outliers) FlagOutliers(v, s.median, scratch, s.outliers);
+  if (FewDistinctlyOrdered(v)) {  // (the deviations from a finite median are finite or +inf, none -0)
+    double work[kFew], dev[kFew];
+    s.median = SortedMedian(v.data(), v.size(), work);
+    if (flag_outliers) {  // (s.outliers is empty)
+      if (v.size() >= 3) {
+        for (size_t i = 0; i < v.size(); ++i) dev[i] = std::fabs(v[i] - s.median);
+        FlagsFromDeviations(v, s.median, dev, SortedMedian(dev, v.size(), work), s.outliers);
+      } else {
+        s.outliers.assign(v.size(), false);
+      }
+    }
+  } else {
+    scratch.assign(v.begin(), v.end());
+    s.median = MedianInPlace(scratch.data(), scratch.data() + scratch.size());
+    if (flag_outliers) FlagOutliers(v, s.median, scratch, s.outliers);
+  }
   auto [mn, mx] = std::minmax_element(v.begin(), v.end());
   s.min = *mn;
   s.max = *mx;
+  s.min_at = static_cast<size_t>(mn - v.begin());
+  s.max_at = static_cast<size_t>(mx - v.begin());
   if (v.size() >= 2) {
     double squares = 0;
     for (double x : v) squares += (x - s.mean) * (x - s.mean);

@@ -94,6 +94,7 @@ std::vector<bool> OutlierFlags(const std::vector<double>& v);
 struct TrialSummary {
   size_t n = 0;
   double mean = 0, median = 0, min = 0, max = 0;
+  size_t min_at = 0, max_at = 0;       // where min and max are in the values (as std::minmax_element)
   double sd = 0, percent_sd = 0, se = 0;
   double ci95_low = 0, ci95_high = 0;  // mean -/+ t(0.975, n-1) * se; equal to mean when n < 2
   std::vector<bool> outliers;          // one flag per value, same order

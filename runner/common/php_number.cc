@@ -27,6 +27,30 @@ double RoundHelper(double v) { return v >= 0.0 ? std::floor(v + 0.5) : std::ceil
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
+// floor(log10(a)) as PHP computes it (libm's log10, then floor) for finite a > 0. Where a is
+// not within a relative 1e-12 of a power of ten, log10(a) lies more than 4e-13 away from any
+// integer, far beyond log10's error (an ulp or so, below 4e-15 for results under 32), so its
+// floor is the k with 10^k <= a < 10^(k+1), found by comparisons; near a power of ten, and
+// outside 1e-20..1e20, log10 itself decides.
+int FloorLog10(double a) {
+  static constexpr double kPow[] = {1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10,
+                                    1e-9,  1e-8,  1e-7,  1e-6,  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1e0,   1e1,
+                                    1e2,   1e3,   1e4,   1e5,   1e6,   1e7,   1e8,   1e9,   1e10,  1e11,  1e12,
+                                    1e13,  1e14,  1e15,  1e16,  1e17,  1e18,  1e19,  1e20};
+  constexpr int kLow = -20, kHigh = 20;
+  if (a >= kPow[0] && a < kPow[kHigh - kLow]) {
+    uint64_t bits;
+    std::memcpy(&bits, &a, sizeof bits);
+    const int e2 = static_cast<int>(bits >> 52) - 1023;  // a in [2^e2, 2^(e2+1)) (a normal, > 0)
+    int k = (e2 * 78913) >> 18;  // floor(e2 * log10 2): floor(log10 a) or one less
+    if (k < kLow) k = kLow;
+    while (k + 1 <= kHigh && a >= kPow[k + 1 - kLow]) ++k;
+    const double low = kPow[k - kLow], high = kPow[k + 1 - kLow];
+    if (a > low * (1 + 1e-12) && a < high * (1 - 1e-12)) return k;
+  }
+  return static_cast<int>(std::floor(std::log10(a)));
+}
+
 }  // namespace
 
 // The PHP 5.3 .. 8.3 _php_math_round(): when the requested places are within the 15 digits a
@@ -34,7 +58,7 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
 // rounds as the decimal number it was written as.
 double PhpRound(double value, int places) {
   if (!std::isfinite(value) || value == 0.0) return value;
-  int precision_places = 14 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  int precision_places = 14 - FloorLog10(std::fabs(value));
   double f1 = Pow10(std::abs(places));
   double tmp;
   if (precision_places > places && precision_places - 15 < places) {
@@ -77,24 +101,21 @@ void AppendPhpNumberFormat(std::string& out, double value, int decimals) {
   // exactly round(d * 10^decimals), and printf("%.*f") would print n's digits. Writing n
   // directly skips printf's arbitrary-precision path (the hot spot of large text exports).
   if (decimals <= 15 && std::fabs(d) * Pow10(decimals) < 1e15) {
-    const long long n = std::llround(std::fabs(d) * Pow10(decimals));
-    // "-", then n's digits with zeros before them up to decimals + 1, a '.' before the last
-    // `decimals`: composed here (at most 1 + 16 + 1 characters) and appended once.
-    char digits[40];
-    const int len = static_cast<int>(std::to_chars(digits, digits + 20, n).ptr - digits);
-    const int pad = std::max(0, decimals + 1 - len);  // at least one digit before the point
-    std::memmove(digits + pad, digits, static_cast<size_t>(len));
-    std::fill(digits, digits + pad, '0');
-    const int int_len = len + pad - decimals;
+    auto n = static_cast<unsigned long long>(std::llround(std::fabs(d) * Pow10(decimals)));
+    // n's digits written from the right: the last `decimals` after a '.', at least one before
+    // it, and "-" first (number_format never prints "-0.00"); at most 1 + 16 + 1 characters.
+    const bool negative = d < 0 && n != 0;
     char text[48];
-    char* o = text;
-    if (d < 0 && n != 0) *o++ = '-';  // number_format never prints "-0.00"
-    o = std::copy(digits, digits + int_len, o);
-    if (decimals > 0) {
-      *o++ = '.';
-      o = std::copy(digits + int_len, digits + len + pad, o);
-    }
-    out.append(text, static_cast<size_t>(o - text));
+    char* const end = text + sizeof text;
+    char* o = end;
+    for (int i = 0; i < decimals; ++i, n /= 10) *--o = static_cast<char>('0' + n % 10);
+    if (decimals > 0) *--o = '.';
+    do {
+      *--o = static_cast<char>('0' + n % 10);
+      n /= 10;
+    } while (n != 0);
+    if (negative) *--o = '-';
+    out.append(o, static_cast<size_t>(end - o));
     return;
   }
   char buf[400];
