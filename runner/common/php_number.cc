@@ -27,12 +27,14 @@ double RoundHelper(double v) { return v >= 0.0 ? std::floor(v + 0.5) : std::ceil
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
+}  // namespace
+
 // floor(log10(a)) as PHP computes it (libm's log10, then floor) for finite a > 0. Where a is
 // not within a relative 1e-12 of a power of ten, log10(a) lies more than 4e-13 away from any
 // integer, far beyond log10's error (an ulp or so, below 4e-15 for results under 32), so its
 // floor is the k with 10^k <= a < 10^(k+1), found by comparisons; near a power of ten, and
 // outside 1e-20..1e20, log10 itself decides.
-int FloorLog10(double a) {
+int PhpFloorLog10(double a) {
   static constexpr double kPow[] = {1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10,
                                     1e-9,  1e-8,  1e-7,  1e-6,  1e-5,  1e-4,  1e-3,  1e-2,  1e-1,  1e0,   1e1,
                                     1e2,   1e3,   1e4,   1e5,   1e6,   1e7,   1e8,   1e9,   1e10,  1e11,  1e12,
@@ -51,14 +53,12 @@ int FloorLog10(double a) {
   return static_cast<int>(std::floor(std::log10(a)));
 }
 
-}  // namespace
-
 // The PHP 5.3 .. 8.3 _php_math_round(): when the requested places are within the 15 digits a
 // double guarantees, first round to 15 significant digits so that 1.005 (really 1.00499999...)
 // rounds as the decimal number it was written as.
 double PhpRound(double value, int places) {
   if (!std::isfinite(value) || value == 0.0) return value;
-  int precision_places = 14 - FloorLog10(std::fabs(value));
+  int precision_places = 14 - PhpFloorLog10(std::fabs(value));
   double f1 = Pow10(std::abs(places));
   double tmp;
   if (precision_places > places && precision_places - 15 < places) {

@@ -9,6 +9,9 @@ namespace ptsn {
 // PHP round($v, $places) (PHP 8.2 algorithm: pre-rounding to 15 significant digits, then half
 // away from zero) — so round(1.005, 2) == 1.01 as in PHP, not 1.0 as naive code gives.
 double PhpRound(double value, int places);
+// PhpRound's magnitude: floor(log10(a)) exactly as libm's log10 and floor give it, for finite
+// a > 0, found by comparisons with powers of ten wherever that answer is certain.
+int PhpFloorLog10(double a);
 // PHP number_format($v, $decimals, '.', '').
 std::string PhpNumberFormat(double value, int decimals);
 // The same text appended to `out` (no string of its own: a label built around it).

@@ -41,44 +41,12 @@ TEST(PhpNumberFormat, FastPathPrintsWhatPrintfPrints) {
   EXPECT_EQ(PhpNumberFormat(0.05, 3), "0.050");
 }
 
-// PhpRound as it was, with libm's log10 for the magnitude: the reference for the comparisons
-// that now stand in for it away from powers of ten.
-double ReferencePhpRound(double value, int places) {
-  auto pow10 = [](int p) { return std::pow(10.0, p); };
-  auto round_helper = [](double v) { return v >= 0.0 ? std::floor(v + 0.5) : std::ceil(v - 0.5); };
-  if (!std::isfinite(value) || value == 0.0) return value;
-  int precision_places = 14 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
-  double f1 = pow10(std::abs(places));
-  double tmp;
-  if (precision_places > places && precision_places - 15 < places) {
-    double f2 = pow10(std::abs(precision_places));
-    tmp = precision_places >= 0 ? value * f2 : value / f2;
-    tmp = round_helper(tmp);
-    int use_precision = places - precision_places;
-    tmp = tmp / pow10(std::abs(use_precision));
-  } else {
-    tmp = places >= 0 ? value * f1 : value / f1;
-    if (std::fabs(tmp) >= 1e15) return value;
-  }
-  tmp = round_helper(tmp);
-  if (std::abs(places) < 23) {
-    tmp = places > 0 ? tmp / f1 : tmp * f1;
-  } else {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%15fe%d", tmp, -places);
-    double t = std::strtod(buf, nullptr);
-    if (!std::isfinite(t)) return value;
-    tmp = t;
-  }
-  return tmp;
-}
-
-// Bit for bit the reference, at random magnitudes and at the doubles around every power of ten
-// (where log10 may round onto the integer).
-TEST(PhpRound, SameAsWithLibmLog10) {
+// PhpRound's magnitude (the only step that differs from PHP's code, which calls log10) is
+// libm's floor(log10) at random magnitudes and at the doubles around every power of ten, where
+// log10 may round onto the integer.
+TEST(PhpRound, MagnitudeIsLibmsFloorOfLog10) {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> log10_of(-25, 25);
-  std::uniform_int_distribution<int> places(-3, 15);
   std::vector<double> values;
   for (int i = 0; i < 300000; ++i) values.push_back(std::pow(10.0, log10_of(rng)) * (i % 2 ? 1 : -1));
   for (int k = -24; k <= 24; ++k) {
@@ -94,11 +62,7 @@ TEST(PhpRound, SameAsWithLibmLog10) {
         for (double x = base * f, n = 0; n < 50; ++n, x = std::nextafter(x, HUGE_VAL)) values.push_back(x);
     }
   }
-  for (size_t i = 0; i < values.size(); ++i) {
-    const int p = i % 4 == 0 ? places(rng) : 2;
-    const double got = PhpRound(values[i], p), want = ReferencePhpRound(values[i], p);
-    ASSERT_EQ(std::memcmp(&got, &want, sizeof got), 0) << values[i] << " " << p;
-  }
+  for (double v : values) ASSERT_EQ(PhpFloorLog10(std::fabs(v)), std::floor(std::log10(std::fabs(v)))) << v;
 }
 
 // AppendPhpNumberFormat adds to what is there, on both its paths.
