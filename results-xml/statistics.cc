@@ -263,11 +263,19 @@ double StudentTQuantile(double confidence, int degrees_of_freedom) {
 }
 
 namespace {
-// Appends OutlierFlags()'s flag for each value to `flags` (empty), from the deviations
-// |v[i] - median| (in trial order) and their median, the MAD. (Appended: std::vector<bool>'s
-// assign costs more than the flags.)
-void FlagsFromDeviations(std::span<const double> v, double median, const double* dev, double mad,
-                         std::vector<bool>& flags) {
+// OutlierFlags() of v, whose median is known, into `flags` (replaced). `dev` has room for
+// v.size() doubles: the deviations |v[i] - median| go there in trial order, and
+// mad_of(dev, n) gives their median (the MAD) without reordering them. (The flags are appended:
+// std::vector<bool>'s assign costs more than the flags.)
+template <typename MadOf>
+void FlagOutliers(std::span<const double> v, double median, double* dev, MadOf&& mad_of, std::vector<bool>& flags) {
+  flags.clear();
+  if (v.size() < 3) {
+    flags.assign(v.size(), false);
+    return;
+  }
+  for (size_t i = 0; i < v.size(); ++i) dev[i] = std::fabs(v[i] - median);
+  const double mad = mad_of(static_cast<const double*>(dev), v.size());
   double scale = 0;  // 0: nothing is flagged
   if (mad > 0) {
     scale = mad / 0.6745;
@@ -280,21 +288,15 @@ void FlagsFromDeviations(std::span<const double> v, double median, const double*
   for (size_t i = 0; i < v.size(); ++i) flags.push_back(scale > 0 && std::fabs(v[i] - median) / scale > 3.5);
 }
 
-// OutlierFlags() of v, whose median is known, into `flags` (replaced); `scratch` is working space.
+// FlagOutliers with `scratch` as its working space (2 x v.size() doubles) and MedianInPlace on
+// a copy of the deviations.
 void FlagOutliers(std::span<const double> v, double median, std::vector<double>& scratch, std::vector<bool>& flags) {
-  flags.clear();
-  if (v.size() < 3) {
-    flags.assign(v.size(), false);
-    return;
-  }
   scratch.resize(2 * v.size());
-  double* const dev = scratch.data();  // |x - median| in trial order, then a copy to reorder
-  double* const work = dev + v.size();
-  for (size_t i = 0; i < v.size(); ++i) {
-    dev[i] = std::fabs(v[i] - median);
-    work[i] = dev[i];
-  }
-  FlagsFromDeviations(v, median, dev, MedianInPlace(work, work + v.size()), flags);
+  double* const work = scratch.data() + v.size();
+  FlagOutliers(v, median, scratch.data(), [work](const double* dev, size_t n) {
+    std::copy(dev, dev + n, work);
+    return MedianInPlace(work, work + n);
+  }, flags);
 }
 
 // A few values (a trial entry's three or five) whose order statistics are single doubles: all
@@ -363,14 +365,9 @@ void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outlier
   if (FewDistinctlyOrdered(v)) {  // (the deviations from a finite median are finite or +inf, none -0)
     double work[kFew], dev[kFew];
     s.median = SortedMedian(v.data(), v.size(), work);
-    if (flag_outliers) {  // (s.outliers is empty)
-      if (v.size() >= 3) {
-        for (size_t i = 0; i < v.size(); ++i) dev[i] = std::fabs(v[i] - s.median);
-        FlagsFromDeviations(v, s.median, dev, SortedMedian(dev, v.size(), work), s.outliers);
-      } else {
-        s.outliers.assign(v.size(), false);
-      }
-    }
+    if (flag_outliers)
+      FlagOutliers(v, s.median, dev, [&work](const double* d, size_t n) { return SortedMedian(d, n, work); },
+                   s.outliers);
   } else {
     scratch.assign(v.begin(), v.end());
     s.median = MedianInPlace(scratch.data(), scratch.data() + scratch.size());
