@@ -17,11 +17,18 @@ namespace ptsn::results {
 namespace {
 bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
+// mantissa / 10^decimals, negated when asked, for a mantissa below 2^53 and decimals <= 22: both
+// exact doubles, so the one IEEE division rounds as strtod does (Clinger's fast path).
+double ExactDecimal(uint64_t mantissa, int decimals, bool negative) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const double v = static_cast<double>(mantissa) / kPow10[decimals];
+  return negative ? -v : v;
+}
+
 // "-123.45" with at most 15 significant digits, as exactly as strtod: the digits form an integer
 // below 2^53 and 10^k (k <= 22) is exact, so one IEEE division rounds correctly (Clinger's fast path).
 std::optional<double> PlainDecimal(std::string_view s) {
-  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   size_t i = 0;
   const bool negative = !s.empty() && s[0] == '-';
   i += negative;
@@ -41,8 +48,7 @@ std::optional<double> PlainDecimal(std::string_view s) {
     }
   }
   if (digits > 15 || decimals > 22 || !IsAsciiDigit(s.back())) return std::nullopt;
-  const double v = static_cast<double>(mantissa) / kPow10[decimals];
-  return negative ? -v : v;
+  return ExactDecimal(mantissa, decimals, negative);
 }
 
 }  // namespace
@@ -124,8 +130,6 @@ void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<s
   // One pass: each piece up to the next `sep` is read as a plain decimal while it is scanned
   // ("-12.50": the shape NumericValue reads exactly, at most 19 digits so the integer cannot
   // overflow, at most 15 of them significant); anything else goes through NumericValue itself.
-  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   const char* c = s.data();
   const char* const end = c + s.size();
   auto before_end = [end](const char* at) { return kTerminated || at < end; };
@@ -154,8 +158,7 @@ void ParsePartsInto(std::string_view s, char sep, ParsedSeries& p, std::vector<s
       if (!n) p.all_numeric = false;
       v = n.value_or(0);
     } else if (digits > 0 && digits <= 19 && mantissa < 1000000000000000ULL && IsAsciiDigit(c[-1])) {
-      v = static_cast<double>(mantissa) / kPow10[decimals];
-      v = negative ? -v : v;
+      v = ExactDecimal(mantissa, decimals, negative);
     } else {
       auto n = NumericValue(std::string_view(start, static_cast<size_t>(c - start)));
       if (!n) p.all_numeric = false;
@@ -459,14 +462,11 @@ const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain) {
 }
 
 const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain, double& value) {
-  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-                                      1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   uint64_t mantissa = 0;
   int decimals = 0;
   const char* const stop = ScanDecimal<true>(c, end, plain, mantissa, decimals);
   if (plain) {  // at most 15 significant digits, at most 18 decimals: NumericValue's exact quotient
-    value = static_cast<double>(mantissa) / kPow10[decimals];
-    value = *c == '-' ? -value : value;
+    value = ExactDecimal(mantissa, decimals, *c == '-');
   }
   return stop;
 }
