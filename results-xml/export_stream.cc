@@ -81,7 +81,7 @@ class ForkSink : public TextSink {
   TextSink* direct_ = nullptr;
 };
 
-// A fork of an export: a later stretch of the file rendered on another thread.
+// A fork of an export: a later stretch of the file, rendered by whichever thread reads it.
 struct ForkedFlushing : Flushing {
   ForkedFlushing(std::unique_ptr<StreamingView> v, std::unique_ptr<ForkSink> s)
       : Flushing(*v, *s), view(std::move(v)), sink(std::move(s)) {}
