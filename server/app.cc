@@ -116,7 +116,8 @@ std::shared_ptr<const StoredResult> App::Fetch(const std::string& id) {
 }
 
 NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
-                           std::string local_file_name, bool unlisted, std::string xml_sha1) {
+                           std::string local_file_name, bool unlisted, std::string xml_sha1,
+                           std::optional<std::string> xml_deflated) {
   if (xml.size() > options_.max_xml_bytes)
     throw HttpError{413, "composite.xml: over the limit of " + std::to_string(options_.max_xml_bytes) + " bytes"};
   NewResult r;  // UTF-8: the reader checks it (naming the line) in CheckResultFile
@@ -131,6 +132,7 @@ NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optio
   r.unlisted = unlisted;
   r.xml_sha1 = xml_sha1.empty() ? wire::Sha1Hex(xml) : std::move(xml_sha1);
   r.xml = std::move(xml);
+  PackForStorage(r, std::move(xml_deflated));
   r.system_logs_zip = std::move(logs);
   r.local_file_name = std::move(local_file_name);
   r.uploaded_at = clock_();
@@ -246,9 +248,8 @@ struct Routes {
           throw HttpError{400, e.message};
         }
         NewResult checked = app.CheckUpload(user, std::move(up.xml), std::move(up.system_logs_zip),
-                                            std::move(up.local_file_name), up.unlisted, std::move(up.xml_sha1));
-        // Its DEFLATE form, already checked to inflate to exactly this file, is what gets stored.
-        if (up.xml_deflated && up.xml_deflated->size() < checked.xml.size()) checked.xml_deflated = std::move(up.xml_deflated);
+                                            std::move(up.local_file_name), up.unlisted, std::move(up.xml_sha1),
+                                            std::move(up.xml_deflated));
         { auto leave = std::move(pass); }  // not held while waiting for the commit
         auto stored = app.CommitUpload(checked);
         SendJson(res, 200, Ob("upload", {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}}));

@@ -54,9 +54,11 @@ class App {
   struct Stored {
     std::string id;
   };
-  // `xml_sha1` may be given when the caller already computed it.
+  // `xml_sha1` may be given when the caller already computed it; `xml_deflated`, the client's raw
+  // DEFLATE of `xml` (composite_xml_gz, already checked to inflate to exactly `xml`).
   NewResult CheckUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
-                        std::string local_file_name, bool unlisted, std::string xml_sha1 = "");
+                        std::string local_file_name, bool unlisted, std::string xml_sha1 = "",
+                        std::optional<std::string> xml_deflated = std::nullopt);
   Stored CommitUpload(const NewResult& result);
   // A stored result, from memory when it was fetched lately; nullptr when there is none.
   std::shared_ptr<const StoredResult> Fetch(const std::string& id);

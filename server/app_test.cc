@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "runner/client/wire.h"
@@ -97,6 +99,37 @@ TEST_F(AppTest, ProtocolUploadAndCloneRoundTripEveryEncoding) {
     ASSERT_TRUE(raw);
     EXPECT_EQ(raw->body, xml);
   }
+}
+
+// What a row keeps: a DEFLATE form of the file, whichever way it came, and the client's own
+// DEFLATE only when it is the smaller one.
+TEST(AppCheckUpload, KeepsTheSmallestDeflateFormOfTheFile) {
+  const std::string dir = (std::filesystem::temp_directory_path() / ("ptsn_app_check_" + std::to_string(::getpid()))).string();
+  std::filesystem::create_directories(dir);
+  {
+    auto storage = OpenSqliteStorage(dir + "/results.db");
+    App app(*storage, {});
+    const std::string xml = SampleCompositeXml("Stored Form", 40);
+    auto inflated = [](const NewResult& r) { return wire::RawInflate(r.xml_deflated.value(), 1 << 24).value(); };
+
+    NewResult plain = app.CheckUpload("alice", xml, std::nullopt, "", false);  // composite_xml, composite_xml_bz
+    ASSERT_TRUE(plain.xml_deflated);
+    EXPECT_LT(plain.xml_deflated->size(), xml.size() / 4);
+    EXPECT_EQ(inflated(plain), xml);
+    EXPECT_EQ(plain.xml, xml);
+
+    const std::string client = wire::RawDeflate(xml, 9);  // composite_xml_gz: kept as it came
+    NewResult gz = app.CheckUpload("alice", xml, std::nullopt, "", false, "", client);
+    EXPECT_EQ(gz.xml_deflated, client);
+
+    const std::string stored_blocks = wire::RawDeflate(xml, 0);  // larger than the file: replaced
+    ASSERT_GT(stored_blocks.size(), xml.size());
+    NewResult big = app.CheckUpload("alice", xml, std::nullopt, "", false, "", stored_blocks);
+    ASSERT_TRUE(big.xml_deflated);
+    EXPECT_LT(big.xml_deflated->size(), xml.size());
+    EXPECT_EQ(inflated(big), xml);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(AppTest, UploadAnswerHasOpenBenchmarkingShape) {

@@ -21,8 +21,8 @@ struct NewResult {
   std::string owner;  // user name of the token that uploaded it
   bool unlisted = false;
   std::string xml;    // stored and served byte for byte
-  // The client's raw DEFLATE of `xml` (composite_xml_gz), when it sent one: the row keeps these
-  // few KiB instead of the whole file (sql::StoredXml), and a fetch inflates them back.
+  // A raw DEFLATE of `xml` (the client's composite_xml_gz, or the server's own): the row keeps
+  // these few KiB instead of the whole file (sql::StoredXml), and a fetch inflates them back.
   std::optional<std::string> xml_deflated;
   std::string xml_sha1;
   std::optional<std::string> system_logs_zip;
@@ -30,6 +30,11 @@ struct NewResult {
   ResultSummary summary;
   std::time_t uploaded_at = 0;
 };
+
+// Sets r.xml_deflated to the DEFLATE form of r.xml that its row keeps: `client`'s (an upload's
+// composite_xml_gz, checked to inflate to r.xml) when smaller than the file, else the server's
+// own; none when neither is smaller.
+void PackForStorage(NewResult& r, std::optional<std::string> client);
 
 struct StoredResult {
   std::string id;
