@@ -33,7 +33,7 @@ struct NewResult {
 
 // Sets r.xml_deflated to the DEFLATE form of r.xml that its row keeps: `client`'s (an upload's
 // composite_xml_gz, checked to inflate to r.xml) when smaller than the file, else the server's
-// own; none when neither is smaller.
+// own; none when neither is smaller (or zlib failed: the file is stored as it is).
 void PackForStorage(NewResult& r, std::optional<std::string> client);
 
 struct StoredResult {

@@ -2,8 +2,10 @@
 
 #include <zlib.h>
 
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "runner/client/wire.h"
 #include "runner/common/strings.h"
@@ -66,18 +68,23 @@ constexpr int kStoreDeflateLevel = 3;
 // each upload came from mmap and was faulted in each time, half the cost of the deflate.
 class DeflaterPool {
  public:
-  std::string Deflate(std::string_view in) {
+  // nullopt when zlib fails (no memory): the file is then stored as it is.
+  std::optional<std::string> Deflate(std::string_view in) {
+    if (in.size() > std::numeric_limits<uInt>::max() / 2) return std::nullopt;  // zlib counts in 32 bits
     std::unique_ptr<z_stream, End> zs = Take();
+    if (!zs) return std::nullopt;
     std::string out(deflateBound(zs.get(), in.size()), '\0');
     zs->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     zs->avail_in = static_cast<uInt>(in.size());
     zs->next_out = reinterpret_cast<Bytef*>(out.data());
     zs->avail_out = static_cast<uInt>(out.size());
-    const int rc = deflate(zs.get(), Z_FINISH);
+    const bool done = deflate(zs.get(), Z_FINISH) == Z_STREAM_END;
     out.resize(zs->total_out);
-    if (rc != Z_STREAM_END || deflateReset(zs.get()) != Z_OK) throw StorageError{"deflate failed"};
-    std::lock_guard lock(mu_);
-    if (free_.size() < kKeep) free_.push_back(std::move(zs));
+    if (deflateReset(zs.get()) == Z_OK) {
+      std::lock_guard lock(mu_);
+      if (free_.size() < kKeep) free_.push_back(std::move(zs));
+    }
+    if (!done) return std::nullopt;
     return out;
   }
 
@@ -98,12 +105,9 @@ class DeflaterPool {
         return zs;
       }
     }
-    auto* zs = new z_stream{};
-    if (deflateInit2(zs, kStoreDeflateLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-      delete zs;
-      throw StorageError{"out of memory for deflate"};
-    }
-    return std::unique_ptr<z_stream, End>(zs);
+    auto zs = std::make_unique<z_stream>();
+    if (deflateInit2(zs.get(), kStoreDeflateLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return nullptr;
+    return std::unique_ptr<z_stream, End>(zs.release());
   }
   std::mutex mu_;
   std::vector<std::unique_ptr<z_stream, End>> free_;
@@ -113,11 +117,8 @@ class DeflaterPool {
 
 void PackForStorage(NewResult& r, std::optional<std::string> client) {
   static DeflaterPool pool;
-  if (!client || client->size() >= r.xml.size()) {
-    // Files over 4 GiB never get here (the upload limit is far below); zlib counts in 32 bits.
-    client = pool.Deflate(r.xml);
-  }
-  if (client->size() < r.xml.size()) r.xml_deflated = std::move(client);
+  if (!client || client->size() >= r.xml.size()) client = pool.Deflate(r.xml);
+  if (client && client->size() < r.xml.size()) r.xml_deflated = std::move(client);
   else r.xml_deflated.reset();
 }
 
