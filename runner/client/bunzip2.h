@@ -16,4 +16,9 @@ namespace ptsn::wire {
 // Accepts exactly the streams libbz2 1.0.8 accepts, with the same output.
 std::optional<std::string> Bunzip2(std::string_view stream, size_t max_output);
 
+// The same through libbz2's streaming API, as the server decoded every upload before Bunzip2.
+// Bunzip2 hands it streams with the obsolete "randomised" blocks (no bzip2 since 0.9.5 writes
+// them: not worth a second inverse-BWT path); tests and benchmarks compare against it.
+std::optional<std::string> Libbz2Bunzip2(std::string_view stream, size_t max_output);
+
 }  // namespace ptsn::wire

@@ -14,32 +14,6 @@
 namespace ptsn::wire {
 namespace {
 
-// What the server did before Bunzip2 (wire.cc's libbz2 loop): the reference.
-std::optional<std::string> Libbz2(std::string_view bytes, size_t max_output) {
-  bz_stream bs{};
-  if (BZ2_bzDecompressInit(&bs, 0, 0) != BZ_OK) return std::nullopt;
-  bs.next_in = const_cast<char*>(bytes.data());
-  bs.avail_in = static_cast<unsigned>(bytes.size());
-  std::string out;
-  size_t produced = 0;
-  int rc = BZ_OK;
-  while (rc == BZ_OK) {
-    if (produced == out.size()) {
-      if (out.size() > max_output) break;
-      out.resize(std::min(out.empty() ? std::max<size_t>(bytes.size() * 16, 128 * 1024) : out.size() * 2, max_output + 1));
-    }
-    bs.next_out = out.data() + produced;
-    bs.avail_out = static_cast<unsigned>(out.size() - produced);
-    rc = BZ2_bzDecompress(&bs);
-    produced = out.size() - bs.avail_out;
-    if (rc == BZ_OK && bs.avail_in == 0 && bs.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
-  }
-  BZ2_bzDecompressEnd(&bs);
-  if (rc != BZ_STREAM_END || produced > max_output) return std::nullopt;
-  out.resize(produced);
-  return out;
-}
-
 std::string Compress(std::string_view bytes, int level) {
   unsigned len = static_cast<unsigned>(bytes.size() + bytes.size() / 100 + 600);
   std::string out(len, '\0');
@@ -52,7 +26,7 @@ std::string Compress(std::string_view bytes, int level) {
 
 // Both accept with the same bytes or both refuse; true if they accepted.
 bool ExpectAgree(std::string_view stream, size_t max_output, const std::string& what) {
-  const auto ours = Bunzip2(stream, max_output), theirs = Libbz2(stream, max_output);
+  const auto ours = Bunzip2(stream, max_output), theirs = Libbz2Bunzip2(stream, max_output);
   EXPECT_EQ(ours.has_value(), theirs.has_value()) << what;
   if (ours && theirs) {
     EXPECT_TRUE(*ours == *theirs) << what << ": outputs differ (" << ours->size() << " vs " << theirs->size() << " bytes)";
