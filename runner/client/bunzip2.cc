@@ -255,7 +255,7 @@ bool UndoRunLengths(const uint8_t* in, size_t n, Output& out) {
 // each ends where the walk reaches another segment's start (flagged in the entry of the row
 // before). Segments are then joined in order from orig_ptr's. If they do not join into one
 // cycle of n rows (only a corrupt block), libbz2's plain walk of n steps is used instead.
-constexpr int kLanes = 4;
+constexpr int kLanes = 8;
 constexpr int kSegments = 64;
 constexpr int kEntryShift = 9;               // entry: T[j] << 9 | segment end << 8 | F[j]
 constexpr uint32_t kSegmentEnd = 1u << 8;
@@ -266,8 +266,9 @@ struct BwtMemory {
 };
 
 // One allocation for both. A big block's walk lands on a new 4 KB page nearly every step and
-// the TLB misses cost more than the loads (a 3 MB stream: ~97 -> ~60 ms with huge pages); a
-// small block's fits the TLB, and a huge page would be cleared on every call.
+// the TLB misses cost more than the loads (a 3 MB stream with the earlier two-chain walk: ~97
+// -> ~60 ms with huge pages); a small block's entries fit the TLB, and a huge page would be
+// cleared on every call.
 uint8_t* AllocateBwt(size_t n, BwtMemory& m) {
   constexpr size_t kHuge = 2 << 20;
   const size_t bytes = n * sizeof(uint32_t) + kLanes * n;
@@ -277,7 +278,8 @@ uint8_t* AllocateBwt(size_t n, BwtMemory& m) {
   } else {
     const size_t rounded = (bytes + kHuge - 1) & ~(kHuge - 1);
     p = static_cast<uint8_t*>(std::aligned_alloc(kHuge, rounded));
-    if (p) madvise(p, rounded, MADV_HUGEPAGE);  // a hint: without it, only slower
+    // Only the entries: the lanes write their bytes in order.
+    if (p) madvise(p, (n * sizeof(uint32_t) + kHuge - 1) & ~(kHuge - 1), MADV_HUGEPAGE);  // a hint
   }
   if (!p) throw std::bad_alloc();
   m.entries = reinterpret_cast<uint32_t*>(p);
@@ -355,28 +357,24 @@ void InverseBwt(const uint8_t* block, uint32_t n, uint32_t orig_ptr, const uint3
     dst[l] = m.lanes + static_cast<size_t>(l) * n;
     take(l);
   }
-  // All lanes busy: four independent chains, kept in registers.
+  // All lanes busy: independent chains, kept in registers (the arrays are scalarised).
   while (active == kLanes) {
-    uint32_t r0 = row[0], r1 = row[1], r2 = row[2], r3 = row[3];
-    uint8_t *d0 = dst[0], *d1 = dst[1], *d2 = dst[2], *d3 = dst[3];
-    uint32_t e0, e1, e2, e3;
+    uint32_t r[kLanes], e[kLanes], ends;
+    uint8_t* d[kLanes];
+#pragma GCC unroll 16
+    for (int l = 0; l < kLanes; ++l) r[l] = row[l], d[l] = dst[l];
     do {
-      e0 = entries[r0];
-      e1 = entries[r1];
-      e2 = entries[r2];
-      e3 = entries[r3];
-      *d0++ = static_cast<uint8_t>(e0);
-      *d1++ = static_cast<uint8_t>(e1);
-      *d2++ = static_cast<uint8_t>(e2);
-      *d3++ = static_cast<uint8_t>(e3);
-      r0 = e0 >> kEntryShift;
-      r1 = e1 >> kEntryShift;
-      r2 = e2 >> kEntryShift;
-      r3 = e3 >> kEntryShift;
-    } while (!((e0 | e1 | e2 | e3) & kSegmentEnd));
-    row[0] = r0, row[1] = r1, row[2] = r2, row[3] = r3;
-    dst[0] = d0, dst[1] = d1, dst[2] = d2, dst[3] = d3;
-    const uint32_t e[kLanes] = {e0, e1, e2, e3};
+      ends = 0;
+#pragma GCC unroll 16
+      for (int l = 0; l < kLanes; ++l) {
+        e[l] = entries[r[l]];
+        *d[l]++ = static_cast<uint8_t>(e[l]);
+        r[l] = e[l] >> kEntryShift;
+        ends |= e[l];
+      }
+    } while (!(ends & kSegmentEnd));
+#pragma GCC unroll 16
+    for (int l = 0; l < kLanes; ++l) row[l] = r[l], dst[l] = d[l];
     for (int l = 0; l < kLanes; ++l)
       if (e[l] & kSegmentEnd) finish(l);
   }
