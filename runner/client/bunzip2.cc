@@ -15,6 +15,7 @@
 #include <bzlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
@@ -221,29 +222,40 @@ class Output {
 
 // Undoes the first run-length stage: after four equal bytes comes a count of 0..255 more.
 // false if the output would pass its limit, or if the block ends where a count is due (libbz2
-// refuses such a block: it reads the count past the block's end).
+// refuses such a block: it reads the count past the block's end). Runs are found eight bytes
+// at a time; the bytes between them are copied in one go.
 bool UndoRunLengths(const uint8_t* in, size_t n, Output& out) {
-  size_t i = 0;
-  while (i < n) {
-    size_t j = i;
-    int run = 0, prev = -1;
-    while (j < n) {  // a stretch up to the fourth of four equal bytes, or to the end
-      const int c = in[j++];
-      if (c != prev) {
-        prev = c;
-        run = 1;
-      } else if (++run == 4) {
-        break;
-      }
+  size_t i = 0, literal = 0;  // i: where a run may start (after a count); in[literal, i) not yet copied
+  auto run_at = [&](size_t k) {  // in[k..k+3] are equal, in[k+4] the count
+    if (k + 4 >= n || !out.Append(in + literal, k + 4 - literal) || !out.Fill(in[k], in[k + 4])) return false;
+    i = literal = k + 5;
+    return true;
+  };
+  static_assert(std::endian::native == std::endian::little);
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
+  while (i + 8 <= n) {
+    uint64_t v;
+    std::memcpy(&v, in + i, sizeof v);  // little-endian: byte k of v is in[i + k]
+    const uint64_t d = v ^ (v >> 8);    // byte k (k < 7) zero: in[i + k] == in[i + k + 1]
+    const uint64_t zero = ~(((d & kLow7) + kLow7) | d | kLow7);  // bit 7 of each zero byte
+    const uint64_t run4 = zero & (zero >> 8) & (zero >> 16) & 0x8080808080ull;  // runs starting at 0..4
+    if (!run4) {
+      i += 5;
+      continue;
     }
-    if (!out.Append(in + i, j - i)) return false;
-    if (run == 4) {
-      if (j == n || !out.Fill(static_cast<uint8_t>(prev), in[j])) return false;
-      ++j;
-    }
-    i = j;
+    if (!run_at(i + (static_cast<size_t>(__builtin_ctzll(run4)) >> 3))) return false;
   }
-  return true;
+  for (int run = 0, prev = -1; i < n;) {  // the last few bytes, one at a time
+    const int c = in[i++];
+    if (c != prev) {
+      prev = c;
+      run = 1;
+    } else if (++run == 4) {
+      if (!run_at(i - 4)) return false;
+      prev = -1;
+    }
+  }
+  return out.Append(in + literal, n - literal);
 }
 
 // The inverse BWT. Rows of the sorted matrix: F is its first column (the sorted bytes), L its
@@ -304,8 +316,7 @@ void InverseBwt(const uint8_t* block, uint32_t n, uint32_t orig_ptr, const uint3
   if (orig_ptr > starts[segments - 1]) starts[segments++] = orig_ptr;
   const int origin = static_cast<int>(std::lower_bound(starts, starts + segments, orig_ptr) - starts);
 
-  // Entries, by runs of one byte (the column is full of them: next[c] stays in a register),
-  // noting for each segment start the row whose T it is.
+  // Entries (a counting sort of L), noting for each segment start the row whose T it is.
   uint32_t next[256];
   for (uint32_t c = 0, sum = 0; c < 256; ++c) {
     next[c] = sum;
@@ -316,12 +327,9 @@ void InverseBwt(const uint8_t* block, uint32_t n, uint32_t orig_ptr, const uint3
   for (int s = 0; s < segments; ++s) {
     const uint32_t end = s + 1 < segments ? starts[s + 1] : n;
     before_start[s] = next[block[starts[s]]];
-    for (uint32_t i = starts[s]; i < end;) {
+    for (uint32_t i = starts[s]; i < end; ++i) {
       const uint32_t c = block[i];
-      uint32_t j = next[c], run_end = i + 1;
-      while (run_end < end && block[run_end] == c) ++run_end;
-      for (; i < run_end; ++i, ++j) entries[j] = i << kEntryShift | c;
-      next[c] = j;
+      entries[next[c]++] = i << kEntryShift | c;
     }
   }
   for (int s = 0; s < segments; ++s) entries[before_start[s]] |= kSegmentEnd;

@@ -71,6 +71,11 @@ std::vector<std::pair<std::string, std::string>> EdgeInputs() {
   std::string all_runs;
   for (int i = 0; i < 256; ++i) all_runs += Repeat(static_cast<char>(i), 1 + i % 7);
   in.emplace_back("all bytes in runs", all_runs);
+  std::string offsets;  // runs of 3..6 starting at every offset of an 8-byte word, and at the end
+  for (int off = 0; off < 24; ++off)
+    for (int len = 3; len <= 6; ++len) offsets += std::string("abcdefghijklmnopqrstuvwx").substr(0, off) + Repeat('#', len);
+  in.emplace_back("runs at every offset", offsets);
+  for (int tail = 0; tail < 10; ++tail) in.emplace_back("run then " + std::to_string(tail), Repeat('r', 4) + Repeat('s', tail));
   in.emplace_back("ends with 4", "hello" + Repeat('z', 4));
   in.emplace_back("ends with 259", "hello" + Repeat('z', 259));
   in.emplace_back("ab", "ab");
