@@ -21,6 +21,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -272,6 +273,12 @@ constexpr int kSegments = 64;
 constexpr int kEntryShift = 9;               // entry: T[j] << 9 | segment end << 8 | F[j]
 constexpr uint32_t kSegmentEnd = 1u << 8;
 
+// block[begin, end): one byte, from a RUNA/RUNB run of kLongRun or more.
+struct Run {
+  uint32_t begin, end;
+};
+constexpr uint32_t kLongRun = 8;
+
 struct BwtMemory {
   uint32_t* entries;  // n
   uint8_t* lanes;     // kLanes * n: each lane's bytes, segment after segment
@@ -303,9 +310,10 @@ struct Free {
   void operator()(uint8_t* p) const { std::free(p); }
 };
 
-// block[0..n) (L, with counts[c] of each byte c) into out[0..n); out may be block.
-void InverseBwt(const uint8_t* block, uint32_t n, uint32_t orig_ptr, const uint32_t* counts, const BwtMemory& m,
-                uint8_t* out) {
+// block[0..n) (L, with counts[c] of each byte c and its long runs of one byte, in order) into
+// out[0..n); out may be block.
+void InverseBwt(const uint8_t* block, uint32_t n, uint32_t orig_ptr, const uint32_t* counts,
+                const std::vector<Run>& runs, const BwtMemory& m, uint8_t* out) {
   uint32_t starts[kSegments + 1];
   int segments = 0;
   const uint32_t step = (n + kSegments - 1) / kSegments;
@@ -316,7 +324,8 @@ void InverseBwt(const uint8_t* block, uint32_t n, uint32_t orig_ptr, const uint3
   if (orig_ptr > starts[segments - 1]) starts[segments++] = orig_ptr;
   const int origin = static_cast<int>(std::lower_bound(starts, starts + segments, orig_ptr) - starts);
 
-  // Entries (a counting sort of L), noting for each segment start the row whose T it is.
+  // Entries (a counting sort of L), noting for each segment start the row whose T it is. In
+  // the long runs, next[c]++ would wait on its own store each time.
   uint32_t next[256];
   for (uint32_t c = 0, sum = 0; c < 256; ++c) {
     next[c] = sum;
@@ -324,12 +333,24 @@ void InverseBwt(const uint8_t* block, uint32_t n, uint32_t orig_ptr, const uint3
   }
   uint32_t* const entries = m.entries;
   uint32_t before_start[kSegments + 1];
+  size_t run = 0;
   for (int s = 0; s < segments; ++s) {
     const uint32_t end = s + 1 < segments ? starts[s + 1] : n;
     before_start[s] = next[block[starts[s]]];
-    for (uint32_t i = starts[s]; i < end; ++i) {
-      const uint32_t c = block[i];
-      entries[next[c]++] = i << kEntryShift | c;
+    for (uint32_t i = starts[s]; i < end;) {
+      while (run < runs.size() && runs[run].end <= i) ++run;
+      if (run < runs.size() && runs[run].begin <= i) {  // in a long run: next[c] in a register
+        const uint32_t c = block[i], stop = std::min(runs[run].end, end);
+        uint32_t j = next[c];
+        for (; i < stop; ++i, ++j) entries[j] = i << kEntryShift | c;
+        next[c] = j;
+      } else {
+        const uint32_t stop = run < runs.size() ? std::min(runs[run].begin, end) : end;
+        for (; i < stop; ++i) {
+          const uint32_t c = block[i];
+          entries[next[c]++] = i << kEntryShift | c;
+        }
+      }
     }
   }
   for (int s = 0; s < segments; ++s) entries[before_start[s]] |= kSegmentEnd;
@@ -430,6 +451,7 @@ std::optional<std::string> Bunzip2(std::string_view stream, size_t max_output) {
   std::unique_ptr<Workspace> ws(new Workspace);
   std::unique_ptr<uint8_t[]> block(new uint8_t[block_max]);  // the BWT's last column, then its inverse
   std::unique_ptr<uint8_t, Free> bwt_mem;  // the inverse BWT's
+  std::vector<Run> long_runs;
   BwtMemory bwt{};
   uint32_t bwt_size = 0;
   uint32_t combined_crc = 0;
@@ -489,6 +511,7 @@ std::optional<std::string> Bunzip2(std::string_view stream, size_t max_output) {
 
     // The symbols, undoing move-to-front and RUNA/RUNB runs into the block.
     uint32_t n = 0, counts[256] = {};
+    long_runs.clear();
     uint32_t run = 0, run_weight = 1;
     const HuffmanTable* table = nullptr;
     for (int group = 0, left = 0, usable = std::min(selectors, kMaxSelectors);;) {
@@ -509,6 +532,7 @@ std::optional<std::string> Bunzip2(std::string_view stream, size_t max_output) {
       }
       if (run) {
         if (run > block_max - n) return std::nullopt;
+        if (run >= kLongRun) long_runs.push_back({n, n + run});
         std::memset(block.get() + n, mtf[0], run);
         counts[mtf[0]] += run;
         n += run;
@@ -530,7 +554,7 @@ std::optional<std::string> Bunzip2(std::string_view stream, size_t max_output) {
       bwt_mem.reset(AllocateBwt(n, bwt));
       bwt_size = n;
     }
-    InverseBwt(block.get(), n, orig_ptr, counts, bwt, block.get());
+    InverseBwt(block.get(), n, orig_ptr, counts, long_runs, bwt, block.get());
     const uint8_t* bytes = block.get();
 
     const size_t start = out.size();
