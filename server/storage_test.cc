@@ -187,7 +187,7 @@ TYPED_TEST(StorageTest, ABatchStoresEveryFieldAsSingleInsertsDo) {
   auto make_set = [&](const std::string& tag) {
     std::vector<NewResult> v;
     v.push_back(this->Make(tag + " logs 'q' ünï", "alice", false, 21));
-    v.back().system_logs_zip = std::string("PK\x03\x04\0\x01\xff zip", 13);
+    v.back().system_logs_zip = std::string("PK\x03\x04\0\x01\xff zip", 11);  // 11 bytes, a NUL among them
     v.back().local_file_name = "local-ß";
     v.push_back(this->Make(tag + " deflated", "bob", true, 22));
     v.back().xml_deflated = wire::RawDeflate(v.back().xml);
