@@ -1,7 +1,5 @@
 #include "runner/client/wire.h"
 
-#include "runner/client/bunzip2.h"
-
 #include <bzlib.h>
 #include <libdeflate.h>
 #include <openssl/evp.h>
@@ -12,6 +10,8 @@
 #include <memory>
 #include <cctype>
 #include <cstdio>
+
+#include "runner/client/bunzip2.h"
 
 namespace ptsn::wire {
 
