@@ -36,12 +36,22 @@ struct Acked {
   std::string id, xml;
 };
 
-// One protocol upload; returns the ID or "" (and the reason) on failure.
-inline std::string UploadOnce(httplib::Client& http, const std::string& token, const std::string& xml, std::string* why) {
+// One protocol upload; returns the ID or "" (and the reason) on failure. `bzip2`: the file goes
+// as composite_xml_bz, as a PTS with PHP's bz2 extension sends it, else as a stock PTS sends it.
+inline std::string UploadOnce(httplib::Client& http, const std::string& token, const std::string& xml, std::string* why,
+                              bool bzip2 = false) {
   wire::Upload up;
   up.xml = xml;
+  wire::FormFields fields = wire::EncodeUpload(up);
+  if (bzip2) {
+    for (auto& [name, value] : fields) {
+      if (name != "composite_xml" && name != "composite_xml_gz") continue;
+      name = "composite_xml_bz";
+      value = wire::Base64Encode(wire::Bzip2Compress(xml, 8));
+    }
+  }
   httplib::Headers h{{"Authorization", "Bearer " + token}};
-  auto res = http.Post("/f/client.php", h, wire::EncodeForm(wire::EncodeUpload(up)), "application/x-www-form-urlencoded");
+  auto res = http.Post("/f/client.php", h, wire::EncodeForm(fields), "application/x-www-form-urlencoded");
   if (!res) {
     *why = "no response (" + httplib::to_string(res.error()) + ")";
     return "";
