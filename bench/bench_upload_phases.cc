@@ -16,7 +16,6 @@
 #include <bzlib.h>
 #include <libxml/parser.h>
 
-#include "runner/client/bunzip2.h"
 #include "runner/client/wire.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"

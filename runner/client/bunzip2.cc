@@ -25,6 +25,8 @@
 
 #include <sys/mman.h>
 
+#include "runner/client/wire.h"  // Libbz2Bunzip2, for randomised blocks
+
 namespace ptsn::wire {
 namespace {
 
@@ -564,32 +566,6 @@ std::optional<std::string> Bunzip2(std::string_view stream, size_t max_output) {
     if (crc != block_crc) return std::nullopt;
     combined_crc = (combined_crc << 1 | combined_crc >> 31) ^ crc;
   }
-}
-
-std::optional<std::string> Libbz2Bunzip2(std::string_view bytes, size_t max_output) {
-  bz_stream bs{};
-  if (BZ2_bzDecompressInit(&bs, 0, 0) != BZ_OK) return std::nullopt;
-  bs.next_in = const_cast<char*>(bytes.data());
-  bs.avail_in = static_cast<unsigned>(bytes.size());
-  std::string out;
-  size_t produced = 0;
-  int rc = BZ_OK;
-  while (rc == BZ_OK) {
-    if (produced == out.size()) {
-      if (out.size() > max_output) break;
-      out.resize(std::min(out.empty() ? std::max<size_t>(bytes.size() * 16, 128 * 1024) : out.size() * 2,
-                          max_output + 1));  // + 1 so that one byte over is seen
-    }
-    bs.next_out = out.data() + produced;
-    bs.avail_out = static_cast<unsigned>(out.size() - produced);
-    rc = BZ2_bzDecompress(&bs);
-    produced = out.size() - bs.avail_out;
-    if (rc == BZ_OK && bs.avail_in == 0 && bs.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
-  }
-  BZ2_bzDecompressEnd(&bs);
-  if (rc != BZ_STREAM_END || produced > max_output) return std::nullopt;
-  out.resize(produced);
-  return out;
 }
 
 }  // namespace ptsn::wire

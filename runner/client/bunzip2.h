@@ -14,12 +14,8 @@ namespace ptsn::wire {
 // The first bzip2 stream in `stream`, decompressed. nullopt if it is not a complete, valid
 // stream (bad magic or tables, a block or stream CRC that does not match, cut short) or if it
 // decompresses to more than max_output bytes. Bytes after the stream's end marker are ignored.
-// Accepts exactly the streams libbz2 1.0.8 accepts, with the same output.
+// Accepts exactly the streams libbz2 1.0.8 accepts, with the same output (obsolete "randomised"
+// blocks are handed to wire::Libbz2Bunzip2 whole: not worth a second inverse-BWT path).
 std::optional<std::string> Bunzip2(std::string_view stream, size_t max_output);
-
-// The same through libbz2's streaming API, as the server decoded every upload before Bunzip2.
-// Bunzip2 hands it streams with the obsolete "randomised" blocks (no bzip2 since 0.9.5 writes
-// them: not worth a second inverse-BWT path); tests and benchmarks compare against it.
-std::optional<std::string> Libbz2Bunzip2(std::string_view stream, size_t max_output);
 
 }  // namespace ptsn::wire

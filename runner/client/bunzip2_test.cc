@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "runner/client/wire.h"
 #include "server/testing/sample_result.h"
 
 namespace ptsn::wire {

@@ -163,6 +163,31 @@ std::string Bzip2Compress(std::string_view bytes, int block_size) {
   return out;
 }
 
+std::optional<std::string> Libbz2Bunzip2(std::string_view bytes, size_t max_output) {
+  bz_stream bs{};
+  if (BZ2_bzDecompressInit(&bs, 0, 0) != BZ_OK) return std::nullopt;
+  bs.next_in = const_cast<char*>(bytes.data());
+  bs.avail_in = static_cast<unsigned>(bytes.size());
+  std::string out;
+  size_t produced = 0;
+  int rc = BZ_OK;
+  while (rc == BZ_OK) {
+    if (produced == out.size()) {
+      if (out.size() > max_output) break;
+      out.resize(NextCapacity(out.size(), bytes.size(), max_output));
+    }
+    bs.next_out = out.data() + produced;
+    bs.avail_out = static_cast<unsigned>(out.size() - produced);
+    rc = BZ2_bzDecompress(&bs);
+    produced = out.size() - bs.avail_out;
+    if (rc == BZ_OK && bs.avail_in == 0 && bs.avail_out != 0) rc = BZ_UNEXPECTED_EOF;
+  }
+  BZ2_bzDecompressEnd(&bs);
+  if (rc != BZ_STREAM_END || produced > max_output) return std::nullopt;
+  out.resize(produced);
+  return out;
+}
+
 std::optional<std::string> Bzip2Decompress(std::string_view bytes, size_t max_output) {
   return Bunzip2(bytes, max_output);  // not libbz2: ~2.2x faster on an upload, same verdicts (bunzip2_test.cc)
 }
