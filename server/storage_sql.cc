@@ -1,10 +1,8 @@
 #include "server/storage_sql.h"
 
-#include <zlib.h>
-
-#include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 
 #include "runner/client/wire.h"
@@ -64,53 +62,37 @@ namespace {
 // again in ~20 us (and fetches are cached).
 constexpr int kStoreDeflateLevel = 3;
 
-// Raw DEFLATE streams kept between uploads and reset: zlib's state (~270 KB) made afresh for
-// each upload came from mmap and was faulted in each time, half the cost of the deflate.
+// Deflaters kept between uploads (see wire::RawDeflater).
 class DeflaterPool {
  public:
-  // nullopt when zlib fails (no memory): the file is then stored as it is.
+  // nullopt when zlib has no memory: the file is then stored as it is.
   std::optional<std::string> Deflate(std::string_view in) {
-    if (in.size() > std::numeric_limits<uInt>::max() / 2) return std::nullopt;  // zlib counts in 32 bits
-    std::unique_ptr<z_stream, End> zs = Take();
-    if (!zs) return std::nullopt;
-    std::string out(deflateBound(zs.get(), in.size()), '\0');
-    zs->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    zs->avail_in = static_cast<uInt>(in.size());
-    zs->next_out = reinterpret_cast<Bytef*>(out.data());
-    zs->avail_out = static_cast<uInt>(out.size());
-    const bool done = deflate(zs.get(), Z_FINISH) == Z_STREAM_END;
-    out.resize(zs->total_out);
-    if (deflateReset(zs.get()) == Z_OK) {
+    try {
+      std::unique_ptr<wire::RawDeflater> d = Take();
+      std::string out = d->Deflate(in);
       std::lock_guard lock(mu_);
-      if (free_.size() < kKeep) free_.push_back(std::move(zs));
+      if (free_.size() < kKeep) free_.push_back(std::move(d));
+      return out;
+    } catch (const std::bad_alloc&) {
+      return std::nullopt;  // a deflater that failed is not kept
     }
-    if (!done) return std::nullopt;
-    return out;
   }
 
  private:
-  struct End {
-    void operator()(z_stream* zs) const {
-      deflateEnd(zs);
-      delete zs;
-    }
-  };
   static constexpr size_t kKeep = 8;  // uploads are deflated inside the FairGate: a few at a time
-  std::unique_ptr<z_stream, End> Take() {
+  std::unique_ptr<wire::RawDeflater> Take() {
     {
       std::lock_guard lock(mu_);
       if (!free_.empty()) {
-        auto zs = std::move(free_.back());
+        auto d = std::move(free_.back());
         free_.pop_back();
-        return zs;
+        return d;
       }
     }
-    auto zs = std::make_unique<z_stream>();
-    if (deflateInit2(zs.get(), kStoreDeflateLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return nullptr;
-    return std::unique_ptr<z_stream, End>(zs.release());
+    return std::make_unique<wire::RawDeflater>(kStoreDeflateLevel);
   }
   std::mutex mu_;
-  std::vector<std::unique_ptr<z_stream, End>> free_;
+  std::vector<std::unique_ptr<wire::RawDeflater>> free_;
 };
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <array>
 #include <memory>
 #include <cctype>
+#include <limits>
+#include <new>
 #include <cstdio>
 
 #include "runner/client/bunzip2.h"
@@ -103,19 +105,26 @@ std::optional<std::string> Base64Decode(std::string_view text) {
 std::string Sha1Hex(std::string_view bytes) { return DigestHex(EVP_sha1(), bytes); }
 std::string Sha256Hex(std::string_view bytes) { return DigestHex(EVP_sha256(), bytes); }
 
-std::string RawDeflate(std::string_view bytes, int level) {
-  z_stream zs{};
-  deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, bytes.size()), '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  zs.avail_in = bytes.size();
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = out.size();
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
+RawDeflater::RawDeflater(int level) : zs_(std::make_unique<z_stream>()) {
+  if (deflateInit2(zs_.get(), level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) throw std::bad_alloc();
+}
+
+RawDeflater::~RawDeflater() { deflateEnd(zs_.get()); }
+
+std::string RawDeflater::Deflate(std::string_view bytes) {
+  if (bytes.size() > std::numeric_limits<uInt>::max() / 2) throw std::bad_alloc();  // zlib counts in 32 bits
+  std::string out(deflateBound(zs_.get(), bytes.size()), '\0');
+  zs_->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  zs_->avail_in = static_cast<uInt>(bytes.size());
+  zs_->next_out = reinterpret_cast<Bytef*>(out.data());
+  zs_->avail_out = static_cast<uInt>(out.size());
+  const bool done = deflate(zs_.get(), Z_FINISH) == Z_STREAM_END;
+  out.resize(zs_->total_out);
+  if (deflateReset(zs_.get()) != Z_OK || !done) throw std::bad_alloc();
   return out;
 }
+
+std::string RawDeflate(std::string_view bytes, int level) { return RawDeflater(level).Deflate(bytes); }
 
 // The decoders write straight into the result (no staging buffer and second copy), growing it
 // geometrically from a guess of 16x the input (what result files compress to), capped at
