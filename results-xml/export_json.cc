@@ -685,8 +685,9 @@ void Statistics(PhpJsonWriter& w, const Entry& e, bool known) {
 }
 
 // The members of one entry object, in PTS's order: value, raw_values, min_result, max_result,
-// test_run_times, details (array_filter()ed), then our statistics.
-void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
+// test_run_times, details (array_filter()ed), then our additions.
+void EntryBody(PhpJsonWriter& w, const Entry& e, const JsonOptions& options) {
+  const bool with_statistics = options.statistics();
   bool known = false;  // the entry's numbers are in EntryNumbersStorage()
   // A series ("92.05,91.06,...") is never numeric (is_numeric() takes no ','): not parsed.
   const std::optional<double> value = IsSeries(e) ? std::nullopt : NumericValue(e.value);
@@ -757,17 +758,16 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, bool with_statistics) {
     w.KeyLiteral("details");
     w.Value(details);
   }
-  if (with_statistics) {
-    Statistics(w, e, known);
-    // Also in "details" (PTS's key), but a tool must not have to know our JSON to see it.
+  if (with_statistics) Statistics(w, e, known);
+  // Also in "details" (PTS's key), but a tool must not have to know our JSON to see it.
+  if (options.lossless())
     if (auto label = StandInMark(e)) {
       w.KeyLiteral("ptsn_stand_in");
       w.String(*label);
     }
-  }
 }
 
-void ResultBody(PhpJsonWriter& w, const Result& r, bool ours) {
+void ResultBody(PhpJsonWriter& w, const Result& r, const JsonOptions& options) {
   StringIfTruthy(w, "identifier", r.identifier);
   StringIfTruthy(w, "title", r.title);
   StringIfTruthy(w, "app_version", r.app_version);
@@ -785,18 +785,18 @@ void ResultBody(PhpJsonWriter& w, const Result& r, bool ours) {
   for (size_t i : order.emit) {
     w.Key(r.entries[i].identifier);
     w.BeginObject();
-    EntryBody(w, r.entries[i], ours);
+    EntryBody(w, r.entries[i], options);
     w.EndObject();
   }
   w.EndObject();
-  if (ours && !order.shadowed.empty()) {
+  if (options.lossless() && !order.shadowed.empty()) {
     w.Key("ptsn_shadowed_entries");
     w.BeginArray();
     for (size_t i : order.shadowed) {
       w.BeginObject();
       w.Key("ptsn_key");
       w.String(r.entries[i].identifier);
-      EntryBody(w, r.entries[i], ours);
+      EntryBody(w, r.entries[i], options);
       w.EndObject();
     }
     w.EndArray();
@@ -860,10 +860,10 @@ void WriteTrailer(PhpJsonWriter& w) {
   w.EndObject();
 }
 
-void WriteKeyedResult(PhpJsonWriter& w, const std::string& hash, const Result& r, bool ours) {
+void WriteKeyedResult(PhpJsonWriter& w, const std::string& hash, const Result& r, const JsonOptions& options) {
   w.Key(hash);
   w.BeginObject();
-  ResultBody(w, r, ours);
+  ResultBody(w, r, options);
   w.EndObject();
 }
 
@@ -872,7 +872,7 @@ void WriteKeyedResult(PhpJsonWriter& w, const std::string& hash, const Result& r
 // then asks for the whole file (ResultFileToJson).
 class JsonView : public StreamingView {
  public:
-  explicit JsonView(const JsonOptions& options) : ours_(options.statistics), w_(out_) {}
+  explicit JsonView(const JsonOptions& options) : options_(options), w_(out_) {}
   void Head(const ResultFile& head) override {
     for (size_t i : WriteHead(w_, head)) shadowed_systems_.push_back(head.systems[i]);
   }
@@ -884,7 +884,7 @@ class JsonView : public StreamingView {
       w_.BeginObject();
       results_open_ = true;
     }
-    WriteKeyedResult(w_, hash, r, ours_);
+    WriteKeyedResult(w_, hash, r, options_);
   }
   std::string& Pending() override {
     w_.Flush();
@@ -898,16 +898,14 @@ class JsonView : public StreamingView {
     } else {
       w_.EndObject();
     }
-    if (ours_) {
-      WriteShadowedSystems(w_, shadowed_systems_);
-      WriteTrailer(w_);
-    }
+    if (options_.lossless()) WriteShadowedSystems(w_, shadowed_systems_);
+    if (options_.statistics()) WriteTrailer(w_);
     w_.EndObject();
   }
   // A fork writes members of the open "results" object, after at least one of this view's.
   bool CanFork() const override { return true; }
   std::unique_ptr<StreamingView> ForkView() const override {
-    auto fork = std::make_unique<JsonView>(JsonOptions{.statistics = ours_});
+    auto fork = std::make_unique<JsonView>(options_);
     fork->w_.ContinueInside(2);
     fork->results_open_ = true;
     return fork;
@@ -918,7 +916,7 @@ class JsonView : public StreamingView {
   }
 
  private:
-  bool ours_;
+  JsonOptions options_;
   bool results_open_ = false;
   std::string out_;
   PhpJsonWriter w_;
@@ -931,13 +929,13 @@ class JsonView : public StreamingView {
 std::unique_ptr<StreamingView> MakeJsonView(const JsonOptions& options) { return std::make_unique<JsonView>(options); }
 
 std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options) {
-  const bool ours = options.statistics;
+  const bool statistics = options.statistics();
   // One buffer sized up front: about 2x the values and trials in, plus per-entry overhead.
   size_t estimate = 4096;
   for (const auto& r : file.results)
     for (const auto& e : r.entries)
-      estimate += 300 + (ours ? 700 : 0) + 2 * (e.value.size() + e.raw_string.value_or("").size()) +
-                  (ours && e.value.find(',') != std::string::npos ? 3 * e.value.size() : 0);
+      estimate += 300 + (statistics ? 700 : 0) + 2 * (e.value.size() + e.raw_string.value_or("").size()) +
+                  (statistics && e.value.find(',') != std::string::npos ? 3 * e.value.size() : 0);
   std::string out;
   out.reserve(estimate);
   PhpJsonWriter w(out);
@@ -954,11 +952,11 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
     w.EndArray();
   } else {
     w.BeginObject();
-    for (size_t i : results.emit) WriteKeyedResult(w, hashes[i], file.results[i], ours);
+    for (size_t i : results.emit) WriteKeyedResult(w, hashes[i], file.results[i], options);
     w.EndObject();
   }
 
-  if (ours) {
+  if (options.lossless()) {
     WriteShadowedSystems(w, shadowed_systems);
     if (!results.shadowed.empty()) {
       w.Key("ptsn_shadowed_results");
@@ -967,13 +965,13 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
         w.BeginObject();
         w.Key("ptsn_key");
         w.String(hashes[i]);
-        ResultBody(w, file.results[i], ours);
+        ResultBody(w, file.results[i], options);
         w.EndObject();
       }
       w.EndArray();
     }
-    WriteTrailer(w);
   }
+  if (options.statistics()) WriteTrailer(w);
   w.EndObject();
   w.Flush();
   return out;

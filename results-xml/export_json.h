@@ -3,17 +3,23 @@
 // test_run_times / details), so tools written for PTS's output keep working; PTS's number and
 // string conventions are kept too (integral floats without ".0", "\/" escapes, \uXXXX).
 //
-// Our additions all start with "ptsn":
-//  * every entry: "ptsn_statistics" {n, mean, median, min, max, sd, percent_sd, se,
-//    ci95: [low, high] (Student t), outliers: [0-based trial positions flagged by the modified
-//    Z-score; nothing is dropped], se_label} over its trials; for LINE_GRAPH series only
-//    n/mean/median/min/max/sd/percent_sd (samples are not independent trials);
-//  * "ptsn_shadowed_systems" / "ptsn_shadowed_entries" / "ptsn_shadowed_results": whatever
-//    PTS's keyed objects would silently drop when two systems, entries or results share a key
-//    (a merge that kept two "Baseline" runs), so every trial is in the output;
-//  * a stand-in's entry (see export_common.h): "ptsn_stand_in": "<stand-in> for <original>"
-//    (the label is also in "details", PTS's pass-through of the entry JSON);
-//  * top level "ptsn": {"generator": ...}.
+// Our additions all start with "ptsn", and how many of them are written is JsonOptions::extras:
+//  * by default (kLossless) only what PTS's output would lose or mislabel, so that a file PTS
+//    exports whole comes out byte for byte as PTS writes it:
+//    - "ptsn_shadowed_systems" / "ptsn_shadowed_entries" / "ptsn_shadowed_results": whatever
+//      PTS's keyed objects would silently drop when two systems, entries or results share a key
+//      (a merge that kept two "Baseline" runs), so every trial is in the output;
+//    - a stand-in's entry (see export_common.h): "ptsn_stand_in": "<stand-in> for <original>"
+//      (the label is also in "details", PTS's pass-through of the entry JSON);
+//  * kStatistics (--statistics, setting results.json_statistics) adds, on every entry,
+//    "ptsn_statistics" {n, mean, median, min, max, sd, percent_sd, se, ci95: [low, high]
+//    (Student t), outliers: [0-based trial positions flagged by the modified Z-score; nothing is
+//    dropped], se_label} over its trials (for LINE_GRAPH series only n/mean/median/min/max/sd/
+//    percent_sd: samples are not independent trials), and a top-level "ptsn": {"generator", ...};
+//  * kPtsOnly (--pts-only): none, PTS's document even where it drops something.
+// Statistics are asked for, not written by default, so that result-file-to-json stays a drop-in
+// for PTS's command, and because they are most of the work: a 1,000-result file's JSON is 2.4x
+// the bytes and takes ~1.7x the time with them (bench/bench_export.sh).
 #pragma once
 
 #include <memory>
@@ -25,7 +31,10 @@
 namespace ptsn::results {
 
 struct JsonOptions {
-  bool statistics = true;  // false: PTS's keys only (what the golden comparison checks)
+  enum class Extras { kPtsOnly, kLossless, kStatistics };
+  Extras extras = Extras::kLossless;
+  bool lossless() const { return extras != Extras::kPtsOnly; }
+  bool statistics() const { return extras == Extras::kStatistics; }
 };
 
 std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options = {});

@@ -17,10 +17,12 @@ namespace ptsn::results {
 namespace {
 
 using Json = nlohmann::ordered_json;
+constexpr JsonOptions kStatistics{.extras = JsonOptions::Extras::kStatistics};
+constexpr JsonOptions kPtsOnly{.extras = JsonOptions::Extras::kPtsOnly};
 
 TEST(ExportJson, EntriesCarryTrialsAndStatistics) {
   const ResultFile f = test::SmallResultFile();
-  const Json j = Json::parse(ResultFileToJson(f));
+  const Json j = Json::parse(ResultFileToJson(f, kStatistics));
   const Json& bar = j["results"][ComparisonHash(f.results[0])];
   EXPECT_EQ(bar["identifier"], "local/sample-disk-1.0.0");
   const Json& base = bar["results"]["Baseline"];
@@ -55,7 +57,7 @@ TEST(ExportJson, EntriesCarryTrialsAndStatistics) {
 }
 
 TEST(ExportJson, PhpConventions) {
-  const std::string text = ResultFileToJson(test::SmallResultFile(), {.statistics = false});
+  const std::string text = ResultFileToJson(test::SmallResultFile(), kPtsOnly);
   EXPECT_NE(text.find("\"scale\": \"MB\\/s\""), std::string::npos);  // escaped slash
   EXPECT_NE(text.find("\n    \"systems\": {\n        \"Baseline\": {"), std::string::npos);  // 4-space indent
   EXPECT_EQ(text.find("ptsn"), std::string::npos);
@@ -65,7 +67,7 @@ TEST(ExportJson, PhpConventions) {
   r.title = "T";
   r.entries = {{"a", "8.00", "8:8.0:8", {}}};
   f.results.push_back(r);
-  const std::string j = ResultFileToJson(f, {.statistics = false});
+  const std::string j = ResultFileToJson(f, kPtsOnly);
   EXPECT_NE(j.find("\"T\\u00e9\""), std::string::npos);
   EXPECT_NE(j.find("\"value\": 8,"), std::string::npos);  // integral floats print like PHP
   EXPECT_NE(j.find("\"systems\": []"), std::string::npos);
@@ -87,7 +89,7 @@ TEST(ExportJson, DeepNestingIndentsLikePhp) {
   r.entries = {{"Deep", "8", "8:9:10", {}}};
   f.results.push_back(r);
   for (bool statistics : {false, true}) {
-    const std::string text = ResultFileToJson(f, {.statistics = statistics});
+    const std::string text = ResultFileToJson(f, statistics ? kStatistics : kPtsOnly);
     const Json parsed = Json::parse(text);
     if (!statistics) {  // (statistics add floats and "\/", which dump() writes otherwise)
       EXPECT_EQ(parsed.dump(4), text);
@@ -110,7 +112,7 @@ TEST(ExportJson, TextLongerThanTheWritersStage) {
     r.entries = {{"A", "8", "8:9:10", {}}, {"B", "12", "", {}}};
     f.results.push_back(r);
   }
-  const std::string text = ResultFileToJson(f, {.statistics = false});
+  const std::string text = ResultFileToJson(f, kPtsOnly);
   const Json parsed = Json::parse(text);
   EXPECT_EQ(parsed.dump(4), text);  // no '/' and no fractions: PHP's layout is dump(4)'s
   EXPECT_EQ(parsed["title"], title);
@@ -147,7 +149,7 @@ TEST(ExportJson, EscapesInShortAndLongStrings) {
       for (char b : text) expected += escaped(static_cast<unsigned char>(b));
       ResultFile f;
       f.generated.title = text;
-      const std::string json = ResultFileToJson(f, {.statistics = false});
+      const std::string json = ResultFileToJson(f, kPtsOnly);
       EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << c;
     }
     // UTF-8 among plain bytes: \uXXXX wherever it falls in the string.
@@ -158,7 +160,7 @@ TEST(ExportJson, EscapesInShortAndLongStrings) {
       f.generated.title = text;
       std::string expected = text;
       expected.replace(at, 2, "\\u00e9");
-      const std::string json = ResultFileToJson(f, {.statistics = false});
+      const std::string json = ResultFileToJson(f, kPtsOnly);
       EXPECT_NE(json.find("\"title\": \"" + expected + "\","), std::string::npos) << length << " " << at;
     }
   }
@@ -217,7 +219,7 @@ TEST(ExportJson, NumbersFromTextPrintAsPhpFloats) {
                {"b", "-0.25", "1:2", R"({"test-run-times":"1:2","max-result":"3"})"},
                {"c", "3", "", R"({"test-run-times":"a\/b"})"}};
   f.results.push_back(r);
-  const std::string j = ResultFileToJson(f, {.statistics = false});
+  const std::string j = ResultFileToJson(f, kPtsOnly);
   EXPECT_NE(j.find("\"value\": 7.5,"), std::string::npos) << j;
   const std::string raw = "\"raw_values\": [\n                        8,\n                        1.0e-5,"
                           "\n                        -0.0,\n                        -0.0,\n                        100000,"
@@ -236,13 +238,31 @@ TEST(ExportJson, NumbersFromTextPrintAsPhpFloats) {
   EXPECT_EQ(results["c"]["test_run_times"], Json::parse("[0]"));    // "a/b" decoded, then not numeric
 }
 
+// By default the output is PTS's, byte for byte, where PTS loses nothing; with statistics,
+// dropping our keys gives that document back.
+TEST(ExportJson, TheDefaultIsPtsDocumentAndStatisticsOnlyAdd) {
+  const ResultFile f = test::SmallResultFile();
+  const std::string pts = ResultFileToJson(f, kPtsOnly), ours = ResultFileToJson(f);
+  EXPECT_EQ(ours, pts);
+  EXPECT_EQ(ours.find("ptsn"), std::string::npos);
+  Json stats = Json::parse(ResultFileToJson(f, kStatistics));
+  EXPECT_EQ(stats["ptsn"]["generator"], "pts-native");
+  stats.erase("ptsn");
+  size_t removed = 0;
+  for (auto& [hash, result] : stats["results"].items())
+    for (auto& [system, entry] : result["results"].items()) removed += entry.erase("ptsn_statistics");
+  EXPECT_EQ(removed, 7u);  // every entry of the fixture
+  EXPECT_EQ(stats, Json::parse(pts));
+}
+
 TEST(ExportJson, NothingIsLostWhenKeysCollide) {
   ResultFile f = test::SmallResultFile();
   f.systems.push_back(f.systems[0]);                            // a merge kept two "Baseline"s
   f.results[0].entries.push_back({"Baseline", "130.5", "130:131", {}});
   f.results.push_back(f.results[2]);                            // same comparison hash twice
   f.results.back().entries[0].value = "7.5";
-  const Json j = Json::parse(ResultFileToJson(f));
+  const Json j = Json::parse(ResultFileToJson(f));  // the default: PTS's document and what it drops
+  EXPECT_FALSE(j.contains("ptsn"));
   EXPECT_EQ(j["ptsn_shadowed_systems"].size(), 1u);
   const Json& bar = j["results"][ComparisonHash(f.results[0])];
   EXPECT_EQ(bar["results"]["Baseline"]["value"], 130.5);       // the later one, as PTS
@@ -251,6 +271,9 @@ TEST(ExportJson, NothingIsLostWhenKeysCollide) {
   EXPECT_EQ(bar["ptsn_shadowed_entries"][0]["ptsn_key"], "Baseline");
   ASSERT_EQ(j["ptsn_shadowed_results"].size(), 1u);
   EXPECT_EQ(j["ptsn_shadowed_results"][0]["results"]["Tuned"]["value"], 9.5);
+  const std::string pts = ResultFileToJson(f, kPtsOnly);  // PTS's, which drops them
+  EXPECT_EQ(pts.find("ptsn"), std::string::npos);
+  EXPECT_EQ(Json::parse(pts)["results"][ComparisonHash(f.results[0])]["results"]["Baseline"]["value"], 130.5);
 }
 
 // The median, min and max are written from the trial's own text when PHP prints it as it is:
@@ -285,7 +308,7 @@ TEST(ExportJson, StatisticsFromTrialTextPrintAsTheirDoubles) {
     r.entries.push_back(e);
     f.results.push_back(r);
   }
-  const std::string text = ResultFileToJson(f);
+  const std::string text = ResultFileToJson(f, kStatistics);
   auto after = [&](std::string_view key, size_t& from) {
     from = text.find("\"" + std::string(key) + "\": ", from);
     const size_t begin = from + key.size() + 4;

@@ -88,7 +88,7 @@ TEST(StandIn, HtmlMarksTheValuesRowAndTheCharts) {
 
 TEST(StandIn, JsonCarriesTheLabelAsOurKeyAndInDetails) {
   ResultFile f = WithStandIn();
-  auto j = nlohmann::json::parse(ResultFileToJson(f));
+  auto j = nlohmann::json::parse(ResultFileToJson(f));  // the default: what PTS's keys would mislabel
   for (size_t i : {0, 1}) {
     const auto& r = j["results"][ComparisonHash(f.results[i])]["results"];
     EXPECT_EQ(r["Tuned"].value("ptsn_stand_in", ""), kLabel) << i;
@@ -97,7 +97,7 @@ TEST(StandIn, JsonCarriesTheLabelAsOurKeyAndInDetails) {
   }
   EXPECT_FALSE(j["results"][ComparisonHash(f.results[2])]["results"]["Tuned"].contains("ptsn_stand_in"));
   // PTS's keys only (the golden comparison mode): the label stays in details, nothing added.
-  auto core = nlohmann::json::parse(ResultFileToJson(WithStandIn(), {false}));
+  auto core = nlohmann::json::parse(ResultFileToJson(WithStandIn(), {.extras = JsonOptions::Extras::kPtsOnly}));
   for (const auto& [hash, r] : core["results"].items()) {
     if (r.contains("results") && r["results"].contains("Tuned")) {
       EXPECT_FALSE(r["results"]["Tuned"].contains("ptsn_stand_in")) << hash;

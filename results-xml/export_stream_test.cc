@@ -192,24 +192,25 @@ ResultFile LargeModel() {
 TEST_F(StreamTest, LargeExportsLeaveInPiecesAndMatchTheWholeFileViews) {
   const std::string path = Write("big.xml", SerializeResultFile(LargeModel()));
   const ResultFile parsed = ReadResultFile(path);
-  JsonOptions pts_only;
-  pts_only.statistics = false;
-  const std::string json = ResultFileToJson(parsed), json_pts = ResultFileToJson(parsed, pts_only),
-                    text = ResultFileToText(parsed, 100), csv = ResultFileToCsv(parsed);
+  // Each amount of our additions (export_json.h): the default, statistics, PTS's keys only.
+  const std::vector<JsonOptions> json_options = {{}, {.extras = JsonOptions::Extras::kStatistics},
+                                                 {.extras = JsonOptions::Extras::kPtsOnly}};
+  std::vector<std::string> json;
+  for (const JsonOptions& o : json_options) json.push_back(ResultFileToJson(parsed, o));
+  const std::string text = ResultFileToText(parsed, 100), csv = ResultFileToCsv(parsed);
   // One thread, and the file rendered on 2, 3 and 5 threads (several stretches each; forked views
   // joined).
   const StreamOptions defaults;
   ASSERT_GE(ReadFile(path).size() / defaults.min_stretch_bytes, 2 * defaults.stretches_per_thread);
   for (unsigned threads : {1u, 2u, 3u, 5u}) {
-    PieceSink sink;
-    RenderResultFile(path, *MakeJsonView(), [](const ResultFile& f) { return ResultFileToJson(f); }, sink, threads);
-    EXPECT_GT(sink.pieces.size(), 2u);
-    EXPECT_EQ(sink.Joined(), json) << threads;
-    EXPECT_EQ(RenderResultFile(
-                  path, *MakeJsonView(pts_only), [&](const ResultFile& f) { return ResultFileToJson(f, pts_only); },
-                  threads),
-              json_pts)
-        << threads;
+    for (size_t i = 0; i < json_options.size(); ++i) {
+      const JsonOptions& o = json_options[i];
+      PieceSink sink;
+      RenderResultFile(path, *MakeJsonView(o), [&](const ResultFile& f) { return ResultFileToJson(f, o); }, sink,
+                       threads);
+      EXPECT_GT(sink.pieces.size(), 2u);
+      EXPECT_EQ(sink.Joined(), json[i]) << threads << " threads, options " << i;
+    }
     EXPECT_EQ(RenderResultFile(
                   path, *MakeTextView(100), [](const ResultFile& f) { return ResultFileToText(f, 100); }, threads),
               text)
@@ -282,9 +283,12 @@ TEST_F(StreamTest, EveryReferenceFileStreamsToTheSameViews) {
     EXPECT_EQ(RenderResultFile(path, *MakeCsvView(), [](const ResultFile& m) { return ResultFileToCsv(m); }),
               ResultFileToCsv(f))
         << path;
-    EXPECT_EQ(RenderResultFile(path, *MakeJsonView(), [](const ResultFile& m) { return ResultFileToJson(m); }),
-              ResultFileToJson(f))
-        << path;
+    for (const auto extras : {JsonOptions::Extras::kLossless, JsonOptions::Extras::kStatistics}) {
+      const JsonOptions o{.extras = extras};
+      EXPECT_EQ(RenderResultFile(path, *MakeJsonView(o), [&](const ResultFile& m) { return ResultFileToJson(m, o); }),
+                ResultFileToJson(f, o))
+          << path;
+    }
   }
 }
 

@@ -175,15 +175,20 @@ int RawToCsv(const std::vector<std::string>& argv) {
                      [](const ResultFile& f, const Args&) { return results::ResultFileRawToCsv(f); });
 }
 
+// PTS's document by default; --statistics (or the setting results.json_statistics) adds ours,
+// --pts-only leaves out even what PTS would drop (export_json.h).
 results::JsonOptions JsonOptionsOf(const Args& a) {
+  using Extras = results::JsonOptions::Extras;
+  if (a.Has("--pts-only") && a.Has("--statistics")) throw Error("result-file-to-json: --pts-only and --statistics exclude each other", 2);
   results::JsonOptions options;
-  options.statistics = !a.Has("--pts-only");
+  if (a.Has("--pts-only")) options.extras = Extras::kPtsOnly;
+  else if (a.Has("--statistics") || GlobalSettings().GetBool("results.json_statistics")) options.extras = Extras::kStatistics;
   return options;
 }
 
 int ToJson(const std::vector<std::string>& argv) {
   return RunStreamingView(
-      argv, {{"-o", "--output"}, {"--pts-only"}}, "result-file-to-json",
+      argv, {{"-o", "--output"}, {"--pts-only", "--statistics"}}, "result-file-to-json",
       [](const Args& a) { return results::MakeJsonView(JsonOptionsOf(a)); },
       [](const ResultFile& f, const Args& a) { return results::ResultFileToJson(f, JsonOptionsOf(a)); }, "\n");
 }
@@ -240,8 +245,8 @@ std::vector<Command> ExportCommands() {
       {"result-file-confidence", {"confidence"}, "Results", file_o,
        "PTS's per-trial view: values, mean, std deviation %, three-sigma limits and trials outside them",
        Confidence},
-      {"result-file-to-json", {"to-json"}, "Results", "FILE [-o PATH] [--pts-only]",
-       "PTS's JSON plus every trial's statistics (--pts-only: PTS's keys only)", ToJson},
+      {"result-file-to-json", {"to-json"}, "Results", "FILE [-o PATH] [--statistics|--pts-only]",
+       "PTS's JSON (--statistics: plus each entry's statistics; --pts-only: PTS's keys only)", ToJson},
       {"result-file-to-svg", {"to-svg"}, "Results", "FILE [-o PATH] [--result N]",
        "SVG charts (bars with SE labels, line charts for monitor series); --result N: only the Nth", ToSvg},
       {"result-file-to-html", {"to-html"}, "Results", file_o,

@@ -19,6 +19,8 @@ const std::vector<SettingSpec>& SettingsTable() {
        "an existing Phoronix Test Suite home whose test-results/, test-profiles/ and download-cache/ are also read"},
       {"results.read_threads", "PTS_NATIVE_READ_THREADS", "0",
        "threads that parse result files (merge-results, result-file-to-*); 0 = one per hardware thread, 1 = single-threaded"},
+      {"results.json_statistics", "PTS_NATIVE_JSON_STATISTICS", "false",
+       "result-file-to-json adds each entry's statistics (as --statistics does)"},
       {"results.xsd", "PTS_NATIVE_RESULT_XSD", "", "PTS's result-file.xsd; validate-result-file also checks against it when set (not shipped: GPL)"},
       {"profiles.directory", "PTS_NATIVE_PROFILES_DIR", "{home}/test-profiles", "the user's own test profiles"},
       {"profiles.server_cache", "PTS_NATIVE_PROFILE_CACHE", "{home}/cache/test-profiles",

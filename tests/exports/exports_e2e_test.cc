@@ -67,7 +67,7 @@ TEST_F(ExportsE2E, ParallelReadsGiveTheSingleThreadedOutputsAndErrors) {
   ptsn::WriteFileAtomically(path, big);
   ptsn::WriteFileAtomically(cut, big.substr(0, big.size() * 4 / 5));
   for (const std::string command : {"result-file-to-text", "result-file-to-csv", "result-file-to-json",
-                                    "result-file-to-json --pts-only"}) {
+                                    "result-file-to-json --statistics"}) {
     for (const std::string& file : {path, cut}) {
       const std::string args = command + " " + file + (file == cut ? " 2>&1" : "");  // the error is on stderr
       auto one = ptsn::test::RunPtsNative(args, "PTS_NATIVE_READ_THREADS=1", false);
@@ -95,7 +95,7 @@ TEST_F(ExportsE2E, LargeExportOnStandardOutputIsWholeOrNothing) {
   ptsn::WriteFileAtomically(path, big);
   ptsn::WriteFileAtomically(cut, big.substr(0, big.size() * 9 / 10));
   const std::string env = "TMPDIR=" + tmp.string();
-  for (const std::string command : {"result-file-to-json", "result-file-to-json --pts-only"}) {
+  for (const std::string command : {"result-file-to-json", "result-file-to-json --statistics"}) {
     auto out = ptsn::test::RunPtsNative(command + " " + path, env, false);
     ASSERT_EQ(out.exit_code, 0) << command;
     EXPECT_GT(out.output.size(), size_t{1} << 20) << command << ": the case needs more than the memory part";
@@ -116,7 +116,7 @@ TEST_F(ExportsE2E, StandardOutputRedirectedToAFileIsWrittenInPlaceAndCutBackOnFa
   ptsn::WriteFileAtomically(path, big);
   ptsn::WriteFileAtomically(cut, big.substr(0, big.size() * 9 / 10));
   const std::string out = (dir_ / "out").string(), log = (dir_ / "log").string(), ref = (dir_ / "ref").string();
-  for (const std::string command : {"result-file-to-json", "result-file-to-json --pts-only", "result-file-to-text",
+  for (const std::string command : {"result-file-to-json", "result-file-to-json --statistics", "result-file-to-text",
                                     "result-file-to-csv"}) {
     ASSERT_EQ(ptsn::test::RunPtsNative(command + " " + path + " -o " + ref, "", false).exit_code, 0) << command;
     const std::string expected = ptsn::ReadFile(ref);
@@ -144,12 +144,21 @@ TEST_F(ExportsE2E, OutputFileAndSavedName) {
   auto r = ptsn::test::RunPtsNative("to-json golden-merge -o " + out.string(), env);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output, "");
-  const std::string json = ptsn::ReadFile(out.string());
-  EXPECT_NE(json.find("\"ptsn_statistics\""), std::string::npos);
-  EXPECT_NE(json.find("\"SE +\\/- 1.07, N = 3\""), std::string::npos);
-
+  // By default PTS's document (this file loses nothing in its keyed objects), as --pts-only.
+  const std::string golden_json = ptsn::ReadFile(Golden("pts-output/merged/result-file-to-json.json")) + "\n";
+  EXPECT_EQ(ptsn::ReadFile(out.string()), golden_json);
   auto pts_only = ptsn::test::RunPtsNative("result-file-to-json golden-merge --pts-only", env, false);
-  EXPECT_EQ(pts_only.output, ptsn::ReadFile(Golden("pts-output/merged/result-file-to-json.json")) + "\n");
+  EXPECT_EQ(pts_only.output, golden_json);
+  // Statistics on request: --statistics, or the setting results.json_statistics.
+  for (const auto& [args, more_env] : {std::pair{" --statistics", ""}, std::pair{"", " PTS_NATIVE_JSON_STATISTICS=true"}}) {
+    auto stats = ptsn::test::RunPtsNative(std::string("result-file-to-json golden-merge") + args, env + more_env, false);
+    ASSERT_EQ(stats.exit_code, 0) << args << more_env;
+    EXPECT_NE(stats.output.find("\"ptsn_statistics\""), std::string::npos) << args << more_env;
+    EXPECT_NE(stats.output.find("\"SE +\\/- 1.07, N = 3\""), std::string::npos) << args << more_env;
+  }
+  auto both = ptsn::test::RunPtsNative("result-file-to-json golden-merge --statistics --pts-only 2>&1", env, false);
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.output.find("exclude each other"), std::string::npos) << both.output;
 
   auto csv = ptsn::test::RunPtsNative("to-csv golden-merge", env, false);
   EXPECT_EQ(csv.exit_code, 0);
