@@ -25,10 +25,12 @@
 #include <thread>
 #include <utility>
 
+#include "results-xml/fast_xml.h"
 #include "results-xml/file_bytes.h"
 #include "results-xml/parallel_read.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/settings.h"
 #include "runner/common/spread_threads.h"
 
 namespace ptsn::results {
@@ -334,6 +336,27 @@ class SaxReader {
     if (err && err->level >= XML_ERR_ERROR) static_cast<SaxReader*>(reader)->needs_sax2_ = true;
   }
   const Given& given() const { return given_; }
+
+  // The fast reader's calls (fast_xml.h): what libxml2's SAX1 parser would call for the same
+  // text (`name` is the parser dictionary's string: FastSax interns it), each returning whether
+  // the read goes on: not once the reader failed, was stopped (xmlStopParser) or wants SAX2.
+  bool FastStart(const xmlChar* name) {
+    Start(*this, name, nullptr, 0);  // (StartElementSax1's checks: the fast reader reads no ':' nor attributes)
+    return FastGoesOn();
+  }
+  bool FastEnd() {
+    End(*this);  // (EndElementSax1 without the name it does not use)
+    return FastGoesOn();
+  }
+  bool FastCharacters(std::string_view text) {
+    Characters(ctxt_, reinterpret_cast<const xmlChar*>(text.data()), static_cast<int>(text.size()));
+    return FastGoesOn();
+  }
+  bool FastComment(const std::string& text) {
+    Comment(ctxt_, reinterpret_cast<const xmlChar*>(text.c_str()));
+    return FastGoesOn();
+  }
+  bool FastGoesOn() const { return error_.empty() && !needs_sax2_ && ctxt_->disableSAX == 0; }
 
   bool failed() const { return !error_.empty(); }
   // The first error libxml2 reported (line, message), if any.
@@ -865,16 +888,42 @@ struct Document {
   bool fragment = false;                 // "<PhoronixTestSuite>" + <Result>s (SaxReader's fragment)
 };
 
+// The setting results.fast_xml, unless UseFastXmlReader() said otherwise.
+std::atomic<int> fast_xml_reader{-1};  // -1: not decided yet
+bool FastXmlReaderOn() {
+  int on = fast_xml_reader.load(std::memory_order_relaxed);
+  if (on < 0) {
+    on = GlobalSettings().GetBool("results.fast_xml") ? 1 : 0;
+    fast_xml_reader.store(on, std::memory_order_relaxed);
+  }
+  return on == 1;
+}
+
 // One libxml2 SAX pass of a SaxReader over `doc`.
 class SaxRun {
  public:
   // First with libxml2's SAX1 tag parser (SaxReader::InstallInto says why); a document it cannot
   // read as SAX2 would is read again with SAX2 from the start, the visitor being given only the
   // calls it has not had (the two reads make the same calls up to where the first one stopped).
+  //
+  // Before both, the fast reader (fast_xml.h) when it is on: a document it reads to the end is
+  // done; where it gives up, libxml2 reads the document from the start, the visitor again given
+  // only the calls it has not had. (It does not give up after a visitor's error or a streaming
+  // stop, which libxml2 would meet at the same call.)
   SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits) {
     static const bool sax1 = xmlHasFeature(XML_WITH_SAX1);
-    Read(doc, source_name, visitor, limits, sax1, {});
-    if (sax1 && reader_->needs_sax2()) Read(doc, source_name, visitor, limits, false, reader_->given());
+    SaxReader::Given given;
+    if (FastXmlReaderOn()) {
+      if (FastRead(doc, source_name, visitor, limits) || reader_->visitor_error() || reader_->out_of_order()) return;
+      given = reader_->given();
+    }
+    auto plus = [](SaxReader::Given a, const SaxReader::Given& b) {
+      a.head = a.head || b.head;
+      a.results += b.results;
+      return a;
+    };
+    Read(doc, source_name, visitor, limits, sax1, given);
+    if (sax1 && reader_->needs_sax2()) Read(doc, source_name, visitor, limits, false, plus(given, reader_->given()));
   }
   SaxReader& reader() { return *reader_; }
   bool malformed() const { return !ctxt_->wellFormed || reader_->xml_error(); }
@@ -885,14 +934,62 @@ class SaxRun {
   }
 
  private:
-  void Read(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits,
-            bool sax1, SaxReader::Given skip) {
+  void NewReader(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits,
+                 SaxReader::Given skip) {
     reader_.reset();
     ctxt_.reset(xmlNewParserCtxt());
     if (!ctxt_) throw FileError(source_name, "out of memory creating the XML parser");
     reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment, skip);
-    SaxReader::InstallInto(*ctxt_->sax, sax1);
     ctxt_->_private = &*reader_;
+  }
+
+  // The fast reader's calls passed to the SaxReader, each element name interned in the parser's
+  // dictionary (as libxml2 hands names out) through a small cache: a file has a few dozen names.
+  class FastSax : public FastXmlHandler {
+   public:
+    FastSax(SaxReader& reader, xmlDict* dict) : reader_(reader), dict_(dict) {}
+    bool StartElement(std::string_view name) override { return reader_.FastStart(Intern(name)); }
+    bool EndElement(std::string_view) override { return reader_.FastEnd(); }
+    bool Characters(std::string_view text) override { return reader_.FastCharacters(text); }
+    bool Comment(const std::string& text) override { return reader_.FastComment(text); }
+
+   private:
+    const xmlChar* Intern(std::string_view name) {
+      const size_t h = (name.size() * 131 + static_cast<unsigned char>(name[0]) * 31 +
+                        static_cast<unsigned char>(name[name.size() / 2]) * 7 + static_cast<unsigned char>(name.back())) %
+                       cache_.size();
+      Cached& c = cache_[h];
+      if (c.interned && c.name.size() == name.size() && SameShortBytes(c.name.data(), name.data(), name.size()))
+        return c.interned;
+      const xmlChar* interned =
+          xmlDictLookup(dict_, reinterpret_cast<const xmlChar*>(name.data()), static_cast<int>(name.size()));
+      if (!interned) throw std::bad_alloc();
+      c.name.assign(name);
+      c.interned = interned;
+      return interned;
+    }
+    struct Cached {
+      std::string name;
+      const xmlChar* interned = nullptr;
+    };
+    SaxReader& reader_;
+    xmlDict* dict_;
+    std::array<Cached, 64> cache_;
+  };
+
+  // True when the fast reader read the whole document and nothing went wrong.
+  bool FastRead(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits) {
+    NewReader(doc, source_name, visitor, limits, {});
+    FastSax sax(*reader_, ctxt_->dict);
+    FastXmlReader fast(sax);
+    const bool whole = fast.Feed(doc.before) && fast.Feed(doc.text) && fast.Feed(doc.after) && fast.Finish();
+    return whole && clean();
+  }
+
+  void Read(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits,
+            bool sax1, SaxReader::Given skip) {
+    NewReader(doc, source_name, visitor, limits, skip);
+    SaxReader::InstallInto(*ctxt_->sax, sax1);
     // A pull parser over the whole text in one call, without the push parser's per-chunk
     // look-ahead scans. libxml2 pulls the text through a read callback, copying one slice at a
     // time into its window and dropping what it has consumed, so it never holds a second copy of
@@ -1158,6 +1255,8 @@ class ForkedRead {
 };
 
 }  // namespace
+
+void UseFastXmlReader(bool on) { fast_xml_reader.store(on ? 1 : 0, std::memory_order_relaxed); }
 
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name) {
   ResultFile file;

@@ -46,6 +46,11 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name,
 // Reads and parses the file at `path` (errors name `path`).
 ResultFile ReadResultFile(const std::string& path);
 
+// Every read goes first through the fast reader for plain XML (fast_xml.h), then through
+// libxml2 where it gives up: the same result and errors either way. On by default (setting
+// results.fast_xml); this overrides the setting for the process (tests, benchmarks).
+void UseFastXmlReader(bool on);
+
 // Streaming reads, for views that need one Result at a time: PTS writes Generated and every
 // System before the first Result, so a 1,000-result file can be rendered with the memory of one.
 class ResultVisitor {

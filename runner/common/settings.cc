@@ -21,6 +21,8 @@ const std::vector<SettingSpec>& SettingsTable() {
        "threads that parse result files (merge-results, result-file-to-*); 0 = one per hardware thread, 1 = single-threaded"},
       {"results.json_statistics", "PTS_NATIVE_JSON_STATISTICS", "false",
        "result-file-to-json adds each entry's statistics (as --statistics does)"},
+      {"results.fast_xml", "PTS_NATIVE_FAST_XML", "true",
+       "read plain result-file XML with our own reader first (libxml2 takes over at anything else; same results)"},
       {"results.xsd", "PTS_NATIVE_RESULT_XSD", "", "PTS's result-file.xsd; validate-result-file also checks against it when set (not shipped: GPL)"},
       {"profiles.directory", "PTS_NATIVE_PROFILES_DIR", "{home}/test-profiles", "the user's own test profiles"},
       {"profiles.server_cache", "PTS_NATIVE_PROFILE_CACHE", "{home}/cache/test-profiles",

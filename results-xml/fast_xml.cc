@@ -1,0 +1,331 @@
+#include "results-xml/fast_xml.h"
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace ptsn::results {
+
+namespace {
+
+// Bytes a run of text can go on over: everything but markup, references, ']' (of "]]>"),
+// carriage returns (libxml2 turns them into line feeds), other control bytes (not XML
+// characters) and non-ASCII (checked one character at a time).
+constexpr std::array<bool, 256> kPlainText = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x80; ++c) t[c] = c != '<' && c != '&' && c != ']';
+  t['\t'] = t['\n'] = true;
+  return t;
+}();
+
+constexpr bool IsNameStart(unsigned char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+constexpr std::array<bool, 256> kNameChar = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[c] = IsNameStart(static_cast<unsigned char>(c)) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+  return t;
+}();
+constexpr bool IsNameChar(unsigned char c) { return kNameChar[c]; }
+
+// Where the run of kPlainText bytes from p ends (at most `end`).
+inline const char* PlainTextEnd(const char* p, const char* end) {
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: the first that is '<', '&', ']', below 0x20 but for tab and line
+  // feed, or from 0x80 (negative as a signed byte).
+  const __m128i space = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n');
+  const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&'), bracket = _mm_set1_epi8(']');
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, lf)),
+                                             _mm_cmplt_epi8(v, space));
+    const __m128i markup = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, amp)),
+                                        _mm_cmpeq_epi8(v, bracket));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, markup)));
+    if (mask) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
+  while (p < end && kPlainText[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
+
+constexpr bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
+
+// libxml2's limits without XML_PARSE_HUGE are far above these; beyond them, libxml2 decides.
+constexpr size_t kMaxName = 1000;
+constexpr size_t kMaxDepth = 64;
+constexpr size_t kMaxComment = 100000;
+
+// The length of the UTF-8 character at p (valid, and an XML character: not U+FFFE or U+FFFF;
+// surrogates and overlong forms are not valid UTF-8), or 0.
+size_t XmlCharLength(const unsigned char* p, const unsigned char* end) {
+  const unsigned char c = p[0];
+  size_t len;
+  uint32_t cp;
+  if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07;
+  else return 0;
+  if (static_cast<size_t>(end - p) < len) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    if ((p[k] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (p[k] & 0x3F);
+  }
+  static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) return 0;
+  return len;
+}
+
+// XML 1.0's Char production, for a character reference's value.
+constexpr bool IsXmlChar(uint32_t cp) {
+  return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) ||
+         (cp >= 0x10000 && cp <= 0x10FFFF);
+}
+
+size_t EncodeUtf8(uint32_t cp, char* out) {
+  if (cp < 0x80) {
+    out[0] = static_cast<char>(cp);
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = static_cast<char>(0xC0 | (cp >> 6));
+    out[1] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = static_cast<char>(0xE0 | (cp >> 12));
+    out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = static_cast<char>(0xF0 | (cp >> 18));
+  out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = static_cast<char>(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+bool StartsWith(const char* p, const char* end, std::string_view s) {
+  return static_cast<size_t>(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
+}
+
+}  // namespace
+
+bool FastXmlReader::Feed(std::string_view part) {
+  if (gave_up_) return false;
+  if (part.empty()) return true;
+  const char* p = part.data();
+  const char* const end = p + part.size();
+  const bool document_start = !started_;
+  started_ = true;
+  while (p < end) {
+    if (*p == '<') {
+      if (!Markup(p, end, document_start && p == part.data())) return GiveUp();
+    } else if (state_ == State::kContent) {
+      if (!Text(p, end)) return GiveUp();
+    } else {
+      // Outside the root only blanks (libxml2 reports none of them).
+      while (p < end && IsBlank(*p)) ++p;
+      if (p < end && *p != '<') return GiveUp();
+    }
+  }
+  return true;
+}
+
+bool FastXmlReader::Finish() {
+  if (gave_up_ || state_ != State::kEpilog) return GiveUp();
+  return true;
+}
+
+bool FastXmlReader::Markup(const char*& p, const char* end, bool document_start) {
+  if (end - p < 2) return false;
+  switch (p[1]) {
+    case '/':
+      return EndTag(p, end);
+    case '!':
+      return Comment(p, end);
+    case '?':
+      return document_start && Declaration(p, end);
+    default:
+      return StartTag(p, end);
+  }
+}
+
+bool FastXmlReader::StartTag(const char*& p, const char* end) {
+  if (state_ == State::kEpilog || open_.size() >= kMaxDepth) return false;  // a second root; deep
+  const char* const name = p + 1;
+  const char* q = name;
+  if (q == end || !IsNameStart(static_cast<unsigned char>(*q))) return false;
+  while (q < end && IsNameChar(static_cast<unsigned char>(*q))) ++q;
+  const std::string_view n(name, static_cast<size_t>(q - name));
+  if (n.size() > kMaxName) return false;
+  while (q < end && IsBlank(*q)) ++q;
+  if (q == end) return false;
+  bool empty = false;
+  if (*q == '/') {
+    if (end - q < 2 || q[1] != '>') return false;
+    empty = true;
+    ++q;
+  } else if (*q != '>') {
+    return false;  // an attribute, ':' or a character beyond the subset
+  }
+  p = q + 1;
+  state_ = State::kContent;
+  if (!handler_.StartElement(n)) return false;
+  if (!empty) {
+    open_.push_back(n);
+    return true;
+  }
+  if (open_.empty()) state_ = State::kEpilog;
+  return handler_.EndElement(n);
+}
+
+bool FastXmlReader::EndTag(const char*& p, const char* end) {
+  if (open_.empty()) return false;
+  const std::string_view n = open_.back();
+  const char* q = p + 2;
+  if (static_cast<size_t>(end - q) < n.size() || !SameShortBytes(q, n.data(), n.size())) return false;
+  q += n.size();
+  while (q < end && IsBlank(*q)) ++q;
+  if (q == end || *q != '>') return false;  // another name, or one that goes on
+  p = q + 1;
+  open_.pop_back();
+  if (open_.empty()) state_ = State::kEpilog;
+  return handler_.EndElement(n);
+}
+
+// "<!--" text "-->", where the text has no "--" (libxml2's rule) and only XML characters.
+bool FastXmlReader::Comment(const char*& p, const char* end) {
+  if (!StartsWith(p, end, "<!--")) return false;  // CDATA, DOCTYPE...
+  const char* const text = p + 4;
+  const char* q = text;
+  for (;;) {
+    if (q == end || static_cast<size_t>(q - text) > kMaxComment) return false;
+    const auto c = static_cast<unsigned char>(*q);
+    if (c == '-' && q + 1 < end && q[1] == '-') break;
+    if (c >= 0x80) {
+      const size_t n = XmlCharLength(reinterpret_cast<const unsigned char*>(q), reinterpret_cast<const unsigned char*>(end));
+      if (n == 0) return false;
+      q += n;
+    } else if (c >= 0x20 || c == '\t' || c == '\n') {
+      ++q;
+    } else {
+      return false;
+    }
+  }
+  if (end - q < 3 || q[2] != '>') return false;  // "--" inside the comment
+  comment_.assign(text, static_cast<size_t>(q - text));
+  p = q + 3;
+  return handler_.Comment(comment_);
+}
+
+// The XML declaration at the very start: <?xml version="1.0" [encoding="..."] [standalone="yes|no"] ?>
+bool FastXmlReader::Declaration(const char*& p, const char* end) {
+  const char* q = p;
+  if (!StartsWith(q, end, "<?xml") || end - q < 6 || !IsBlank(q[5])) return false;
+  q += 5;
+  // One pseudo-attribute: blanks, name, '=', a quoted value checked by `ok`.
+  auto attribute = [&](std::string_view name, auto ok) {
+    const char* r = q;
+    if (r == end || !IsBlank(*r)) return false;
+    while (r < end && IsBlank(*r)) ++r;
+    if (!StartsWith(r, end, name)) return false;
+    r += name.size();
+    if (r == end || *r != '=') return false;
+    ++r;
+    if (r == end || (*r != '"' && *r != '\'')) return false;
+    const char quote = *r++;
+    const char* const value = r;
+    while (r < end && *r != quote) ++r;
+    if (r == end || !ok(std::string_view(value, static_cast<size_t>(r - value)))) return false;
+    q = r + 1;
+    return true;
+  };
+  if (!attribute("version", [](std::string_view v) { return v == "1.0"; })) return false;
+  attribute("encoding", [](std::string_view v) {
+    if (v.empty() || !((v[0] >= 'A' && v[0] <= 'Z') || (v[0] >= 'a' && v[0] <= 'z'))) return false;
+    for (char c : v)
+      if (!(IsNameStart(static_cast<unsigned char>(c)) || (c >= '0' && c <= '9') || c == '.' || c == '-')) return false;
+    return true;
+  });
+  attribute("standalone", [](std::string_view v) { return v == "yes" || v == "no"; });
+  while (q < end && IsBlank(*q)) ++q;
+  if (!StartsWith(q, end, "?>")) return false;
+  p = q + 2;
+  return true;
+}
+
+// A run of text up to the next markup, with references decoded, handed on in pieces.
+bool FastXmlReader::Text(const char*& p, const char* end) {
+  const char* run = p;
+  for (;;) {
+    const char* q = PlainTextEnd(run, end);
+    if (q == end || *q == '<' || *q == '&') {
+      if (q > p && !handler_.Characters(std::string_view(p, static_cast<size_t>(q - p)))) return false;
+      p = q;
+      if (q == end || *q == '<') return true;
+      if (!Reference(p, end)) return false;
+      run = p;
+      continue;
+    }
+    const auto c = static_cast<unsigned char>(*q);
+    if (c == ']') {
+      if (end - q < 3) return false;  // "]]>" might straddle the part's end
+      if (q[1] == ']' && q[2] == '>') return false;
+      run = q + 1;
+    } else if (c >= 0x80) {
+      const size_t n = XmlCharLength(reinterpret_cast<const unsigned char*>(q), reinterpret_cast<const unsigned char*>(end));
+      if (n == 0) return false;
+      run = q + n;
+    } else {
+      return false;  // a carriage return or another control byte
+    }
+  }
+}
+
+// "&lt;" and the like, "&#65;", "&#x41;": the character handed on. Any other name is an
+// undeclared entity (no DTD), which is libxml2's error to report.
+bool FastXmlReader::Reference(const char*& p, const char* end) {
+  const char* q = p + 1;
+  char decoded[4];
+  size_t length = 0;
+  if (q < end && *q == '#') {
+    ++q;
+    const bool hex = q < end && *q == 'x';
+    q += hex;
+    uint32_t cp = 0;
+    size_t digits = 0;
+    for (; q < end && *q != ';'; ++q, ++digits) {
+      const char c = *q;
+      uint32_t d;
+      if (c >= '0' && c <= '9') d = static_cast<uint32_t>(c - '0');
+      else if (hex && c >= 'a' && c <= 'f') d = static_cast<uint32_t>(c - 'a' + 10);
+      else if (hex && c >= 'A' && c <= 'F') d = static_cast<uint32_t>(c - 'A' + 10);
+      else return false;
+      if (digits >= 8) return false;  // (leading zeros beyond that: libxml2's to judge)
+      cp = cp * (hex ? 16 : 10) + d;
+    }
+    if (q == end || digits == 0 || !IsXmlChar(cp)) return false;
+    length = EncodeUtf8(cp, decoded);
+  } else {
+    static constexpr std::pair<std::string_view, char> kPredefined[] = {
+        {"lt;", '<'}, {"gt;", '>'}, {"amp;", '&'}, {"quot;", '"'}, {"apos;", '\''}};
+    for (const auto& [name, c] : kPredefined)
+      if (StartsWith(q, end, name)) {
+        decoded[0] = c;
+        length = 1;
+        q += name.size() - 1;  // on the ';'
+        break;
+      }
+    if (length == 0) return false;
+  }
+  p = q + 1;
+  return handler_.Characters(std::string_view(decoded, length));
+}
+
+}  // namespace ptsn::results
