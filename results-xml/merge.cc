@@ -1,5 +1,6 @@
 #include "results-xml/merge.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -44,27 +45,92 @@ bool SameSystem(const System& a, const System& b) {
          a.json == b.json && a.cost_value_for_comparison == b.cost_value_for_comparison;
 }
 
-// The buffer of one merged Result: which identifiers and (identifier, value) pairs it holds.
-// Pairs are kept as hashes pointing at an entry (no key strings to allocate); a hash hit is
-// confirmed against the entry itself.
-struct EntryIndex {
-  std::unordered_map<std::string, size_t> last_by_identifier;
-  std::unordered_multimap<size_t, size_t> pairs;  // PairHash -> entry position
+// The hashes an entry is found by: its identifier's, and its (identifier, value) pair's.
+struct EntryHashes {
+  size_t identifier, pair;
+  explicit EntryHashes(const Entry& e) : identifier(std::hash<std::string_view>{}(e.identifier)) {
+    const size_t value = std::hash<std::string_view>{}(e.value);
+    pair = identifier ^ (value + 0x9e3779b97f4a7c15ULL + (identifier << 6) + (identifier >> 2));
+  }
 };
 
-size_t PairHash(const Entry& e) {
-  size_t a = std::hash<std::string>{}(e.identifier), b = std::hash<std::string>{}(e.value);
-  return a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
-}
+// The buffer of one merged Result: which identifiers (and the last entry of each) and which
+// (identifier, value) pairs it holds. Two open-addressing tables of entry positions with their
+// hashes, so no key is copied and no node allocated per entry; a hash hit is confirmed against
+// the entry itself.
+class EntryIndex {
+ public:
+  explicit EntryIndex(const std::vector<Entry>& entries) { Rebuild(entries); }
 
-bool HasPair(const Result& r, const EntryIndex& index, const Entry& e, size_t hash) {
-  auto [lo, hi] = index.pairs.equal_range(hash);
-  for (auto it = lo; it != hi; ++it) {
-    const Entry& have = r.entries[it->second];
-    if (have.identifier == e.identifier && have.value == e.value) return true;
+  void Rebuild(const std::vector<Entry>& entries) {
+    identifiers_.assign(Capacity(entries.size()), Slot{});
+    pairs_.assign(identifiers_.size(), Slot{});
+    pairs_held_ = 0;
+    for (size_t i = 0; i < entries.size(); ++i) Add(entries, i, EntryHashes(entries[i]));
   }
-  return false;
-}
+  // The position of the last entry with e's identifier, if any.
+  std::optional<size_t> Last(const std::vector<Entry>& entries, const Entry& e, const EntryHashes& h) const {
+    const Slot* slot = Find(identifiers_, h.identifier, [&](size_t i) { return entries[i].identifier == e.identifier; });
+    if (!slot) return std::nullopt;
+    return slot->position - 1;
+  }
+  bool HasPair(const std::vector<Entry>& entries, const Entry& e, const EntryHashes& h) const {
+    return Find(pairs_, h.pair, [&](size_t i) { return entries[i].identifier == e.identifier && entries[i].value == e.value; });
+  }
+  // Entry `i` of `entries` (already there) is now the last of its identifier, and its pair is known.
+  void Add(const std::vector<Entry>& entries, size_t i, const EntryHashes& h) {
+    if (2 * (pairs_held_ + 1) > pairs_.size()) Grow();  // (never fewer pairs than identifiers)
+    const Entry& e = entries[i];
+    Slot& last = Place(identifiers_, h.identifier, [&](size_t j) { return entries[j].identifier == e.identifier; });
+    last = {h.identifier, i + 1};
+    Slot& pair = Place(pairs_, h.pair, [&](size_t j) { return entries[j].identifier == e.identifier && entries[j].value == e.value; });
+    if (pair.position == 0) pair = {h.pair, i + 1}, ++pairs_held_;
+  }
+
+ private:
+  struct Slot {
+    size_t hash = 0;
+    size_t position = 0;  // entry position + 1; 0: empty
+  };
+  static size_t Capacity(size_t entries) {
+    size_t c = 16;
+    while (c < 2 * entries) c *= 2;
+    return c;
+  }
+  // The slot holding an entry that `same` accepts, else the empty slot where it would go.
+  template <typename Same>
+  static Slot& Place(std::vector<Slot>& table, size_t hash, const Same& same) {
+    const size_t mask = table.size() - 1;
+    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+      Slot& slot = table[at];
+      if (slot.position == 0 || (slot.hash == hash && same(slot.position - 1))) return slot;
+    }
+  }
+  template <typename Same>
+  static const Slot* Find(const std::vector<Slot>& table, size_t hash, const Same& same) {
+    const Slot& slot = Place(const_cast<std::vector<Slot>&>(table), hash, same);
+    return slot.position ? &slot : nullptr;
+  }
+  // Twice the room: every slot moved to where its hash puts it in the larger table.
+  void Grow() {
+    for (std::vector<Slot>* table : {&identifiers_, &pairs_}) {
+      std::vector<Slot> old(table->size() * 2);
+      old.swap(*table);
+      const size_t mask = table->size() - 1;
+      for (const Slot& slot : old) {
+        if (slot.position == 0) continue;
+        size_t at = slot.hash & mask;
+        while ((*table)[at].position != 0) at = (at + 1) & mask;
+        (*table)[at] = slot;
+      }
+    }
+  }
+
+  std::vector<Slot> identifiers_, pairs_;  // always of one size, at most half full
+  size_t pairs_held_ = 0;  // (identifiers: never more than pairs)
+};
+
+bool HasPair(const Result& r, const EntryIndex& index, const Entry& e) { return index.HasPair(r.entries, e, EntryHashes(e)); }
 
 }  // namespace
 
@@ -152,7 +218,7 @@ class ResultMerger::Impl {
       for (const Entry& e : file.results[i].entries) {
         if (e.identifier != s.identifier) continue;
         auto it = by_key_.find(keys[i]);
-        if (it == by_key_.end() || !HasPair(out_.merged.results[it->second], Index(it->second), e, PairHash(e)))
+        if (it == by_key_.end() || !HasPair(out_.merged.results[it->second], Index(it->second), e))
           return false;
       }
     }
@@ -175,32 +241,22 @@ class ResultMerger::Impl {
   }
 
   EntryIndex& Index(size_t result_pos) {
-    auto [it, inserted] = entry_index_.try_emplace(result_pos);
-    if (inserted) Rebuild(out_.merged.results[result_pos], it->second);
+    auto it = entry_index_.find(result_pos);
+    if (it == entry_index_.end()) it = entry_index_.emplace(result_pos, EntryIndex(out_.merged.results[result_pos].entries)).first;
     return it->second;
-  }
-
-  static void Rebuild(const Result& r, EntryIndex& index) {
-    index = {};
-    for (size_t i = 0; i < r.entries.size(); ++i) {
-      index.last_by_identifier[r.entries[i].identifier] = i;
-      index.pairs.emplace(PairHash(r.entries[i]), i);
-    }
   }
 
   // pts_test_result_buffer::add_buffer_item.
   static void AddEntry(Result& have, EntryIndex& index, Entry e) {
-    auto last = index.last_by_identifier.find(e.identifier);
-    if (last != index.last_by_identifier.end() && have.entries[last->second].value.empty()) {
+    EntryHashes h(e);
+    if (auto last = index.Last(have.entries, e, h); last && have.entries[*last].value.empty()) {
       // An incomplete entry is replaced: every entry of that identifier goes, the new one is appended.
       std::erase_if(have.entries, [&](const Entry& x) { return x.identifier == e.identifier; });
-      Rebuild(have, index);
+      index.Rebuild(have.entries);
     }
-    size_t hash = PairHash(e);
-    if (HasPair(have, index, e, hash)) return;
-    index.pairs.emplace(hash, have.entries.size());
-    index.last_by_identifier[e.identifier] = have.entries.size();
+    if (index.HasPair(have.entries, e, h)) return;
     have.entries.push_back(std::move(e));
+    index.Add(have.entries, have.entries.size() - 1, h);
   }
 
   ClashPolicy policy_;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "results-xml/result_xml.h"
 #include "results-xml/test_support.h"
 #include "runner/common/atomic_file.h"
@@ -135,6 +138,46 @@ TEST(Merge, IncompleteEntryIsReplacedAndDuplicatePairsSkipped) {
   EXPECT_EQ(m.merged.results[0].entries[0].value, "7");  // '' replaced
   EXPECT_EQ(m.merged.results[1].entries.size(), 2u);      // A=5 not duplicated
   EXPECT_EQ(m.merged.results[2].arguments, "3");          // new result appended
+}
+
+// Many files' entries for one result, drawn from few identifiers and values (repeats, empty
+// values to replace, one identifier with hundreds of values), against PTS's merge done the plain
+// way: the first file's result as it is, then add_buffer_item for each later entry (scan for the
+// identifier's last entry and for the pair).
+TEST(Merge, EntriesFollowAddBufferItemAtAnyScale) {
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 40; ++round) {
+    const int identifiers = 1 + static_cast<int>(rng() % 12), values = 1 + static_cast<int>(rng() % (round % 4 == 0 ? 600 : 8));
+    std::vector<MergeInput> inputs;
+    std::vector<Entry> expected;
+    for (int f = 0; f < 30; ++f) {
+      ResultFile file;
+      file.systems = {Sys("S" + std::to_string(f))};
+      std::vector<Entry> entries;
+      for (int k = 0, n = static_cast<int>(rng() % 20); k < n; ++k) {
+        const int v = static_cast<int>(rng() % (values + 1));
+        entries.push_back(En("I" + std::to_string(rng() % identifiers), v == values ? "" : std::to_string(v)));
+      }
+      // The first file's result is taken whole; later files' entries go through add_buffer_item.
+      if (f == 0) expected = entries;
+      for (const Entry& e : f == 0 ? std::vector<Entry>{} : entries) {
+        auto last = std::find_if(expected.rbegin(), expected.rend(), [&](const Entry& x) { return x.identifier == e.identifier; });
+        if (last != expected.rend() && last->value.empty())
+          std::erase_if(expected, [&](const Entry& x) { return x.identifier == e.identifier; });
+        if (std::none_of(expected.begin(), expected.end(),
+                         [&](const Entry& x) { return x.identifier == e.identifier && x.value == e.value; }))
+          expected.push_back(e);
+      }
+      file.results = {R("1", entries)};
+      inputs.push_back({"f" + std::to_string(f), std::move(file)});
+    }
+    MergeOutcome m = MergeResultFiles(std::move(inputs), ClashPolicy::kKeep);
+    ASSERT_EQ(m.merged.results.size(), 1u);
+    std::vector<std::string> got, want;
+    for (const Entry& e : m.merged.results[0].entries) got.push_back(e.identifier + "=" + e.value);
+    for (const Entry& e : expected) want.push_back(e.identifier + "=" + e.value);
+    ASSERT_EQ(got, want) << "round " << round;
+  }
 }
 
 TEST(Merge, PatchLevelLinesUpAnnotationsConcatenate) {
