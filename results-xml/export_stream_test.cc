@@ -177,17 +177,7 @@ struct PieceSink : TextSink {
 };
 
 // A file well above StreamOptions::min_parallel_bytes: 3 + 3 x 1500 Results.
-ResultFile LargeModel() {
-  ResultFile model = test::SmallResultFile();
-  const std::vector<Result> base = model.results;
-  for (int i = 0; i < 1500; ++i)
-    for (Result r : base) {
-      r.arguments += " --run=" + std::to_string(i);
-      if (r.parent) r.parent = std::string(40, "0123456789"[i % 10]) + std::to_string(i);
-      model.results.push_back(r);
-    }
-  return model;
-}
+ResultFile LargeModel() { return test::RepeatedResultFile(1500); }
 
 TEST_F(StreamTest, LargeExportsLeaveInPiecesAndMatchTheWholeFileViews) {
   const std::string path = Write("big.xml", SerializeResultFile(LargeModel()));

@@ -4,6 +4,9 @@
 // against what the real PTS printed.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "results-xml/result_file.h"
 
 namespace ptsn::results::test {
@@ -66,6 +69,21 @@ inline ResultFile SmallResultFile() {
                     {"Tuned", "1456.9", "1400.1:1513.7", std::nullopt}};
   f.results.push_back(failed);
   return f;
+}
+
+// SmallResultFile with its Results repeated `copies` times more, each copy a result of its own
+// (other arguments, a parent of its own): a file large enough to be read in stretches on
+// several threads.
+inline ResultFile RepeatedResultFile(int copies) {
+  ResultFile model = SmallResultFile();
+  const std::vector<Result> base = model.results;
+  for (int i = 0; i < copies; ++i)
+    for (Result r : base) {
+      r.arguments += " --run=" + std::to_string(i);
+      if (r.parent) r.parent = std::string(40, "0123456789"[i % 10]) + std::to_string(i);
+      model.results.push_back(r);
+    }
+  return model;
 }
 
 }  // namespace ptsn::results::test

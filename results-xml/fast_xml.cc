@@ -1,27 +1,14 @@
 #include "results-xml/fast_xml.h"
 
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "runner/common/strings.h"
 
 namespace ptsn::results {
 
 namespace {
-
-// Bytes a run of text can go on over: everything but markup, references, ']' (of "]]>"),
-// carriage returns (libxml2 turns them into line feeds), other control bytes (not XML
-// characters) and non-ASCII (checked one character at a time).
-constexpr std::array<bool, 256> kPlainText = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0x20; c < 0x80; ++c) t[c] = c != '<' && c != '&' && c != ']';
-  t['\t'] = t['\n'] = true;
-  return t;
-}();
 
 constexpr bool IsNameStart(unsigned char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 constexpr std::array<bool, 256> kNameChar = [] {
@@ -32,28 +19,6 @@ constexpr std::array<bool, 256> kNameChar = [] {
 }();
 constexpr bool IsNameChar(unsigned char c) { return kNameChar[c]; }
 
-// Where the run of kPlainText bytes from p ends (at most `end`).
-inline const char* PlainTextEnd(const char* p, const char* end) {
-#if defined(__SSE2__)
-  // Sixteen bytes at a time: the first that is '<', '&', ']', below 0x20 but for tab and line
-  // feed, or from 0x80 (negative as a signed byte).
-  const __m128i space = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n');
-  const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&'), bracket = _mm_set1_epi8(']');
-  while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i control = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, lf)),
-                                             _mm_cmplt_epi8(v, space));
-    const __m128i markup = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, amp)),
-                                        _mm_cmpeq_epi8(v, bracket));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, markup)));
-    if (mask) return p + std::countr_zero(mask);
-    p += 16;
-  }
-#endif
-  while (p < end && kPlainText[static_cast<unsigned char>(*p)]) ++p;
-  return p;
-}
-
 constexpr bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 // libxml2's limits without XML_PARSE_HUGE are far above these; beyond them, libxml2 decides.
@@ -61,24 +26,11 @@ constexpr size_t kMaxName = 1000;
 constexpr size_t kMaxDepth = 64;
 constexpr size_t kMaxComment = 100000;
 
-// The length of the UTF-8 character at p (valid, and an XML character: not U+FFFE or U+FFFF;
-// surrogates and overlong forms are not valid UTF-8), or 0.
-size_t XmlCharLength(const unsigned char* p, const unsigned char* end) {
-  const unsigned char c = p[0];
-  size_t len;
-  uint32_t cp;
-  if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07;
-  else return 0;
-  if (static_cast<size_t>(end - p) < len) return 0;
-  for (size_t k = 1; k < len; ++k) {
-    if ((p[k] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[k] & 0x3F);
-  }
-  static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) return 0;
-  return len;
+// The length of the UTF-8 character at p, when it is valid UTF-8 and an XML character (not
+// U+FFFE or U+FFFF), else 0.
+size_t XmlCharLength(const char* p, const char* end) {
+  const Utf8Char u = DecodeUtf8(std::string_view(p, static_cast<size_t>(end - p)), 0);
+  return u.code_point == 0xFFFE || u.code_point == 0xFFFF ? 0 : u.length;
 }
 
 // XML 1.0's Char production, for a character reference's value.
@@ -111,7 +63,7 @@ size_t EncodeUtf8(uint32_t cp, char* out) {
 }
 
 bool StartsWith(const char* p, const char* end, std::string_view s) {
-  return static_cast<size_t>(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
+  return ptsn::StartsWith(std::string_view(p, static_cast<size_t>(end - p)), s);
 }
 
 }  // namespace
@@ -209,7 +161,7 @@ bool FastXmlReader::Comment(const char*& p, const char* end) {
     const auto c = static_cast<unsigned char>(*q);
     if (c == '-' && q + 1 < end && q[1] == '-') break;
     if (c >= 0x80) {
-      const size_t n = XmlCharLength(reinterpret_cast<const unsigned char*>(q), reinterpret_cast<const unsigned char*>(end));
+      const size_t n = XmlCharLength(q, end);
       if (n == 0) return false;
       q += n;
     } else if (c >= 0x20 || c == '\t' || c == '\n') {
@@ -264,7 +216,7 @@ bool FastXmlReader::Declaration(const char*& p, const char* end) {
 bool FastXmlReader::Text(const char*& p, const char* end) {
   const char* run = p;
   for (;;) {
-    const char* q = PlainTextEnd(run, end);
+    const char* q = XmlTextRunEnd(run, end, '<', '&', ']');
     if (q == end || *q == '<' || *q == '&') {
       if (q > p && !handler_.Characters(std::string_view(p, static_cast<size_t>(q - p)))) return false;
       p = q;
@@ -279,7 +231,7 @@ bool FastXmlReader::Text(const char*& p, const char* end) {
       if (q[1] == ']' && q[2] == '>') return false;
       run = q + 1;
     } else if (c >= 0x80) {
-      const size_t n = XmlCharLength(reinterpret_cast<const unsigned char*>(q), reinterpret_cast<const unsigned char*>(end));
+      const size_t n = XmlCharLength(q, end);
       if (n == 0) return false;
       run = q + n;
     } else {

@@ -9,12 +9,17 @@
 // what is well-formed, only what is plainly so.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ptsn::results {
 
@@ -30,6 +35,31 @@ inline bool SameShortBytes(const char* a, const char* b, size_t n) {
   for (; n > 0; ++a, ++b, --n)
     if (*a != *b) return false;
   return true;
+}
+
+// Where the run of XML text from p ends (at most `end`): at the first byte that is `a`, `b` or
+// `c`, a control byte other than tab and line feed, or not ASCII. The reader's text scan ('<',
+// '&', ']') and the writer's escaping ('<', '>', '&') both stop there; a run is sixteen bytes at
+// a time with SSE2 (a byte from 0x80 is negative as a signed byte, so below 0x20 too).
+inline const char* XmlTextRunEnd(const char* p, const char* end, char a, char b, char c) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n');
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, lf)),
+                                             _mm_cmplt_epi8(v, space));
+    const __m128i chosen = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)), _mm_cmpeq_epi8(v, vc));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, chosen)));
+    if (mask) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) {
+    const auto u = static_cast<unsigned char>(*p);
+    if ((u < 0x20 && u != '\t' && u != '\n') || u >= 0x80 || *p == a || *p == b || *p == c) break;
+  }
+  return p;
 }
 
 // Each call returns whether to go on: false ends the read there (as given up).

@@ -249,16 +249,7 @@ TEST(FastXml, ResultFilesReadTheSameWithAndWithoutIt) {
 }
 
 TEST(FastXml, StreamedExportsAreTheSameWithAndWithoutIt) {
-  // A file large enough to be read in stretches on several threads.
-  ResultFile model = test::SmallResultFile();
-  const std::vector<Result> base = model.results;
-  for (int i = 0; i < 800; ++i)
-    for (Result r : base) {
-      r.arguments += " --run=" + std::to_string(i);
-      r.parent.reset();
-      model.results.push_back(r);
-    }
-  const std::string doc = SerializeResultFile(model);
+  const std::string doc = SerializeResultFile(test::RepeatedResultFile(800));
   const auto dir = std::filesystem::temp_directory_path() / ("ptsn-fastxml-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "doc.xml").string();

@@ -97,18 +97,19 @@ class EntryIndex {
     while (c < 2 * entries) c *= 2;
     return c;
   }
-  // The slot holding an entry that `same` accepts, else the empty slot where it would go.
-  template <typename Same>
-  static Slot& Place(std::vector<Slot>& table, size_t hash, const Same& same) {
+  // The slot holding an entry that `same` accepts, else the empty slot where it would go (a
+  // const table gives a const slot).
+  template <typename Table, typename Same>
+  static auto Place(Table& table, size_t hash, const Same& same) -> decltype(table[0]) {
     const size_t mask = table.size() - 1;
     for (size_t at = hash & mask;; at = (at + 1) & mask) {
-      Slot& slot = table[at];
+      auto& slot = table[at];
       if (slot.position == 0 || (slot.hash == hash && same(slot.position - 1))) return slot;
     }
   }
   template <typename Same>
   static const Slot* Find(const std::vector<Slot>& table, size_t hash, const Same& same) {
-    const Slot& slot = Place(const_cast<std::vector<Slot>&>(table), hash, same);
+    const Slot& slot = Place(table, hash, same);
     return slot.position ? &slot : nullptr;
   }
   // Twice the room: every slot moved to where its hash puts it in the larger table.

@@ -32,6 +32,7 @@
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/spread_threads.h"
+#include "runner/common/strings.h"
 
 namespace ptsn::results {
 
@@ -85,21 +86,8 @@ void CheckUtf8(std::string_view xml, const std::string& source) {
       ++i;
       continue;
     }
-    int len = 0;
-    uint32_t cp = 0;
-    if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07;
-    bool ok = len > 0 && i + len <= n;
-    for (int k = 1; ok && k < len; ++k) {
-      if ((s[i + k] & 0xC0) != 0x80) ok = false;
-      else cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    if (ok) {
-      static const uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
-      ok = cp >= kMin[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
-    }
-    if (!ok) {
+    const size_t len = DecodeUtf8(xml, i).length;
+    if (len == 0) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", c);
       throw FileError(source, "line " + std::to_string(LineOf(xml, i)) +
@@ -356,7 +344,7 @@ class SaxReader {
     Comment(ctxt_, reinterpret_cast<const xmlChar*>(text.c_str()));
     return FastGoesOn();
   }
-  bool FastGoesOn() const { return error_.empty() && !needs_sax2_ && ctxt_->disableSAX == 0; }
+  bool FastGoesOn() const { return !failed() && !needs_sax2_ && ctxt_->disableSAX == 0; }
 
   bool failed() const { return !error_.empty(); }
   // The first error libxml2 reported (line, message), if any.
@@ -797,36 +785,10 @@ void AppendEscaped(std::string& out, std::string_view text) {
   };
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   size_t n = text.size();
-  // Bytes written as they are, as a table: the scan below is the writer's inner loop.
-  static constexpr auto kLiteral = [] {
-    std::array<bool, 256> t{};
-    for (int c = 0; c < 256; ++c)
-      t[c] = (c >= 0x20 && c < 0x80 && c != '<' && c != '>' && c != '&') || c == '\n' || c == '\t';
-    return t;
-  }();
-  auto literal = [](unsigned char c) { return kLiteral[c]; };
   for (size_t i = 0; i < n;) {
-    size_t run = i;  // copy the (usual) run of bytes that need no escaping in one go
-#if defined(__SSE2__)
-    // Sixteen at a time: the first byte that is '<', '>', '&', from 0x80 (negative as a signed
-    // byte) or below 0x20 but for tab and line feed.
-    const __m128i space = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n');
-    const __m128i lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'), amp = _mm_set1_epi8('&');
-    while (n - run >= 16) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + run));
-      const __m128i control = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, lf)),
-                                               _mm_cmplt_epi8(v, space));
-      const __m128i markup =
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, gt)), _mm_cmpeq_epi8(v, amp));
-      const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, markup)));
-      if (mask) {
-        run += static_cast<size_t>(std::countr_zero(mask));
-        break;
-      }
-      run += 16;
-    }
-#endif
-    while (run < n && literal(s[run])) ++run;
+    // Copy the (usual) run of bytes that need no escaping in one go.
+    const char* const end = text.data() + n;
+    const size_t run = static_cast<size_t>(XmlTextRunEnd(text.data() + i, end, '<', '>', '&') - text.data());
     if (run > i) {
       out.append(text.data() + i, run - i);
       i = run;
@@ -867,40 +829,34 @@ class Writer {
     out_ += name;
     out_ += ">\n";
   }
-  // The indentation and start tag in one append, the end tag in another (a result file is made
-  // of leaves: a 50-file merge writes ~60,000).
+  // The indentation and start tag written in one piece, the end tag in another (a result file
+  // is made of leaves: a 50-file merge writes ~60,000).
   void Leaf(int depth, const char* name, std::string_view text) {
     const size_t indent = static_cast<size_t>(depth) * 2, length = std::strlen(name);
-    char tag[96];
-    if (indent + length + 3 <= sizeof tag) {
-      std::memset(tag, ' ', indent);
-      tag[indent] = '<';
-      std::memcpy(tag + indent + 1, name, length);
-      tag[indent + 1 + length] = '>';
-      out_.append(tag, indent + length + 2);
-      AppendEscaped(out_, text);
-      tag[0] = '<';
-      tag[1] = '/';
-      std::memcpy(tag + 2, name, length);
-      tag[2 + length] = '>';
-      tag[3 + length] = '\n';
-      out_.append(tag, length + 4);
-      return;
-    }
-    out_.append(indent, ' ');
-    out_ += '<';
-    out_ += name;
-    out_ += '>';
+    char* p = Grow(indent + length + 2);
+    std::memset(p, ' ', indent);
+    p[indent] = '<';
+    std::memcpy(p + indent + 1, name, length);
+    p[indent + 1 + length] = '>';
     AppendEscaped(out_, text);
-    out_ += "</";
-    out_ += name;
-    out_ += ">\n";
+    p = Grow(length + 4);
+    p[0] = '<';
+    p[1] = '/';
+    std::memcpy(p + 2, name, length);
+    p[2 + length] = '>';
+    p[3 + length] = '\n';
   }
   void LeafIf(int depth, const char* name, const std::optional<std::string>& text) {
     if (text) Leaf(depth, name, std::string_view(*text));
   }
 
  private:
+  // `n` more bytes at the end of the text, to be written there.
+  char* Grow(size_t n) {
+    const size_t at = out_.size();
+    out_.resize(at + n);
+    return out_.data() + at;
+  }
   std::string& out_;
 };
 

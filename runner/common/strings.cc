@@ -56,4 +56,24 @@ bool SameCommandName(std::string_view a, std::string_view b) {
   return true;
 }
 
+Utf8Char DecodeUtf8(std::string_view s, size_t at) {
+  const auto c = static_cast<unsigned char>(s[at]);
+  size_t length;
+  uint32_t cp;
+  if (c < 0x80) return {1, c};
+  if ((c & 0xE0) == 0xC0) length = 2, cp = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0) length = 3, cp = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0) length = 4, cp = c & 0x07;
+  else return {};
+  if (s.size() - at < length) return {};
+  for (size_t k = 1; k < length; ++k) {
+    const auto b = static_cast<unsigned char>(s[at + k]);
+    if ((b & 0xC0) != 0x80) return {};
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {};
+  return {length, cp};
+}
+
 }  // namespace ptsn

@@ -1,6 +1,8 @@
 // Small string helpers used across modules.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,5 +17,14 @@ bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);
 // Case-insensitive equality with '-' and '_' treated alike (command names, option names).
 bool SameCommandName(std::string_view a, std::string_view b);
+
+// The UTF-8 character starting at s[at] (s[at] >= 0x80 or not): its length and code point, or
+// length 0 when it is not valid UTF-8 (a stray or missing continuation byte, cut short, an
+// overlong form, a surrogate, beyond U+10FFFF).
+struct Utf8Char {
+  size_t length = 0;
+  uint32_t code_point = 0;
+};
+Utf8Char DecodeUtf8(std::string_view s, size_t at);
 
 }  // namespace ptsn

@@ -12,3 +12,15 @@ TEST(Strings, CommandNamesIgnoreCaseAndDashes) {
   EXPECT_TRUE(ptsn::SameCommandName("result-file-to-text", "Result_File_To_Text"));
   EXPECT_FALSE(ptsn::SameCommandName("merge-results", "merge-result"));
 }
+
+TEST(Strings, DecodeUtf8TakesOnlyValidCharacters) {
+  auto length = [](std::string_view s) { return ptsn::DecodeUtf8(s, 0).length; };
+  EXPECT_EQ(ptsn::DecodeUtf8("A", 0).code_point, 0x41u);
+  EXPECT_EQ(ptsn::DecodeUtf8("\xc3\xa9", 0).code_point, 0xE9u);
+  EXPECT_EQ(ptsn::DecodeUtf8("x\xe2\x82\xac", 1).code_point, 0x20ACu);
+  EXPECT_EQ(ptsn::DecodeUtf8("\xf0\x9f\x98\x80", 0).code_point, 0x1F600u);
+  EXPECT_EQ(length("\xf0\x9f\x98\x80"), 4u);
+  for (std::string_view bad : {"\x80", "\xc3", "\xc3(", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                               "\xf8\x88\x80\x80\x80"})
+    EXPECT_EQ(length(bad), 0u) << bad;
+}
