@@ -12,24 +12,30 @@ namespace ptsn::results {
 namespace {
 
 // PHP trim(): " \t\n\r\0\x0B" from both ends.
+constexpr bool IsPhpTrimmed(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\x0B'; }
 std::string_view PhpTrim(std::string_view s) {
-  constexpr std::string_view kWs(" \t\n\r\0\x0B", 6);
-  size_t b = s.find_first_not_of(kWs);
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(kWs);
-  return s.substr(b, e - b + 1);
+  size_t b = 0, e = s.size();
+  while (b < e && IsPhpTrimmed(s[b])) ++b;
+  while (e > b && IsPhpTrimmed(s[e - 1])) --e;
+  return s.substr(b, e - b);
 }
 
 }  // namespace
 
 std::string ComparisonHashInput(const Result& result) {
+  std::string in;
+  ComparisonHashInput(result, in);
+  return in;
+}
+
+const std::string& ComparisonHashInput(const Result& result, std::string& in) {
   std::string_view tp = result.identifier;
   if (tp.empty()) {
     tp = result.title;
   } else if (size_t dot = tp.rfind('.'); dot != std::string_view::npos) {
     tp = tp.substr(0, dot);
   }
-  std::string in;
+  in.clear();
   in.reserve(tp.size() + result.arguments.size() + result.description.size() + result.app_version.size() +
              result.scale.size() + 4);
   in.append(tp);

@@ -16,6 +16,8 @@ namespace ptsn::results {
 
 // The text that is hashed (exposed for tests and diagnostics).
 std::string ComparisonHashInput(const Result& result);
+// The same into `out` (its capacity reused); returns `out`.
+const std::string& ComparisonHashInput(const Result& result, std::string& out);
 
 // 40 lower-case hex digits.
 std::string ComparisonHash(const Result& result);

@@ -35,10 +35,6 @@ void NormalizeLikePts(ResultFile& file) {
 
 namespace {
 
-// Which results line up: PTS compares the SHA-1 of ComparisonHashInput(); comparing that input
-// itself gives the same groups (short of a SHA-1 collision) without hashing every result.
-std::string ComparisonKey(const Result& r) { return ComparisonHashInput(r); }
-
 bool SameSystem(const System& a, const System& b) {
   return a.identifier == b.identifier && a.hardware == b.hardware && a.software == b.software && a.user == b.user &&
          a.timestamp == b.timestamp && a.test_client_version == b.test_client_version && a.notes == b.notes &&
@@ -139,61 +135,59 @@ class ResultMerger::Impl {
  public:
   explicit Impl(ClashPolicy policy) : policy_(policy) {}
 
-  void AddAny(MergeInput in) {
+  void AddAny(const std::string& name, ResultFile& file) {
     if (started_) {
-      Add(std::move(in));
+      Add(name, file);
     } else {
       started_ = true;
-      Start(std::move(in));
+      Start(file);
     }
   }
   bool started() const { return started_; }
 
-  void Start(MergeInput first) {
-    out_.merged.leading_comment = first.file.leading_comment;
-    out_.merged.generated = std::move(first.file.generated);
-    for (System& s : first.file.systems) AddSystem(std::move(s), nullptr);
-    for (Result& r : first.file.results) {
-      std::string key = ComparisonKey(r);
-      AddResult(std::move(r), key);
-    }
+  void Start(ResultFile& first) {
+    out_.merged.leading_comment = first.leading_comment;
+    out_.merged.generated = std::move(first.generated);
+    for (System& s : first.systems) AddSystem(std::move(s), nullptr);
+    for (Result& r : first.results) AddResult(r, ComparisonHashInput(r, key_));
   }
 
-  void Add(MergeInput in) {
+  void Add(const std::string& name, ResultFile& file) {
     Generated& g = out_.merged.generated;
-    if (g.title.empty() && !in.file.generated.title.empty()) g.title = in.file.generated.title;
-    if (g.description.empty() && !in.file.generated.description.empty()) g.description = in.file.generated.description;
-    std::vector<std::string> keys;
-    keys.reserve(in.file.results.size());
-    for (const Result& r : in.file.results) keys.push_back(ComparisonKey(r));
+    if (g.title.empty() && !file.generated.title.empty()) g.title = file.generated.title;
+    if (g.description.empty() && !file.generated.description.empty()) g.description = file.generated.description;
+    // The keys, in strings kept from file to file (with their capacity).
+    std::vector<std::string>& keys = keys_;
+    if (keys.size() < file.results.size()) keys.resize(file.results.size());
+    for (size_t i = 0; i < file.results.size(); ++i) ComparisonHashInput(file.results[i], keys[i]);
     std::unordered_map<std::string, std::string> renames;
     std::unordered_set<std::string> incoming_ids;
-    for (const System& s : in.file.systems) incoming_ids.insert(s.identifier);
-    for (System& s : in.file.systems) {
+    for (const System& s : file.systems) incoming_ids.insert(s.identifier);
+    for (System& s : file.systems) {
       if (!identifiers_.count(s.identifier) || policy_ == ClashPolicy::kKeep) {
         AddSystem(std::move(s), nullptr);
         continue;
       }
-      if (IsDuplicateRun(s, in.file, keys)) continue;  // the same run merged again: nothing new
+      if (IsDuplicateRun(s, file, keys)) continue;  // the same run merged again: nothing new
       if (policy_ == ClashPolicy::kError)
-        throw Error(in.name + ": system identifier '" + s.identifier +
+        throw Error(name + ": system identifier '" + s.identifier +
                     "' is already used by an earlier file (use --on-clash=rename or --on-clash=keep)");
       std::string renamed;
       for (int n = 2;; ++n) {
         renamed = s.identifier + " #" + std::to_string(n);
         if (!identifiers_.count(renamed) && !incoming_ids.count(renamed)) break;
       }
-      out_.notices.push_back(in.name + ": system '" + s.identifier + "' renamed to '" + renamed +
+      out_.notices.push_back(name + ": system '" + s.identifier + "' renamed to '" + renamed +
                              "' (the identifier is already used by an earlier file)");
       renames[s.identifier] = renamed;
       AddSystem(std::move(s), &renamed);
     }
-    for (size_t i = 0; i < in.file.results.size(); ++i) {
-      Result& r = in.file.results[i];
+    for (size_t i = 0; i < file.results.size(); ++i) {
+      Result& r = file.results[i];
       if (!renames.empty())
         for (Entry& e : r.entries)
           if (auto it = renames.find(e.identifier); it != renames.end()) e.identifier = it->second;
-      AddResult(std::move(r), keys[i]);
+      AddResult(r, keys[i]);
     }
   }
 
@@ -210,7 +204,8 @@ class ResultMerger::Impl {
   }
 
   // A System identical in every field to one already merged, all of whose entries are already
-  // present (same result, same value): merging it again would only duplicate it.
+  // present (same result, same value): merging it again would only duplicate it. (keys[i]: result
+  // i's; there may be more keys than results.)
   bool IsDuplicateRun(const System& s, const ResultFile& file, const std::vector<std::string>& keys) {
     bool identical = false;
     for (const System& have : out_.merged.systems) identical = identical || SameSystem(have, s);
@@ -226,7 +221,8 @@ class ResultMerger::Impl {
     return true;
   }
 
-  void AddResult(Result r, const std::string& key) {
+  // Takes what it keeps of `r` (the whole of a new one, else its entries), leaving `r` to be reused.
+  void AddResult(Result& r, const std::string& key) {
     auto [it, inserted] = by_key_.try_emplace(key, out_.merged.results.size());
     if (inserted) {
       out_.merged.results.push_back(std::move(r));
@@ -264,13 +260,18 @@ class ResultMerger::Impl {
   bool started_ = false;
   MergeOutcome out_;
   std::unordered_set<std::string> identifiers_;
-  std::unordered_map<std::string, size_t> by_key_;  // ComparisonKey -> position in merged.results
+  // Which results line up: PTS compares the SHA-1 of ComparisonHashInput(); comparing that input
+  // itself gives the same groups (short of a SHA-1 collision) without hashing every result.
+  std::unordered_map<std::string, size_t> by_key_;  // ComparisonHashInput -> position in merged.results
   std::unordered_map<size_t, EntryIndex> entry_index_;
+  std::string key_;                // (Start's key of the moment)
+  std::vector<std::string> keys_;  // (Add's keys of the moment)
 };
 
 ResultMerger::ResultMerger(ClashPolicy on_clash) : impl_(std::make_unique<Impl>(on_clash)) {}
 ResultMerger::~ResultMerger() = default;
-void ResultMerger::Add(MergeInput input) { impl_->AddAny(std::move(input)); }
+void ResultMerger::Add(MergeInput input) { impl_->AddAny(input.name, input.file); }
+void ResultMerger::Add(const std::string& name, ResultFile& file) { impl_->AddAny(name, file); }
 MergeOutcome ResultMerger::Finish() {
   if (!impl_->started()) throw Error("merge-results needs at least one result file");
   return impl_->Finish();

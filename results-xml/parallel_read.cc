@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "results-xml/ordered_parallel.h"
@@ -21,9 +22,29 @@ unsigned ReadThreads() {
 void ReadResultFilesInOrder(const std::vector<std::string>& paths, unsigned threads,
                             const std::function<void(size_t, ResultFile&)>& consume) {
   xmlInitParser();  // once, before any thread parses (libxml2 2.9 wants it on one thread first)
+  // Each model, once consumed, is read into again (ReadResultFile's `into`): after the first few
+  // files the reads reuse its strings instead of allocating and freeing their own.
+  std::mutex mutex;
+  std::vector<ResultFile> consumed;
+  auto produce = [&](size_t i) {
+    ResultFile model;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!consumed.empty()) {
+        model = std::move(consumed.back());
+        consumed.pop_back();
+      }
+    }
+    ReadResultFile(paths[i], model);
+    return model;
+  };
+  auto consume_and_recycle = [&](size_t i, ResultFile& model) {
+    consume(i, model);
+    std::lock_guard<std::mutex> lock(mutex);
+    consumed.push_back(std::move(model));
+  };
   // Two files per thread in flight keeps every thread busy while the caller merges.
-  ForEachInOrder<ResultFile>(
-      paths.size(), threads, 2 * size_t{threads}, [&](size_t i) { return ReadResultFile(paths[i]); }, consume);
+  ForEachInOrder<ResultFile>(paths.size(), threads, 2 * size_t{threads}, produce, consume_and_recycle);
 }
 
 namespace {

@@ -21,7 +21,8 @@ unsigned ReadThreads();
 
 // ReadResultFile(paths[i]) for every path on up to `threads` threads (a few files ahead of the
 // caller, so memory stays that of a few inputs), handing each model to consume(i, model) on the
-// calling thread in input order. The error is the sequential loop's: the first failing file in
+// calling thread in input order. consume may take what it wants from the model; what it leaves
+// is reused to read a later file into. The error is the sequential loop's: the first failing file in
 // input order (ReadResultFile's message), unless consume threw for an earlier one.
 void ReadResultFilesInOrder(const std::vector<std::string>& paths, unsigned threads,
                             const std::function<void(size_t, ResultFile&)>& consume);

@@ -274,8 +274,10 @@ class SaxReader {
   // (StreamResultFile on several threads): its root takes nothing else and needs no <Generated>.
   // skip: the visitor calls a first read already made (a re-read with SAX2 after needs_sax2());
   // they are left out.
+  // recycled: a model read before, whose Results (with their strings and entries) are reused
+  // for this file's, so reading many files one after another allocates little after the first.
   SaxReader(xmlParserCtxt* ctxt, const std::string& source, ResultVisitor* visitor,
-            const ReadLimits* limits, bool fragment, Given skip)
+            const ReadLimits* limits, bool fragment, Given skip, ResultFile recycled = {})
       : ctxt_(ctxt), source_(source), visitor_(visitor), fragment_(fragment), limits_(limits),
         schema_(limits && limits->schema_structure), skip_(skip) {
     auto bound = [](size_t n) { return n == 0 ? SIZE_MAX : n; };  // 0 = none
@@ -285,6 +287,8 @@ class SaxReader {
       max_value_bytes_ = bound(limits->max_value_bytes);
     }
     names_.Intern(ctxt->dict);
+    spare_ = std::move(recycled.results);
+    file_.results.reserve(spare_.size());
   }
 
   // sax1: libxml2's SAX1 tag parser, which costs about a tenth less than SAX2's (it does no
@@ -436,14 +440,23 @@ class SaxReader {
 
   // The Result being read. Streaming reuses one Result and its Entry objects, so their strings
   // keep their capacity from one result to the next (no allocation per value in the steady state).
+  // A whole-model read takes a recycled Result (see the constructor) the same way.
   Result& NewResult() {
     entry_count_ = 0;
-    if (!visitor_ || file_.results.empty()) return file_.results.emplace_back();
-    Result& r = file_.results.front();
-    for (std::string* f : {&r.identifier, &r.title, &r.app_version, &r.arguments, &r.description, &r.scale,
-                           &r.proportion, &r.display_format})
+    Result* r;
+    if (visitor_ && !file_.results.empty()) {
+      r = &file_.results.front();
+    } else if (!spare_.empty()) {
+      r = &file_.results.emplace_back(std::move(spare_.back()));
+      spare_.pop_back();
+    } else {
+      return file_.results.emplace_back();
+    }
+    for (std::string* f : {&r->identifier, &r->title, &r->app_version, &r->arguments, &r->description, &r->scale,
+                           &r->proportion, &r->display_format})
       f->clear();
-    return r;  // optional fields: kept for their capacity, reset at </Result> if absent (DropUnseen)
+    return *r;  // (every plain field is required) optional fields: kept for their capacity, reset at
+                // </Result> if absent (DropUnseen)
   }
   Entry& NewEntry() {
     auto& entries = file_.results.back().entries;
@@ -746,6 +759,7 @@ class SaxReader {
   std::exception_ptr visitor_error_;
   size_t entry_count_ = 0;  // Entries of the current Result read so far
   ResultFile file_;
+  std::vector<Result> spare_;  // recycled Results not reused yet
   std::array<Open, 5> stack_;
   size_t open_ = 0;              // elements in stack_
   std::string* leaf_ = nullptr;  // the field the open leaf element's text goes to
@@ -904,7 +918,11 @@ class SaxRun {
   // done; where it gives up, libxml2 reads the document from the start, the visitor again given
   // only the calls it has not had. (It does not give up after a visitor's error or a streaming
   // stop, which libxml2 would meet at the same call.)
-  SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits) {
+  //
+  // recycled: a model whose memory the (first) reader reuses (SaxReader's constructor).
+  SaxRun(const Document& doc, const std::string& source_name, ResultVisitor* visitor, const ReadLimits* limits,
+         ResultFile recycled = {})
+      : recycled_(std::move(recycled)) {
     static const bool sax1 = xmlHasFeature(XML_WITH_SAX1);
     SaxReader::Given given;
     if (FastXmlReaderOn()) {
@@ -933,7 +951,7 @@ class SaxRun {
     reader_.reset();
     ctxt_.reset(xmlNewParserCtxt());
     if (!ctxt_) throw FileError(source_name, "out of memory creating the XML parser");
-    reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment, skip);
+    reader_.emplace(ctxt_.get(), source_name, visitor, limits, doc.fragment, skip, std::move(recycled_));
     ctxt_->_private = &*reader_;
   }
 
@@ -949,7 +967,8 @@ class SaxRun {
 
    private:
     const xmlChar* Intern(std::string_view name) {
-      const size_t h = (name.size() * 131 + static_cast<unsigned char>(name[0]) * 31 +
+      // (These factors give each element name of a result file a slot of its own.)
+      const size_t h = (name.size() + static_cast<unsigned char>(name[0]) * 29 +
                         static_cast<unsigned char>(name[name.size() / 2]) * 7 + static_cast<unsigned char>(name.back())) %
                        cache_.size();
       Cached& c = cache_[h];
@@ -968,7 +987,7 @@ class SaxRun {
     };
     SaxReader& reader_;
     xmlDict* dict_;
-    std::array<Cached, 64> cache_;
+    std::array<Cached, 128> cache_;
   };
 
   // True when the fast reader read the whole document and nothing went wrong.
@@ -1024,6 +1043,7 @@ class SaxRun {
                       XML_PARSE_IGNORE_ENC);
   }
 
+  ResultFile recycled_;  // for the first reader (moved there)
   std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt_;  // (declared first: reader_ goes first)
   std::optional<SaxReader> reader_;
 };
@@ -1039,12 +1059,14 @@ void CheckText(std::string_view xml, const std::string& source_name) {
 
 // The one parse: checks, libxml2 SAX pass, errors. Returns false only when streaming met a file
 // out of PTS's element order. `doc`: the file is `xml` cut short with a root end tag added
-// (StreamResultFile on several threads; the checks still cover all of `xml`).
+// (StreamResultFile on several threads; the checks still cover all of `xml`). `model`: where the
+// whole model goes; what it held before is reused for it (SaxReader's `recycled`).
 bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* visitor,
            ResultFile* model, const ReadLimits* limits = nullptr, const Document* doc = nullptr) {
   CheckText(xml, source_name);
   xmlInitParser();
-  SaxRun run(doc ? *doc : Document{{}, xml, {}}, source_name, visitor, limits);
+  SaxRun run(doc ? *doc : Document{{}, xml, {}}, source_name, visitor, limits,
+             model ? std::move(*model) : ResultFile{});
   SaxReader& reader = run.reader();
   if (!reader.limit_error().empty()) throw FileError(source_name, reader.limit_error());
   if (reader.visitor_error()) std::rethrow_exception(reader.visitor_error());
@@ -1265,10 +1287,14 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name,
 }
 
 ResultFile ReadResultFile(const std::string& path) {
-  const FileBytes xml(path);
   ResultFile file;
-  Parse(xml.view(), path, nullptr, &file);
+  ReadResultFile(path, file);
   return file;
+}
+
+void ReadResultFile(const std::string& path, ResultFile& into) {
+  const FileBytes xml(path);
+  Parse(xml.view(), path, nullptr, &into);
 }
 
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,

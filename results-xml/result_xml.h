@@ -45,6 +45,10 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name,
 
 // Reads and parses the file at `path` (errors name `path`).
 ResultFile ReadResultFile(const std::string& path);
+// The same into `into`, whose Results (strings, entries) are reused for the new ones: reading many
+// files one after another into one model allocates little after the first. On an error `into`
+// holds some valid model.
+void ReadResultFile(const std::string& path, ResultFile& into);
 
 // Every read goes first through the fast reader for plain XML (fast_xml.h), then through
 // libxml2 where it gives up: the same result and errors either way. On by default (setting

@@ -1,5 +1,7 @@
 #include "results-xml/result_xml.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <libxml/globals.h>
 #include <libxml/xmlerror.h>
@@ -68,6 +70,54 @@ TEST(ResultXml, EveryReferenceResultFileRoundTripsByteForByte) {
     std::string original = ReadFile(path);
     ResultFile f = ReadResultFile(path);
     EXPECT_EQ(SerializeResultFile(f, keep), original) << path;
+  }
+}
+
+// ReadResultFile's `into`: a model read into again is the model of the new file alone, whatever
+// the old one held (more Results, more entries, optional fields the new file lacks).
+TEST(ResultXml, ReadingIntoAUsedModelGivesTheNewFilesModel) {
+  std::string rich = kMinimal;
+  auto insert_after = [&](const std::string& at, const std::string& what) { rich.insert(rich.find(at) + at.size(), what); };
+  insert_after("<DisplayFormat>BAR_GRAPH</DisplayFormat>", "\n    <Annotation>note</Annotation>\n    <Parent>p</Parent>");
+  insert_after("<RawString>1:2</RawString>", "\n        <JSON>{}</JSON>\n      </Entry>\n      <Entry>\n"
+                                             "        <Identifier>B</Identifier>\n        <Value>2</Value>");
+  const std::string second_result = rich.substr(rich.find("  <Result>"), rich.find("</PhoronixTestSuite>") - rich.find("  <Result>"));
+  rich.insert(rich.find("</PhoronixTestSuite>"), second_result);
+  const std::string dir = testing::TempDir();
+  const std::string rich_path = dir + "/ptsn-into-rich.xml", plain_path = dir + "/ptsn-into-plain.xml";
+  WriteFileAtomically(rich_path, rich);
+  WriteFileAtomically(plain_path, kMinimal);
+  SerializeOptions keep;
+  keep.keep_as_read = true;
+  ResultFile model;
+  ReadResultFile(rich_path, model);
+  ASSERT_EQ(model.results.size(), 2u);
+  ASSERT_EQ(model.results[0].entries.size(), 2u);
+  ReadResultFile(plain_path, model);
+  EXPECT_EQ(SerializeResultFile(model, keep), kMinimal);
+  EXPECT_FALSE(model.results[0].annotation.has_value());
+  EXPECT_FALSE(model.results[0].entries[0].json.has_value());
+  ReadResultFile(rich_path, model);
+  EXPECT_EQ(SerializeResultFile(model, keep), rich);
+  // What a merge leaves behind (moved-from strings and Results) is read into as well.
+  Result taken = std::move(model.results[0]);
+  Entry kept = std::move(model.results[1].entries[0]);
+  ReadResultFile(rich_path, model);
+  EXPECT_EQ(SerializeResultFile(model, keep), rich);
+}
+
+TEST(ResultXml, ReadingEveryReferenceFileIntoOneModelGivesEachFilesModel) {
+  PTSN_REQUIRE_REFERENCE();
+  auto files = test::ReferenceResultFiles();
+  SerializeOptions keep;
+  keep.keep_as_read = true;
+  ResultFile model;
+  for (int pass = 0; pass < 2; ++pass) {  // in both orders, so each file follows others of all sizes
+    for (const std::string& path : files) {
+      ReadResultFile(path, model);
+      EXPECT_EQ(SerializeResultFile(model, keep), ReadFile(path)) << path;
+    }
+    std::reverse(files.begin(), files.end());
   }
 }
 

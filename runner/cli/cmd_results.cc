@@ -45,7 +45,7 @@ int MergeResults(const std::vector<std::string>& argv) {
   ResultMerger merger(policy);
   // Parsed a few files ahead on every core, merged in input order (same output, same first error).
   ReadResultFilesInOrder(paths, ReadThreads(),
-                         [&](size_t i, ResultFile& file) { merger.Add({names[i], std::move(file)}); });
+                         [&](size_t i, ResultFile& file) { merger.Add(names[i], file); });
   MergeOutcome m = merger.Finish();
   for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
 
