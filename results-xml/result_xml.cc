@@ -15,6 +15,7 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -1325,9 +1326,12 @@ std::string CurrentTimestamp() {
   return buf;
 }
 
-std::string SerializeResultFile(const ResultFile& file, const SerializeOptions& options) {
-  std::string out;
-  out.reserve(EstimateSize(file));
+namespace {
+
+// The text of `file` into `out`, handed to flush(out) (which empties it) whenever a Result leaves
+// more than `flush_at` bytes there, and at the end if flush_at > 0.
+void Serialize(const ResultFile& file, const SerializeOptions& options, std::string& out, size_t flush_at,
+               const std::function<void(std::string&)>& flush) {
   Writer w(out);
   out += "<?xml version=\"1.0\"?>\n";
   const Generated& g = file.generated;
@@ -1389,13 +1393,33 @@ std::string SerializeResultFile(const ResultFile& file, const SerializeOptions& 
     }
     w.Close(2, "Data");
     w.Close(1, "Result");
+    if (flush_at > 0 && out.size() >= flush_at) flush(out);
   }
   w.Close(0, "PhoronixTestSuite");
+  if (flush_at > 0) flush(out);
+}
+
+}  // namespace
+
+std::string SerializeResultFile(const ResultFile& file, const SerializeOptions& options) {
+  std::string out;
+  out.reserve(EstimateSize(file));
+  Serialize(file, options, out, 0, nullptr);
   return out;
 }
 
 void WriteResultFile(const std::string& path, const ResultFile& file, const SerializeOptions& options) {
-  WriteFileAtomically(path, SerializeResultFile(file, options));
+  // Written in pieces of about kPiece bytes through one buffer: a merged file of megabytes is
+  // never all in memory, and the buffer stays in cache between the writes.
+  constexpr size_t kPiece = 128 << 10;
+  AtomicFileWriter writer(path);
+  std::string piece;
+  piece.reserve(std::min(EstimateSize(file), 2 * kPiece));
+  Serialize(file, options, piece, kPiece, [&](std::string& text) {
+    writer.Write(text);
+    text.clear();
+  });
+  writer.Commit();
 }
 
 }  // namespace ptsn::results
