@@ -2,6 +2,7 @@
 // target, fsync it, rename it into place. A failure leaves the previous file untouched.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -23,8 +24,10 @@ class AtomicFileWriter {
 
  private:
   [[noreturn]] void Fail(const std::string& what);
+  static constexpr size_t kWritebackPiece = 256 << 10;
   std::string path_, temp_;
   int fd_ = -1;
+  size_t written_ = 0, unsynced_ = 0;  // bytes whose writeback was started / not yet
 };
 
 // Replaces `path` with `content` atomically. Throws ptsn::Error naming the path on failure
