@@ -128,11 +128,21 @@ bool FastXmlReader::StartTag(const char*& p, const char* end) {
   }
   p = q + 1;
   state_ = State::kContent;
-  if (!handler_.StartElement(n)) return false;
   if (!empty) {
+    // Plain text and this element's end tag right after it: a leaf, in one call.
+    const char* text_end = XmlTextRunEnd(p, end, '<', '&', ']');
+    if (static_cast<size_t>(end - text_end) >= n.size() + 3 && text_end[0] == '<' && text_end[1] == '/' &&
+        SameShortBytes(text_end + 2, n.data(), n.size()) && text_end[2 + n.size()] == '>') {
+      const std::string_view text(p, static_cast<size_t>(text_end - p));
+      p = text_end + n.size() + 3;
+      if (open_.empty()) state_ = State::kEpilog;
+      return handler_.Leaf(n, text);
+    }
+    if (!handler_.StartElement(n)) return false;
     open_.push_back(n);
     return true;
   }
+  if (!handler_.StartElement(n)) return false;
   if (open_.empty()) state_ = State::kEpilog;
   return handler_.EndElement(n);
 }

@@ -71,6 +71,12 @@ class FastXmlHandler {
   // Inside the root element only (libxml2 reports no text outside it).
   virtual bool Characters(std::string_view text) = 0;
   virtual bool Comment(const std::string& text) = 0;
+  // <name>text</name> with text that needs no decoding (most of a result file), met in one go:
+  // the same as StartElement, Characters (unless the text is empty) and EndElement, and by default
+  // exactly that.
+  virtual bool Leaf(std::string_view name, std::string_view text) {
+    return StartElement(name) && (text.empty() || Characters(text)) && EndElement(name);
+  }
 };
 
 // Feeds a document in parts that split it between tokens (a result file cut at <Result> tags,

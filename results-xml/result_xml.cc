@@ -341,6 +341,9 @@ class SaxReader {
     End(*this);  // (EndElementSax1 without the name it does not use)
     return FastGoesOn();
   }
+  bool FastLeaf(const xmlChar* name, std::string_view text) {
+    return FastStart(name) && (text.empty() || FastCharacters(text)) && FastEnd();
+  }
   bool FastCharacters(std::string_view text) {
     Characters(ctxt_, reinterpret_cast<const xmlChar*>(text.data()), static_cast<int>(text.size()));
     return FastGoesOn();
@@ -965,6 +968,7 @@ class SaxRun {
     bool EndElement(std::string_view) override { return reader_.FastEnd(); }
     bool Characters(std::string_view text) override { return reader_.FastCharacters(text); }
     bool Comment(const std::string& text) override { return reader_.FastComment(text); }
+    bool Leaf(std::string_view name, std::string_view text) override { return reader_.FastLeaf(Intern(name), text); }
 
    private:
     const xmlChar* Intern(std::string_view name) {
