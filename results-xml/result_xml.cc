@@ -288,8 +288,7 @@ class SaxReader {
       max_value_bytes_ = bound(limits->max_value_bytes);
     }
     names_.Intern(ctxt->dict);
-    spare_ = std::move(recycled.results);
-    file_.results.reserve(spare_.size());
+    file_.results = std::move(recycled.results);  // (all else of it is read anew)
   }
 
   // sax1: libxml2's SAX1 tag parser, which costs about a tenth less than SAX2's (it does no
@@ -360,7 +359,10 @@ class SaxReader {
   // The ReadLimits bound that stopped the parse, "" if none did.
   const std::string& limit_error() const { return limit_error_; }
   const std::string& error() const { return error_; }
-  ResultFile Take() { return std::move(file_); }
+  ResultFile Take() {
+    file_.results.resize(results_read_);  // (recycled ones left over)
+    return std::move(file_);
+  }
   // Streaming only: a <Generated> or <System> came after a <Result> (PTS never writes that).
   bool out_of_order() const { return out_of_order_; }
   // Streaming only: what the visitor threw (rethrown once libxml2's frames are gone).
@@ -449,11 +451,12 @@ class SaxReader {
     entry_count_ = 0;
     Result* r;
     if (visitor_ && !file_.results.empty()) {
+      results_read_ = 1;
       r = &file_.results.front();
-    } else if (!spare_.empty()) {
-      r = &file_.results.emplace_back(std::move(spare_.back()));
-      spare_.pop_back();
+    } else if (results_read_ < file_.results.size()) {
+      r = &file_.results[results_read_++];
     } else {
+      ++results_read_;
       return file_.results.emplace_back();
     }
     for (std::string* f : {&r->identifier, &r->title, &r->app_version, &r->arguments, &r->description, &r->scale,
@@ -462,8 +465,9 @@ class SaxReader {
     return *r;  // (every plain field is required) optional fields: kept for their capacity, reset at
                 // </Result> if absent (DropUnseen)
   }
+  Result& CurrentResult() { return file_.results[results_read_ - 1]; }
   Entry& NewEntry() {
-    auto& entries = file_.results.back().entries;
+    auto& entries = CurrentResult().entries;
     if (entry_count_++ < entries.size()) {
       Entry& e = entries[entry_count_ - 1];
       e.identifier.clear();
@@ -472,10 +476,10 @@ class SaxReader {
     }
     return entries.emplace_back();
   }
-  Entry& CurrentEntry() { return file_.results.back().entries[entry_count_ - 1]; }
+  Entry& CurrentEntry() { return CurrentResult().entries[entry_count_ - 1]; }
 
   void ResultDone() {
-    Result& r = file_.results.back();
+    Result& r = CurrentResult();
     r.entries.resize(entry_count_);
     if (!visitor_ || failed()) return;
     if (skip_.results > 0) return void(--skip_.results);
@@ -672,7 +676,7 @@ class SaxReader {
         return;
       case Kind::kResult:
         if (localname != r.names_.data) {  // a field, or <Data> by its text, or unknown
-          if (r.OpenField(r.file_.results.back(), kResultFields, r.names_.result_fields, localname, parent)) return;
+          if (r.OpenField(r.CurrentResult(), kResultFields, r.names_.result_fields, localname, parent)) return;
           if (!Is(localname, r.names_.data, "Data")) return r.Unknown(localname, parent);
         }
         if (parent.seen & kDataBit) return r.Fail(r.Line(), {"duplicate <Data> in <Result>"});
@@ -708,7 +712,7 @@ class SaxReader {
       case Kind::kSystem:
         return r.CheckRequired(kSystemFields, open, kRequired<kSystemFields>);
       case Kind::kResult:
-        DropUnseen(r.file_.results.back(), kResultFields, open, kOptional<kResultFields>);
+        DropUnseen(r.CurrentResult(), kResultFields, open, kOptional<kResultFields>);
         r.CheckRequired(kResultFields, open, kRequired<kResultFields>);
         if (!(open.seen & kDataBit)) r.Fail(open.line, {"<Result> lacks the required element <Data>"});
         return r.ResultDone();
@@ -763,7 +767,9 @@ class SaxReader {
   std::exception_ptr visitor_error_;
   size_t entry_count_ = 0;  // Entries of the current Result read so far
   ResultFile file_;
-  std::vector<Result> spare_;  // recycled Results not reused yet
+  // Results read so far (streaming: 1, the one reused); file_.results may hold more, recycled ones
+  // not reused yet.
+  size_t results_read_ = 0;
   std::array<Open, 5> stack_;
   size_t open_ = 0;              // elements in stack_
   std::string* leaf_ = nullptr;  // the field the open leaf element's text goes to
