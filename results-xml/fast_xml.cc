@@ -79,7 +79,16 @@ bool FastXmlReader::Feed(std::string_view part) {
     if (*p == '<') {
       if (!Markup(p, end, document_start && p == part.data())) return GiveUp();
     } else if (state_ == State::kContent) {
-      if (!Text(p, end)) return GiveUp();
+      // A line feed and spaces up to the next tag: indentation, known to be nothing else.
+      const char* q = p;
+      if (*q == '\n')
+        for (++q; q < end && *q == ' ';) ++q;
+      if (q > p && q < end && *q == '<') {
+        if (!handler_.Indentation(std::string_view(p, static_cast<size_t>(q - p)))) return GiveUp();
+        p = q;
+      } else if (!Text(p, end)) {
+        return GiveUp();
+      }
     } else {
       // Outside the root only blanks (libxml2 reports none of them).
       while (p < end && IsBlank(*p)) ++p;

@@ -77,6 +77,9 @@ class FastXmlHandler {
   virtual bool Leaf(std::string_view name, std::string_view text) {
     return StartElement(name) && (text.empty() || Characters(text)) && EndElement(name);
   }
+  // Text of a line feed and spaces only (the indentation between elements): the same as
+  // Characters, and by default exactly that.
+  virtual bool Indentation(std::string_view text) { return Characters(text); }
 };
 
 // Feeds a document in parts that split it between tokens (a result file cut at <Result> tags,

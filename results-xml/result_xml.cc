@@ -347,6 +347,12 @@ class SaxReader {
     Characters(ctxt_, reinterpret_cast<const xmlChar*>(text.data()), static_cast<int>(text.size()));
     return FastGoesOn();
   }
+  // Characters() for text known to be blank: what it does without IsBlank's check.
+  bool FastIndentation(std::string_view text) {
+    if (limits_ && LimitText(static_cast<int>(text.size()))) return FastGoesOn();
+    if (leaf_) leaf_->append(text);
+    return FastGoesOn();
+  }
   bool FastComment(const std::string& text) {
     Comment(ctxt_, reinterpret_cast<const xmlChar*>(text.c_str()));
     return FastGoesOn();
@@ -975,6 +981,7 @@ class SaxRun {
     bool Characters(std::string_view text) override { return reader_.FastCharacters(text); }
     bool Comment(const std::string& text) override { return reader_.FastComment(text); }
     bool Leaf(std::string_view name, std::string_view text) override { return reader_.FastLeaf(Intern(name), text); }
+    bool Indentation(std::string_view text) override { return reader_.FastIndentation(text); }
 
    private:
     const xmlChar* Intern(std::string_view name) {
