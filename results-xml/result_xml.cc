@@ -341,6 +341,27 @@ class SaxReader {
     return FastGoesOn();
   }
   bool FastLeaf(const xmlChar* name, std::string_view text) {
+    // A field of its container seen for the first time, nothing failed or bounded: the text goes
+    // straight into it (what Start, Characters and End make of it, in one step).
+    if (!limits_ && !failed() && open_ > 0) {
+      Open& parent = Top();
+      switch (parent.kind) {
+        case Kind::kGenerated:
+          if (SetNewField(file_.generated, kGeneratedFields, names_.generated_fields, name, parent, text)) return true;
+          break;
+        case Kind::kSystem:
+          if (SetNewField(file_.systems.back(), kSystemFields, names_.system_fields, name, parent, text)) return true;
+          break;
+        case Kind::kResult:
+          if (SetNewField(CurrentResult(), kResultFields, names_.result_fields, name, parent, text)) return true;
+          break;
+        case Kind::kEntry:
+          if (SetNewField(CurrentEntry(), kEntryFields, names_.entry_fields, name, parent, text)) return true;
+          break;
+        default:
+          break;
+      }
+    }
     return FastStart(name) && (text.empty() || FastCharacters(text)) && FastEnd();
   }
   bool FastCharacters(std::string_view text) {
@@ -507,6 +528,23 @@ class SaxReader {
     for (size_t i = 0; i < N; ++i)
       if (std::strcmp(table[i].name, reinterpret_cast<const char*>(name)) == 0) return i;
     return N;
+  }
+
+  // FastLeaf's one step: false (nothing done) unless `element` names a field of `table` that
+  // `parent` has not had yet and the schema's order allows it.
+  template <typename T, size_t N>
+  bool SetNewField(T& target, const FieldSpec<T> (&table)[N], const Names<N>& names, const xmlChar* element,
+                   Open& parent, std::string_view text) {
+    const size_t i = FieldIndex(table, names, element);
+    if (i == N || (parent.seen & (1u << i)) || (schema_ && (parent.seen >> i) > 1u)) return false;
+    parent.seen |= 1u << i;
+    if (table[i].plain) {
+      (target.*table[i].plain).assign(text);
+    } else {
+      std::optional<std::string>& field = target.*table[i].opt;
+      (field ? *field : field.emplace()).assign(text);  // (a recycled one keeps its capacity)
+    }
+    return true;
   }
 
   template <typename T, size_t N>
