@@ -46,7 +46,7 @@ int MergeResults(const std::vector<std::string>& argv) {
   // Parsed a few files ahead on every core, merged in input order (same output, same first error).
   ReadResultFilesInOrder(paths, ReadThreads(),
                          [&](size_t i, ResultFile& file) { merger.Add(names[i], file); });
-  MergeOutcome m = merger.Finish();
+  MergeOutcome& m = KeepUntilExit(merger.Finish());
   for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
 
   std::string written;
