@@ -40,19 +40,38 @@ inline bool SameShortBytes(const char* a, const char* b, size_t n) {
 // Where the run of XML text from p ends (at most `end`): at the first byte that is `a`, `b` or
 // `c`, a control byte other than tab and line feed, or not ASCII. The reader's text scan ('<',
 // '&', ']') and the writer's escaping ('<', '>', '&') both stop there; a run is sixteen bytes at
-// a time with SSE2 (a byte from 0x80 is negative as a signed byte, so below 0x20 too).
-inline const char* XmlTextRunEnd(const char* p, const char* end, char a, char b, char c) {
+// a time with SSE2 (a byte from 0x80 is negative as a signed byte, so below 0x20 too), the last
+// few too when the sixteen from there lie in one page (reading beyond `end` inside a page cannot
+// fault; those bytes are masked off): most texts of a result file are shorter than sixteen bytes.
+// Always inlined (it is called per text, and GCC would not inline it by itself), except under
+// AddressSanitizer, which must not check it (it would take that read for an overflow) and cannot
+// inline a function it does not check.
+#if defined(__SANITIZE_ADDRESS__)
+#define PTSN_READS_WITHIN_PAGE [[gnu::no_sanitize_address]]
+#else
+#define PTSN_READS_WITHIN_PAGE [[gnu::always_inline]]
+#endif
 #if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(0x20), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n');
-  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
+// XmlTextRunEnd's test of the sixteen bytes at `at`: bit i set when byte i ends the run.
+PTSN_READS_WITHIN_PAGE inline unsigned XmlTextStops16(const char* at, char a, char b, char c) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+  const __m128i control = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                           _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+  const __m128i chosen = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(a)), _mm_cmpeq_epi8(v, _mm_set1_epi8(b))),
+                                      _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, chosen)));
+}
+#endif
+
+PTSN_READS_WITHIN_PAGE inline const char* XmlTextRunEnd(const char* p, const char* end, char a, char b, char c) {
+#if defined(__SSE2__)
   while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i control = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, lf)),
-                                             _mm_cmplt_epi8(v, space));
-    const __m128i chosen = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)), _mm_cmpeq_epi8(v, vc));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, chosen)));
-    if (mask) return p + std::countr_zero(mask);
+    if (const unsigned mask = XmlTextStops16(p, a, b, c)) return p + std::countr_zero(mask);
     p += 16;
+  }
+  if (p < end && (reinterpret_cast<uintptr_t>(p) & 4095) <= 4096 - 16) {
+    const unsigned mask = XmlTextStops16(p, a, b, c) & ((1u << (end - p)) - 1);
+    return mask ? p + std::countr_zero(mask) : end;
   }
 #endif
   for (; p < end; ++p) {
