@@ -7,6 +7,8 @@
 #include <immintrin.h>
 #endif
 
+#include "runner/common/cpu_features.h"
+
 namespace ptsn::results {
 
 namespace {
@@ -124,8 +126,7 @@ template <int kFunction>
 
 bool UseShaInstructions(Sha1Path path) {
 #if defined(__x86_64__)
-  static const bool available = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
-  return path == Sha1Path::kBest && available;
+  return path == Sha1Path::kBest && CpuHasShaNi();
 #else
   (void)path;
   return false;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "runner/common/cpu_features.h"
 #include "runner/common/error.h"
 #include "runner/workloads/units.h"
 
@@ -226,7 +227,7 @@ Report CipherReport(const CipherBenchOptions& o, const CipherBenchResult& r, boo
   rep.Flag("backend_auto", r.auto_chosen);
   if (!r.calibration.empty()) rep.Text("calibration", "Calibration", r.calibration);
   rep.Flag("aesni_disabled", aesni_disabled);
-  rep.Text("aesni", "AES-NI", aesni_disabled ? "disabled" : __builtin_cpu_supports("aes") ? "enabled" : "not in this CPU");
+  rep.Text("aesni", "AES-NI", aesni_disabled ? "disabled" : CpuHasAesNi() ? "enabled" : "not in this CPU");
   rep.Integer("block_size", "Block size", static_cast<int64_t>(o.block_size), "bytes");
   rep.Integer("threads", "Threads", o.threads);
   rep.Number("seconds", "", o.seconds);
