@@ -42,21 +42,21 @@ FileBytes::FileBytes(const std::string& path) {
   if (!map_ && !buffer_) copy_ = ReadFile(path);  // and its errors: cannot open, a directory, cannot read
 }
 
-// The whole file into the thread's kept buffer (or a new one), false if it is not `size` bytes
-// long any more or cannot be read (ReadFile then reads it, or says why not).
+// The file's `size` bytes into the thread's kept buffer (or a new one), false if it has fewer now
+// or cannot be read (ReadFile then reads it, or says why not).
 bool FileBytes::ReadSmall(int fd, size_t size) {
-  if (kept.capacity > size) {
+  if (kept.capacity >= size) {
     buffer_ = std::move(kept.data);
     buffer_capacity_ = kept.capacity;
     kept.capacity = 0;
   } else {
-    buffer_capacity_ = size + 1 + (size >> 2);  // room for a somewhat larger next file
+    buffer_capacity_ = size + (size >> 2);  // room for a somewhat larger next file
     buffer_ = std::make_unique_for_overwrite<char[]>(buffer_capacity_);
   }
   size_t have = 0;
-  // One byte more than the size, so that a file grown since fstat shows.
-  while (have <= size) {
-    const ssize_t n = read(fd, buffer_.get() + have, size + 1 - have);
+  // The bytes fstat counted, as a mapping would hold (a file that shrank since is read again).
+  while (have < size) {
+    const ssize_t n = read(fd, buffer_.get() + have, size - have);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     have += static_cast<size_t>(n);
