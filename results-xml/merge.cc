@@ -157,9 +157,8 @@ class ResultMerger::Impl {
     if (g.title.empty() && !file.generated.title.empty()) g.title = file.generated.title;
     if (g.description.empty() && !file.generated.description.empty()) g.description = file.generated.description;
     // The keys, in strings kept from file to file (with their capacity).
-    std::vector<std::string>& keys = keys_;
-    if (keys.size() < file.results.size()) keys.resize(file.results.size());
-    for (size_t i = 0; i < file.results.size(); ++i) ComparisonHashInput(file.results[i], keys[i]);
+    if (keys_.size() < file.results.size()) keys_.resize(file.results.size());
+    for (size_t i = 0; i < file.results.size(); ++i) ComparisonHashInput(file.results[i], keys_[i]);
     std::unordered_map<std::string, std::string> renames;
     std::unordered_set<std::string> incoming_ids;
     for (const System& s : file.systems) incoming_ids.insert(s.identifier);
@@ -168,7 +167,7 @@ class ResultMerger::Impl {
         AddSystem(std::move(s), nullptr);
         continue;
       }
-      if (IsDuplicateRun(s, file, keys)) continue;  // the same run merged again: nothing new
+      if (IsDuplicateRun(s, file, keys_)) continue;  // the same run merged again: nothing new
       if (policy_ == ClashPolicy::kError)
         throw Error(name + ": system identifier '" + s.identifier +
                     "' is already used by an earlier file (use --on-clash=rename or --on-clash=keep)");
@@ -187,7 +186,7 @@ class ResultMerger::Impl {
       if (!renames.empty())
         for (Entry& e : r.entries)
           if (auto it = renames.find(e.identifier); it != renames.end()) e.identifier = it->second;
-      AddResult(r, keys[i]);
+      AddResult(r, keys_[i]);
     }
   }
 

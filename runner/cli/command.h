@@ -37,10 +37,10 @@ std::optional<int> RunResultIfNamed(const std::vector<std::string>& args);
 // the process ends, which frees it all at once. (Destroying a 50-file merge's model string by
 // string was 3 % of the command.) Reachable to the end, so leak checkers do not count it.
 template <typename T>
-T& KeepUntilExit(T&& value) {
-  static auto* kept = new std::vector<std::function<void*()>>();  // (only ever added to)
+T& KeepUntilExit(T value) {
+  static auto* kept = new std::vector<const void*>();  // (never destroyed either)
   auto* held = new T(std::move(value));
-  kept->push_back([held] { return static_cast<void*>(held); });
+  kept->push_back(held);
   return *held;
 }
 
