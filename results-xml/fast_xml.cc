@@ -84,7 +84,8 @@ bool FastXmlReader::Feed(std::string_view part) {
       if (*q == '\n')
         for (++q; q < end && *q == ' ';) ++q;
       if (q > p && q < end && *q == '<') {
-        if (!handler_.Indentation(std::string_view(p, static_cast<size_t>(q - p)))) return GiveUp();
+        if (!handler_.indentation_is_nothing && !handler_.Indentation(std::string_view(p, static_cast<size_t>(q - p))))
+          return GiveUp();
         p = q;
       } else if (!Text(p, end)) {
         return GiveUp();

@@ -99,6 +99,10 @@ class FastXmlHandler {
   // Text of a line feed and spaces only (the indentation between elements): the same as
   // Characters, and by default exactly that.
   virtual bool Indentation(std::string_view text) { return Characters(text); }
+
+  // Set by a handler while Indentation would do nothing but go on: the reader then does not call it
+  // (a result file has one indentation per element).
+  bool indentation_is_nothing = false;
 };
 
 // Feeds a document in parts that split it between tokens (a result file cut at <Result> tags,

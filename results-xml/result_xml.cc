@@ -379,6 +379,8 @@ class SaxReader {
     return FastGoesOn();
   }
   bool FastGoesOn() const { return !failed() && !needs_sax2_ && ctxt_->disableSAX == 0; }
+  // FastIndentation would only go on: nothing bounded, no leaf element's text being read.
+  bool IndentationIsNothing() const { return !limits_ && !leaf_; }
 
   bool failed() const { return !error_.empty(); }
   // The first error libxml2 reported (line, message), if any.
@@ -1042,14 +1044,19 @@ class SaxRun {
   class FastSax : public FastXmlHandler {
    public:
     FastSax(SaxReader& reader, xmlDict* dict) : reader_(reader), dict_(dict) {}
-    bool StartElement(std::string_view name) override { return reader_.FastStart(Intern(name)); }
-    bool EndElement(std::string_view) override { return reader_.FastEnd(); }
+    bool StartElement(std::string_view name) override { return Noted(reader_.FastStart(Intern(name))); }
+    bool EndElement(std::string_view) override { return Noted(reader_.FastEnd()); }
     bool Characters(std::string_view text) override { return reader_.FastCharacters(text); }
     bool Comment(const std::string& text) override { return reader_.FastComment(text); }
-    bool Leaf(std::string_view name, std::string_view text) override { return reader_.FastLeaf(Intern(name), text); }
+    bool Leaf(std::string_view name, std::string_view text) override { return Noted(reader_.FastLeaf(Intern(name), text)); }
     bool Indentation(std::string_view text) override { return reader_.FastIndentation(text); }
 
    private:
+    // After a call that may open or close a leaf element: whether indentation is nothing now.
+    bool Noted(bool goes_on) {
+      indentation_is_nothing = reader_.IndentationIsNothing();
+      return goes_on;
+    }
     const xmlChar* Intern(std::string_view name) {
       // (These factors give each element name of a result file a slot of its own.)
       const size_t h = (name.size() + static_cast<unsigned char>(name[0]) * 29 +
