@@ -113,6 +113,19 @@ bool CheckAgainstLibxml(const std::string& text, const std::vector<std::string_v
   return true;
 }
 
+// Every length up to a few words, a difference at every position, and none.
+TEST(FastXml, SameShortBytesComparesEveryByte) {
+  for (size_t n = 0; n <= 40; ++n) {
+    const std::string a(n, 'x');
+    EXPECT_TRUE(SameShortBytes(a.data(), std::string(a).data(), n)) << n;
+    for (size_t at = 0; at < n; ++at) {
+      std::string b = a;
+      b[at] = 'y';
+      EXPECT_FALSE(SameShortBytes(a.data(), b.data(), n)) << n << " " << at;
+    }
+  }
+}
+
 TEST(FastXml, ReadsThePlainSubsetAsLibxmlDoes) {
   const std::vector<std::string> read = {
       "<a/>",
