@@ -42,9 +42,9 @@ FileBytes::FileBytes(const std::string& path) {
   if (!map_ && !buffer_) copy_ = ReadFile(path);  // and its errors: cannot open, a directory, cannot read
 }
 
-// The file's `size` bytes into the thread's kept buffer (or a new one), false if it has fewer now
-// or cannot be read (ReadFile then reads it, or says why not).
-bool FileBytes::ReadSmall(int fd, size_t size) {
+// The file's `size` bytes into the thread's kept buffer (or a new one); buffer_ stays empty if it
+// has fewer now or cannot be read (ReadFile then reads it, or says why not).
+void FileBytes::ReadSmall(int fd, size_t size) {
   if (kept.capacity >= size) {
     buffer_ = std::move(kept.data);
     buffer_capacity_ = kept.capacity;
@@ -63,11 +63,10 @@ bool FileBytes::ReadSmall(int fd, size_t size) {
   }
   if (have == size) {
     size_ = size;
-    return true;
+    return;
   }
   kept.data = std::move(buffer_);  // (not this file's bytes: ReadFile reads it)
   kept.capacity = buffer_capacity_;
-  return false;
 }
 
 FileBytes::~FileBytes() {

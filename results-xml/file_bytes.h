@@ -33,7 +33,7 @@ class FileBytes {
   static constexpr size_t kReadAtMost = 1 << 20;
 
  private:
-  bool ReadSmall(int fd, size_t size);
+  void ReadSmall(int fd, size_t size);
 
   void* map_ = nullptr;
   std::unique_ptr<char[]> buffer_;  // (the thread's kept buffer, while this holds it)

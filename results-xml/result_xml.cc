@@ -1422,7 +1422,8 @@ namespace {
 // bytes unflushed, and the rest at the end.
 void Serialize(const ResultFile& file, const SerializeOptions& options, size_t flush_at,
                const std::function<void(std::string_view)>& flush) {
-  Writer w(std::min(EstimateSize(file), flush_at + (flush_at >> 1)));
+  const size_t estimate = EstimateSize(file);
+  Writer w(estimate <= flush_at ? estimate : flush_at + flush_at / 2);
   w.Raw("<?xml version=\"1.0\"?>\n");
   const Generated& g = file.generated;
   std::optional<std::string> comment = options.keep_as_read ? file.leading_comment : kPtsProgramTitle;
@@ -1496,7 +1497,7 @@ void Serialize(const ResultFile& file, const SerializeOptions& options, size_t f
 
 std::string SerializeResultFile(const ResultFile& file, const SerializeOptions& options) {
   std::string out;
-  Serialize(file, options, SIZE_MAX / 2, [&](std::string_view text) { out.append(text); });
+  Serialize(file, options, SIZE_MAX, [&](std::string_view text) { out.append(text); });  // (one piece)
   return out;
 }
 
