@@ -9,7 +9,7 @@
 # for PostgreSQL the database's CPU per request (every process of the cluster; SQLite's work is in
 # the server's own figure), and whether the goal (p99 < 50 ms) is met.
 #   bench/bench_server.sh [BUILD_DIR]      RUNS=3 FETCHES=5000 UPLOADS=1000 CONCURRENCY=50
-# Last, the per-phase CPU of one upload (bench_upload_phases: decode, bunzip2/inflate (libbz2 beside ours),
+# Last, the per-phase CPU of one upload (bench_upload_phases: decode, bunzip2 (libbz2)/inflate,
 # sha1, check, deflate for storage, insert).
 # PostgreSQL: runs when PTSN_TEST_PG is set (eval "$(contrib/start-test-services.sh)").
 # PHOROMATIC=1 also drives the real PTS's Phoromatic server (start-phoromatic-server, PTS source

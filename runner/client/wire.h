@@ -49,10 +49,6 @@ class RawDeflater {
 std::optional<std::string> RawInflate(std::string_view bytes, size_t max_output);
 std::string Bzip2Compress(std::string_view bytes, int block_size = 8);
 std::optional<std::string> Bzip2Decompress(std::string_view bytes, size_t max_output);
-// The same through libbz2's streaming API, as the server decoded every upload before Bunzip2
-// (bunzip2.h): Bunzip2 hands it streams with the obsolete "randomised" blocks; tests and
-// benchmarks compare against it.
-std::optional<std::string> Libbz2Bunzip2(std::string_view bytes, size_t max_output);
 
 using FormFields = std::vector<std::pair<std::string, std::string>>;
 
