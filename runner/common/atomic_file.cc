@@ -55,22 +55,10 @@ bool WriteAll(int fd, std::string_view data) {
 
 void AtomicFileWriter::Write(std::string_view data) {
   if (!WriteAll(fd_, data)) Fail("cannot write");
-  // Start writing back what has come so far (Linux), so that the disk works while the rest is
-  // made and Commit's fsync waits only for the last of it. Only a hint: its errors come back
-  // from fsync.
-#if defined(__linux__)
-  unsynced_ += data.size();
-  if (unsynced_ >= kWritebackPiece) {
-    sync_file_range(fd_, static_cast<off_t>(written_), static_cast<off_t>(unsynced_), SYNC_FILE_RANGE_WRITE);
-    written_ += unsynced_;
-    unsynced_ = 0;
-  }
-#endif
 }
 
 void AtomicFileWriter::Restart() {
   if (ftruncate(fd_, 0) != 0 || lseek(fd_, 0, SEEK_SET) != 0) Fail("cannot write");
-  written_ = unsynced_ = 0;
 }
 
 void AtomicFileWriter::Commit() {

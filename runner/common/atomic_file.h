@@ -24,10 +24,8 @@ class AtomicFileWriter {
 
  private:
   [[noreturn]] void Fail(const std::string& what);
-  static constexpr size_t kWritebackPiece = 256 << 10;
   std::string path_, temp_;
   int fd_ = -1;
-  size_t written_ = 0, unsynced_ = 0;  // bytes whose writeback was started / not yet
 };
 
 // Replaces `path` with `content` atomically. Throws ptsn::Error naming the path on failure
