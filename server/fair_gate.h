@@ -3,14 +3,13 @@
 // alone, all of them are runnable at once on 2 cores and the scheduler's time slicing gives some
 // requests a long wait (a long p99). Passing the CPU-heavy part of each request through this
 // gate keeps about one runnable thread per core and serves requests first come, first served.
-// A waiter sleeps on its own WakeFlag, set after the gate's mutex is released: a condition
-// variable signalled under the mutex made each woken thread block once more on that mutex.
+// Each waiter sleeps on a condition variable of its own, so a slot wakes exactly the caller it
+// passes to.
 #pragma once
 
+#include <condition_variable>
 #include <deque>
 #include <mutex>
-
-#include "server/wake_flag.h"
 
 namespace ptsn::server {
 
@@ -35,36 +34,33 @@ class FairGate {
 
   Pass Enter() {
     if (unlimited_) return Pass(nullptr);
-    Waiter me;
-    {
-      std::lock_guard lock(mu_);
-      if (free_ > 0 && waiting_.empty()) {
-        --free_;
-        return Pass(this);
-      }
-      waiting_.push_back(&me);
+    std::unique_lock lock(mu_);
+    if (free_ > 0 && waiting_.empty()) {
+      --free_;
+      return Pass(this);
     }
-    me.admitted.WaitWhile(0);
+    Waiter me;
+    waiting_.push_back(&me);
+    me.wake.wait(lock, [&] { return me.admitted; });
     return Pass(this);
   }
 
  private:
   struct Waiter {
-    WakeFlag admitted;
+    std::condition_variable wake;
+    bool admitted = false;
   };
   // The slot passes straight to the oldest waiter, so a newcomer can never overtake it.
   void Leave() {
-    Waiter* next;
-    {
-      std::lock_guard lock(mu_);
-      if (waiting_.empty()) {
-        ++free_;
-        return;
-      }
-      next = waiting_.front();
-      waiting_.pop_front();
+    std::lock_guard lock(mu_);
+    if (waiting_.empty()) {
+      ++free_;
+      return;
     }
-    next->admitted.Set(1);  // the waiter may be gone as soon as this returns
+    Waiter* next = waiting_.front();
+    waiting_.pop_front();
+    next->admitted = true;
+    next->wake.notify_one();  // under the mutex: the waiter cannot return (and go) before this is done
   }
   std::mutex mu_;
   int free_;

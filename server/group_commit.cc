@@ -1,5 +1,7 @@
 #include "server/group_commit.h"
 
+#include <algorithm>
+
 namespace ptsn::server {
 
 std::string GroupCommitter::Insert(const NewResult& result, const std::string& day_key, IdMaker make_id) {
@@ -7,23 +9,19 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
   me.request.result = &result;
   me.request.day_key = day_key;
   me.request.make_id = std::move(make_id);
-  {
-    std::lock_guard lock(mu_);
-    queue_.push_back(&me);
-    if (!committing_) {
-      committing_ = true;
-      me.state.Init(kLead);
-    }
+  std::unique_lock lock(mu_);
+  queue_.push_back(&me);
+  if (!committing_) {
+    committing_ = true;
+    me.state = State::kLead;
   }
-  if (me.state.WaitWhile(kQueued) == kLead) {
+  me.wake.wait(lock, [&] { return me.state != State::kQueued; });
+  if (me.state == State::kLead) {
     // Lead: the queue's oldest (this caller first) up to max_batch_, committed for everyone.
-    std::vector<Waiter*> batch;
-    {
-      std::lock_guard lock(mu_);
-      size_t n = std::min(queue_.size(), max_batch_);
-      batch.assign(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-      queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
-    }
+    const size_t n = std::min(queue_.size(), max_batch_);
+    std::vector<Waiter*> batch(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+    lock.unlock();
     std::vector<InsertRequest*> requests;
     for (Waiter* w : batch) requests.push_back(&w->request);
     std::string failure;
@@ -34,21 +32,21 @@ std::string GroupCommitter::Insert(const NewResult& result, const std::string& d
     } catch (const std::exception& e) {
       failure = std::string("storage: ") + e.what();
     }
-    Waiter* next = nullptr;
-    {
-      std::lock_guard lock(mu_);
-      if (queue_.empty()) committing_ = false;
-      else next = queue_.front();
-    }
-    // A waiter may be gone as soon as its state is set.
+    lock.lock();
+    // Notified under the mutex: a waiter cannot return (and go) before its notification is done.
     for (Waiter* w : batch) {
-      if (w == &me) continue;
       w->batch_error = failure;
-      w->state.Set(kDone);
+      w->state = State::kDone;
+      if (w != &me) w->wake.notify_one();
     }
-    me.batch_error = failure;
-    if (next) next->state.Set(kLead);
+    if (queue_.empty()) {
+      committing_ = false;
+    } else {
+      queue_.front()->state = State::kLead;
+      queue_.front()->wake.notify_one();
+    }
   }
+  lock.unlock();
   if (!me.batch_error.empty()) throw StorageError{me.batch_error};
   if (!me.request.error.empty()) throw StorageError{me.request.error};
   return me.request.id;

@@ -2,12 +2,12 @@
 // together in ONE transaction (Storage::InsertBatch), so N concurrent uploads cost one flush to
 // disk and one transaction round trip instead of N. No thread of its own: the first waiting
 // caller commits the batch for everyone (leader/follower), so an idle server costs nothing and a
-// lone upload is committed at once. Each waiter sleeps on its own WakeFlag: a commit wakes
-// the uploads it stored and hands the lead to the oldest one still queued, no one else (one shared
-// condition variable woke every queued thread on every commit, only to send most back to sleep),
-// and it wakes them after releasing the mutex, so that no woken thread blocks on it again.
+// lone upload is committed at once. Each waiter sleeps on a condition variable of its own: a
+// commit wakes the uploads it stored and hands the lead to the oldest one still queued, no one
+// else (one shared condition variable would wake every queued thread on every commit).
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <mutex>
@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "server/storage.h"
-#include "server/wake_flag.h"
 
 namespace ptsn::server {
 
@@ -27,11 +26,12 @@ class GroupCommitter {
   std::string Insert(const NewResult& result, const std::string& day_key, IdMaker make_id);
 
  private:
-  enum State : int { kQueued, kLead, kDone };
+  enum class State { kQueued, kLead, kDone };
   struct Waiter {
     InsertRequest request;
     std::string batch_error;         // the whole transaction failed
-    WakeFlag state{kQueued};         // kLead: this caller commits the next batch
+    State state = State::kQueued;    // kLead: this caller commits the next batch (guarded by mu_)
+    std::condition_variable wake;    // state changed
   };
   Storage& storage_;
   const size_t max_batch_;
