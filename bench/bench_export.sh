@@ -77,14 +77,6 @@ done
 for _ in $(seq "$RUNS"); do measure "ours-stdout-json-stats" "$BIN" result-file-to-json --statistics "$XML"; done
 cmp -s "$WORK/ours-stdout-json-stats.stdout" "$WORK/ours-stats.json" || echo "  WARNING: json --statistics on standard output differs from -o"
 row "  json --statistics on standard output" "$WORK/ours-stdout-json-stats.times"
-# The single-threaded path (results.read_threads = 1), for the CPU the second core costs.
-for f in text csv json; do
-  for _ in $(seq "$RUNS"); do
-    measure "ours1-$f" env PTS_NATIVE_READ_THREADS=1 "$BIN" "result-file-to-$f" "$XML" -o "$WORK/ours1.$f"
-  done
-  cmp -s "$WORK/ours1.$f" "$WORK/ours.$f" || echo "  WARNING: $f differs with 1 thread"
-  row "  $f, 1 thread (READ_THREADS=1)" "$WORK/ours1-$f.times"
-done
 row "pts-native version (process start floor)" "$WORK/version.times"
 if command -v xmllint > /dev/null; then
   for _ in $(seq "$RUNS"); do measure xmllint xmllint --sax --noout "$XML"; done

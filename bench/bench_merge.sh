@@ -53,10 +53,6 @@ printf '\nmerge-results: %s files x %s results (%s bytes of XML in, %s bytes out
 printf '  %-40s %8s %8s %11s %s\n' "" "wall s" "CPU s" "peak RSS KB" "RSS / input XML"
 row() { printf '  %-40s %8.3f %8.3f %11d %.2fx\n' "$1" "$2" "$4" "$3" "$(echo "$3*1024/$INPUT_BYTES" | bc -l)"; }
 row "pts-native merge-results ($RUNS runs)" "$OURS_T" "$OURS_M" "$OURS_C"
-# The single-threaded path (results.read_threads = 1), for the CPU the second core costs.
-for _ in $(seq "$RUNS"); do measure ours1 env PTS_NATIVE_READ_THREADS=1 "$BIN" merge-results "$WORK"/in/*.xml -o "$WORK/ours1.xml"; done
-cmp -s <(strip_stamp "$WORK/ours1.xml") <(strip_stamp "$WORK/ours.xml") || echo "  WARNING: output differs with 1 thread"
-row "  1 thread (PTS_NATIVE_READ_THREADS=1)" "$(median "$WORK/ours1.times" 1)" "$(median "$WORK/ours1.times" 2)" "$(median "$WORK/ours1.times" 3)"
 
 if [ -n "${PTS_SRC:-}" ] && command -v php > /dev/null; then
   PTS_SRC=$(cd "$PTS_SRC" && pwd)

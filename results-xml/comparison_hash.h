@@ -16,16 +16,11 @@ namespace ptsn::results {
 
 // The text that is hashed (exposed for tests and diagnostics).
 std::string ComparisonHashInput(const Result& result);
-// The same into `out` (its capacity reused); returns `out`.
-const std::string& ComparisonHashInput(const Result& result, std::string& out);
 
 // 40 lower-case hex digits.
 std::string ComparisonHash(const Result& result);
 
-// Lower-case hex sha1 of arbitrary bytes: with the CPU's SHA instructions where it has them
-// (kBest), else (or with kPortable, for tests) in plain C++.
-enum class Sha1Path { kBest, kPortable };
-std::string Sha1Hex(std::string_view data, Sha1Path path = Sha1Path::kBest);
-bool Sha1UsesCpuInstructions();
+// Lower-case hex sha1 of arbitrary bytes (OpenSSL).
+std::string Sha1Hex(std::string_view data);
 
 }  // namespace ptsn::results

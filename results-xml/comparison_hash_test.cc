@@ -58,27 +58,10 @@ TEST(ComparisonHash, MonitorChildrenPointAtTheirParentInGoldenFile) {
   EXPECT_EQ(f.results[3].parent, ComparisonHash(f.results[2]));
 }
 
-// Our SHA-1, both ways (the CPU's SHA instructions where this machine has them, and plain C++),
-// against the standard's vectors and OpenSSL's for every length across block edges.
-TEST(ComparisonHash, Sha1MatchesOpenSsl) {
-  if (!Sha1UsesCpuInstructions()) std::printf("(no SHA instructions on this CPU: the portable path twice)\n");
-  for (const Sha1Path path : {Sha1Path::kBest, Sha1Path::kPortable}) {
-    EXPECT_EQ(Sha1Hex("", path), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
-    EXPECT_EQ(Sha1Hex("abc", path), "a9993e364706816aba3e25717850c26c9cd0d89d");
-    EXPECT_EQ(Sha1Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", path),
-              "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
-    std::string data;
-    for (int n = 0; n < 300; ++n) {
-      unsigned char digest[SHA_DIGEST_LENGTH];
-      SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-      std::string hex;
-      for (unsigned char c : digest) hex += "0123456789abcdef"[c >> 4], hex += "0123456789abcdef"[c & 15];
-      EXPECT_EQ(Sha1Hex(data, path), hex) << n;
-      data += static_cast<char>('a' + n * 7 % 200);
-    }
-    std::string million(1000000, 'a');  // the standard's long vector: many blocks in one call
-    EXPECT_EQ(Sha1Hex(million, path), "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
-  }
+TEST(ComparisonHash, Sha1OfTheStandardsVectors) {
+  EXPECT_EQ(Sha1Hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+  EXPECT_EQ(Sha1Hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+  EXPECT_EQ(Sha1Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"), "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
 }
 
 }  // namespace

@@ -77,14 +77,6 @@ class CsvView : public StreamingView {
   }
   std::string& Pending() override { return out_; }
   void Finish() override {}
-  bool CanFork() const override { return true; }
-  std::unique_ptr<StreamingView> ForkView() const override {
-    auto fork = std::make_unique<CsvView>();
-    fork->columns_ = columns_;
-    fork->column_of_ = column_of_;
-    fork->row_.resize(row_.size());
-    return fork;
-  }
 
  private:
   std::vector<std::string> columns_;

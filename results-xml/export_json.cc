@@ -163,12 +163,6 @@ class PhpJsonWriter {
       ++c;  // the separator
     }
   }
-  // Goes on as a writer `depth` containers deep, each with members already written (a fork of a
-  // view rendering later members of the same object).
-  void ContinueInside(size_t depth) {
-    counts_.assign(depth, 1);
-    after_key_ = false;
-  }
   [[gnu::always_inline]] void Integer(long long v) {
     NextElement();
     char* const p = Room(24);
@@ -901,18 +895,6 @@ class JsonView : public StreamingView {
     if (options_.lossless()) WriteShadowedSystems(w_, shadowed_systems_);
     if (options_.statistics()) WriteTrailer(w_);
     w_.EndObject();
-  }
-  // A fork writes members of the open "results" object, after at least one of this view's.
-  bool CanFork() const override { return true; }
-  std::unique_ptr<StreamingView> ForkView() const override {
-    auto fork = std::make_unique<JsonView>(options_);
-    fork->w_.ContinueInside(2);
-    fork->results_open_ = true;
-    return fork;
-  }
-  void JoinView(StreamingView& fork) override {
-    for (const std::string& hash : static_cast<JsonView&>(fork).hashes_)
-      if (!hashes_.insert(hash).second) throw NeedsWholeFile{};  // the same hash on both sides of a cut
   }
 
  private:

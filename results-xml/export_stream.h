@@ -22,14 +22,6 @@ class StreamingView : public ResultVisitor {
   virtual std::string& Pending() = 0;
   // Renders the tail into Pending(); called once, after the last OnResult.
   virtual void Finish() = 0;
-  // Rendering on several cores (ResultVisitor's CanFork/Fork/Join, in terms of views: a view that
-  // can fork says so in CanFork()): ForkView(), after
-  // Head, makes a view that renders later Results (after at least one of this view's) into its
-  // own Pending(), as this view would; JoinView(fork), once this view has rendered every Result
-  // before the fork's and the fork's text was taken, takes over what the fork knows (a JSON view's
-  // comparison hashes) and may throw NeedsWholeFile. nullptr: the view renders on one thread.
-  virtual std::unique_ptr<StreamingView> ForkView() const { return nullptr; }
-  virtual void JoinView(StreamingView& fork) { (void)fork; }
 };
 
 // Where rendered text goes: written in pieces; Restart() drops everything written so far.
@@ -59,15 +51,13 @@ struct NeedsWholeFile {};
 std::string RenderModel(const ResultFile& file, StreamingView& view);
 
 // Renders the result file at `path` through `view` into `sink` while parsing it, passing the text
-// on every ~256 KB, on `threads` threads (0: the setting results.read_threads) when the view can
-// fork. When the file is out of PTS's element order or the view throws NeedsWholeFile,
+// on every ~64 KB. When the file is out of PTS's element order or the view throws NeedsWholeFile,
 // restarts the sink and writes `whole(model)` of the parsed file instead. Errors are
 // ReadResultFile's (the sink may then hold part of the text: it must not be made visible).
 void RenderResultFile(const std::string& path, StreamingView& view,
-                      const std::function<std::string(const ResultFile&)>& whole, TextSink& sink,
-                      unsigned threads = 0);
+                      const std::function<std::string(const ResultFile&)>& whole, TextSink& sink);
 // The same into a string.
 std::string RenderResultFile(const std::string& path, StreamingView& view,
-                             const std::function<std::string(const ResultFile&)>& whole, unsigned threads = 0);
+                             const std::function<std::string(const ResultFile&)>& whole);
 
 }  // namespace ptsn::results

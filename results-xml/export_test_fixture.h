@@ -72,8 +72,7 @@ inline ResultFile SmallResultFile() {
 }
 
 // SmallResultFile with its Results repeated `copies` times more, each copy a result of its own
-// (other arguments, a parent of its own): a file large enough to be read in stretches on
-// several threads.
+// (other arguments, a parent of its own): a file large enough to leave a streamed export in pieces.
 inline ResultFile RepeatedResultFile(int copies) {
   ResultFile model = SmallResultFile();
   const std::vector<Result> base = model.results;

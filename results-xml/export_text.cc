@@ -257,8 +257,6 @@ class TextView : public StreamingView {
   }
   std::string& Pending() override { return out_; }
   void Finish() override {}
-  bool CanFork() const override { return true; }
-  std::unique_ptr<StreamingView> ForkView() const override { return std::make_unique<TextView>(width_); }
 
  private:
   int width_;

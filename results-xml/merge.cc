@@ -41,93 +41,34 @@ bool SameSystem(const System& a, const System& b) {
          a.json == b.json && a.cost_value_for_comparison == b.cost_value_for_comparison;
 }
 
-// The hashes an entry is found by: its identifier's, and its (identifier, value) pair's.
-struct EntryHashes {
-  size_t identifier, pair;
-  explicit EntryHashes(const Entry& e) : identifier(std::hash<std::string_view>{}(e.identifier)) {
-    const size_t value = std::hash<std::string_view>{}(e.value);
-    pair = identifier ^ (value + 0x9e3779b97f4a7c15ULL + (identifier << 6) + (identifier >> 2));
-  }
-};
-
-// The buffer of one merged Result: which identifiers (and the last entry of each) and which
-// (identifier, value) pairs it holds. Two open-addressing tables of entry positions with their
-// hashes, so no key is copied and no node allocated per entry; a hash hit is confirmed against
-// the entry itself.
+// The entries of one merged Result by identifier: the positions of each identifier's entries, in
+// order (one per system and run merged, so a handful).
 class EntryIndex {
  public:
   explicit EntryIndex(const std::vector<Entry>& entries) { Rebuild(entries); }
-
   void Rebuild(const std::vector<Entry>& entries) {
-    identifiers_.assign(Capacity(entries.size()), Slot{});
-    pairs_.assign(identifiers_.size(), Slot{});
-    pairs_held_ = 0;
-    for (size_t i = 0; i < entries.size(); ++i) Add(entries, i, EntryHashes(entries[i]));
+    positions_.clear();
+    for (size_t i = 0; i < entries.size(); ++i) Add(entries, i);
   }
   // The position of the last entry with e's identifier, if any.
-  std::optional<size_t> Last(const std::vector<Entry>& entries, const Entry& e, const EntryHashes& h) const {
-    const Slot* slot = Find(identifiers_, h.identifier, [&](size_t i) { return entries[i].identifier == e.identifier; });
-    if (!slot) return std::nullopt;
-    return slot->position - 1;
+  std::optional<size_t> Last(const Entry& e) const {
+    auto it = positions_.find(e.identifier);
+    return it == positions_.end() ? std::nullopt : std::optional<size_t>(it->second.back());
   }
-  bool HasPair(const std::vector<Entry>& entries, const Entry& e, const EntryHashes& h) const {
-    return Find(pairs_, h.pair, [&](size_t i) { return entries[i].identifier == e.identifier && entries[i].value == e.value; });
+  // Whether an entry with e's identifier and value is there.
+  bool HasPair(const std::vector<Entry>& entries, const Entry& e) const {
+    auto it = positions_.find(e.identifier);
+    if (it == positions_.end()) return false;
+    for (size_t i : it->second)
+      if (entries[i].value == e.value) return true;
+    return false;
   }
-  // Entry `i` of `entries` (already there) is now the last of its identifier, and its pair is known.
-  void Add(const std::vector<Entry>& entries, size_t i, const EntryHashes& h) {
-    if (2 * (pairs_held_ + 1) > pairs_.size()) Grow();  // (never fewer pairs than identifiers)
-    const Entry& e = entries[i];
-    Slot& last = Place(identifiers_, h.identifier, [&](size_t j) { return entries[j].identifier == e.identifier; });
-    last = {h.identifier, i + 1};
-    Slot& pair = Place(pairs_, h.pair, [&](size_t j) { return entries[j].identifier == e.identifier && entries[j].value == e.value; });
-    if (pair.position == 0) pair = {h.pair, i + 1}, ++pairs_held_;
-  }
+  // Entry `i` of `entries` (already there) is now the last of its identifier.
+  void Add(const std::vector<Entry>& entries, size_t i) { positions_[entries[i].identifier].push_back(i); }
 
  private:
-  struct Slot {
-    size_t hash = 0;
-    size_t position = 0;  // entry position + 1; 0: empty
-  };
-  static size_t Capacity(size_t entries) {
-    size_t c = 16;
-    while (c < 2 * entries) c *= 2;
-    return c;
-  }
-  // The slot holding an entry that `same` accepts, else the empty slot where it would go (a
-  // const table gives a const slot).
-  template <typename Table, typename Same>
-  static auto Place(Table& table, size_t hash, const Same& same) -> decltype(table[0]) {
-    const size_t mask = table.size() - 1;
-    for (size_t at = hash & mask;; at = (at + 1) & mask) {
-      auto& slot = table[at];
-      if (slot.position == 0 || (slot.hash == hash && same(slot.position - 1))) return slot;
-    }
-  }
-  template <typename Same>
-  static const Slot* Find(const std::vector<Slot>& table, size_t hash, const Same& same) {
-    const Slot& slot = Place(table, hash, same);
-    return slot.position ? &slot : nullptr;
-  }
-  // Twice the room: every slot moved to where its hash puts it in the larger table.
-  void Grow() {
-    for (std::vector<Slot>* table : {&identifiers_, &pairs_}) {
-      std::vector<Slot> old(table->size() * 2);
-      old.swap(*table);
-      const size_t mask = table->size() - 1;
-      for (const Slot& slot : old) {
-        if (slot.position == 0) continue;
-        size_t at = slot.hash & mask;
-        while ((*table)[at].position != 0) at = (at + 1) & mask;
-        (*table)[at] = slot;
-      }
-    }
-  }
-
-  std::vector<Slot> identifiers_, pairs_;  // always of one size, at most half full
-  size_t pairs_held_ = 0;  // (identifiers: never more than pairs)
+  std::unordered_map<std::string, std::vector<size_t>> positions_;
 };
-
-bool HasPair(const Result& r, const EntryIndex& index, const Entry& e) { return index.HasPair(r.entries, e, EntryHashes(e)); }
 
 }  // namespace
 
@@ -149,16 +90,15 @@ class ResultMerger::Impl {
     out_.merged.leading_comment = first.leading_comment;
     out_.merged.generated = std::move(first.generated);
     for (System& s : first.systems) AddSystem(std::move(s), nullptr);
-    for (Result& r : first.results) AddResult(r, ComparisonHashInput(r, key_));
+    for (Result& r : first.results) AddResult(r, ComparisonHashInput(r));
   }
 
   void Add(const std::string& name, ResultFile& file) {
     Generated& g = out_.merged.generated;
     if (g.title.empty() && !file.generated.title.empty()) g.title = file.generated.title;
     if (g.description.empty() && !file.generated.description.empty()) g.description = file.generated.description;
-    // The keys, in strings kept from file to file (with their capacity).
-    if (keys_.size() < file.results.size()) keys_.resize(file.results.size());
-    for (size_t i = 0; i < file.results.size(); ++i) ComparisonHashInput(file.results[i], keys_[i]);
+    std::vector<std::string> keys;
+    for (const Result& r : file.results) keys.push_back(ComparisonHashInput(r));
     std::unordered_map<std::string, std::string> renames;
     std::unordered_set<std::string> incoming_ids;
     for (const System& s : file.systems) incoming_ids.insert(s.identifier);
@@ -167,7 +107,7 @@ class ResultMerger::Impl {
         AddSystem(std::move(s), nullptr);
         continue;
       }
-      if (IsDuplicateRun(s, file, keys_)) continue;  // the same run merged again: nothing new
+      if (IsDuplicateRun(s, file, keys)) continue;  // the same run merged again: nothing new
       if (policy_ == ClashPolicy::kError)
         throw Error(name + ": system identifier '" + s.identifier +
                     "' is already used by an earlier file (use --on-clash=rename or --on-clash=keep)");
@@ -186,7 +126,7 @@ class ResultMerger::Impl {
       if (!renames.empty())
         for (Entry& e : r.entries)
           if (auto it = renames.find(e.identifier); it != renames.end()) e.identifier = it->second;
-      AddResult(r, keys_[i]);
+      AddResult(r, keys[i]);
     }
   }
 
@@ -204,7 +144,7 @@ class ResultMerger::Impl {
 
   // A System identical in every field to one already merged, all of whose entries are already
   // present (same result, same value): merging it again would only duplicate it. (keys[i]: result
-  // i's; there may be more keys than results.)
+  // i's.)
   bool IsDuplicateRun(const System& s, const ResultFile& file, const std::vector<std::string>& keys) {
     bool identical = false;
     for (const System& have : out_.merged.systems) identical = identical || SameSystem(have, s);
@@ -213,7 +153,7 @@ class ResultMerger::Impl {
       for (const Entry& e : file.results[i].entries) {
         if (e.identifier != s.identifier) continue;
         auto it = by_key_.find(keys[i]);
-        if (it == by_key_.end() || !HasPair(out_.merged.results[it->second], Index(it->second), e))
+        if (it == by_key_.end() || !Index(it->second).HasPair(out_.merged.results[it->second].entries, e))
           return false;
       }
     }
@@ -244,15 +184,14 @@ class ResultMerger::Impl {
 
   // pts_test_result_buffer::add_buffer_item.
   static void AddEntry(Result& have, EntryIndex& index, Entry e) {
-    EntryHashes h(e);
-    if (auto last = index.Last(have.entries, e, h); last && have.entries[*last].value.empty()) {
+    if (auto last = index.Last(e); last && have.entries[*last].value.empty()) {
       // An incomplete entry is replaced: every entry of that identifier goes, the new one is appended.
       std::erase_if(have.entries, [&](const Entry& x) { return x.identifier == e.identifier; });
       index.Rebuild(have.entries);
     }
-    if (index.HasPair(have.entries, e, h)) return;
+    if (index.HasPair(have.entries, e)) return;
     have.entries.push_back(std::move(e));
-    index.Add(have.entries, have.entries.size() - 1, h);
+    index.Add(have.entries, have.entries.size() - 1);
   }
 
   ClashPolicy policy_;
@@ -263,14 +202,11 @@ class ResultMerger::Impl {
   // itself gives the same groups (short of a SHA-1 collision) without hashing every result.
   std::unordered_map<std::string, size_t> by_key_;  // ComparisonHashInput -> position in merged.results
   std::unordered_map<size_t, EntryIndex> entry_index_;
-  std::string key_;                // (Start's key of the moment)
-  std::vector<std::string> keys_;  // (Add's keys of the moment)
 };
 
 ResultMerger::ResultMerger(ClashPolicy on_clash) : impl_(std::make_unique<Impl>(on_clash)) {}
 ResultMerger::~ResultMerger() = default;
 void ResultMerger::Add(MergeInput input) { impl_->AddAny(input.name, input.file); }
-void ResultMerger::Add(const std::string& name, ResultFile& file) { impl_->AddAny(name, file); }
 MergeOutcome ResultMerger::Finish() {
   if (!impl_->started()) throw Error("merge-results needs at least one result file");
   return impl_->Finish();

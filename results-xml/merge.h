@@ -52,9 +52,6 @@ class ResultMerger {
   ResultMerger& operator=(const ResultMerger&) = delete;
   // Throws ptsn::Error under kError on a clash.
   void Add(MergeInput input);
-  // The same, taking from `file` what the merge keeps and leaving the rest (a valid model) for the
-  // caller to reuse, e.g. to read the next file into (ReadResultFile's `into`).
-  void Add(const std::string& name, ResultFile& file);
   MergeOutcome Finish();
 
  private:

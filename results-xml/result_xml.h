@@ -8,7 +8,6 @@
 // if two share a comparison hash) so Serialize(Parse(x)) == x for every file PTS writes.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,15 +44,6 @@ ResultFile ParseResultFile(std::string_view xml, const std::string& source_name,
 
 // Reads and parses the file at `path` (errors name `path`).
 ResultFile ReadResultFile(const std::string& path);
-// The same into `into`, whose Results (strings, entries) are reused for the new ones: reading many
-// files one after another into one model allocates little after the first. On an error `into`
-// holds some valid model.
-void ReadResultFile(const std::string& path, ResultFile& into);
-
-// Every read goes first through the fast reader for plain XML (fast_xml.h), then through
-// libxml2 where it gives up: the same result and errors either way. On by default (setting
-// results.fast_xml); this overrides the setting for the process (tests, benchmarks).
-void UseFastXmlReader(bool on);
 
 // Streaming reads, for views that need one Result at a time: PTS writes Generated and every
 // System before the first Result, so a 1,000-result file can be rendered with the memory of one.
@@ -66,60 +56,15 @@ class ResultVisitor {
   // Each Result, complete, in file order. The object is reused for the next Result: copy what
   // must outlive the call. An exception thrown here stops the parse and propagates.
   virtual void OnResult(const Result& result) = 0;
-
-  // Reading one file on several cores (StreamResultFile with threads > 1): the file is cut into
-  // stretches of Results, this visitor is given the first and a fork of it each later one, fed
-  // by whichever thread reads that stretch (the calling thread included); the forks are then
-  // joined back in file order.
-  //  * CanFork(): whether Fork() works (asked before the read starts).
-  //  * Fork(): on the calling thread, right after Head. The fork is given OnResult calls only,
-  //    for Results that come after at least one Result given to this visitor.
-  //  * Join(fork): on the calling thread, once this visitor (with the forks joined before) has
-  //    had every Result before the fork's. It must leave this visitor as if it had been given
-  //    the fork's Results itself. Its exceptions are this visitor's and propagate; a fork's own
-  //    exception is not: that stretch is then read again, by this visitor.
-  //  * Adopt(fork): on the calling thread before Join, once this visitor (with the forks joined
-  //    before) has had every Result before the fork's, while the fork may still be running on its
-  //    thread. true: the visitor has taken what the fork made so far and lets the fork carry on
-  //    into the visitor's own destination (an export's output), so that work overlaps the fork's
-  //    rest. The fork's stretch can then no longer be read again: if it does not end cleanly,
-  //    StreamResultFile returns false (the caller falls back to the whole-file read, which meets
-  //    the same error). false (the default): nothing changes.
-  virtual bool CanFork() const { return false; }
-  virtual std::unique_ptr<ResultVisitor> Fork() { return nullptr; }
-  virtual bool Adopt(ResultVisitor& fork) {
-    (void)fork;
-    return false;
-  }
-  virtual void Join(ResultVisitor& fork) { (void)fork; }
 };
 
 // Parses `xml` as ParseResultFile does (same checks, same errors), feeding `visitor` as it goes.
 // Returns false, having stopped early, when a <Generated> or <System> follows a <Result> (legal,
 // never written by PTS): the caller then discards what it was given and uses the whole-file
-// ParseResultFile instead. On an error the visitor may have seen part of the file. With several
-// threads, false also when a stretch whose fork was adopted (ResultVisitor::Adopt) did not end
-// cleanly: the whole-file read then reports the error.
-struct StreamOptions {
-  // > 1 with a visitor that CanFork(): the file is cut at top-level <Result> tags into
-  // stretches parsed (and visited) by `threads` threads side by side. The outcome is the single-threaded
-  // read's: the same Results in the same order, the same error, the same false. Only for files
-  // of at least min_parallel_bytes.
-  unsigned threads = 1;
-  size_t min_parallel_bytes = 256 << 10;  // below this a parse takes about a millisecond
-  // The file is cut into up to stretches_per_thread stretches per thread, none smaller than about
-  // min_stretch_bytes (but at least one per thread); each thread takes the next unread stretch
-  // when it is done with one, so a thread on a slower core reads fewer of them.
-  unsigned stretches_per_thread = 4;
-  size_t min_stretch_bytes = 128 << 10;
-  // Where the first cut goes, as a share of the file (the others are spaced evenly after it);
-  // 0: stretches of equal size.
-  double first_share = 0;
-};
-bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
-                      const StreamOptions& options = {});
-// The same single-threaded, under the bounds of `limits` (ParseResultFile's, same errors): a
-// check that needs no model of the whole file (the server's upload check).
+// ParseResultFile instead. On an error the visitor may have seen part of the file.
+bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor);
+// The same under the bounds of `limits` (ParseResultFile's, same errors): a check that needs no
+// model of the whole file (the server's upload check).
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
                       const ReadLimits& limits);
 

@@ -73,54 +73,6 @@ TEST(ResultXml, EveryReferenceResultFileRoundTripsByteForByte) {
   }
 }
 
-// ReadResultFile's `into`: a model read into again is the model of the new file alone, whatever
-// the old one held (more Results, more entries, optional fields the new file lacks).
-TEST(ResultXml, ReadingIntoAUsedModelGivesTheNewFilesModel) {
-  std::string rich = kMinimal;
-  auto insert_after = [&](const std::string& at, const std::string& what) { rich.insert(rich.find(at) + at.size(), what); };
-  insert_after("<DisplayFormat>BAR_GRAPH</DisplayFormat>", "\n    <Annotation>note</Annotation>\n    <Parent>p</Parent>");
-  insert_after("<RawString>1:2</RawString>", "\n        <JSON>{}</JSON>\n      </Entry>\n      <Entry>\n"
-                                             "        <Identifier>B</Identifier>\n        <Value>2</Value>");
-  const std::string second_result = rich.substr(rich.find("  <Result>"), rich.find("</PhoronixTestSuite>") - rich.find("  <Result>"));
-  rich.insert(rich.find("</PhoronixTestSuite>"), second_result);
-  const std::string dir = testing::TempDir();
-  const std::string rich_path = dir + "/ptsn-into-rich.xml", plain_path = dir + "/ptsn-into-plain.xml";
-  WriteFileAtomically(rich_path, rich);
-  WriteFileAtomically(plain_path, kMinimal);
-  SerializeOptions keep;
-  keep.keep_as_read = true;
-  ResultFile model;
-  ReadResultFile(rich_path, model);
-  ASSERT_EQ(model.results.size(), 2u);
-  ASSERT_EQ(model.results[0].entries.size(), 2u);
-  ReadResultFile(plain_path, model);
-  EXPECT_EQ(SerializeResultFile(model, keep), kMinimal);
-  EXPECT_FALSE(model.results[0].annotation.has_value());
-  EXPECT_FALSE(model.results[0].entries[0].json.has_value());
-  ReadResultFile(rich_path, model);
-  EXPECT_EQ(SerializeResultFile(model, keep), rich);
-  // What a merge leaves behind (moved-from strings and Results) is read into as well.
-  Result taken = std::move(model.results[0]);
-  Entry kept = std::move(model.results[1].entries[0]);
-  ReadResultFile(rich_path, model);
-  EXPECT_EQ(SerializeResultFile(model, keep), rich);
-}
-
-TEST(ResultXml, ReadingEveryReferenceFileIntoOneModelGivesEachFilesModel) {
-  PTSN_REQUIRE_REFERENCE();
-  auto files = test::ReferenceResultFiles();
-  SerializeOptions keep;
-  keep.keep_as_read = true;
-  ResultFile model;
-  for (int pass = 0; pass < 2; ++pass) {  // in both orders, so each file follows others of all sizes
-    for (const std::string& path : files) {
-      ReadResultFile(path, model);
-      EXPECT_EQ(SerializeResultFile(model, keep), ReadFile(path)) << path;
-    }
-    std::reverse(files.begin(), files.end());
-  }
-}
-
 TEST(ResultXml, ReadsTheGoldenModel) {
   PTSN_REQUIRE_REFERENCE();
   ResultFile f = ReadResultFile(test::ReferenceDir() + "/pts-output/result-a/composite.xml");
@@ -295,16 +247,14 @@ TEST(ResultXml, MalformedNamesTheFirstErrorNotItsEcho) {
   EXPECT_TRUE(e.starts_with("in.xml: line 5: malformed XML: Opening and ending tag mismatch: Title")) << e;
 }
 
-// The reader runs libxml2's SAX1 tag parser first and reads again with SAX2 whatever SAX1 would
-// read differently: attributes, prefixed names, every libxml2 error. The outcomes are SAX2's.
-TEST(ResultXml, AttributesNamespacesAndTagErrorsAreReadAsSax2ReadsThem) {
+// Attributes, prefixed names and tag errors: each refused with the line it is on.
+TEST(ResultXml, AttributesNamespacesAndTagErrorsNameTheirLine) {
   std::string xml = kMinimal;
   xml.replace(xml.find("<Title>X</Title>"), 16, "<Title lang=\"en\">X</Title>");
   EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: unexpected attribute on <Title>");
   xml = kMinimal;
   xml.replace(xml.find("<Title>X</Title>"), 16, "<p:Title>X</p:Title>");
   EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: malformed XML: Namespace prefix p on Title is not defined");
-  // SAX1 would name line 0 for the start tag.
   xml = kMinimal;
   xml.replace(xml.find("<Title>T</Title>"), 16, "<Title>T</Titel>");
   EXPECT_EQ(ErrorOf(xml), "in.xml: line 5: malformed XML: Opening and ending tag mismatch: Title line 5 and Titel");
@@ -323,8 +273,8 @@ TEST(ResultXml, AttributesNamespacesAndTagErrorsAreReadAsSax2ReadsThem) {
   }
 }
 
-// A SAX1 read hears of libxml2's errors through the thread's structured error handler: one the
-// caller set (runner/profile sets a silent one) neither hides them nor is lost.
+// The reader takes libxml2's errors through its own handler: one the caller set for the thread
+// (runner/profile sets a silent one) neither hides them nor is lost.
 TEST(ResultXml, TheCallersErrorHandlerNeitherHidesErrorsNorIsReplaced) {
   static int calls = 0;
   const xmlStructuredErrorFunc silent = [](void* count, xmlErrorPtr) { ++*static_cast<int*>(count); };
@@ -341,9 +291,8 @@ TEST(ResultXml, TheCallersErrorHandlerNeitherHidesErrorsNorIsReplaced) {
   xmlSetStructuredErrorFunc(nullptr, nullptr);
 }
 
-// A streamed read that starts over with SAX2 at a tag SAX1 cannot read gives the visitor each
-// call once: the head and the Results before that tag are not given again.
-TEST(ResultXml, StreamingThatStartsOverGivesEachCallOnce) {
+// A streamed read gives the visitor each call once, in file order, up to an error.
+TEST(ResultXml, StreamingGivesEachCallOnceUpToTheError) {
   struct Log : ResultVisitor {
     std::vector<std::string> calls;
     void Head(const ResultFile& head) override { calls.push_back("head " + head.generated.title); }

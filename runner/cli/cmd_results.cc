@@ -7,7 +7,6 @@
 #include "results-xml/comparison_hash.h"
 #include "results-xml/edit.h"
 #include "results-xml/merge.h"
-#include "results-xml/parallel_read.h"
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
@@ -43,10 +42,8 @@ int MergeResults(const std::vector<std::string>& argv) {
   std::vector<std::string> paths;
   for (const std::string& n : names) paths.push_back(ResolveResultFile(n, dirs));  // missing input: error, nothing written
   ResultMerger merger(policy);
-  // Parsed a few files ahead on every core, merged in input order (same output, same first error).
-  ReadResultFilesInOrder(paths, ReadThreads(),
-                         [&](size_t i, ResultFile& file) { merger.Add(names[i], file); });
-  MergeOutcome& m = KeepUntilExit(merger.Finish());
+  for (size_t i = 0; i < paths.size(); ++i) merger.Add({names[i], ReadResultFile(paths[i])});
+  const MergeOutcome m = merger.Finish();
   for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
 
   std::string written;

@@ -33,17 +33,6 @@ std::vector<Command> ReproduceCommands();
 // nullopt otherwise. `run`/`benchmark` call this before treating args[0] as a profile or suite.
 std::optional<int> RunResultIfNamed(const std::vector<std::string>& args);
 
-// `value`, moved to where it is never destroyed: for a large model a command builds just before
-// the process ends, which frees it all at once. (Destroying a 50-file merge's model string by
-// string was 3 % of the command.) Reachable to the end, so leak checkers do not count it.
-template <typename T>
-T& KeepUntilExit(T value) {
-  static auto* kept = new std::vector<const void*>();  // (never destroyed either)
-  auto* held = new T(std::move(value));
-  kept->push_back(held);
-  return *held;
-}
-
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.
 const Command* FindCommand(const std::string& name);

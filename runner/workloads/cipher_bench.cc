@@ -13,7 +13,6 @@
 #include <thread>
 #include <vector>
 
-#include "runner/common/cpu_features.h"
 #include "runner/common/error.h"
 #include "runner/workloads/units.h"
 
@@ -217,6 +216,16 @@ Pbkdf2Result RunPbkdf2(const std::string& hash, Backend backend, double min_cpu_
 }  // namespace ptsn::workloads
 
 namespace ptsn::workloads {
+
+namespace {
+bool CpuHasAesNi() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports("aes");
+#else
+  return false;
+#endif
+}
+}  // namespace
 
 Report CipherReport(const CipherBenchOptions& o, const CipherBenchResult& r, bool aesni_disabled) {
   Report rep;

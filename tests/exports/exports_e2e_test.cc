@@ -58,9 +58,8 @@ std::string BigResultFile(size_t min_bytes) {
   return big + golden.substr(end);
 }
 
-// results.read_threads: a large file is parsed on its own thread(s) while the view renders; the
-// outputs and errors are those of the single-threaded read.
-TEST_F(ExportsE2E, ParallelReadsGiveTheSingleThreadedOutputsAndErrors) {
+// A large file is rendered while it is read; one cut short gives the line of the error and no output.
+TEST_F(ExportsE2E, LargeFilesRenderWholeAndCutOnesNameTheLine) {
   REQUIRE_GOLDEN();
   const std::string big = BigResultFile(600 << 10);  // well over the 256 KB threshold
   const std::string path = (dir_ / "big.xml").string(), cut = (dir_ / "cut.xml").string();
@@ -70,14 +69,13 @@ TEST_F(ExportsE2E, ParallelReadsGiveTheSingleThreadedOutputsAndErrors) {
                                     "result-file-to-json --statistics"}) {
     for (const std::string& file : {path, cut}) {
       const std::string args = command + " " + file + (file == cut ? " 2>&1" : "");  // the error is on stderr
-      auto one = ptsn::test::RunPtsNative(args, "PTS_NATIVE_READ_THREADS=1", false);
+      auto one = ptsn::test::RunPtsNative(args, "", false);
       EXPECT_EQ(one.exit_code, file == path ? 0 : 1) << command;
-      if (file == path) EXPECT_GT(one.output.size(), big.size() / 50) << command;
-      else EXPECT_NE(one.output.find("cut.xml: line "), std::string::npos) << one.output;
-      for (const char* threads : {"2", "3"}) {
-        auto more = ptsn::test::RunPtsNative(args, std::string("PTS_NATIVE_READ_THREADS=") + threads, false);
-        EXPECT_EQ(more.exit_code, one.exit_code) << command;
-        EXPECT_EQ(more.output, one.output) << command << " " << file << " " << threads;
+      if (file == path) {
+        EXPECT_GT(one.output.size(), big.size() / 50) << command;
+      } else {
+        EXPECT_NE(one.output.find("cut.xml: line "), std::string::npos) << one.output;
+        EXPECT_LT(one.output.size(), 300u) << "only the error, no partial export: " << one.output.substr(0, 300);
       }
     }
   }
