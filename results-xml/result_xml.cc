@@ -167,15 +167,8 @@ class SaxReader {
  public:
   // visitor == nullptr: build the whole model (Take()). Otherwise stream: the visitor gets the
   // head at the first <Result> and each Result at its end tag, and only one Result is kept.
-  SaxReader(xmlParserCtxt* ctxt, ResultVisitor* visitor, const ReadLimits* limits)
-      : ctxt_(ctxt), visitor_(visitor), limits_(limits), schema_(limits && limits->schema_structure) {
-    auto bound = [](size_t n) { return n == 0 ? SIZE_MAX : n; };  // 0 = none
-    if (limits) {
-      max_depth_ = bound(limits->max_depth);
-      max_nodes_ = bound(limits->max_nodes);
-      max_value_bytes_ = bound(limits->max_value_bytes);
-    }
-  }
+  SaxReader(xmlParserCtxt* ctxt, ResultVisitor* visitor, const ReadLimits& limits)
+      : ctxt_(ctxt), visitor_(visitor), limits_(limits), schema_(limits.schema_structure) {}
 
   static void Install(xmlSAXHandler& sax) {
     sax = xmlSAXHandler{};
@@ -299,9 +292,10 @@ class SaxReader {
     xmlStopParser(ctxt_);
     return true;
   }
+  static size_t Bound(size_t limit) { return limit == 0 ? SIZE_MAX : limit; }  // 0 = none
   bool CountNode() {
-    if (++nodes_ <= max_nodes_) return false;
-    return OverLimit("more than " + std::to_string(limits_->max_nodes) + " XML nodes");
+    if (++nodes_ <= Bound(limits_.max_nodes)) return false;
+    return OverLimit("more than " + std::to_string(limits_.max_nodes) + " XML nodes");
   }
   std::string OpenPath() const {
     std::string path;
@@ -311,16 +305,16 @@ class SaxReader {
   bool LimitStart(const char* name) {
     text_bytes_ = 0;
     if (CountNode()) return true;
-    if (++nesting_ <= max_depth_) return false;
-    return OverLimit("elements nested deeper than " + std::to_string(limits_->max_depth) + " at line " +
+    if (++nesting_ <= Bound(limits_.max_depth)) return false;
+    return OverLimit("elements nested deeper than " + std::to_string(limits_.max_depth) + " at line " +
                      std::to_string(Line()) + " (<" + name + ">)");
   }
   bool LimitText(int len) {
     if (text_bytes_ == 0 && CountNode()) return true;
     text_bytes_ += static_cast<size_t>(len);
-    if (text_bytes_ <= max_value_bytes_) return false;
+    if (text_bytes_ <= Bound(limits_.max_value_bytes)) return false;
     return OverLimit("value of " + (failed() ? "the element at line " + std::to_string(Line()) : OpenPath()) +
-                     " is over " + std::to_string(limits_->max_value_bytes) + " bytes");
+                     " is over " + std::to_string(limits_.max_value_bytes) + " bytes");
   }
   bool LimitOther() {
     text_bytes_ = 0;
@@ -337,7 +331,7 @@ class SaxReader {
   }
   void Start(const xmlChar* localname, const xmlChar* uri, int nb_attributes) {
     const char* name = reinterpret_cast<const char*>(localname);
-    if (limits_ && LimitStart(name)) return;
+    if (LimitStart(name)) return;
     if (failed()) return;
     if (nb_attributes > 0) return Fail(Line(), {"unexpected attribute on <", name, ">"});
     if (uri && schema_) return Fail(Line(), {"<", name, "> is in an XML namespace; result files use none"});
@@ -404,7 +398,7 @@ class SaxReader {
 
   static void EndElement(void* ctx, const xmlChar*, const xmlChar*, const xmlChar*) { Self(ctx).End(); }
   void End() {
-    if (limits_) text_bytes_ = 0, --nesting_;
+    text_bytes_ = 0, --nesting_;
     if (failed() || stack_.empty()) return;
     const Open open = stack_.back();
     stack_.pop_back();
@@ -434,7 +428,7 @@ class SaxReader {
   static void Characters(void* ctx, const xmlChar* ch, int len) {
     SaxReader& r = Self(ctx);
     const std::string_view text(reinterpret_cast<const char*>(ch), static_cast<size_t>(len));
-    if (r.limits_ && r.LimitText(len)) return;
+    if (r.LimitText(len)) return;
     // leaf_ is set exactly while a leaf element is open and nothing has failed.
     if (r.leaf_) return void(r.leaf_->append(text));
     if (r.failed() || r.stack_.empty()) return;
@@ -443,13 +437,13 @@ class SaxReader {
 
   static void Comment(void* ctx, const xmlChar* value) {
     SaxReader& r = Self(ctx);
-    if (r.limits_ && r.LimitOther()) return;
+    if (r.LimitOther()) return;
     if (!r.root_seen_ && !r.file_.leading_comment) r.file_.leading_comment = reinterpret_cast<const char*>(value);
   }
 
   static void Instruction(void* ctx, const xmlChar*, const xmlChar*) {
     SaxReader& r = Self(ctx);
-    if (r.limits_) r.LimitOther();
+    r.LimitOther();
   }
 
   static void Reference(void* ctx, const xmlChar* name) {
@@ -464,8 +458,8 @@ class SaxReader {
 
   xmlParserCtxt* ctxt_;
   ResultVisitor* visitor_;
-  const ReadLimits* limits_;
-  const bool schema_;  // limits_->schema_structure
+  const ReadLimits& limits_;
+  const bool schema_;  // limits_.schema_structure
   ResultFile file_;
   std::vector<Open> stack_;
   std::string* leaf_ = nullptr;  // the field the open leaf element's text goes to
@@ -474,7 +468,6 @@ class SaxReader {
   std::string error_;
   std::optional<std::pair<long, std::string>> xml_error_;
   size_t nesting_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
-  size_t max_depth_ = SIZE_MAX, max_nodes_ = SIZE_MAX, max_value_bytes_ = SIZE_MAX;  // limits_, SIZE_MAX for 0
   std::string limit_error_;
 };
 
@@ -485,7 +478,7 @@ struct CtxtFree {
 // The one parse: checks, libxml2 SAX pass, errors. Returns false only when streaming met a file
 // out of PTS's element order.
 bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* visitor, ResultFile* model,
-           const ReadLimits* limits = nullptr) {
+           const ReadLimits& limits) {
   CheckText(xml, source_name);
   xmlInitParser();
   std::unique_ptr<xmlParserCtxt, CtxtFree> ctxt(xmlNewParserCtxt());
@@ -588,27 +581,17 @@ class Writer {
 
 }  // namespace
 
-ResultFile ParseResultFile(std::string_view xml, const std::string& source_name) {
-  ResultFile file;
-  Parse(xml, source_name, nullptr, &file);
-  return file;
-}
-
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits) {
   ResultFile file;
-  Parse(xml, source_name, nullptr, &file, &limits);
+  Parse(xml, source_name, nullptr, &file, limits);
   return file;
 }
 
 ResultFile ReadResultFile(const std::string& path) { return ParseResultFile(ReadFile(path), path); }
 
-bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor) {
-  return Parse(xml, source_name, &visitor, nullptr);
-}
-
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
                       const ReadLimits& limits) {
-  return Parse(xml, source_name, &visitor, nullptr, &limits);
+  return Parse(xml, source_name, &visitor, nullptr, limits);
 }
 
 std::string CurrentTimestamp() {

@@ -19,14 +19,6 @@ namespace ptsn::results {
 // What PTS 10.8.6 stamps into a file it saves (pts_core::program_title()).
 inline constexpr const char* kPtsProgramTitle = "Phoronix Test Suite v10.8.6";
 
-// Parses a composite.xml. `source_name` is the file name used in error messages.
-// Throws ptsn::Error "SOURCE: line N: what is wrong" on: malformed or truncated XML, bytes that
-// are not UTF-8, any DOCTYPE (entity declarations are how XML bombs and external-entity reads
-// start; result files never carry one), entity references, a root other than
-// <PhoronixTestSuite>, a missing or duplicated required element, an unknown element.
-// Never touches the network or the file system beyond `xml`.
-ResultFile ParseResultFile(std::string_view xml, const std::string& source_name);
-
 // Hard bounds for untrusted input (the results server), checked in the reader's own SAX
 // callbacks so a hostile upload is refused in the same single pass. The first bound exceeded
 // stops the parse at once and is the error reported ("SOURCE: elements nested deeper than ...").
@@ -40,7 +32,14 @@ struct ReadLimits {
   // <Data> without <Entry>, namespaced elements. Files PTS writes always pass.
   bool schema_structure = false;
 };
-ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits);
+
+// Parses a composite.xml. `source_name` is the file name used in error messages.
+// Throws ptsn::Error "SOURCE: line N: what is wrong" on: malformed or truncated XML, bytes that
+// are not UTF-8, any DOCTYPE (entity declarations are how XML bombs and external-entity reads
+// start; result files never carry one), entity references, a root other than
+// <PhoronixTestSuite>, a missing or duplicated required element, an unknown element, a bound of
+// `limits` exceeded. Never touches the network or the file system beyond `xml`.
+ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits = {});
 
 // Reads and parses the file at `path` (errors name `path`).
 ResultFile ReadResultFile(const std::string& path);
@@ -58,15 +57,13 @@ class ResultVisitor {
   virtual void OnResult(const Result& result) = 0;
 };
 
-// Parses `xml` as ParseResultFile does (same checks, same errors), feeding `visitor` as it goes.
+// Parses `xml` as ParseResultFile does (same checks, same errors), feeding `visitor` as it goes:
+// a check or view that needs no model of the whole file (the server's upload check, exports).
 // Returns false, having stopped early, when a <Generated> or <System> follows a <Result> (legal,
 // never written by PTS): the caller then discards what it was given and uses the whole-file
 // ParseResultFile instead. On an error the visitor may have seen part of the file.
-bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor);
-// The same under the bounds of `limits` (ParseResultFile's, same errors): a check that needs no
-// model of the whole file (the server's upload check).
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
-                      const ReadLimits& limits);
+                      const ReadLimits& limits = {});
 
 struct SerializeOptions {
   // false (default, what PTS does on every save): LastModified = `now`, TestClient and the leading

@@ -263,19 +263,20 @@ double StudentTQuantile(double confidence, int degrees_of_freedom) {
 }
 
 namespace {
-// OutlierFlags() of v, whose median is known, into `flags` (replaced). `dev` has room for
-// v.size() doubles: the deviations |v[i] - median| go there in trial order, and
-// mad_of(dev, n) gives their median (the MAD) without reordering them. (The flags are appended:
-// std::vector<bool>'s assign costs more than the flags.)
-template <typename MadOf>
-void FlagOutliers(std::span<const double> v, double median, double* dev, MadOf&& mad_of, std::vector<bool>& flags) {
+// OutlierFlags() of v, whose median is known, into `flags` (replaced); `scratch` is working space.
+// (The flags are appended: std::vector<bool>'s assign costs more than the flags.)
+void FlagOutliers(std::span<const double> v, double median, std::vector<double>& scratch, std::vector<bool>& flags) {
   flags.clear();
   if (v.size() < 3) {
     flags.assign(v.size(), false);
     return;
   }
+  scratch.resize(2 * v.size());
+  double* const dev = scratch.data();  // |v[i] - median| in trial order
+  double* const work = dev + v.size();
   for (size_t i = 0; i < v.size(); ++i) dev[i] = std::fabs(v[i] - median);
-  const double mad = mad_of(static_cast<const double*>(dev), v.size());
+  std::copy(dev, dev + v.size(), work);
+  const double mad = MedianInPlace(work, work + v.size());
   double scale = 0;  // 0: nothing is flagged
   if (mad > 0) {
     scale = mad / 0.6745;
@@ -286,40 +287,6 @@ void FlagOutliers(std::span<const double> v, double median, double* dev, MadOf&&
     if (mean_ad > 0) scale = 1.253314 * mean_ad;
   }
   for (size_t i = 0; i < v.size(); ++i) flags.push_back(scale > 0 && std::fabs(v[i] - median) / scale > 3.5);
-}
-
-// FlagOutliers with `scratch` as its working space (2 x v.size() doubles) and MedianInPlace on
-// a copy of the deviations.
-void FlagOutliers(std::span<const double> v, double median, std::vector<double>& scratch, std::vector<bool>& flags) {
-  scratch.resize(2 * v.size());
-  double* const work = scratch.data() + v.size();
-  FlagOutliers(v, median, scratch.data(), [work](const double* dev, size_t n) {
-    std::copy(dev, dev + n, work);
-    return MedianInPlace(work, work + n);
-  }, flags);
-}
-
-// A few values (a trial entry's three or five) whose order statistics are single doubles: all
-// finite (no NaN, for which nth_element's order is undefined) and none zero (0.0 and -0.0 tie
-// but print differently). Then any way of ordering them finds the same medians as
-// MedianInPlace: here, insertion into a sorted copy.
-constexpr size_t kFew = 8;
-bool FewDistinctlyOrdered(std::span<const double> v) {
-  if (v.size() > kFew) return false;
-  for (double x : v)
-    if (!std::isfinite(x) || x == 0) return false;
-  return true;
-}
-// The median of the values at `in` (n <= kFew, n > 0), sorting a copy at `work`.
-double SortedMedian(const double* in, size_t n, double* work) {
-  for (size_t i = 0; i < n; ++i) {
-    const double x = in[i];
-    size_t j = i;
-    for (; j > 0 && work[j - 1] > x; --j) work[j] = work[j - 1];
-    work[j] = x;
-  }
-  const size_t mid = n / 2;
-  return n % 2 ? work[mid] : (work[mid - 1] + work[mid]) / 2;
 }
 }  // namespace
 
@@ -362,17 +329,9 @@ void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outlier
   double sum = 0;
   for (double x : v) sum += x;
   s.mean = sum / static_cast<double>(v.size());
-  if (FewDistinctlyOrdered(v)) {  // (the deviations from a finite median are finite or +inf, none -0)
-    double work[kFew], dev[kFew];
-    s.median = SortedMedian(v.data(), v.size(), work);
-    if (flag_outliers)
-      FlagOutliers(v, s.median, dev, [&work](const double* d, size_t n) { return SortedMedian(d, n, work); },
-                   s.outliers);
-  } else {
-    scratch.assign(v.begin(), v.end());
-    s.median = MedianInPlace(scratch.data(), scratch.data() + scratch.size());
-    if (flag_outliers) FlagOutliers(v, s.median, scratch, s.outliers);
-  }
+  scratch.assign(v.begin(), v.end());
+  s.median = MedianInPlace(scratch.data(), scratch.data() + scratch.size());
+  if (flag_outliers) FlagOutliers(v, s.median, scratch, s.outliers);
   auto [mn, mx] = std::minmax_element(v.begin(), v.end());
   s.min = *mn;
   s.max = *mx;
