@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake pkg-config git ca-certificates
+  clang libclang-rt-dev
   libxml2-dev libxml2-utils libcurl4-openssl-dev libssl-dev libgcrypt20-dev
   libyaml-cpp-dev libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libsqlite3-dev sqlite3 libpqxx-dev libpq-dev postgresql

@@ -167,7 +167,7 @@ int LineChart(std::string& out, const Result& r, const std::vector<Series>& seri
     for (double v : s.values) lo = std::min(lo, v), hi = std::max(hi, v);
     longest = std::max(longest, s.values.size());
   }
-  auto [axis_max, step] = NiceAxis(hi);
+  const double axis_max = NiceAxis(hi).first, step = NiceAxis(hi).second;  // (no structured binding: clang 14's lambdas cannot capture one)
   const double axis_min = lo < 0 ? -NiceAxis(-lo).first : 0;
   auto ypos = [&](double v) { return bottom - (v - axis_min) / (axis_max - axis_min) * plot_height; };
   auto xpos = [&](size_t i) {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/) with clang, ASan and UBSan in build-fuzz/, writes their
+# seed corpora (from ../shared when it is beside the checkout, else built-in samples) and runs each
+# for a bounded time with its dictionary, two at a time. Fails on any finding (crash, sanitizer
+# report, oracle failure, timeout, out of memory); the input that caused it is left in
+# build-fuzz/fuzz/findings/<target>/. CI runs it after the tests (.ci/run).
+#   contrib/fuzz.sh                 FUZZ_SECONDS=60 per target, FUZZ_BUILD=build-fuzz
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+BUILD=${FUZZ_BUILD:-build-fuzz}
+TARGETS=(result_file upload_form decompress results_parser)
+
+# (Only the fuzz targets and what they link are built; the test targets are configured, not built.)
+CC=clang CXX=clang++ cmake -S . -B "$BUILD" -DPTSN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$BUILD" -j"$(nproc)" --target ptsn_fuzzers
+
+OUT="$BUILD/fuzz"
+rm -rf "$OUT/seeds" "$OUT/findings"
+SHARED=../shared
+[ -d "$SHARED/reference" ] || SHARED=""
+"$OUT/fuzz_make_seeds" "$OUT/seeds" $SHARED
+
+run() {  # TARGET: runs it for SECONDS_EACH; its log goes to $OUT/TARGET.log
+  local t=$1
+  mkdir -p "$OUT/corpus/$t" "$OUT/findings/$t"
+  "$OUT/fuzz_$t" "$OUT/corpus/$t" "$OUT/seeds/$t" -dict="fuzz/$t.dict" -max_total_time="$SECONDS_EACH" \
+    -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$OUT/findings/$t/" > "$OUT/$t.log" 2>&1
+}
+
+failed=()
+pending=("${TARGETS[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
+  batch=("${pending[@]:0:2}")
+  pending=("${pending[@]:2}")
+  pids=()
+  for t in "${batch[@]}"; do run "$t" & pids+=($!); done
+  for i in "${!batch[@]}"; do
+    t=${batch[$i]}
+    if wait "${pids[$i]}"; then
+      echo "fuzz_$t: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$OUT/$t.log" | grep -o '[0-9]*$') inputs in ${SECONDS_EACH} s, no finding"
+    else
+      failed+=("$t")
+      echo "fuzz_$t: FINDING (input in $OUT/findings/$t/):" >&2
+      grep -E -m20 'ERROR|runtime error|oracle failed|SUMMARY|Test unit written' "$OUT/$t.log" >&2 || tail -n 30 "$OUT/$t.log" >&2
+    fi
+  done
+done
+[ ${#failed[@]} -eq 0 ] || { echo "fuzzing found problems in: ${failed[*]}" >&2; exit 1; }

@@ -1,0 +1,106 @@
+// Writes the fuzz targets' seed corpora: fuzz_make_seeds OUT_DIR [SHARED_DIR]. From SHARED_DIR
+// (../shared: the reference result files, the parser conformance cases) when it is there, and
+// always from a few built-in samples, so the fuzzers start from realistic inputs either way.
+// OUT_DIR/<target>/ gets one file per seed.
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runner/client/wire.h"
+#include "server/testing/sample_result.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kMaxSeed = 64 << 10;  // larger inputs only slow the fuzzers down
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void Put(const fs::path& dir, size_t& n, const std::string& bytes) {
+  if (bytes.size() > kMaxSeed) return;
+  std::ofstream(dir / ("seed-" + std::to_string(n++)), std::ios::binary) << bytes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: fuzz_make_seeds OUT_DIR [SHARED_DIR]\n";
+    return 2;
+  }
+  const fs::path out = argv[1];
+  const fs::path shared = argc > 2 ? argv[2] : "";
+  for (const char* t : {"result_file", "upload_form", "decompress", "results_parser"}) fs::create_directories(out / t);
+
+  // Result files.
+  std::vector<std::string> results = {ptsn::server::testing::SampleCompositeXml("Seed", 3, 2, 1),
+                                      ptsn::server::testing::SampleCompositeXml("Seed & <more>", 1, 1, 2)};
+  if (!shared.empty() && fs::is_directory(shared / "reference")) {
+    for (const auto& e : fs::recursive_directory_iterator(shared / "reference")) {
+      if (!e.is_regular_file() || e.path().extension() != ".xml") continue;
+      std::string xml = Read(e.path());
+      if (xml.find("<PhoronixTestSuite>") != std::string::npos && xml.find("<Generated>") != std::string::npos)
+        results.push_back(std::move(xml));
+    }
+  }
+  size_t n = 0;
+  for (const std::string& xml : results) Put(out / "result_file", n, xml);
+
+  // Upload forms (as our client and as PTS with php-bz2 send them) and the decoders' inputs.
+  n = 0;
+  size_t d = 0;
+  for (size_t i = 0; i < results.size() && i < 24; ++i) {
+    const std::string& xml = results[i];
+    if (xml.size() > kMaxSeed / 2) continue;
+    ptsn::wire::Upload up;
+    up.xml = xml;
+    if (i == 0) up.system_logs_zip = std::string("PK\x03\x04 not really a zip");
+    Put(out / "upload_form", n, ptsn::wire::EncodeForm(ptsn::wire::EncodeUpload(up)));
+    const std::string bz = ptsn::wire::Bzip2Compress(xml, 9);
+    Put(out / "upload_form", n,
+        ptsn::wire::EncodeForm({{"r", "upload_test_result"},
+                                {"composite_xml_bz", ptsn::wire::Base64Encode(bz)},
+                                {"composite_xml_hash", ptsn::wire::Sha1Hex(xml)}}));
+    Put(out / "decompress", d, '\0' + ptsn::wire::RawDeflate(xml));
+    Put(out / "decompress", d, '\1' + bz);
+    Put(out / "decompress", d, '\2' + ptsn::wire::Base64Encode(xml));
+  }
+
+  // Results parser: results-definition.xml NUL arguments NUL log, per conformance case.
+  n = 0;
+  Put(out / "results_parser", n,
+      std::string("<PhoronixTestSuite><ResultsParser><OutputTemplate>speed: #_RESULT_# MB/s</OutputTemplate>"
+                  "<MatchToTestArguments>-x</MatchToTestArguments></ResultsParser></PhoronixTestSuite>") +
+          '\0' + "-x 1" + '\0' + "warm up\nspeed: 12.5 MB/s\nspeed: 13 MB/s\n");
+  if (!shared.empty() && fs::is_directory(shared / "conformance" / "parser")) {
+    for (const auto& c : fs::directory_iterator(shared / "conformance" / "parser")) {
+      if (!fs::exists(c.path() / "output.log")) continue;
+      fs::path definition = c.path() / "profile" / "results-definition.xml";
+      if (!fs::exists(definition) && fs::is_directory(c.path() / "extends"))
+        for (const auto& e : fs::recursive_directory_iterator(c.path() / "extends"))
+          if (e.path().filename() == "results-definition.xml") definition = e.path();
+      if (!fs::exists(definition)) continue;
+      std::string arguments;
+      try {
+        arguments = nlohmann::json::parse(Read(c.path() / "case.json")).value("arguments", "");
+      } catch (const nlohmann::json::exception&) {
+      }
+      std::string log = Read(c.path() / "output.log");
+      if (log.size() > kMaxSeed / 2) log.resize(kMaxSeed / 2);
+      Put(out / "results_parser", n, Read(definition) + '\0' + arguments + '\0' + log);
+    }
+  }
+  std::cout << "seeds written to " << out.string() << (shared.empty() ? " (built-in samples only)" : "") << "\n";
+  return 0;
+}
