@@ -26,6 +26,7 @@
 #include "runner/common/error.h"
 #include "runner/common/output_spool.h"
 #include "runner/common/settings.h"
+#include "runner/common/terminal.h"
 
 namespace ptsn::cli {
 
@@ -60,18 +61,10 @@ const std::string& SingleFile(const Args& args, const char* command) {
   return args.positional()[0];
 }
 
-// PTS honours TERMINAL_WIDTH; its text export defaults to 79 columns.
+// --width, else PTS's terminal_width(): TERMINAL_WIDTH, the terminal's columns, 80 (terminal.h).
 int TextWidth(const Args& args) {
-  std::string w = args.ValueOr("--width", "");
-  if (w.empty()) {
-    const char* env = std::getenv("TERMINAL_WIDTH");
-    w = env ? env : "";
-  }
-  if (w.empty()) return results::kDefaultTextWidth;
-  char* end = nullptr;
-  long v = std::strtol(w.c_str(), &end, 10);
-  if (*end != '\0' || v < 20 || v > 10000) throw Error("--width/TERMINAL_WIDTH: '" + w + "' is not a width (20..10000)", 2);
-  return static_cast<int>(v);
+  if (auto w = args.Value("--width")) return ParseTextWidth(*w, "--width");
+  return TerminalWidth();
 }
 
 const ArgSpec kOutputSpec{{"-o", "--output"}, {}};
@@ -237,7 +230,7 @@ std::vector<Command> ExportCommands() {
   const std::string file_o = "FILE [-o PATH]";
   return {
       {"result-file-to-text", {"to-text"}, "Results", "FILE [-o PATH] [--width N]",
-       "the result file as PTS's text view (bars, MIN/AVG/MAX; width: --width, TERMINAL_WIDTH, 79)", ToText},
+       "the result file as PTS's text view (bars, MIN/AVG/MAX; width: --width, TERMINAL_WIDTH, the terminal's, 80)", ToText},
       {"show-result", {"show"}, "Results", "FILE [--width N]", "print the text view of a result file", ToText},
       {"result-file-to-csv", {"to-csv"}, "Results", file_o,
        "results x systems CSV matrix (empty cell = no result)", ToCsv},

@@ -8,6 +8,7 @@
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/common/terminal.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/reproduce/result_id.h"
 #include "runner/reproduce/session.h"
@@ -30,7 +31,7 @@ int Reproduce(const std::vector<std::string>& argv) {
   o.upload = a.Has("--upload");
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
-  if (const char* w = std::getenv("TERMINAL_WIDTH")) o.width = std::max(40, std::atoi(w));
+  o.width = TerminalWidth();
   return reproduce::RunSession(o, std::cout);
 }
 

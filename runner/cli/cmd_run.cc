@@ -17,6 +17,7 @@
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/common/terminal.h"
 #include "runner/exec/process.h"
 #include "runner/install/profile_install.h"
 #include "runner/monitor/monitor_session.h"
@@ -235,6 +236,7 @@ std::string Prompt(const std::string& question) {
 int RunTests(const std::vector<std::string>& argv, bool batch) {
   Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install"}});
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
+  const int text_width = TerminalWidth();  // (a bad TERMINAL_WIDTH is refused before anything runs)
   Context ctx(args.Has("--offline"));
   const Settings& s = ctx.settings;
   auto targets = ResolveTargets(ctx.repo, args.positional());
@@ -296,9 +298,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   std::error_code ec;
   if (fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
-    int width = 80;
-    if (auto w = Env("TERMINAL_WIDTH")) width = std::max(40, std::atoi(w->c_str()));
-    std::string text = results::ResultFileToText(file, width);
+    std::string text = results::ResultFileToText(file, text_width);
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);

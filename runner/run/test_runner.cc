@@ -14,6 +14,7 @@
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/php_number.h"
 #include "runner/common/strings.h"
 #include "runner/profile/results_parser.h"
 #include "runner/run/result_monitor.h"
@@ -54,6 +55,14 @@ std::string LocalTime(const char* format) {
   char buf[64];
   std::strftime(buf, sizeof buf, format, &tm);
   return buf;
+}
+
+// A secondary result's primary as PTS hashed it for <Parent>: at parse time, before the run
+// script's override files (pts-test-version, pts-test-description...) and the SubTitle fill.
+results::Result WithPrimaryOf(results::Result base, const profile::ParsedResult& secondary) {
+  base.description = secondary.primary_description;
+  base.scale = secondary.primary_scale;
+  return base;
 }
 
 double Now() {
@@ -376,8 +385,8 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
   auto description = TakeOverrideFile(install_dir + "/pts-test-description");
 
   std::string times;
-  for (double s : run_times)
-    times += (times.empty() ? "" : ":") + results::PhpFloatToString(results::PhpRound(s, 2));
+  // pts_math::set_precision($seconds, 2): number_format, so always two decimals ("8.00", "0.01").
+  for (double s : run_times) times += (times.empty() ? "" : ":") + PhpNumberFormat(s, 2);
   auto entry_json = [&](const profile::FinalValue* fv, const std::string& error) {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     if (!times.empty()) j["test-run-times"] = times;
@@ -405,6 +414,7 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
     result.proportion = proportion ? *proportion : r.proportion;
     if (version) result.app_version = *version;
     if (!r.display_format.empty()) result.display_format = r.display_format;
+    if (r.is_secondary) result.parent = results::ComparisonHash(WithPrimaryOf(base, r));
     auto fv = profile::FinalizeResult(r, p.result_quantifier);
     if (post_ok && fv.saved) {
       results::Entry e = results::MakeEntry(config_.system.identifier, fv.value, r.trial_values);

@@ -37,10 +37,25 @@ TEST_F(ExportsE2E, TextToStdoutMatchesPts) {
                                     "TERMINAL_WIDTH=80", /*merge_stderr=*/false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output + "\n", ptsn::ReadFile(Golden("pts-output/merged/result-file-to-text.txt")));
-  // The default width is PTS's 79 (the seed result's golden was made with it).
-  auto seed = ptsn::test::RunPtsNative("show " + Golden("seed-results/ubuntu-1304-disk-encryption/composite.xml"),
+  // The seed result's golden was made at 79 columns (PTS's library default).
+  auto seed = ptsn::test::RunPtsNative("show --width 79 " + Golden("seed-results/ubuntu-1304-disk-encryption/composite.xml"),
                                        "", false);
   EXPECT_EQ(seed.output + "\n", ptsn::ReadFile(Golden("seed-results/ubuntu-1304-disk-encryption/result-file-to-text.txt")));
+}
+
+TEST_F(ExportsE2E, TextWidthOffATerminalIsPtsCommands80) {
+  REQUIRE_GOLDEN();
+  // PTS's result-file-to-text passes pts_client::terminal_width(): TERMINAL_WIDTH, else `stty size`
+  // of standard input, else 80. The merged golden was made at 80, so with neither set (standard
+  // input not a terminal) the command must print it byte for byte, and not the library's 79.
+  auto r = ptsn::test::RunPtsNative("result-file-to-text " + Golden("pts-output/merged/composite.xml") + " < /dev/null",
+                                    "env -u TERMINAL_WIDTH", /*merge_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output + "\n", ptsn::ReadFile(Golden("pts-output/merged/result-file-to-text.txt")));
+  auto bad = ptsn::test::RunPtsNative("result-file-to-text " + Golden("pts-output/merged/composite.xml"),
+                                      "TERMINAL_WIDTH=wide");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("TERMINAL_WIDTH: 'wide' is not a width"), std::string::npos) << bad.output;
 }
 
 // The merged golden file's results repeated (arguments made distinct) to at least `min_bytes`.
