@@ -212,7 +212,7 @@ int ToHtml(const std::vector<std::string>& argv) {
 
 int Compare(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, kOutputSpec);
-  if (a.positional().size() < 2) throw Error("compare-results: expected at least two FILEs", 2);
+  if (a.positional().empty()) throw Error("compare-results: expected a FILE with several systems, or two or more FILEs", 2);
   std::vector<ResultFile> files;
   std::vector<std::string> names;
   for (const auto& p : a.positional()) {
@@ -220,6 +220,11 @@ int Compare(const std::vector<std::string>& argv) {
     names.push_back(fs::path(p).filename() == "composite.xml" ? fs::path(p).parent_path().filename().string()
                                                                : fs::path(p).stem().string());
   }
+  // One file compares its own systems (each system is a column either way).
+  if (files.size() == 1 && files[0].systems.size() < 2)
+    throw Error("compare-results: " + a.positional()[0] + " has " + std::to_string(files[0].systems.size()) +
+                    " system; give a file with several systems, or two or more FILEs",
+                2);
   Emit(a, results::ComparisonToText(results::CompareResultFiles(files, names)));
   return 0;
 }
@@ -244,7 +249,7 @@ std::vector<Command> ExportCommands() {
        "SVG charts (bars with SE labels, line charts for monitor series); --result N: only the Nth", ToSvg},
       {"result-file-to-html", {"to-html"}, "Results", file_o,
        "self-contained HTML report: systems table, one inline SVG chart and statistics table per result", ToHtml},
-      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH]",
+      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH]\nFILE [-o PATH]",
        "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap)",
        Compare},
   };

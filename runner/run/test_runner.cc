@@ -241,11 +241,13 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
   double timeout = TrialTimeout(t);
 
   // One trial: run the script, read test-exit-status, parse LOG_FILE. Returns the failure text
-  // ("" = ok); `value` gets the parsed trial value(s) for display.
+  // ("" = ok); `value` gets the parsed trial value(s) for display, `trial_values` the same with units.
+  std::vector<TrialValue> trial_values;
   auto run_trial = [&](const std::string& log_file, bool parse, int run_number, double* seconds,
                        std::string* value, bool* interrupted) -> std::string {
     fs::remove(log_file, ec);
     fs::remove(install_dir + "/test-exit-status", ec);
+    trial_values.clear();
     if (!fs::exists(install_dir + "/" + executable, ec))
       return "the run script " + install_dir + "/" + executable + " does not exist (install.sh did not create it)";
     fs::permissions(install_dir + "/" + executable, fs::perms::owner_exec, fs::perm_options::add, ec);
@@ -290,7 +292,10 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
     if (result_monitor.active()) monitor_values = result_monitor.AfterTrial(why.empty() && parse, &monitor_why);
     if (why.empty() && parse && !monitor_values.empty()) {
       // PTS does not parse the log of a trial whose monitor produced a value.
-      for (const auto& v : monitor_values) session.AddMonitorValue(v);
+      for (const auto& v : monitor_values) {
+        session.AddMonitorValue(v);
+        trial_values.push_back({v, p.result_scale, t.option.description});
+      }
       *value = Join(monitor_values, ", ");
     } else if (why.empty() && parse) {
       std::vector<std::string> trace;
@@ -302,7 +307,10 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
       else {
         std::vector<std::string> values;
         for (const auto& r : session.Results())
-          if (!r.trial_values.empty()) values.push_back(r.trial_values.back());
+          if (!r.trial_values.empty()) {
+            values.push_back(r.trial_values.back());
+            trial_values.push_back({r.trial_values.back(), r.scale, r.description});
+          }
         *value = Join(values, ", ");
       }
     }
@@ -353,7 +361,7 @@ TestRunner::Produced TestRunner::RunOne(const PlannedTest& t, const TestHeader& 
       state.values.push_back(results::PhpToNumber(v));
       state.value_precision = std::max(state.value_precision, results::PtsPrecision(v));
     }
-    observer_.TrialFinished(header, {i, target, false, why.empty(), value, why, seconds});
+    observer_.TrialFinished(header, {i, target, false, why.empty(), value, why, seconds, trial_values});
     if (interrupted) break;
     if (i == target) {
       auto d = DecideExtraRuns(state, config_.limits, config_.overrides);

@@ -58,6 +58,39 @@ TEST_F(ExportsE2E, TextWidthOffATerminalIsPtsCommands80) {
   EXPECT_NE(bad.output.find("TERMINAL_WIDTH: 'wide' is not a width"), std::string::npos) << bad.output;
 }
 
+TEST_F(ExportsE2E, CompareResultsTakesOneFileWithSeveralSystems) {
+  REQUIRE_GOLDEN();
+  auto one = ptsn::test::RunPtsNative("compare-results " + Golden("pts-output/merged/composite.xml"), "", false);
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_NE(one.output.find("Baseline"), std::string::npos) << one.output;
+  EXPECT_NE(one.output.find("Tuned"), std::string::npos) << one.output;
+  // The same table as the two single-system files side by side.
+  auto two = ptsn::test::RunPtsNative("compare-results " + Golden("pts-output/result-a/composite.xml") + " " +
+                                      Golden("pts-output/result-b/composite.xml"), "", false);
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_EQ(one.output, two.output);
+  auto single = ptsn::test::RunPtsNative("compare-results " + Golden("pts-output/result-a/composite.xml"));
+  EXPECT_EQ(single.exit_code, 2);
+  EXPECT_NE(single.output.find("has 1 system"), std::string::npos) << single.output;
+}
+
+TEST_F(ExportsE2E, WinsAndLossesPrintsPtsTable) {
+  REQUIRE_GOLDEN();
+  auto r = ptsn::test::RunPtsNative("winners-and-losers " + Golden("pts-output/merged/composite.xml"), "", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("   WINS:                  \n   Baseline:  1   [50.0%] \n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("   TESTS COUNTED: 2\n"), std::string::npos) << r.output;
+}
+
+TEST_F(ExportsE2E, HtmlShowsSystemNotes) {
+  REQUIRE_GOLDEN();
+  auto r = ptsn::test::RunPtsNative("result-file-to-html " + Golden("pts-output/result-a/composite.xml"), "", false);
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("<h2>System Notes</h2>"), std::string::npos);
+  EXPECT_NE(r.output.find("<strong>Disk Notes:</strong> MQ-DEADLINE / discard,relatime"), std::string::npos);
+  EXPECT_NE(r.output.find("<strong>Security Notes:</strong> gather_data_sampling: Not affected"), std::string::npos);
+}
+
 // The merged golden file's results repeated (arguments made distinct) to at least `min_bytes`.
 std::string BigResultFile(size_t min_bytes) {
   const std::string golden = ptsn::ReadFile(Golden("pts-output/merged/composite.xml"));
