@@ -245,7 +245,7 @@ TEST(ResultXml, UnknownElementsAndAttributesAreReadPastWithOneNotice) {
   EXPECT_EQ(SerializeResultFile(f, {.keep_as_read = true}), std::string(kMinimal));
   ASSERT_EQ(notices.lines.size(), 1u);
   EXPECT_EQ(notices.lines[0],
-            "unknown.xml: line 9: unknown element <Mood> in <Generated> (and 3 more) ignored: PTS does not read it "
+            "unknown.xml: line 9: unknown element <Mood> in <Generated> (and 4 more) ignored: PTS does not read it "
             "either, and it is not written back when the file is saved");
   ParseResultFile(xml, "unknown.xml");  // once per file
   EXPECT_EQ(notices.lines.size(), 1u);

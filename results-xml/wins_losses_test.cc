@@ -43,7 +43,8 @@ TEST(WinsLosses, ProportionTiesWidthsAndUncountedResults) {
   for (const char* id : {"No Encryption", "Full-Disk Encryption", "Home"}) f.systems.push_back({id});
   for (int i = 0; i < 11; ++i) f.results.push_back(R("HIB", {{"No Encryption", "30"}, {"Full-Disk Encryption", "20"}, {"Home", "10"}}));
   f.results.push_back(R("LIB", {{"No Encryption", "3"}, {"Full-Disk Encryption", "2"}, {"Home", "1"}}));
-  f.results.push_back(R("HIB", {{"No Encryption", "5"}, {"Full-Disk Encryption", "5"}, {"Home", "5"}}));  // a tie: the first
+  // A tie: the first system is both the highest and the lowest (strict comparisons, as PTS's).
+  f.results.push_back(R("HIB", {{"No Encryption", "5"}, {"Full-Disk Encryption", "5"}, {"Home", "5"}}));
   f.results.push_back(R("", {{"No Encryption", "5"}, {"Home", "6"}}));         // no proportion: not counted
   f.results.push_back(R("HIB", {{"Home", "6"}}));                              // one system: not counted
   Result monitor = R("LIB", {{"No Encryption", "5"}, {"Home", "6"}});
@@ -56,13 +57,13 @@ TEST(WinsLosses, ProportionTiesWidthsAndUncountedResults) {
   EXPECT_EQ(w.wins[0], (std::pair<std::string, int>{"No Encryption", 12}));
   EXPECT_EQ(w.wins[1], (std::pair<std::string, int>{"Home", 1}));
   ASSERT_EQ(w.losses.size(), 2u);
-  EXPECT_EQ(w.losses[0], (std::pair<std::string, int>{"Home", 12}));
-  EXPECT_EQ(w.losses[1], (std::pair<std::string, int>{"No Encryption", 1}));
-  // Loss counts do not widen their column (PHP integers in PTS's table); the last line says
+  EXPECT_EQ(w.losses[0], (std::pair<std::string, int>{"Home", 11}));
+  EXPECT_EQ(w.losses[1], (std::pair<std::string, int>{"No Encryption", 2}));
+  // Columns as wide as their longest text plus one (PTS display_text_table); the last line says
   // how many results could be counted.
   const std::string text = WinsLossesText(f);
   EXPECT_NE(text.find("   No Encryption:  12   [92.3%] \n"), std::string::npos) << text;
-  EXPECT_NE(text.find("   Home:           12   [92.3%] \n"), std::string::npos) << text;
+  EXPECT_NE(text.find("   Home:           11   [84.6%] \n"), std::string::npos) << text;
   EXPECT_NE(text.find("   TESTS COUNTED: 13 of 15\n"), std::string::npos) << text;
 }
 

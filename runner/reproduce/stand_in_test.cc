@@ -78,6 +78,7 @@ TEST(StandIn, LoadsDeclarationsFromTheStandInsDirectoryOfEachProfileTree) {
   fs::path root = fs::path(::testing::TempDir()) / "standin-tree";
   fs::remove_all(root);
   MakeDirectories((root / "native/fs-files-1.0.0").string());
+  MakeDirectories((root / "stand-ins/native").string());
   WriteFileAtomically((root / "stand-ins/native/fs-files-1.0.0.xml").string(), kFsMark);
   WriteFileAtomically((root / "stand-ins/native/notes.txt").string(), "not a declaration");
   // The old place, inside the profile (PTS's validate-test-profile refuses it there), is not read.

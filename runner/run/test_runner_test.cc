@@ -162,6 +162,14 @@ TEST_F(TestRunnerTest, RunTimesHaveTwoDecimalsEachAsPtsWritesThem) {
   RunPlan({Test()});
   auto e = Saved().results.at(0).entries.at(0);
   EXPECT_EQ(nlohmann::json::parse(*e.json)["test-run-times"], "10.50:8.00:0.00");
+  // Every run time PTS wrote in the golden files has that form.
+  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/dynamic-run-count/composite.xml";
+  if (!fs::exists(golden)) GTEST_SKIP() << "shared reference tree absent: " << golden;
+  auto times = nlohmann::json::parse(*results::ReadResultFile(golden).results.at(0).entries.at(0).json)["test-run-times"];
+  for (const auto& t : Split(times.get<std::string>(), ':')) {
+    ASSERT_GE(t.size(), 4u) << t;
+    EXPECT_EQ(t[t.size() - 3], '.') << t;
+  }
 }
 
 TEST_F(TestRunnerTest, SecondaryResultsNameTheirPrimaryAsParent) {
@@ -194,6 +202,13 @@ TEST_F(TestRunnerTest, SecondaryResultsNameTheirPrimaryAsParent) {
     EXPECT_EQ(file.results[i].identifier, "local/fake-1.0.0");  // still a test of its own, unlike a monitor child
   }
   EXPECT_EQ(file.results[2].description, "Block Size: 4KB - p99 Latency");
+  // The same hash PTS writes as <Parent> of a result derived from a test (golden: the monitor
+  // result after the 4KB test names that test's comparison hash).
+  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/result-a/composite.xml";
+  if (fs::exists(golden)) {
+    auto a = results::ReadResultFile(golden);
+    EXPECT_EQ(a.results.at(1).parent.value_or(""), results::ComparisonHash(a.results.at(0)));
+  }
   // A secondary block without a primary value in the trial is not marked (PTS: !empty($primary_result)).
   fake_.steps = {{"IOPS: 2560"}, {"IOPS: 2561"}};
   config_.result_dir += "-2";
