@@ -241,8 +241,11 @@ TEST_F(ExportsE2E, BadInputIsOneLineAndNonZero) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_FALSE(fs::exists(dir_ / "no"));
 
-  auto usage = ptsn::test::RunPtsNative("compare-results only-one.xml");
+  auto usage = ptsn::test::RunPtsNative("compare-results");
   EXPECT_EQ(usage.exit_code, 2);
+  auto one_missing = ptsn::test::RunPtsNative("compare-results only-one.xml");  // one file is fine, if it exists
+  EXPECT_EQ(one_missing.exit_code, 1);
+  EXPECT_NE(one_missing.output.find("only-one.xml: no such file"), std::string::npos) << one_missing.output;
 }
 
 }  // namespace
