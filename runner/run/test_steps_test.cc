@@ -26,10 +26,7 @@ class TestStepsTest : public ::testing::Test {
     install_dir_ = (root_ / "installed" / "local" / "fake-1.0.0").string();
     fs::create_directories(install_dir_);
     profile_.identifier = "local/fake-1.0.0";
-    profile_.title = "Fake";
-    profile_.app_version = "1.0";
     profile_.result_scale = "Units";
-    profile_.proportion = "HIB";
     profile_.subtitle = "Fake Subtitle";
     profile_.executable = "fake";
     profile_.times_to_run = 3;
@@ -51,9 +48,18 @@ class TestStepsTest : public ::testing::Test {
     fs::permissions(path, fs::perms::owner_all);
   }
   // A series with no trials yet, as StartSeries leaves it.
-  TrialSeries Series(const PlannedTest& t) {
-    TestSteps steps(config_, processes_);
-    return steps.StartSeries(t, steps.PrepareEnvironment(t));
+  TrialSeries Series(const PlannedTest& t) { return steps_.StartSeries(t, steps_.PrepareEnvironment(t)); }
+  // The test, its environment and its series, as RunOne has them before the first trial.
+  struct Prepared {
+    PlannedTest t;
+    TestEnvironment env;
+    TrialSeries series;
+  };
+  Prepared Prepare(const std::string& args = "") {
+    PlannedTest t = Test(args);
+    TestEnvironment env = steps_.PrepareEnvironment(t);
+    TrialSeries series = steps_.StartSeries(t, env);
+    return {std::move(t), std::move(env), std::move(series)};
   }
   // A trial that exited 0 and wrote `log` (its last line ended) to $LOG_FILE.
   static TrialRun Logged(const std::string& log, double seconds = 1) {
@@ -73,12 +79,12 @@ class TestStepsTest : public ::testing::Test {
   profile::TestProfile profile_;
   RunConfig config_;
   exec::PosixProcessRunner processes_;
+  TestSteps steps_{config_, processes_};  // reads config_ as each test has set it
 };
 
 TEST_F(TestStepsTest, PrepareEnvironmentNamesTheInstallCommandWhenNotInstalled) {
   fs::remove_all(install_dir_);
-  TestSteps steps(config_, processes_);
-  TestEnvironment env = steps.PrepareEnvironment(Test());
+  TestEnvironment env = steps_.PrepareEnvironment(Test());
   EXPECT_NE(env.failure.find("local/fake-1.0.0 is not installed"), std::string::npos) << env.failure;
   EXPECT_NE(env.failure.find("run pts-native install local/fake-1.0.0"), std::string::npos) << env.failure;
 }
@@ -86,8 +92,7 @@ TEST_F(TestStepsTest, PrepareEnvironmentNamesTheInstallCommandWhenNotInstalled) 
 TEST_F(TestStepsTest, PrepareEnvironmentGivesPtsVariablesAndTheTrialPaths) {
   fs::create_directories(root_ / "installed" / "local" / "base-2.0.0");
   profile_.extends_chain = {"local/base-2.0.0"};
-  TestSteps steps(config_, processes_);
-  TestEnvironment env = steps.PrepareEnvironment(Test());
+  TestEnvironment env = steps_.PrepareEnvironment(Test());
   EXPECT_EQ(env.failure, "");
   EXPECT_EQ(env.install_dir, install_dir_);
   EXPECT_EQ(env.env.at("HOME"), install_dir_ + "/");
@@ -129,24 +134,20 @@ TEST_F(TestStepsTest, RunScriptRunsOwnThenParentScriptsAndReportsAFailingOne) {
   Script("pre.sh", "echo parent >> order\n", parent);
   profile_.scripts["pre.sh"] = install_dir_ + "/pre.sh";
   profile_.extends_dirs = {parent};
-  TestSteps steps(config_, processes_);
   PlannedTest t = Test("-a 1");
-  TestEnvironment env = steps.PrepareEnvironment(t);
-  EXPECT_EQ(steps.RunScript(t, "pre", env), "");
+  TestEnvironment env = steps_.PrepareEnvironment(t);
+  EXPECT_EQ(steps_.RunScript(t, "pre", env), "");
   EXPECT_EQ(ReadFile(install_dir_ + "/order"), "own -a 1\nparent\n");
-  EXPECT_EQ(steps.RunScript(t, "interim", env), "");  // none defined
+  EXPECT_EQ(steps_.RunScript(t, "interim", env), "");  // none defined
 
   Script("pre.sh", "echo no space left\necho 3 > pre-test-exit-status\n");
-  EXPECT_EQ(steps.RunScript(t, "pre", env), "The pre run script quit with a non-zero exit status (3): no space left");
+  EXPECT_EQ(steps_.RunScript(t, "pre", env), "The pre run script quit with a non-zero exit status (3): no space left");
 }
 
 TEST_F(TestStepsTest, RunTrialGivesItsOwnLogFileAndReadsIt) {
   Script("fake", "echo \"Result: 42\" > \"$LOG_FILE\"\necho \"args $*\"\n");
-  TestSteps steps(config_, processes_);
-  PlannedTest t = Test("-s 4");
-  TestEnvironment env = steps.PrepareEnvironment(t);
-  TrialSeries s = steps.StartSeries(t, env);
-  TrialRun run = steps.RunTrial(t, env, *s.monitor, 2, false);
+  auto [t, env, s] = Prepare("-s 4");
+  TrialRun run = steps_.RunTrial(t, env, *s.monitor, 2, false);
   EXPECT_EQ(run.failure, "");
   EXPECT_FALSE(run.interrupted);
   EXPECT_EQ(run.log.value_or("(none)"), "Result: 42\n");
@@ -158,28 +159,25 @@ TEST_F(TestStepsTest, RunTrialGivesItsOwnLogFileAndReadsIt) {
 
   // A warm-up: its own log name, nothing for test-logs/.
   Script("fake", "echo \"$LOG_FILE\"\n");
-  run = steps.RunTrial(t, env, *s.monitor, 1, true);
+  run = steps_.RunTrial(t, env, *s.monitor, 1, true);
   EXPECT_EQ(ReadFile(env.trial_output), env.log_base + "-warmup-1.log\n");
   EXPECT_EQ(run.log_entry, "");
 }
 
 TEST_F(TestStepsTest, RunTrialSaysWhyItFailed) {
-  TestSteps steps(config_, processes_);
-  PlannedTest t = Test();
-  TestEnvironment env = steps.PrepareEnvironment(t);
-  TrialSeries s = steps.StartSeries(t, env);
-  TrialRun run = steps.RunTrial(t, env, *s.monitor, 1, false);
+  auto [t, env, s] = Prepare();
+  TrialRun run = steps_.RunTrial(t, env, *s.monitor, 1, false);
   EXPECT_EQ(run.failure, "the run script " + install_dir_ + "/fake does not exist (install.sh did not create it)");
   EXPECT_EQ(run.log_entry, "");
 
   Script("fake", "echo first\necho disk full\necho 7 > test-exit-status\n");
-  run = steps.RunTrial(t, env, *s.monitor, 1, false);
+  run = steps_.RunTrial(t, env, *s.monitor, 1, false);
   EXPECT_EQ(run.failure, "The test quit with a non-zero exit status (7)");
   EXPECT_EQ(run.tail, "first\ndisk full");
   EXPECT_FALSE(run.log);
 
   Script("fake", "kill -SEGV $$\n");
-  run = steps.RunTrial(t, env, *s.monitor, 1, false);
+  run = steps_.RunTrial(t, env, *s.monitor, 1, false);
   EXPECT_EQ(run.failure.rfind("crashed: killed by signal 11", 0), 0u) << run.failure;
 }
 
@@ -188,11 +186,8 @@ TEST_F(TestStepsTest, RunTrialTakesTheMonitorsValues) {
   profile_.results.system_monitors = {{"sys.time", "", ""}};
   config_.minimal_test_time = 0.05;
   Script("fake", "sleep 0.1\n");
-  TestSteps steps(config_, processes_);
-  PlannedTest t = Test();
-  TestEnvironment env = steps.PrepareEnvironment(t);
-  TrialSeries s = steps.StartSeries(t, env);
-  TrialRun run = steps.RunTrial(t, env, *s.monitor, 1, false);
+  auto [t, env, s] = Prepare();
+  TrialRun run = steps_.RunTrial(t, env, *s.monitor, 1, false);
   ASSERT_EQ(run.monitor_values.size(), 1u) << Join(run.monitor_notes, "; ");
   EXPECT_GE(std::stod(run.monitor_values[0]), 0.1);
   EXPECT_FALSE(run.log);
@@ -261,11 +256,10 @@ TEST_F(TestStepsTest, CountTrialFeedsTheRunCountAndTheLog) {
 }
 
 TEST_F(TestStepsTest, DecideMoreTrialsAddsRunsToANoisySeriesWithinTheCap) {
-  TestSteps steps(config_, processes_);
   TrialSeries s = Series(Test());
   for (const char* v : {"80", "120", "80"}) AddTrial(s, Logged(std::string("Result: ") + v));
   EXPECT_FALSE(NeedsMoreTrials(s));
-  ExtraRunDecision d = steps.DecideMoreTrials(s);
+  ExtraRunDecision d = steps_.DecideMoreTrials(s);
   EXPECT_EQ(d.add, 1);
   EXPECT_EQ(s.planned, 4);
   EXPECT_EQ(s.runs_added, 1);
@@ -274,7 +268,7 @@ TEST_F(TestStepsTest, DecideMoreTrialsAddsRunsToANoisySeriesWithinTheCap) {
   EXPECT_TRUE(NeedsMoreTrials(s));
   for (const char* v : {"120", "80", "120"}) {
     AddTrial(s, Logged(std::string("Result: ") + v));
-    steps.DecideMoreTrials(s);
+    steps_.DecideMoreTrials(s);
   }
   EXPECT_EQ(s.state.runs_done, 6);  // run.max_runs
   EXPECT_EQ(s.planned, 6);
@@ -283,12 +277,11 @@ TEST_F(TestStepsTest, DecideMoreTrialsAddsRunsToANoisySeriesWithinTheCap) {
 }
 
 TEST_F(TestStepsTest, DecideMoreTrialsRetriesFailedRunsOnce) {
-  TestSteps steps(config_, processes_);
   TrialSeries s = Series(Test());
   TrialRun failed;
   failed.failure = "crashed";
   for (const TrialRun& run : {Logged("Result: 5"), failed, Logged("Result: 5")}) AddTrial(s, run);
-  EXPECT_EQ(steps.DecideMoreTrials(s).add, 1);
+  EXPECT_EQ(steps_.DecideMoreTrials(s).add, 1);
   EXPECT_TRUE(s.state.failures_retried);
   EXPECT_EQ(s.added_reasons, std::vector<std::string>{"1 failed run(s) retried"});
 }
@@ -303,13 +296,10 @@ TEST_F(TestStepsTest, NeedsMoreTrialsStopsAtPtsCap) {
 }
 
 TEST_F(TestStepsTest, RecordResultMakesTheEntryFromTheSeries) {
-  TestSteps steps(config_, processes_);
-  PlannedTest t = Test();
-  TestEnvironment env = steps.PrepareEnvironment(t);
-  TrialSeries s = steps.StartSeries(t, env);
+  auto [t, env, s] = Prepare();
   for (const char* v : {"10", "11", "12"}) AddTrial(s, Logged(std::string("Result: ") + v, 0.5));
   WriteFileAtomically(install_dir_ + "/pts-results-scale", "MB/s\n");
-  TestRecord record = steps.RecordResult(t, env, s, "");
+  TestRecord record = steps_.RecordResult(t, env, s, "");
   EXPECT_EQ(record.failure, "");
   ASSERT_EQ(record.results.size(), 1u);
   const auto& r = record.results[0];
@@ -325,38 +315,32 @@ TEST_F(TestStepsTest, RecordResultMakesTheEntryFromTheSeries) {
 }
 
 TEST_F(TestStepsTest, RecordResultKeepsFailuresAsAnEmptyValueWithTheError) {
-  TestSteps steps(config_, processes_);
-  PlannedTest t = Test();
-  TestEnvironment env = steps.PrepareEnvironment(t);
-  TrialSeries s = steps.StartSeries(t, env);
+  auto [t, env, s] = Prepare();
   AddTrial(s, Logged("Result: 10"));
-  TestRecord record = steps.RecordResult(t, env, s, "post.sh timed out after 60 s");
+  TestRecord record = steps_.RecordResult(t, env, s, "post.sh timed out after 60 s");
   EXPECT_EQ(record.failure, "post.sh timed out after 60 s");
   ASSERT_EQ(record.results.size(), 1u);
   EXPECT_EQ(record.results[0].entries.at(0).value, "");
   EXPECT_EQ(nlohmann::json::parse(*record.results[0].entries[0].json)["error"], "post.sh timed out after 60 s");
 
   // No trial gave a value: the test is still recorded, with the subtitle and every failure.
-  s = steps.StartSeries(t, env);
+  s = steps_.StartSeries(t, env);
   TrialRun failed;
   failed.failure = "crashed";
   AddTrial(s, failed);
   s.failures.push_back("interim.sh timed out");
-  record = steps.RecordResult(t, env, s, "");
+  record = steps_.RecordResult(t, env, s, "");
   ASSERT_EQ(record.results.size(), 1u);
   EXPECT_EQ(record.results[0].description, "Fake Subtitle");
   EXPECT_EQ(record.failure, "run 1: crashed; interim.sh timed out");
 }
 
 TEST_F(TestStepsTest, RecordResultOfAnInterruptedSeriesKeepsNothing) {
-  TestSteps steps(config_, processes_);
-  PlannedTest t = Test();
-  TestEnvironment env = steps.PrepareEnvironment(t);
-  TrialSeries s = steps.StartSeries(t, env);
+  auto [t, env, s] = Prepare();
   AddTrial(s, Logged("Result: 10"));
   s.interrupted = true;
   WriteFileAtomically(install_dir_ + "/pts-test-version", "2.0\n");
-  TestRecord record = steps.RecordResult(t, env, s, "");
+  TestRecord record = steps_.RecordResult(t, env, s, "");
   EXPECT_EQ(record.failure, "interrupted");
   EXPECT_TRUE(record.results.empty());
   EXPECT_FALSE(fs::exists(install_dir_ + "/pts-test-version"));  // not left for the next test
@@ -365,23 +349,22 @@ TEST_F(TestStepsTest, RecordResultOfAnInterruptedSeriesKeepsNothing) {
 // Several series of one test advanced round by round (as storage targets will: round 1 on each
 // target, then round 2...) keep their own values, decisions and logs.
 TEST_F(TestStepsTest, SeriesAdvancedRoundByRoundStayApart) {
-  TestSteps steps(config_, processes_);
   PlannedTest t = Test();
-  TestEnvironment env = steps.PrepareEnvironment(t);
+  TestEnvironment env = steps_.PrepareEnvironment(t);
   std::vector<TrialSeries> series;
-  series.push_back(steps.StartSeries(t, env));
-  series.push_back(steps.StartSeries(t, env));
+  series.push_back(steps_.StartSeries(t, env));
+  series.push_back(steps_.StartSeries(t, env));
   const std::vector<std::vector<std::string>> values = {{"10", "10", "10"}, {"20", "30", "20", "30", "20", "30"}};
   for (int round = 0; round < 6; ++round)
     for (size_t k = 0; k < series.size(); ++k) {
       if (!NeedsMoreTrials(series[k])) continue;
       AddTrial(series[k], Logged("Result: " + values[k][round]));
-      if (series[k].state.runs_done == series[k].planned) steps.DecideMoreTrials(series[k]);
+      if (series[k].state.runs_done == series[k].planned) steps_.DecideMoreTrials(series[k]);
     }
   EXPECT_EQ(series[0].state.runs_done, 3);
   EXPECT_EQ(series[1].state.runs_done, 6);  // noisy: runs added up to run.max_runs
-  EXPECT_EQ(steps.RecordResult(t, env, series[0], "").results.at(0).entries.at(0).value, "10");
-  EXPECT_EQ(steps.RecordResult(t, env, series[1], "").results.at(0).entries.at(0).value, "25");
+  EXPECT_EQ(steps_.RecordResult(t, env, series[0], "").results.at(0).entries.at(0).value, "10");
+  EXPECT_EQ(steps_.RecordResult(t, env, series[1], "").results.at(0).entries.at(0).value, "25");
 }
 
 }  // namespace
