@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_text.h"
@@ -94,6 +95,7 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
   // measured something else).
   std::map<std::string, std::pair<double, int>> geo;
   std::vector<std::string> order;
+  std::set<const results::Result*> shown;  // published charts already printed above a stand-in's
 
   for (size_t i = 0; i < file.results.size(); ++i) {
     const results::Result& r = file.results[i];
@@ -101,8 +103,8 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
     if (!mine) continue;
     // The text view marks stand-in rows ("This Box *") and footnotes them itself.
     std::optional<std::string> stand_in = StandInOf(*mine);
-    // A stand-in kept apart: the published chart first, untouched, then the stand-in's own.
-    if (const results::Result* original = KeptApartOriginal(file, *mine)) {
+    // A stand-in kept apart: the published chart first (once), untouched, then the stand-in's own.
+    if (const results::Result* original = KeptApartOriginal(file, *mine); original && shown.insert(original).second) {
       results::AppendResultText(out, *original, width, "");
       out += '\n';
     }

@@ -56,6 +56,10 @@ results::ResultFile Reproduction() {
   standin.proportion = "HIB";
   standin.entries = {Trials("This Box", "7777.5", "7777:7778")};
   f.results.push_back(standin);
+  results::Result iops = standin;  // the stand-in's second result, in yet another unit
+  iops.scale = "IOPS";
+  iops.entries = {Trials("This Box", "34768.39", "34768.39")};
+  f.results.push_back(iops);
   ReproducePlan plan;
   PlanItem item;
   item.result_index = 0;
@@ -93,7 +97,7 @@ TEST(StandInViews, TextDrawsTheStandInOnItsOwnAxis) {
 
 TEST(StandInViews, SvgGivesTheStandInItsOwnChart) {
   const results::ResultFile f = Reproduction();
-  ASSERT_EQ(f.results.size(), 2u);
+  ASSERT_EQ(f.results.size(), 3u);
   const std::string original = results::ResultToSvg(f.results[0]);
   const std::string own = results::ResultToSvg(f.results[1]);
   EXPECT_EQ(original.find("This Box"), std::string::npos);
@@ -129,6 +133,8 @@ TEST(StandInViews, ComparisonShowsBothChartsAndNoPercentage) {
                       "the original reports Seconds, lower is better: no percentage across units)"),
             std::string::npos)
       << text;
+  EXPECT_NE(text.find("This Box * . 34768.39"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Published A . 101.5"), text.rfind("Published A . 101.5")) << "the published chart once";
   EXPECT_EQ(text.find("% of"), std::string::npos) << text;
   EXPECT_EQ(text.find("geometric mean"), std::string::npos) << text;
 }
