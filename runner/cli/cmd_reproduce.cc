@@ -22,7 +22,7 @@ namespace ptsn::cli {
 
 namespace {
 
-const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline"}};
+const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
 
 int Reproduce(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, kSpec);
@@ -36,6 +36,7 @@ int Reproduce(const std::vector<std::string>& argv) {
   o.upload = a.Has("--upload");
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
+  o.yes = a.Has("--yes");
   o.width = TerminalWidth();
   return reproduce::RunSession(o, std::cout);
 }
@@ -58,7 +59,7 @@ std::vector<std::string> IncompleteSystems(const results::ResultFile& file) {
 }
 
 int FinishRun(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, {{}, {"--dry-run", "--skip-unavailable", "--non-interactive", "--offline"}});
+  Args a = Args::Parse(argv, {{}, {"--dry-run", "--skip-unavailable", "--non-interactive", "--offline", "--yes"}});
   if (a.positional().size() != 1) throw Error("usage: pts-native finish-run SAVED-NAME", 2);
   const std::string& name = a.positional()[0];
   const auto dirs = results::ResultDirectories(GlobalSettings());
@@ -98,6 +99,7 @@ int FinishRun(const std::vector<std::string>& argv) {
   o.skip_unavailable = a.Has("--skip-unavailable");
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
+  o.yes = a.Has("--yes");
   o.width = TerminalWidth();
   return reproduce::RunSession(o, std::cout);
 }
@@ -118,12 +120,13 @@ std::optional<int> RunResultIfNamed(const std::vector<std::string>& args) {
 
 std::vector<Command> ReproduceCommands() {
   const std::string usage =
-      "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload [--token T]]";
+      "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--yes] [--upload "
+      "[--token T]]";
   return {
       {"reproduce", {}, "Running", usage,
        "run a published result's tests here (stand-ins where the original cannot run) and compare side by side",
        Reproduce},
-      {"finish-run", {"resume-run"}, "Running", "SAVED-NAME [--dry-run] [--non-interactive] [--offline]",
+      {"finish-run", {"resume-run"}, "Running", "SAVED-NAME [--dry-run] [--non-interactive] [--offline] [--yes]",
        "run the tests a saved result's system is still missing (an interrupted or failed run)", FinishRun,
        "The system to finish: TEST_RESULTS_IDENTIFIER, else the only incomplete one, else asked. Its\n"
        "missing or failed tests run again and are saved into the same file under the same system."},
