@@ -155,7 +155,11 @@ NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optio
 App::Stored App::CommitUpload(const NewResult& r, const std::string& dedupe_key) {
   std::time_t when = r.uploaded_at;
   Dedupe dedupe;
-  if (!dedupe_key.empty() && options_.dedupe_seconds > 0) dedupe = {dedupe_key, when - options_.dedupe_seconds};
+  // A retry repeats every field: the same file with other logs or listing is another upload.
+  if (!dedupe_key.empty() && options_.dedupe_seconds > 0)
+    dedupe = {wire::Sha256Hex(dedupe_key + "|" + (r.system_logs_zip ? wire::Sha1Hex(*r.system_logs_zip) : "-") + "|" +
+                              (r.unlisted ? "unlisted" : "listed")),
+              when - options_.dedupe_seconds};
   try {
     std::string id = committer_.Insert(r, DayKey(when), [&, when](int64_t seq) {
       return FormatResultId(when, seq, r.owner, r.summary.title);

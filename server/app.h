@@ -70,8 +70,8 @@ class App {
   NewResult CheckUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
                         std::string local_file_name, bool unlisted, std::string xml_sha1 = "",
                         std::optional<std::string> xml_deflated = std::nullopt);
-  // `dedupe_key` (the token's hash): a file this key stored within dedupe_seconds is answered
-  // with that result's ID; "" = always a new result.
+  // `dedupe_key` (the token's hash): the same upload (file, logs, listing) this key stored within
+  // dedupe_seconds is answered with that result's ID; "" = always a new result.
   Stored CommitUpload(const NewResult& result, const std::string& dedupe_key = "");
   // A stored result, from memory when it was fetched lately; nullptr when there is none.
   std::shared_ptr<const StoredResult> Fetch(const std::string& id);
