@@ -8,6 +8,10 @@
 #             connections while they are open, beside the same with none open;
 #   pages     VIEWS (16) concurrent views of one ~7 MB upload's page (/result/ID): wall time,
 #             server CPU, peak RSS and RSS after the load; then the same views again;
+#   mixed     the load test's mix: 50 uploaders (100-result files, bzip2 as PTS with php-bz2
+#             sends them) and 10 readers of one stored result at once, MIXED_UPLOADS (3000)
+#             uploads; uploads/s, p99, fetches/s, p99 (median of MIXED_RUNS (3), client on the
+#             same cores);
 #   search    SEARCH_ROWS (100,000) results: a search through the index against the LIKE scan
 #             (bench_search, in-process).
 #   BEFORE=/tmp/main/build/pts-native-server bench/bench_server_abuse.sh [BUILD_DIR]
@@ -16,7 +20,8 @@ cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
 AFTER="$BUILD/pts-native-server" BEFORE="${BEFORE:-}"
 CONNECTIONS="${CONNECTIONS:-10000}" CHUNKED_MIB="${CHUNKED_MIB:-1024}" VIEWS="${VIEWS:-16}"
-SEARCH_ROWS="${SEARCH_ROWS:-100000}"
+SEARCH_ROWS="${SEARCH_ROWS:-100000}" MIXED_UPLOADS="${MIXED_UPLOADS:-3000}" MIXED_RUNS="${MIXED_RUNS:-3}"
+LOAD="$BUILD/bench_load_client"
 [ -x "$AFTER" ] && [ -x "$BUILD/bench/gen_results" ] || { echo "build pts-native-server and gen_results first" >&2; exit 1; }
 WORK="$(mktemp -d /tmp/ptsn-bench-abuse.XXXXXX)"
 PID=""
@@ -75,6 +80,23 @@ for side in before after; do
   quiet_h="$($CLIENT slowloris "$PORT" "$TOKEN" "$WORK/small.form" 0 | sed -n 's/.*healthz_ms=\([^ ]*\).*upload_ms=\([^ ]*\).*/healthz_ms=\1 upload_ms=\2/p')"
   echo "no slow connections:    $quiet_h"
   echo "slowloris:              $($CLIENT slowloris "$PORT" "$TOKEN" "$WORK/small.form" "$CONNECTIONS")  server_alive=$(kill -0 "$PID" 2>/dev/null && echo yes || echo no)"
+  stop
+
+  start "$bin" mixed
+  "$LOAD" upload 127.0.0.1 "$PORT" "$TOKEN" 1 1 100 >/dev/null
+  one="$(curl -s "http://127.0.0.1:$PORT/api/v1/results?limit=1" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')"
+  ups=() upp=() fes=() fep=()
+  for _ in $(seq "$MIXED_RUNS"); do
+    "$LOAD" fetch 127.0.0.1 "$PORT" "/api/v1/results/$one/composite.xml" 10 100000000 >"$WORK/fetch.out" 2>&1 &
+    fetcher=$!
+    up="$("$LOAD" upload 127.0.0.1 "$PORT" "$TOKEN" 50 "$MIXED_UPLOADS" 100 || true)"
+    kill -USR1 "$fetcher" 2>/dev/null; wait "$fetcher" 2>/dev/null || true
+    fe="$(cat "$WORK/fetch.out")"
+    ups+=("$(echo "$up" | sed -n 's/.* rps=\([0-9.]*\).*/\1/p')"); upp+=("$(echo "$up" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')")
+    fes+=("$(echo "$fe" | sed -n 's/.* rps=\([0-9.]*\).*/\1/p')"); fep+=("$(echo "$fe" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')")
+  done
+  med() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+  echo "mixed (50 uploaders + 10 readers): uploads/s $(med "${ups[@]}")  upload p99 $(med "${upp[@]}") ms  fetches/s $(med "${fes[@]}")  fetch p99 $(med "${fep[@]}") ms  (median of $MIXED_RUNS)"
   stop
 
   start "$bin" pages

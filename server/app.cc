@@ -422,14 +422,23 @@ struct Routes {
         SendJson(res, 200, {{"results", list}});
       }, err_shape);
     });
-    svr.Get(R"(/api/v1/results/([^/]+)/composite\.xml)", [this, err_shape](const Request& req, Response& res) {
-      Guard(res, [&] {
-        auto stored = app.Fetch(req.matches[1]);
-        if (!stored) throw HttpError{404, "no result with ID '" + req.matches[1].substr(0, 64) + "'"};
-        res.set_header("ETag", "\"" + stored->xml_sha1 + "\"");
-        res.set_shared_content(stored, stored->xml, "application/xml");  // no copy per request
-      }, err_shape);
-    });
+    auto send_xml = [](Response& res, const std::shared_ptr<const StoredResult>& stored) {
+      res.set_header("ETag", "\"" + stored->xml_sha1 + "\"");
+      res.set_shared_content(stored, stored->xml, "application/xml");  // no copy per request
+    };
+    svr.Get(R"(/api/v1/results/([^/]+)/composite\.xml)",
+            [this, send_xml](const Request& req, Response& res) {  // fetched lately: from memory, at once
+              auto stored = app.results_.Get(req.matches[1]);
+              if (stored) send_xml(res, stored);
+              return stored != nullptr;
+            },
+            [this, err_shape, send_xml](const Request& req, Response& res) {
+              Guard(res, [&] {
+                auto stored = app.Fetch(req.matches[1]);
+                if (!stored) throw HttpError{404, "no result with ID '" + req.matches[1].substr(0, 64) + "'"};
+                send_xml(res, stored);
+              }, err_shape);
+            });
     svr.Get(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
         auto stored = app.Fetch(req.matches[1]);

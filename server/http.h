@@ -67,18 +67,29 @@ struct Admission {
 // default body limit.
 using Admit = std::function<Admission(const Request&)>;
 
+// Answers on the connection's event loop, without the hop to a worker thread, when it can do so
+// at once (never blocking: e.g. from a cache); returns false to leave the request to the Handler.
+using QuickHandler = std::function<bool(const Request&, Response&)>;
+
 struct Route {
   std::string method;
   std::regex pattern;  // the whole path must match
   std::string pattern_text;
   Handler handler;
   Admit admit;
+  QuickHandler quick;
 };
 
 // The route table. Rows are added once at start-up; lookups are read-only and thread-safe.
 class Router {
  public:
   Router& Get(const std::string& pattern, Handler h) { return Add("GET", pattern, std::move(h)); }
+  // A GET whose `quick` answers what it can without blocking (see QuickHandler).
+  Router& Get(const std::string& pattern, QuickHandler quick, Handler h) {
+    Add("GET", pattern, std::move(h));
+    routes_.back().quick = std::move(quick);
+    return *this;
+  }
   Router& Post(const std::string& pattern, Handler h, Admit admit = {}) {
     return Add("POST", pattern, std::move(h), std::move(admit));
   }

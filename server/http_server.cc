@@ -208,10 +208,28 @@ struct HttpServer::Impl {
         self->RefuseMidBody(conn, *ex);
         return MHD_YES;
       }
+      if (ex->req.body.empty()) {
+        // Room for the whole body at once: no copy as it grows (a doubling string held the old
+        // and the new buffer, 48 MB for a 16 MB body). Pages not yet written cost no memory.
+        const std::string length = ex->req.get_header_value("Content-Length");
+        ex->req.body.reserve(length.empty() ? ex->max_body : std::min<size_t>(ex->max_body, std::strtoull(length.c_str(), nullptr, 10)));
+      }
       ex->req.body.append(upload_data, n);
       return MHD_YES;
     }
     if (ex->refused_mid_body) return MHD_NO;  // the body ended after the 413: close
+    if (!ex->dispatched && ex->route->quick) {
+      bool answered = false;
+      try {
+        answered = ex->route->quick(ex->req, ex->res);
+      } catch (const std::exception&) {
+        ex->res = Response{};  // the worker's handler answers it, errors included
+      }
+      if (answered) {
+        ex->dispatched = true;
+        return Queue(conn, ex->res);
+      }
+    }
     if (!ex->dispatched) {
       ex->dispatched = true;
       if (ConnectionState* cs = StateOf(conn)) cs->deadline_ms = 0;

@@ -148,15 +148,27 @@ constexpr const char* kSearchIndex[] = {
     " VALUES ('delete', old.rowid, old.title, old.description, old.tests, old.systems, old.hardware); END",
 };
 
-// sql::kSearch with the rows first narrowed by the index: $1 the MATCH expression, then
-// kSearch's parameters ($2..$6: LIKE patterns for the short terms only, limit, offset).
-constexpr const char* kIndexedSearch =
+// Newest first is storage order here (rowid; uploaded_at is taken just before the commit, so the
+// two agree), which both the index and the table give without a sort: a search stops as soon as
+// it has its page, whether its terms match ten rows or most of them.
+// Without an index term: the table from its end, the short terms as LIKE patterns ($1..$3),
+// $4 limit, $5 offset.
+constexpr const char* kScanSearch =
     "SELECT id, owner, title, uploaded_at, system_count, result_count, systems, tests FROM results"
-    " WHERE rowid IN (SELECT rowid FROM results_fts WHERE results_fts MATCH $1) AND unlisted = 0"
+    " WHERE unlisted = 0"
+    " AND ($1 = '' OR lower(title) LIKE $1 ESCAPE '!' OR lower(description) LIKE $1 ESCAPE '!')"
+    " AND ($2 = '' OR lower(tests) LIKE $2 ESCAPE '!')"
+    " AND ($3 = '' OR lower(systems) LIKE $3 ESCAPE '!' OR lower(hardware) LIKE $3 ESCAPE '!')"
+    " ORDER BY rowid DESC LIMIT $4 OFFSET $5";
+// With one: the index's matches from the newest ($1 the MATCH expression), each row then read
+// and checked (listed, short terms $2..$4) by kSearchRow.
+constexpr const char* kIndexMatches = "SELECT rowid FROM results_fts WHERE results_fts MATCH $1 ORDER BY rowid DESC";
+constexpr const char* kSearchRow =
+    "SELECT id, owner, title, uploaded_at, system_count, result_count, systems, tests FROM results"
+    " WHERE rowid = $1 AND unlisted = 0"
     " AND ($2 = '' OR lower(title) LIKE $2 ESCAPE '!' OR lower(description) LIKE $2 ESCAPE '!')"
     " AND ($3 = '' OR lower(tests) LIKE $3 ESCAPE '!')"
-    " AND ($4 = '' OR lower(systems) LIKE $4 ESCAPE '!' OR lower(hardware) LIKE $4 ESCAPE '!')"
-    " ORDER BY uploaded_at DESC, id DESC LIMIT $5 OFFSET $6";
+    " AND ($4 = '' OR lower(systems) LIKE $4 ESCAPE '!' OR lower(hardware) LIKE $4 ESCAPE '!')";
 
 // Characters (UTF-8 code points) in `s`: a trigram is three of them.
 size_t CodePoints(const std::string& s) {
@@ -292,26 +304,37 @@ class SqliteStorage : public Storage {
     // shorter ones are LIKE patterns on the rows the index (or, without any, the time order) gives.
     std::string match;
     auto indexed = [&](const std::string& term, const char* columns) {
-      if (term.empty() || CodePoints(term) < 3) return std::string();
+      if (CodePoints(term) < 3) return;
       std::string phrase = "\"";
       for (char c : term) phrase += c == '"' ? std::string("\"\"") : std::string(1, c);
       match += (match.empty() ? "" : " AND ") + std::string(columns) + " : " + phrase + "\"";
-      return std::string();
     };
     auto like = [](const std::string& term) { return CodePoints(term) < 3 ? sql::ContainsPattern(term) : std::string(); };
     indexed(query.text, "{title description}");
     indexed(query.test, "{tests}");
     indexed(query.system, "{systems hardware}");
     auto db = Lease();
-    Stmt q(*db, match.empty() ? sql::kSearch : kIndexedSearch);
-    int at = 1;
-    if (!match.empty()) q.Text(at++, match);
-    q.Text(at, like(query.text)).Text(at + 1, like(query.test)).Text(at + 2, like(query.system));
-    q.Int(at + 3, query.limit).Int(at + 4, query.offset);
     std::vector<ListedResult> out;
-    while (q.Step()) {
-      out.push_back({q.ColText(0), q.ColText(1), q.ColText(2), q.ColInt(3), static_cast<int>(q.ColInt(4)),
-                     static_cast<int>(q.ColInt(5)), q.ColText(6), q.ColText(7)});
+    auto listed = [](Stmt& q) {
+      return ListedResult{q.ColText(0), q.ColText(1), q.ColText(2), q.ColInt(3), static_cast<int>(q.ColInt(4)),
+                          static_cast<int>(q.ColInt(5)), q.ColText(6), q.ColText(7)};
+    };
+    if (match.empty()) {
+      Stmt q(*db, kScanSearch);
+      q.Text(1, like(query.text)).Text(2, like(query.test)).Text(3, like(query.system));
+      q.Int(4, query.limit).Int(5, query.offset);
+      while (q.Step()) out.push_back(listed(q));
+      return out;
+    }
+    Stmt matches(*db, kIndexMatches);
+    matches.Text(1, match);
+    const std::string text = like(query.text), test = like(query.test), system = like(query.system);
+    for (int skip = query.offset; static_cast<int>(out.size()) < query.limit && matches.Step();) {
+      Stmt row(*db, kSearchRow);
+      row.Int(1, matches.ColInt(0)).Text(2, text).Text(3, test).Text(4, system);
+      if (!row.Step()) continue;
+      if (skip > 0) --skip;
+      else out.push_back(listed(row));
     }
     return out;
   }
