@@ -125,8 +125,15 @@ def slowloris(port, token, upload_file, connections):
     th = threading.Thread(target=trickle)
     th.start()
     time.sleep(3)
-    health = [timed_get(port, "/healthz")[0] for _ in range(20)]
-    uploads = [timed_upload(port, token, body) for _ in range(10)]
+    def probe(fn, n):  # n tries; three unanswered in a row end it (each waited 10 s)
+        out = []
+        for _ in range(n):
+            out.append(fn())
+            if len(out) >= 3 and out[-3:] == [None, None, None]:
+                break
+        return out + [None] * (n - len(out))
+    health = probe(lambda: timed_get(port, "/healthz")[0], 20)
+    uploads = probe(lambda: timed_upload(port, token, body), 10)
     alive = 0
     for s in socks:
         try:

@@ -90,7 +90,7 @@ for side in before after; do
     "$LOAD" fetch 127.0.0.1 "$PORT" "/api/v1/results/$one/composite.xml" 10 100000000 >"$WORK/fetch.out" 2>&1 &
     fetcher=$!
     up="$("$LOAD" upload 127.0.0.1 "$PORT" "$TOKEN" 50 "$MIXED_UPLOADS" 100 || true)"
-    kill -USR1 "$fetcher" 2>/dev/null; wait "$fetcher" 2>/dev/null || true
+    kill -USR1 "$fetcher" 2>/dev/null || true; wait "$fetcher" 2>/dev/null || true
     fe="$(cat "$WORK/fetch.out")"
     ups+=("$(echo "$up" | sed -n 's/.* rps=\([0-9.]*\).*/\1/p')"); upp+=("$(echo "$up" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')")
     fes+=("$(echo "$fe" | sed -n 's/.* rps=\([0-9.]*\).*/\1/p')"); fep+=("$(echo "$fe" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')")
