@@ -104,13 +104,6 @@ std::string AddressText(const sockaddr* sa) {
   return buf;
 }
 
-const char* Reason(int status) {
-  switch (status) {
-    case 413: return "Content Too Large";
-    default: return "Error";
-  }
-}
-
 }  // namespace
 
 struct HttpServer::Impl {
@@ -320,7 +313,7 @@ struct HttpServer::Impl {
     ex.req.body.shrink_to_fit();
     Response res;
     TooLarge(ex, res);
-    std::string wire = "HTTP/1.1 413 " + std::string(Reason(413)) + "\r\nContent-Type: application/json\r\n"
+    std::string wire = "HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\n"
                        "Content-Length: " + std::to_string(res.body.size()) + "\r\nConnection: close\r\n\r\n" + res.body;
     const MHD_ConnectionInfo* info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (info) {

@@ -4,6 +4,7 @@
 #include <pthread.h>
 
 #include <csignal>
+#include <type_traits>
 #include <iostream>
 
 #include "runner/common/args.h"
@@ -52,25 +53,20 @@ std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
   return ptsn::server::OpenSqliteStorage(dir + "/results.db");
 }
 
-size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) {
+// The value of a numeric option, or `fallback` when it is not given.
+template <typename T>
+T NumberArg(const ptsn::Args& args, const std::string& name, T fallback) {
   auto v = args.Value(name);
   if (!v) return fallback;
   try {
-    return std::stoull(*v);
+    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::stod(*v));
+    else return static_cast<T>(std::stoull(*v));
   } catch (const std::exception&) {
     throw ptsn::Error(name + ": not a number: " + *v);
   }
 }
-
-double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) {
-  auto v = args.Value(name);
-  if (!v) return fallback;
-  try {
-    return std::stod(*v);
-  } catch (const std::exception&) {
-    throw ptsn::Error(name + ": not a number: " + *v);
-  }
-}
+size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) { return NumberArg(args, name, fallback); }
+double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) { return NumberArg(args, name, fallback); }
 
 int Serve(const ptsn::Args& args) {
   // Signals are taken by sigwait below, not by whichever thread they land on.
