@@ -1,6 +1,7 @@
 #include "server/http.h"
 
 #include <strings.h>
+#include <unistd.h>
 
 namespace ptsn::server::http {
 
@@ -35,6 +36,18 @@ void Response::set_shared_content(std::shared_ptr<const void> owner, std::string
   body.clear();
   shared_owner = std::move(owner);
   shared_body = bytes;
+  set_header("Content-Type", content_type);
+}
+
+void Response::set_file_content(int fd, size_t size, const std::string& content_type) {
+  body.clear();
+  shared_owner.reset();
+  shared_body = {};
+  file = std::shared_ptr<const int>(new int(fd), [](const int* f) {
+    ::close(*f);
+    delete f;
+  });
+  file_size = size;
   set_header("Content-Type", content_type);
 }
 

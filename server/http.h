@@ -46,12 +46,17 @@ struct Response {
   // sent from there without a copy. When set, `body` is ignored.
   std::shared_ptr<const void> shared_owner;
   std::string_view shared_body;
+  // A body read from an open file (sent with sendfile); the descriptor is closed with the last copy.
+  std::shared_ptr<const int> file;
+  size_t file_size = 0;
   bool close_connection = false;  // answer with "Connection: close" and close afterwards
 
   void set_header(const std::string& name, const std::string& value);
   void set_content(std::string content, const std::string& content_type);
   // `owner` keeps `bytes` alive until the answer is sent.
   void set_shared_content(std::shared_ptr<const void> owner, std::string_view bytes, const std::string& content_type);
+  // Takes `fd` (open for reading, `size` bytes): it is closed once the answer is sent.
+  void set_file_content(int fd, size_t size, const std::string& content_type);
   std::string_view content() const { return shared_owner ? shared_body : std::string_view(body); }
 };
 

@@ -344,7 +344,11 @@ struct HttpServer::Impl {
 
   static MHD_Result Queue(MHD_Connection* conn, Response& res) {
     MHD_Response* r;
-    if (res.shared_owner) {
+    if (res.file) {
+      const int fd = ::dup(*res.file);  // libmicrohttpd closes its own copy
+      r = fd < 0 ? nullptr : MHD_create_response_from_fd(res.file_size, fd);
+      if (!r && fd >= 0) ::close(fd);
+    } else if (res.shared_owner) {
       auto* owner = new std::shared_ptr<const void>(std::move(res.shared_owner));
       r = MHD_create_response_from_buffer_with_free_callback_cls(
           res.shared_body.size(), const_cast<char*>(res.shared_body.data()),

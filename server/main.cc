@@ -1,5 +1,5 @@
-// pts-native-server: serve results (`--data DIR --listen HOST:PORT`) or manage upload tokens
-// (`token create NAME --data DIR`).
+// pts-native-server: serve results (`--data DIR --listen HOST:PORT`), manage upload tokens
+// (`token create NAME --data DIR`) or import test downloads (`import-downloads DIR --data D`).
 
 #include <pthread.h>
 
@@ -13,6 +13,7 @@
 #include "server/app.h"
 #include "server/auth.h"
 #include "runner/common/strings.h"
+#include "server/downloads.h"
 #include "server/http_server.h"
 
 namespace {
@@ -26,11 +27,14 @@ constexpr const char* kUsage =
     "                         [--header-timeout S] [--body-timeout S] [--trust-proxy ADDR[,ADDR...]]\n"
     "                         [--dedupe-seconds S]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
+    "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
     "  --database URL   postgresql://... to use PostgreSQL instead of SQLite\n"
     "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
     "  --cpu-slots N    requests decoding/checking at once, the rest wait first come first served\n"
     "                   (default: one per core)\n"
+    "  --downloads DIR  test downloads served as GET /downloads/<sha256> (default DATA/downloads;\n"
+    "                   import-downloads fills it)\n"
     "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
     "                   0 = off; bounds how late a delete by another server process is seen)\n"
     "  --threads N      threads running requests (default 64); connections beyond them wait, idle\n"
@@ -67,6 +71,10 @@ T NumberArg(const ptsn::Args& args, const std::string& name, T fallback) {
 }
 size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) { return NumberArg(args, name, fallback); }
 double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) { return NumberArg(args, name, fallback); }
+
+std::string DownloadsDir(const ptsn::Args& args) {
+  return args.ValueOr("--downloads", args.ValueOr("--data", "pts-native-server-data") + "/downloads");
+}
 
 int Serve(const ptsn::Args& args) {
   // Signals are taken by sigwait below, not by whichever thread they land on.
@@ -113,6 +121,7 @@ int Serve(const ptsn::Args& args) {
   ptsn::server::App app(*storage, options);
   ptsn::server::http::Router router;
   app.Install(router);
+  ptsn::server::InstallDownloadRoutes(router, DownloadsDir(args));
   ptsn::server::http::HttpServer svr(router, limits);
   try {
     port = svr.Start(host, port);
@@ -135,7 +144,7 @@ int main(int argc, char** argv) {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
                         "--write-burst", "--address-write-rate", "--address-write-burst", "--max-body", "--max-xml",
                         "--cpu-slots", "--cache-seconds", "--max-connections", "--max-connections-per-address",
-                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds"},
+                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads"},
                        {"--help", "-h"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {
@@ -147,6 +156,12 @@ int main(int argc, char** argv) {
     if (pos.size() == 3 && pos[0] == "token" && pos[1] == "create") {
       auto storage = OpenFromArgs(args);
       std::cout << ptsn::server::CreateToken(*storage, pos[2]) << std::endl;
+      return 0;
+    }
+    if (pos.size() == 2 && pos[0] == "import-downloads") {
+      auto n = ptsn::server::ImportDownloads(pos[1], DownloadsDir(args));
+      std::cout << "Imported " << n.added << " file(s) (" << n.bytes << " bytes) into " << DownloadsDir(args) << "; "
+                << n.present << " already there" << std::endl;
       return 0;
     }
     std::cerr << kUsage;
