@@ -1,5 +1,6 @@
 // Reproducing a published result (runner/reproduce/): `reproduce <ID>`, and `run|benchmark <ID>`
-// when the argument names a saved result or a result ID rather than a profile or suite.
+// when the argument names a saved result or a result ID rather than a profile or suite; and
+// `finish-run`, which runs what a saved result's own system is missing through the same session.
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,20 +25,26 @@ namespace {
 
 const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
 
-int Reproduce(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kSpec);
-  if (a.positional().size() != 1) throw Error("reproduce: give exactly one result ID or saved result name");
+// The session options `reproduce` and `finish-run` share: the flags, and the text width.
+reproduce::SessionOptions CommonOptions(const Args& a, const std::string& name) {
   reproduce::SessionOptions o;
-  o.name = a.positional()[0];
-  o.servers = a.Values("--server");
-  o.token = a.ValueOr("--token", "");
+  o.name = name;
   o.dry_run = a.Has("--dry-run");
   o.skip_unavailable = a.Has("--skip-unavailable");
-  o.upload = a.Has("--upload");
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
   o.yes = a.Has("--yes");
   o.width = TerminalWidth();
+  return o;
+}
+
+int Reproduce(const std::vector<std::string>& argv) {
+  Args a = Args::Parse(argv, kSpec);
+  if (a.positional().size() != 1) throw Error("reproduce: give exactly one result ID or saved result name");
+  reproduce::SessionOptions o = CommonOptions(a, a.positional()[0]);
+  o.servers = a.Values("--server");
+  o.token = a.ValueOr("--token", "");
+  o.upload = a.Has("--upload");
   return reproduce::RunSession(o, std::cout);
 }
 
@@ -92,15 +99,8 @@ int FinishRun(const std::vector<std::string>& argv) {
     throw Error("finish-run: " + name + " has several incomplete runs (" + Join(incomplete, ", ") +
                 "); pick one with TEST_RESULTS_IDENTIFIER", 2);
   }
-  reproduce::SessionOptions o;
-  o.name = name;
+  reproduce::SessionOptions o = CommonOptions(a, name);
   o.resume_identifier = chosen;
-  o.dry_run = a.Has("--dry-run");
-  o.skip_unavailable = a.Has("--skip-unavailable");
-  o.non_interactive = a.Has("--non-interactive");
-  o.offline = a.Has("--offline");
-  o.yes = a.Has("--yes");
-  o.width = TerminalWidth();
   return reproduce::RunSession(o, std::cout);
 }
 
