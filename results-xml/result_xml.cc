@@ -8,9 +8,13 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <functional>
 #include <initializer_list>
+#include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -192,6 +196,9 @@ class SaxReader {
   const std::optional<std::pair<long, std::string>>& xml_error() const { return xml_error_; }
   // The ReadLimits bound that stopped the parse, "" if none did.
   const std::string& limit_error() const { return limit_error_; }
+  // Unknown elements and attributes read past: how many, and the first ("line N: ...").
+  size_t ignored_count() const { return ignored_count_; }
+  const std::string& first_ignored() const { return first_ignored_; }
   ResultFile Take() { return std::move(file_); }
   // Streaming only: a <Generated> or <System> came after a <Result> (PTS never writes that).
   bool out_of_order() const { return out_of_order_; }
@@ -321,8 +328,20 @@ class SaxReader {
     return CountNode();
   }
 
+  // An element PTS does not know. PTS reads past it (SimpleXML picks the elements it knows) and
+  // drops it when it writes the file again; so does this reader, skipping the element and all it
+  // holds, and the read reports it (Parse: NoteIgnored). The XSD refuses it: schema_structure
+  // still does.
   void Unknown(const xmlChar* name, const Open& parent) {
-    Fail(Line(), {"unknown element <", reinterpret_cast<const char*>(name), "> in <", parent.name, ">"});
+    const char* element = reinterpret_cast<const char*>(name);
+    if (schema_) return Fail(Line(), {"unknown element <", element, "> in <", parent.name, ">"});
+    Ignored({"unknown element <", element, "> in <", parent.name, ">"});
+    ignored_depth_ = 1;
+  }
+  [[gnu::cold, gnu::noinline]] void Ignored(std::initializer_list<std::string_view> what) {
+    if (ignored_count_++ > 0) return;
+    first_ignored_ = "line " + std::to_string(Line()) + ": ";
+    for (std::string_view part : what) first_ignored_ += part;
   }
 
   static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar* uri, int,
@@ -333,7 +352,11 @@ class SaxReader {
     const char* name = reinterpret_cast<const char*>(localname);
     if (LimitStart(name)) return;
     if (failed()) return;
-    if (nb_attributes > 0) return Fail(Line(), {"unexpected attribute on <", name, ">"});
+    if (ignored_depth_ > 0) return void(++ignored_depth_);  // inside an unknown element
+    if (nb_attributes > 0) {
+      if (schema_) return Fail(Line(), {"unexpected attribute on <", name, ">"});
+      Ignored({"attribute on <", name, ">"});  // PTS reads no attribute
+    }
     if (uri && schema_) return Fail(Line(), {"<", name, "> is in an XML namespace; result files use none"});
     if (stack_.empty()) {
       if (!Is(localname, "PhoronixTestSuite"))
@@ -400,6 +423,7 @@ class SaxReader {
   void End() {
     text_bytes_ = 0, --nesting_;
     if (failed() || stack_.empty()) return;
+    if (ignored_depth_ > 0) return void(--ignored_depth_);
     const Open open = stack_.back();
     stack_.pop_back();
     switch (open.kind) {
@@ -431,7 +455,7 @@ class SaxReader {
     if (r.LimitText(len)) return;
     // leaf_ is set exactly while a leaf element is open and nothing has failed.
     if (r.leaf_) return void(r.leaf_->append(text));
-    if (r.failed() || r.stack_.empty()) return;
+    if (r.failed() || r.stack_.empty() || r.ignored_depth_ > 0) return;
     if (!IsBlank(text)) r.Fail(r.Line(), {"unexpected text inside <", r.Top().name, ">"});
   }
 
@@ -469,7 +493,32 @@ class SaxReader {
   std::optional<std::pair<long, std::string>> xml_error_;
   size_t nesting_ = 0, nodes_ = 0, text_bytes_ = 0;  // for limits_
   std::string limit_error_;
+  size_t ignored_depth_ = 0;  // > 0: inside an unknown element (this deep), whose content is skipped
+  size_t ignored_count_ = 0;
+  std::string first_ignored_;
 };
+
+// Where the notices of what a read skipped go (SetReadNoticeHandler), and the files already
+// named: one notice per file and process, however often it is read.
+struct ReadNotices {
+  std::mutex mutex;
+  ReadNoticeHandler handler;
+  std::set<std::string> noted;
+};
+ReadNotices& Notices() {
+  static auto* notices = new ReadNotices();  // (never destroyed: a read may come late in exit)
+  return *notices;
+}
+
+void NoteIgnored(const std::string& source_name, const std::string& first, size_t count) {
+  std::string message = source_name + ": " + first + (count > 1 ? " (and " + std::to_string(count - 1) + " more)" : "") +
+                        " ignored: PTS does not read it either, and it is not written back when the file is saved";
+  ReadNotices& n = Notices();
+  std::lock_guard<std::mutex> lock(n.mutex);
+  if (!n.noted.insert(source_name).second) return;
+  if (n.handler) n.handler(message);
+  else std::cerr << "pts-native: warning: " << message << "\n";
+}
 
 struct CtxtFree {
   void operator()(xmlParserCtxt* c) const { xmlFreeParserCtxt(c); }
@@ -505,6 +554,7 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
                                      "malformed XML: " + msg);
   }
   reader.FinishHead();
+  if (reader.ignored_count() > 0) NoteIgnored(source_name, reader.first_ignored(), reader.ignored_count());
   if (model) *model = reader.Take();
   return true;
 }
@@ -592,6 +642,13 @@ ResultFile ReadResultFile(const std::string& path) { return ParseResultFile(Read
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
                       const ReadLimits& limits) {
   return Parse(xml, source_name, &visitor, nullptr, limits);
+}
+
+void SetReadNoticeHandler(ReadNoticeHandler handler) {
+  ReadNotices& n = Notices();
+  std::lock_guard<std::mutex> lock(n.mutex);
+  n.handler = std::move(handler);
+  n.noted.clear();
 }
 
 std::string CurrentTimestamp() {

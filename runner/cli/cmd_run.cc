@@ -17,6 +17,7 @@
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/common/terminal.h"
 #include "runner/exec/process.h"
 #include "runner/install/profile_install.h"
 #include "runner/monitor/monitor_session.h"
@@ -96,15 +97,46 @@ struct Context {
 };
 
 // Dependencies first (nothing is downloaded for a test that cannot run), then parents, then the test.
-void InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force, bool quiet_if_installed) {
+// Installs missing Debian packages when allowed: install.dependencies=yes (or --yes, or batch
+// mode unless the setting says no), or asked on a terminal; as root and online only.
+bool MayInstallPackages(const Context& ctx, bool yes, bool batch, const std::vector<std::string>& packages) {
+  auto policy = install::ParseDependencyPolicy(ctx.settings.Get("install.dependencies"));
+  if (policy == install::DependencyPolicy::kNo || ctx.offline || geteuid() != 0 || !install::CommandExists("apt-get"))
+    return false;
+  if (yes || batch || policy == install::DependencyPolicy::kYes) return true;
+  if (!OnTerminal()) return false;
+  std::cout << "Install the Debian packages " << Join(packages, " ") << " (apt-get)? [Y/n] " << std::flush;
+  std::string answer;
+  std::getline(std::cin, answer);
+  answer = ToLower(Trim(answer));
+  return answer.empty() || answer == "y" || answer == "yes";
+}
+
+// Returns the notes of downloads that came from a fallback (for the System Notes).
+std::vector<std::string> InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force,
+                                        bool quiet_if_installed, bool yes = false, bool batch = false) {
   auto ictx = ctx.InstallCtx(force);
   std::vector<std::string> missing_packages, missing_commands;
-  for (const auto& t : targets) {
-    auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
-    for (const auto& p : check.missing_packages) missing_packages.push_back(p);
-    for (const auto& c : check.missing_commands) missing_commands.push_back(t.profile.identifier + " needs " + c);
-    for (const auto& u : check.unknown_names)
-      std::cerr << t.profile.identifier << ": dependency '" << u << "' has no Debian mapping; not checked\n";
+  auto check_all = [&] {
+    missing_packages.clear();
+    missing_commands.clear();
+    for (const auto& t : targets) {
+      auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
+      for (const auto& p : check.missing_packages)
+        if (std::find(missing_packages.begin(), missing_packages.end(), p) == missing_packages.end())
+          missing_packages.push_back(p);
+      for (const auto& c : check.missing_commands)
+        if (install::DebianPackagesFor(c).empty()) missing_commands.push_back(t.profile.identifier + " needs " + c);
+      for (const auto& u : check.unknown_names)
+        std::cerr << t.profile.identifier << ": dependency '" << u << "' has no Debian mapping; not checked\n";
+    }
+  };
+  check_all();
+  if (!missing_packages.empty() && MayInstallPackages(ctx, yes, batch, missing_packages)) {
+    std::cout << "Installing Debian packages: " << Join(missing_packages, " ") << "\n" << std::flush;
+    auto apt = install::InstallDebianPackages(missing_packages, std::cerr);
+    if (!apt.ok) throw Error(apt.failure);
+    check_all();
   }
   if (!missing_packages.empty() || !missing_commands.empty()) {
     std::vector<std::string> names;
@@ -114,11 +146,14 @@ void InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force
                 "; run: pts-native install-dependencies " + Join(names, " "));
   }
   std::set<std::string> done;
+  std::vector<std::string> notes;
   for (const auto& t : targets)
-    run::InstallWithParents(ctx.repo, t.profile, ictx, ctx.runner, done, [&](const std::string& id, bool already) {
-      if (!already) std::cout << id << ": installed\n";
-      else if (!quiet_if_installed) std::cout << id << ": already installed\n";
-    });
+    for (auto& n : run::InstallWithParents(ctx.repo, t.profile, ictx, ctx.runner, done, [&](const std::string& id, bool already) {
+           if (!already) std::cout << id << ": installed\n";
+           else if (!quiet_if_installed) std::cout << id << ": already installed\n";
+         }))
+      notes.push_back(std::move(n));
+  return notes;
 }
 
 int Install(const std::vector<std::string>& argv) {
@@ -157,8 +192,9 @@ int InstallDependencies(const std::vector<std::string>& argv) {
     return 0;
   }
   std::cout << cmd << "\n" << std::flush;
-  int rc = std::system(("DEBIAN_FRONTEND=noninteractive " + cmd).c_str());
-  return rc == 0 ? 0 : 1;
+  auto apt = install::InstallDebianPackages(packages, std::cout);
+  if (!apt.ok) throw Error(apt.failure);
+  return 0;
 }
 
 // The interactive option menu: each option with several entries; answers become a preset string
@@ -232,20 +268,34 @@ std::string Prompt(const std::string& question) {
   return Trim(line);
 }
 
+// A new system named like one already in the result file but for case, spacing or punctuation
+// would read as the same machine in every view: refused before anything runs.
+void RefuseNearDuplicateIdentifier(const std::string& composite, const std::string& identifier) {
+  std::error_code ec;
+  if (!fs::exists(composite, ec)) return;
+  std::vector<std::string> systems;
+  for (const auto& system : results::ReadResultFile(composite).systems) systems.push_back(system.identifier);
+  if (auto near = run::NearDuplicateIdentifier(systems, identifier))
+    throw Error("TEST_RESULTS_IDENTIFIER '" + identifier + "' differs from the system '" + *near + "' of " + composite +
+                " only in case, spacing or punctuation; use exactly '" + *near + "' to add to that system, or another name");
+}
+
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install"}});
+  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}});
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
+  const int text_width = TerminalWidth();  // (a bad TERMINAL_WIDTH is refused before anything runs)
   Context ctx(args.Has("--offline"));
   const Settings& s = ctx.settings;
   auto targets = ResolveTargets(ctx.repo, args.positional());
   auto plan = Plan(targets, batch, interactive);
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
+  std::vector<std::string> download_notes;
   {
     std::vector<Target> to_install;
     std::set<std::string> seen;
     for (const auto& t : plan)
       if (seen.insert(t.profile.identifier).second) to_install.push_back({t.profile, std::nullopt});
-    InstallTargets(ctx, to_install, args.Has("--force-install"), true);
+    download_notes = InstallTargets(ctx, to_install, args.Has("--force-install"), true, args.Has("--yes"), batch);
   }
 
   auto name = Env("TEST_RESULTS_NAME"), identifier = Env("TEST_RESULTS_IDENTIFIER");
@@ -262,6 +312,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
 
   run::RunConfig config =
       run::BaseRunConfig(s, *ctx.reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, EnvVars());
+  run::NoteDownloadFallbacks(config.system.notes, download_notes);
   config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
   config.title = naming.title;
   config.description = naming.description.value_or(run::AutoDescription(config.system.hardware, config.system.software));
@@ -285,6 +336,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     std::string automatic = run::AutoResultsIdentifier(config.system.hardware, config.system.software, types, batch);
     if (!automatic.empty()) config.system.identifier = automatic;
   }
+  RefuseNearDuplicateIdentifier(config.result_dir + "/composite.xml", config.system.identifier);
   monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
   run::MonitorHook hook(monitor_session);
   if (!json)
@@ -296,9 +348,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   std::error_code ec;
   if (fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
-    int width = 80;
-    if (auto w = Env("TERMINAL_WIDTH")) width = std::max(40, std::atoi(w->c_str()));
-    std::string text = results::ResultFileToText(file, width);
+    std::string text = results::ResultFileToText(file, text_width);
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);
@@ -342,14 +392,19 @@ std::vector<Command> RunCommands() {
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline]",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes]\n"
+       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
          if (auto code = RunResultIfNamed(a)) return *code;
          return RunTests(a, false);
-       }},
-      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline]",
+       },
+       "With a result ID (from upload-result or a results server) or a saved result's name, runs that\n"
+       "result's tests here and adds this system to it (as `reproduce`; stand-ins where the original\n"
+       "program cannot run; see docs/reproduce.md). Names: TEST_RESULTS_NAME, TEST_RESULTS_IDENTIFIER,\n"
+       "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'."},
+      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes]",
        "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
       {"system-info", {}, "Running", "[--json] [--root DIR]",

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "results-xml/comparison_hash.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
@@ -72,6 +73,14 @@ std::string ChooseIdentifier(const results::ResultFile& file, const std::optiona
     const results::System* s = FindSystem(file, id);
     if (s && !IsReproductionSystem(*s))
       return "'" + id + "' is a published system of this result; choose another identifier for this one";
+    std::vector<std::string> names;
+    for (const auto& system : file.systems) names.push_back(system.identifier);
+    if (auto near = run::NearDuplicateIdentifier(names, id)) {
+      const results::System* other = FindSystem(file, *near);
+      return "'" + id + "' differs from the system '" + *near +
+             "' only in case, spacing or punctuation, so the two would read as one in every view; choose another "
+             "identifier" + (other && IsReproductionSystem(*other) ? " (or exactly '" + *near + "' to resume that run)" : "");
+    }
     return std::string();
   };
   if (from_environment && !Trim(*from_environment).empty()) {
@@ -97,8 +106,17 @@ std::vector<PlanItem> RemainingItems(const results::ResultFile& file, const Repr
   for (const auto& it : plan.items) {
     if (it.kind == PlanKind::kUnavailable) continue;
     bool done = false;
-    for (const auto& e : file.results[it.result_index].entries)
-      if (e.identifier == identifier && !e.value.empty()) done = true;
+    const size_t original = OriginalIndex(file, it);
+    if (original != kNoResult)
+      for (const auto& e : file.results[original].entries)
+        if (e.identifier == identifier && !e.value.empty()) done = true;
+    // A stand-in kept apart (another unit) is done when a Result pointing at the original holds it.
+    const std::string original_hash = original == kNoResult ? "" : results::ComparisonHash(file.results[original]);
+    for (size_t i = 0; !done && !original_hash.empty() && i < file.results.size(); ++i)
+      for (const auto& e : file.results[i].entries)
+        if (e.identifier == identifier && !e.value.empty() && file.results[i].parent == std::nullopt &&
+            StandInForOf(e) == original_hash)
+          done = true;
     if (!done) out.push_back(it);
   }
   return out;
