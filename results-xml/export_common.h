@@ -24,8 +24,6 @@ struct ParsedSeries {
   double min = 0, max = 0, sum = 0;
 };
 ParsedSeries ParseSeries(std::string_view s);
-// The same into `p`, reusing its storage.
-void ParseSeriesInto(std::string_view s, ParsedSeries& p);
 
 // True for a LINE_GRAPH value: a comma list of monitor samples rather than one number.
 inline bool IsSeries(const Entry& e) { return e.value.find(',') != std::string::npos; }
@@ -33,33 +31,12 @@ inline bool IsSeries(const Entry& e) { return e.value.find(',') != std::string::
 // The numbers an entry's statistics describe: the samples of a series, else the numeric trials
 // (RawString, or Value alone for a single trial). Non-numeric pieces are left out.
 std::vector<double> EntryNumbers(const Entry& e);
-// The same into `out` (cleared first; its storage is reused).
-void EntryNumbersInto(const Entry& e, std::vector<double>& out);
-// The same, with each number's text (a view into `e`) at the same index of `texts`.
-void EntryNumbersInto(const Entry& e, std::vector<double>& out, std::vector<std::string_view>* texts);
 
 // PHP json_encode() of a float (serialize_precision = -1), appended to `out`: the shortest
 // digits that round-trip, fixed notation unless the decimal exponent is below -4 or above 16,
 // then "d.ddde+X" (at least one decimal); 0 -> "0", -0 -> "-0.0"; INF/NAN -> "0" (json_encode
 // fails on them; result files never produce them).
 void AppendPhpJsonFloat(std::string& out, double v);
-// The same text written at `buf` (which has kPhpJsonFloatRoom bytes), returning its length.
-inline constexpr size_t kPhpJsonFloatRoom = 96;
-size_t FormatPhpJsonFloat(double v, char* buf);
-// AppendPhpJsonFloat(out, NumericValue(text)) for a plain decimal of at most 15 significant
-// digits ("-12.50"), written from its own digits (they are the shortest that round-trip) and
-// returning true; returns false, writing nothing, for any other text (exponents, '+', spaces,
-// more digits) and for values printed in exponent notation.
-bool AppendPlainDecimalAsPhpJson(std::string& out, std::string_view text);
-// True when `text` is already what AppendPlainDecimalAsPhpJson writes for it ("-12.5", "0.05",
-// "7"), so it may be copied as it is.
-bool IsPhpJsonDecimal(std::string_view text);
-// Reads the decimal-shaped start of [c, end) (sign, digits, point, digits) and returns where it
-// stops; `plain` tells whether that start alone is IsPhpJsonDecimal (so a list can be split and
-// checked in one pass: plain and stopped at the separator or the end).
-const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain);
-// The same, setting `value` (when `plain`) to the number NumericValue reads from that start.
-const char* ScanPhpJsonDecimal(const char* c, const char* end, bool& plain, double& value);
 
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);

@@ -160,43 +160,26 @@ std::string StandardErrorLabel(const Entry& entry) {
 }
 
 std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials) {
-  std::string label;
-  StandardErrorLabelInto(entry, se_of_numeric_trials, label);
-  return label;
-}
-
-void StandardErrorLabelInto(const Entry& entry, double se_of_numeric_trials, std::string& label) {
-  label.clear();
-  if (!entry.raw_string || entry.raw_string->empty()) return;
-  // The trials: one more than the ':'s (found by memchr: std::count goes byte by byte).
-  size_t trials = 1;
-  const char* const end = entry.raw_string->data() + entry.raw_string->size();
-  for (const char* c = entry.raw_string->data(); (c = static_cast<const char*>(std::memchr(c, ':', static_cast<size_t>(end - c))));
-       ++c)
-    ++trials;
-  if (trials < 2) return;
-  label += "SE +/- ";
+  if (!entry.raw_string || entry.raw_string->empty()) return "";
+  const size_t trials = 1 + static_cast<size_t>(std::count(entry.raw_string->begin(), entry.raw_string->end(), ':'));
+  if (trials < 2) return "";
+  std::string label = "SE +/- ";
   AppendPhpNumberFormat(label, se_of_numeric_trials, std::max(2, PtsPrecision(entry.value)));
-  char count[32] = ", N = ";
-  label.append(count, static_cast<size_t>(std::to_chars(count + 6, count + sizeof count, trials).ptr - count));
+  return label + ", N = " + std::to_string(trials);
 }
 
-namespace {
-// The median of [first, last), reordering it: the same nth_element steps for every caller, so
-// the result is the same double bit for bit whichever caller asks (zeros of either sign included).
-double MedianInPlace(double* first, double* last) {
-  const auto n = static_cast<size_t>(last - first);
+// The same nth_element steps for every caller, so the result is the same double bit for bit
+// whichever caller asks (zeros of either sign included).
+double Median(std::vector<double> v) {
+  const size_t n = v.size();
   if (n == 0) return 0;
   const size_t mid = n / 2;
-  std::nth_element(first, first + mid, last);
-  const double hi = first[mid];
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const double hi = v[mid];
   if (n % 2) return hi;
-  const double lo = *std::max_element(first, first + mid);
+  const double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
   return (lo + hi) / 2;
 }
-}  // namespace
-
-double Median(std::vector<double> v) { return MedianInPlace(v.data(), v.data() + v.size()); }
 
 namespace {
 
@@ -262,38 +245,16 @@ double StudentTQuantile(double confidence, int degrees_of_freedom) {
   return (lo + hi) / 2;
 }
 
-namespace {
-// OutlierFlags() of v, whose median is known, into `flags` (replaced); `scratch` is working space.
-// (The flags are appended: std::vector<bool>'s assign costs more than the flags.)
-void FlagOutliers(std::span<const double> v, double median, std::vector<double>& scratch, std::vector<bool>& flags) {
-  flags.clear();
-  if (v.size() < 3) {
-    flags.assign(v.size(), false);
-    return;
-  }
-  scratch.resize(2 * v.size());
-  double* const dev = scratch.data();  // |v[i] - median| in trial order
-  double* const work = dev + v.size();
-  for (size_t i = 0; i < v.size(); ++i) dev[i] = std::fabs(v[i] - median);
-  std::copy(dev, dev + v.size(), work);
-  const double mad = MedianInPlace(work, work + v.size());
-  double scale = 0;  // 0: nothing is flagged
-  if (mad > 0) {
-    scale = mad / 0.6745;
-  } else {
-    double dev_sum = 0;
-    for (size_t i = 0; i < v.size(); ++i) dev_sum += dev[i];  // Mean(): summed in trial order
-    const double mean_ad = dev_sum / static_cast<double>(v.size());
-    if (mean_ad > 0) scale = 1.253314 * mean_ad;
-  }
-  for (size_t i = 0; i < v.size(); ++i) flags.push_back(scale > 0 && std::fabs(v[i] - median) / scale > 3.5);
-}
-}  // namespace
-
 std::vector<bool> OutlierFlags(const std::vector<double>& v) {
-  std::vector<bool> flags;
-  std::vector<double> scratch;
-  FlagOutliers(v, v.size() < 3 ? 0 : Median(v), scratch, flags);
+  std::vector<bool> flags(v.size(), false);
+  if (v.size() < 3) return flags;
+  const double median = Median(v);
+  std::vector<double> deviations;  // |v[i] - median| in trial order
+  for (double x : v) deviations.push_back(std::fabs(x - median));
+  const double mad = Median(deviations);
+  const double scale = mad > 0 ? mad / 0.6745 : 1.253314 * Mean(deviations);  // 0: nothing is flagged
+  if (scale > 0)
+    for (size_t i = 0; i < v.size(); ++i) flags[i] = std::fabs(v[i] - median) / scale > 3.5;
   return flags;
 }
 
@@ -312,44 +273,26 @@ double StudentT95(int df) {
 
 TrialSummary Summarize(const std::vector<double>& v) {
   TrialSummary s;
-  SummarizeInto(v, s);
-  return s;
-}
-
-void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outliers) {
-  // Each statistic with the expression of its own function above (Mean, SampleStandardDeviation,
-  // PercentStandardDeviation, StandardError, Median, OutlierFlags), computed once and without a
-  // copy per function: the same doubles bit for bit (statistics_test checks against them).
-  thread_local std::vector<double> scratch;
   s.n = v.size();
-  s.mean = s.median = s.min = s.max = s.sd = s.percent_sd = s.se = s.ci95_low = s.ci95_high = 0;
-  s.min_at = s.max_at = 0;
-  s.outliers.clear();
-  if (v.empty()) return;
-  double sum = 0;
-  for (double x : v) sum += x;
-  s.mean = sum / static_cast<double>(v.size());
-  scratch.assign(v.begin(), v.end());
-  s.median = MedianInPlace(scratch.data(), scratch.data() + scratch.size());
-  if (flag_outliers) FlagOutliers(v, s.median, scratch, s.outliers);
+  s.outliers = OutlierFlags(v);
+  if (v.empty()) return s;
+  s.mean = Mean(v);
+  s.median = Median(v);
   auto [mn, mx] = std::minmax_element(v.begin(), v.end());
   s.min = *mn;
   s.max = *mx;
   s.min_at = static_cast<size_t>(mn - v.begin());
   s.max_at = static_cast<size_t>(mx - v.begin());
-  if (v.size() >= 2) {
-    double squares = 0;
-    for (double x : v) squares += (x - s.mean) * (x - s.mean);
-    s.sd = std::sqrt(squares / static_cast<double>(v.size() - 1));
-  }
-  s.percent_sd = s.mean != 0 ? s.sd / s.mean * 100 : 0;
-  s.se = s.sd / std::sqrt(static_cast<double>(v.size()));
+  s.sd = SampleStandardDeviation(v);
+  s.percent_sd = PercentStandardDeviation(v);
+  s.se = StandardError(v);
   s.ci95_low = s.ci95_high = s.mean;
   if (v.size() >= 2) {
-    double half = StudentT95(static_cast<int>(v.size()) - 1) * s.se;
+    const double half = StudentT95(static_cast<int>(v.size()) - 1) * s.se;
     s.ci95_low = s.mean - half;
     s.ci95_high = s.mean + half;
   }
+  return s;
 }
 
 }  // namespace ptsn::results

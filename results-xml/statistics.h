@@ -9,7 +9,6 @@
 #pragma once
 
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,8 +75,6 @@ std::string StandardErrorLabel(const Entry& entry);
 // The same label when the standard error of the entry's numeric trials (StandardError of
 // NumericTrials) is already known.
 std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials);
-// The same into `label` (replaced; its storage is reused: an export writes one per entry).
-void StandardErrorLabelInto(const Entry& entry, double se_of_numeric_trials, std::string& label);
 
 // ---- What PTS lacks -----------------------------------------------------------------------------
 
@@ -100,8 +97,5 @@ struct TrialSummary {
   std::vector<bool> outliers;          // one flag per value, same order
 };
 TrialSummary Summarize(const std::vector<double>& v);
-// Summarize() into `s`, reusing its storage (an export summarizes every entry). Without
-// `flag_outliers` s.outliers is left empty: a view that shows no verdicts skips their cost.
-void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outliers = true);
 
 }  // namespace ptsn::results
