@@ -11,6 +11,14 @@
 namespace ptsn::results {
 
 std::optional<double> NumericValue(std::string_view s) {
+  // The plain decimals result files are made of, read exactly (as strtod) by std::from_chars
+  // without a copy; anything else (a leading '+', white space, hex, overflow) by PHP's rules.
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (!s.empty() && (digit(s[0]) || s[0] == '-' || s[0] == '.') && digit(s.back())) {
+    double v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && end == s.data() + s.size()) return v;
+  }
   if (!PhpIsNumeric(s)) return std::nullopt;
   return PhpToNumber(s);
 }
@@ -49,16 +57,18 @@ void AppendPhpJsonFloat(std::string& out, double v) {
   char sci[40];
   const char* const sci_end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
   const char* const e = std::find(static_cast<const char*>(sci), sci_end, 'e');
-  std::string digits;
+  char digit_buffer[24];
+  size_t n = 0;
   for (const char* c = sci + (v < 0); c < e; ++c)
-    if (*c != '.') digits += *c;
+    if (*c != '.') digit_buffer[n++] = *c;
+  const std::string_view digits(digit_buffer, n);
   int exponent = 0;
   std::from_chars(e + 1 + (e[1] == '+'), sci_end, exponent);
   if (v < 0) out += '-';
   if (exponent < -4 || exponent > 16) {
     out += digits[0];
     out += '.';
-    out += digits.size() > 1 ? digits.substr(1) : "0";
+    out += digits.size() > 1 ? digits.substr(1) : std::string_view("0");
     out += exponent < 0 ? "e-" : "e+";
     out += std::to_string(std::abs(exponent));
   } else if (exponent < 0) {
@@ -69,9 +79,9 @@ void AppendPhpJsonFloat(std::string& out, double v) {
     out += digits;
     out.append(static_cast<size_t>(exponent) + 1 - digits.size(), '0');
   } else {
-    out.append(digits, 0, static_cast<size_t>(exponent) + 1);
+    out += digits.substr(0, static_cast<size_t>(exponent) + 1);
     out += '.';
-    out.append(digits, static_cast<size_t>(exponent) + 1);
+    out += digits.substr(static_cast<size_t>(exponent) + 1);
   }
 }
 

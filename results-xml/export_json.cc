@@ -129,8 +129,11 @@ class PhpJsonWriter {
       }
       if (c < 0x20) {
         Escaped(c);
-      } else if (c < 0x80) {
-        out_ += static_cast<char>(c);
+      } else if (c < 0x80) {  // the run of characters that need no escape, in one append
+        size_t end = i + 1;
+        while (end < s.size() && s[end] >= 0x20 && s[end] != '"' && s[end] != '\\' && s[end] != '/') ++end;
+        out_.append(s, i, end - i);
+        i = end - 1;
       } else {
         // UTF-8 → code point → \uXXXX (a surrogate pair above the BMP); bad bytes → U+FFFD.
         unsigned cp = 0xFFFD;
