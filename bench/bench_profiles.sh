@@ -5,7 +5,8 @@
 #        $PTS_SRC, default /tmp/pts, at commit 84227e6aac22; ../shared for the corpus and schemas)
 # Goal (issue #3): < 1 s and >= 50x faster than PTS. Also runs bench_profiles_floor (libxml2 alone
 # parsing + validating the same files on all cores): the floor under any cold pass.
-# "process wall" carries a process start-up like pts-native's; bench_profiles expands each profile's options on the thread that
+# Both binaries are linked like pts-native (static archives, PTSN_STATIC_LINK), so "process wall"
+# carries pts-native's start-up; bench_profiles expands each profile's options on the thread that
 # loaded it and exits without freeing the loaded model, as a CLI command would.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
