@@ -218,8 +218,10 @@ int ToHtml(const std::vector<std::string>& argv) {
 }
 
 int Compare(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kOutputSpec);
-  if (a.positional().size() < 2) throw Error("compare-results: expected at least two FILEs", 2);
+  Args a = Args::Parse(argv, {{"-o", "--output"}, {"--paired"}});
+  bool paired = a.Has("--paired");
+  if (a.positional().size() < (paired ? 1u : 2u))
+    throw Error(paired ? "compare-results --paired: expected a FILE" : "compare-results: expected at least two FILEs", 2);
   std::vector<ResultFile> files;
   std::vector<std::string> names;
   for (const auto& p : a.positional()) {
@@ -227,7 +229,8 @@ int Compare(const std::vector<std::string>& argv) {
     names.push_back(fs::path(p).filename() == "composite.xml" ? fs::path(p).parent_path().filename().string()
                                                                : fs::path(p).stem().string());
   }
-  Emit(a, results::ComparisonToText(results::CompareResultFiles(files, names)));
+  Emit(a, results::ComparisonToText(results::CompareResultFiles(
+              files, names, paired ? results::CompareMode::kPaired : results::CompareMode::kUnpaired)));
   return 0;
 }
 
@@ -251,8 +254,9 @@ std::vector<Command> ExportCommands() {
        "SVG charts (bars with SE labels, line charts for monitor series); --result N: only the Nth", ToSvg},
       {"result-file-to-html", {"to-html"}, "Results", file_o,
        "self-contained HTML report: systems table, one inline SVG chart and statistics table per result", ToHtml},
-      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH]",
-       "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap)",
+      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH] | FILE --paired",
+       "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap; "
+       "--paired: trials run in rounds, as targets are, judged by the paired ratio's 95% CI)",
        Compare},
   };
 }
