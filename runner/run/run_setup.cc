@@ -71,6 +71,18 @@ RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, 
   return c;
 }
 
+results::System TargetSystem(const results::System& base, const sysinfo::SystemReader& reader,
+                             const std::string& identifier, const std::string& test_dir, const std::string& notes) {
+  results::System s = base;
+  s.identifier = identifier;
+  s.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(reader, test_dir));
+  std::string json = sysinfo::SystemNotesJson(reader, test_dir, true);
+  if (json.empty()) s.json.reset();
+  else s.json = json;
+  s.notes = notes;
+  return s;
+}
+
 install::InstallContext MakeInstallContext(const Settings& s, install::Fetcher& fetcher, bool offline, bool force,
                                            const exec::HostFacts& facts, const EnvLookup& env) {
   install::InstallContext c;
