@@ -25,6 +25,7 @@ struct ComparedValue {
   std::optional<int> verdict;
   std::vector<double> trials;         // the numeric trials, in run order
   std::optional<PairedRatio> paired;  // CompareMode::kPaired: this column's trials / the first's, round by round
+  std::string other_unit;  // a stand-in's own unit when it is not the row's: shown, never compared
 };
 
 // kUnpaired: each column's trials on their own (independent runs). kPaired: the columns' trials
