@@ -9,9 +9,11 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "results-xml/export_compare.h"
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
+#include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -23,6 +25,7 @@
 #include "runner/profile/profile_repository.h"
 #include "runner/run/naming.h"
 #include "runner/run/run_setup.h"
+#include "runner/run/run_targets.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -267,9 +270,28 @@ std::string Prompt(const std::string& question) {
   return Trim(line);
 }
 
+// The paired view of a run across targets: each target against the first, round by round.
+std::string TargetComparison(const results::ResultFile& file, const std::vector<run::TestPlace>& places) {
+  results::ResultFile ours = file;
+  ours.systems.clear();
+  for (const auto& p : places) ours.systems.push_back(p.system);
+  return "Each target against " + places.front().system.identifier + " (paired by round, 95 % interval):\n" +
+         results::ComparisonToText(results::CompareResultFiles({ours}, {""}, results::CompareMode::kPaired));
+}
+
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}});
+  ArgSpec spec{{"--warmup", "--target-order"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}};
+  for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
+  Args args = Args::Parse(argv, spec);
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
+  // Storage targets: the specs are checked before anything is installed or created.
+  TargetFlags target_flags = ReadTargetFlags(args);
+  std::vector<targets::TargetSpec> target_specs;
+  if (target_flags.list) target_specs = targets::ParseTargetList(*target_flags.list);
+  std::string order = args.ValueOr("--target-order", "interleaved");
+  if (order != "interleaved" && order != "sequential")
+    throw Error("--target-order " + order + ": expected interleaved or sequential");
+  if (args.Has("--target-order") && !target_flags.list) throw Error("--target-order needs --targets");
   Context ctx(args.Has("--offline"));
   const Settings& s = ctx.settings;
   auto targets = ResolveTargets(ctx.repo, args.positional());
@@ -315,7 +337,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
                                                                                  : run::PrinterKind::kPlain,
                                   std::cout);
   // No identifier given: name the run after the tested subsystems' components, as PTS does.
-  if (run::CleanResultsIdentifier(identifier.value_or("")).empty()) {
+  if (run::CleanResultsIdentifier(identifier.value_or("")).empty() && target_specs.empty()) {
     std::vector<std::string> types;
     for (const auto& t : plan)
       if (std::find(types.begin(), types.end(), t.profile.test_type) == types.end()) types.push_back(t.profile.test_type);
@@ -327,8 +349,25 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   if (!json)
     for (const auto& line : monitor_session.StatusLines()) std::cout << line << "\n";
   exec::InstallSignalForwarding();
+  // Targets: created now (a failure stops the run before anything is measured), removed after
+  // the loop, and by the destructor when an exception leaves this function.
+  std::unique_ptr<run::RunTargets> run_targets;
+  if (!target_specs.empty()) {
+    if (!run::CleanResultsIdentifier(identifier.value_or("")).empty())
+      for (auto& t : target_specs) t.name = naming.identifier + ": " + t.Identifier();
+    auto sys = targets::MakeRealSystem();
+    targets::TargetOptions options = ConfirmTargetOptions(*sys, target_flags, test_dir, interactive);
+    run_targets = std::make_unique<run::RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, *printer);
+    config.places = run_targets->Create(target_specs, config.system, *ctx.reader);
+    config.places_sequential = order == "sequential";
+    config.paired_ci_goal = s.GetDouble("run.paired_ci_goal");
+  }
+  auto places = config.places;
   run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
-  auto summary = runner.Run(plan);
+  run::RunSummary summary;
+  if (!exec::InterruptRequested()) summary = runner.Run(plan);
+  else summary.interrupted = true;
+  bool released = !run_targets || run_targets->Remove();
 
   std::error_code ec;
   if (fs::exists(summary.composite_path, ec)) {
@@ -336,14 +375,15 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     int width = 80;
     if (auto w = Env("TERMINAL_WIDTH")) width = std::max(40, std::atoi(w->c_str()));
     std::string text = results::ResultFileToText(file, width);
+    if (places.size() > 1) text += "\n" + TargetComparison(file, places);
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);
       WriteFileAtomically(*out_dir + "/" + naming.save_name + ".txt", text);
     }
   }
-  if (summary.interrupted) return 130;
-  return summary.failed() > 0 ? 1 : 0;
+  if (summary.interrupted || exec::InterruptRequested()) return 130;
+  return summary.failed() > 0 || !released ? 1 : 0;
 }
 
 int SystemInfo(const std::vector<std::string>& argv) {
@@ -379,14 +419,17 @@ std::vector<Command> RunCommands() {
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes]",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--targets LIST "
+       "[--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
          if (auto code = RunResultIfNamed(a)) return *code;
          return RunTests(a, false);
        }},
-      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes]",
+      {"batch-benchmark", {"batch-run"}, "Running",
+       "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes] [--targets LIST [--target-size SIZE] "
+       "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
        "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
       {"system-info", {}, "Running", "[--json] [--root DIR]",

@@ -122,10 +122,10 @@ class PlainPrinter : public RunObserver {
     out_ << "  +" << count << " run(s): " << reason << "\n";
   }
   void TestFinished(const TestHeader&, const TestReport& r) override {
-    if (!r.target.empty()) out_ << "  " << r.target << ":";
-    if (r.skipped) out_ << "  skipped: " << r.failure << "\n";
-    else if (r.value.empty()) out_ << "  result: FAILED (" << r.failure << ")\n";
-    else out_ << "  result: " << r.value << " " << r.scale << " (" << r.trials << " trials)\n";
+    out_ << (r.target.empty() ? "  " : "  " + r.target + ": ");
+    if (r.skipped) out_ << "skipped: " << r.failure << "\n";
+    else if (r.value.empty()) out_ << "result: FAILED (" << r.failure << ")\n";
+    else out_ << "result: " << r.value << " " << r.scale << " (" << r.trials << " trials)\n";
   }
   void Saved(const std::string& path) override { out_ << "Saved " << path << "\n"; }
   void Message(const std::string& text) override { out_ << text << "\n"; }

@@ -80,7 +80,9 @@ results::System TargetSystem(const results::System& base, const sysinfo::SystemR
   std::string json = sysinfo::SystemNotesJson(reader, test_dir, true);
   if (json.empty()) s.json.reset();
   else s.json = json;
-  s.notes = notes;
+  // This machine's notes (download fallbacks, a reproduction...) first, then the target's set-up.
+  std::string own = base.notes.value_or("");
+  s.notes = own.empty() ? notes : own + " " + notes;
   return s;
 }
 

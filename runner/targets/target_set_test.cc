@@ -41,12 +41,12 @@ TEST_F(TargetSetTest, PlainIsAFileALoopDeviceAFileSystemAndAMount) {
     std::vector<std::string> expected = {
         "mkdir /t", "mkdir " + Base(), "allocate " + Base() + "/t1-plain.img 536870912",
         "attach " + Base() + "/t1-plain.img offset 0 size 536870912",
-        "mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/loop0", "mkdir " + Base() + "/t1-plain",
+        "mkfs.ext4 -F -q -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/loop0", "mkdir " + Base() + "/t1-plain",
         "mount /dev/loop0 " + Base() + "/t1-plain ext4"};
     EXPECT_EQ(sys_.log, expected);
     EXPECT_EQ(ledger_.resources().size(), 4u);  // run directory, file, loop, mount
     EXPECT_EQ(t.NotesText(),
-              "pts-native target plain ext4 (plain). Encryption: none. File System: ext4 (mkfs.ext4 -F -q -E "
+              "pts-native target plain ext4 (plain). Encryption: none. File System: ext4 (mkfs.ext4 -F -q -b 4096 -E "
               "nodiscard,lazy_itable_init=0,lazy_journal_init=0). Mount Options: rw,relatime. Device: /dev/loop0 (loop "
               "device over a 512 MiB file in /t, direct I/O on).");
     sys_.log.clear();
@@ -65,7 +65,7 @@ TEST_F(TargetSetTest, FscryptAddsARandomKeyByIoctlAndEncryptsTheWorkDirectory) {
   Target& t = set.Create(ParseTargetSpec("fscrypt"));
   EXPECT_EQ(t.work_dir, Base() + "/t1-fscrypt/encrypted");
   auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
-  EXPECT_TRUE(has("mkfs.ext4 -F -q -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 -O encrypt /dev/loop0"));
+  EXPECT_TRUE(has("mkfs.ext4 -F -q -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 -O encrypt /dev/loop0"));
   EXPECT_TRUE(has("add-key " + Base() + "/t1-fscrypt"));
   EXPECT_TRUE(has("policy " + Base() + "/t1-fscrypt/encrypted 1/4 flags 3 key 00000000000000000000000000000000"));
   ASSERT_EQ(sys_.keys.size(), 1u);
