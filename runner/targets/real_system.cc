@@ -264,8 +264,9 @@ class RealSystem : public TargetSystem {
     std::string output;
     int status = Spawn(argv, input, &output);
     if (status != 0) {
+      // The first line says what is wrong (mkfs.xfs follows it with its whole usage text).
       std::string last = Trim(output);
-      if (auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
+      if (auto nl = last.find('\n'); nl != std::string::npos) last = Trim(last.substr(0, nl));
       throw Error(Join(argv, " ") + " failed (" + (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
                                                                     : "signal " + std::to_string(WTERMSIG(status))) +
                   ")" + (last.empty() ? "" : ": " + last));
