@@ -4,6 +4,7 @@
 
 #include "results-xml/result_store.h"
 #include "runner/cli/command.h"
+#include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
@@ -16,10 +17,15 @@ namespace ptsn::cli {
 
 namespace {
 
-const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
+ArgSpec Spec() {
+  ArgSpec spec{{"--server", "--token", "--target-order"},
+               {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
+  for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
+  return spec;
+}
 
 int Reproduce(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kSpec);
+  Args a = Args::Parse(argv, Spec());
   if (a.positional().size() != 1) throw Error("reproduce: give exactly one result ID or saved result name");
   reproduce::SessionOptions o;
   o.name = a.positional()[0];
@@ -31,6 +37,14 @@ int Reproduce(const std::vector<std::string>& argv) {
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
   o.yes = a.Has("--yes");
+  TargetFlags targets = ReadTargetFlags(a);
+  o.targets = targets.list.value_or("");
+  o.target_size = targets.size;
+  o.device = targets.device;
+  std::string order = a.ValueOr("--target-order", "interleaved");
+  if (order != "interleaved" && order != "sequential")
+    throw Error("--target-order " + order + ": expected interleaved or sequential");
+  o.targets_sequential = order == "sequential";
   if (const char* w = std::getenv("TERMINAL_WIDTH")) o.width = std::max(40, std::atoi(w));
   return reproduce::RunSession(o, std::cout);
 }

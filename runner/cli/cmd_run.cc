@@ -9,7 +9,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "results-xml/export_compare.h"
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
@@ -270,15 +269,6 @@ std::string Prompt(const std::string& question) {
   return Trim(line);
 }
 
-// The paired view of a run across targets: each target against the first, round by round.
-std::string TargetComparison(const results::ResultFile& file, const std::vector<run::TestPlace>& places) {
-  results::ResultFile ours = file;
-  ours.systems.clear();
-  for (const auto& p : places) ours.systems.push_back(p.system);
-  return "Each target against " + places.front().system.identifier + " (paired by round, 95 % interval):\n" +
-         results::ComparisonToText(results::CompareResultFiles({ours}, {""}, results::CompareMode::kPaired));
-}
-
 int RunTests(const std::vector<std::string>& argv, bool batch) {
   ArgSpec spec{{"--warmup", "--target-order"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}};
   for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
@@ -375,7 +365,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     int width = 80;
     if (auto w = Env("TERMINAL_WIDTH")) width = std::max(40, std::atoi(w->c_str()));
     std::string text = results::ResultFileToText(file, width);
-    if (places.size() > 1) text += "\n" + TargetComparison(file, places);
+    if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places);
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);

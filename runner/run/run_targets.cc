@@ -1,5 +1,6 @@
 #include "runner/run/run_targets.h"
 
+#include "results-xml/export_compare.h"
 #include "runner/common/error.h"
 #include "runner/run/run_setup.h"
 
@@ -33,6 +34,15 @@ bool RunTargets::Remove() {
   for (const auto& [identifier, seconds] : session_.set().teardown_seconds()) observer_.TargetRemoved(identifier, seconds);
   for (const auto& p : problems) observer_.Message("Not released (the next run will try again): " + p);
   return problems.empty();
+}
+
+std::string PairedTargetView(const results::ResultFile& file, const std::vector<TestPlace>& places) {
+  if (places.size() < 2) return "";
+  results::ResultFile ours = file;
+  ours.systems.clear();
+  for (const auto& p : places) ours.systems.push_back(p.system);
+  return "Each target against " + places.front().system.identifier + " (paired by round, 95 % interval):\n" +
+         results::ComparisonToText(results::CompareResultFiles({ours}, {""}, results::CompareMode::kPaired));
 }
 
 }  // namespace ptsn::run

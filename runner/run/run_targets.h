@@ -37,4 +37,8 @@ class RunTargets {
   bool removed_ = false;
 };
 
+// The paired view of a run across targets: each target against the first, round by round
+// (compare-results --paired restricted to the targets' Systems).
+std::string PairedTargetView(const results::ResultFile& file, const std::vector<TestPlace>& places);
+
 }  // namespace ptsn::run
