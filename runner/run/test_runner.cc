@@ -176,6 +176,10 @@ results::ResultFile TestRunner::OpenResultFile(const std::string& path) const {
   return file;
 }
 
+std::string TestRunner::TargetOf(const TrialSeries& series) const {
+  return config_.places.empty() ? "" : series.system;
+}
+
 const std::string& TestRunner::MainSystem() const {
   return config_.places.empty() ? config_.system.identifier : config_.places.front().system.identifier;
 }
@@ -303,7 +307,7 @@ void TestRunner::RunWarmups(const PlannedTest& t, const TestEnvironment& env, Tr
     if (run.interrupted) series.interrupted = true;
     ParsedTrial parsed = ParseTrial(series, run, false);
     observer_.TrialFinished(header, {w, config_.warmup_runs, true, parsed.failure.empty(), "", parsed.failure,
-                                     run.seconds});
+                                     run.seconds, TargetOf(series)});
     settle_(config_.settle_seconds);
   }
 }
@@ -331,7 +335,7 @@ void TestRunner::NextTrial(const PlannedTest& t, const TestEnvironment& env, Tri
   ParsedTrial parsed = ParseTrial(series, run, !series.ignored_runs.count(number));
   CountTrial(series, run, parsed, Now());
   observer_.TrialFinished(header, {number, series.planned, false, parsed.failure.empty(), parsed.value,
-                                   parsed.failure, run.seconds});
+                                   parsed.failure, run.seconds, TargetOf(series)});
   if (series.interrupted) return;
   if (series.state.runs_done == series.planned) {
     ExtraRunDecision decision = steps_.DecideMoreTrials(series);

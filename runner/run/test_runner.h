@@ -70,6 +70,7 @@ class TestRunner {
   void NextTrial(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
   void Save(results::ResultFile& file, const TestRecord& record, const std::string& system);
   const std::string& MainSystem() const;  // the run's System, or with targets the first target's
+  std::string TargetOf(const TrialSeries& series) const;  // the target a series runs on ("" = no targets)
 
   RunConfig config_;
   TestSteps steps_;

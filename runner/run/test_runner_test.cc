@@ -431,7 +431,8 @@ TEST_F(TargetRunTest, SequentialIsPtsWayOneTargetAfterTheOther) {
   config_.places_sequential = true;
   config_.overrides.force_times_to_run = 2;
   RunTargets({Test()});
-  EXPECT_EQ(targets_.trials, (std::vector<std::string>{"1 ", "2 ", "1 ", "2 "}))
+  EXPECT_EQ(targets_.trials, (std::vector<std::string>{"1 plain ext4", "2 plain ext4", "1 fscrypt AES-256-XTS ext4",
+                                                       "2 fscrypt AES-256-XTS ext4"}))
       << "sequential trials are the plain loop's, one target at a time";
   std::string a = config_.places[0].test_dir, b = config_.places[1].test_dir;
   EXPECT_EQ(TrialDirs(), (std::vector<std::string>{a, a, b, b}));
