@@ -7,6 +7,7 @@
 #include <linux/fscrypt.h>
 #include <linux/loop.h>
 #include <signal.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -378,9 +379,19 @@ class RealSystem : public TargetSystem {
       close(out[0]);
       throw Error(argv[0] + ": cannot run: " + Errno(rc));
     }
-    // Keys are small (well under a pipe's buffer), so this write never waits for the reader.
-    signal(SIGPIPE, SIG_IGN);
-    (void)WriteAll(in[1], input);
+    // Keys are small (well under a pipe's buffer), so this write never waits for the reader. A
+    // program that exits without reading them must not kill us with SIGPIPE: blocked for the
+    // write, a pending one is taken back before it is unblocked.
+    sigset_t pipe_signal, previous;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+    bool written = WriteAll(in[1], input);
+    if (!written && errno == EPIPE) {
+      timespec none{0, 0};
+      sigtimedwait(&pipe_signal, nullptr, &none);
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     close(in[1]);
     char buf[4096];
     for (;;) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "results-xml/result_file.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
 #include "tests/cli/run_binary.h"
@@ -254,6 +255,56 @@ TEST_F(TargetRunE2E, BatchRunRefusesADeviceWithoutDestroyDataOn) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(Saved().systems[0].notes.value_or("").find("of " + device), std::string::npos);
   RunPtsNative("", "losetup -d " + device + " #");
+}
+
+// A saved "published" result with an unencrypted and a home-encrypted system, reproduced with
+// --targets auto: the mapping is shown, asked for (refused without --yes when nothing can be
+// asked), and the file ends with the published systems and one per target side by side.
+TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
+  ptsn::results::ResultFile pub;
+  pub.generated.title = "Encryption Comparison";
+  pub.generated.description = "published";
+  for (const char* id : {"No Encryption", "Home Encryption"}) {
+    ptsn::results::System sys;
+    sys.identifier = id;
+    sys.hardware = "Processor: Old";
+    sys.software = std::string("OS: Old, File-System: ") + (std::string(id) == "Home Encryption" ? "ext4 (ecryptfs)" : "ext4");
+    sys.user = "them";
+    sys.timestamp = "2013-04-25 00:00:00";
+    sys.test_client_version = "4.4.1";
+    sys.notes = "";
+    pub.systems.push_back(sys);
+  }
+  ptsn::results::Result r;
+  r.identifier = "local/target-write-1.0.0";
+  r.title = "Target Write";
+  r.app_version = "1.0";
+  r.scale = "MB/s";
+  r.proportion = "HIB";
+  r.display_format = "BAR_GRAPH";
+  r.entries = {{"No Encryption", "120", "119:120:121", {}}, {"Home Encryption", "60", "59:60:61", {}}};
+  pub.results.push_back(r);
+  fs::create_directories(home_ + "/test-results/pub");
+  ptsn::results::WriteResultFile(home_ + "/test-results/pub/composite.xml", pub);
+  std::string env = Env("FORCE_TIMES_TO_RUN=2 PTS_NATIVE_PROFILES_DIR='" + std::string(PTSN_SOURCE_DIR) +
+                        "/tests/targets/profiles'");
+
+  auto r1 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline", env);
+  EXPECT_NE(r1.exit_code, 0);
+  EXPECT_NE(r1.output.find("  Home Encryption  ->  fscrypt AES-256-XTS ext4"), std::string::npos) << r1.output;
+  EXPECT_NE(r1.output.find("--targets: not confirmed (this run cannot ask: add --yes)"), std::string::npos) << r1.output;
+
+  auto r2 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline --yes", env);
+  ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  EXPECT_NE(r2.output.find("Will create 2 targets: plain ext4, fscrypt AES-256-XTS ext4"), std::string::npos) << r2.output;
+  auto file = ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml");
+  ASSERT_EQ(file.systems.size(), 4u);
+  EXPECT_EQ(file.systems[2].identifier, "plain ext4");
+  EXPECT_EQ(file.systems[3].identifier, "fscrypt AES-256-XTS ext4");
+  EXPECT_NE(file.systems[3].notes.value_or("").find("Reproduction of pub"), std::string::npos) << *file.systems[3].notes;
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_EQ(file.results[0].entries.size(), 4u);
+  EXPECT_NE(r2.output.find("Each target against plain ext4 (paired by round"), std::string::npos) << r2.output;
 }
 
 }  // namespace
