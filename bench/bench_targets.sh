@@ -25,19 +25,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
-BIN=$(realpath "$BUILD/pts-native")
-TTC=$(realpath "$BUILD/bench/time_to_confidence")
 REPEATS=${REPEATS:-3}
 GOAL=${GOAL:-2}
 SIZE=${SIZE:-256m}
 MAX_ROUNDS=${MAX_ROUNDS:-60}
 PASSES=${PASSES:-6}
 WORK=${WORK:-$BUILD/bench-targets}
+rm -rf "$WORK"
+mkdir -p "$WORK/scratch" "$WORK/bin"
+WORK=$(realpath "$WORK")
+# Copies, so a rebuild while the benchmark runs does not change (or break) what it measures.
+cp "$BUILD/pts-native" "$BUILD/bench/time_to_confidence" "$WORK/bin/"
+BIN=$WORK/bin/pts-native
+TTC=$WORK/bin/time_to_confidence
 [ "$(id -u)" -eq 0 ] || { echo "bench_targets: needs root (loop devices and mounts)"; exit 1; }
 "$BIN" targets | grep -q '^fscrypt: available' || { "$BIN" targets; echo "bench_targets: fscrypt targets are not available here"; exit 1; }
-rm -rf "$WORK"
-mkdir -p "$WORK/scratch"
-WORK=$(realpath "$WORK")
 export PTS_NATIVE_HOME=$WORK/home PTS_NATIVE_TEST_DIR=$WORK/scratch PTS_NATIVE_CONFIG=$WORK/none.yaml
 unset MONITOR PRESET_OPTIONS FORCE_TIMES_TO_RUN TEST_RESULTS_IDENTIFIER
 export PRESET_OPTIONS_VALUES="disk-seq-write.record-size=1m;disk-seq-write.file-size=$SIZE;disk-seq-write.direct=--direct --fsync end"
