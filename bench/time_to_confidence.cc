@@ -72,6 +72,7 @@ int Paired(double goal, const char* path) {
     done_at[t.trial] = std::max(done_at[t.trial], t.t);
   }
   std::vector<double> ra, rb;
+  double last_half = 0, last_t = 0;
   for (const auto& [round, va] : a) {
     if (!b.count(round)) continue;
     ra.push_back(va);
@@ -80,18 +81,22 @@ int Paired(double goal, const char* path) {
     if (!r) continue;
     std::printf("round %2d  t=%7.1f s  ratio %.4f  [%.4f, %.4f]  +-%.2f %%\n", round, done_at[round], r->ratio,
                 r->ci_low, r->ci_high, r->half_width_percent());
+    last_half = r->half_width_percent();
+    last_t = done_at[round];
     if (r->half_width_percent() <= goal) {
       std::printf("reached: %.1f s (round %d of %zu, run ended at %.1f s)\n", done_at[round], round, a.size(), run.end);
       return 0;
     }
   }
-  std::printf("not reached (run ended at %.1f s)\n", run.end);
+  // The interval narrows as 1/sqrt(rounds): the time the goal would take at this run's pace.
+  std::printf("not reached (run ended at %.1f s; +-%.2f %% at %.1f s, so +-%g %% would take ~%.0f s)\n", run.end,
+              last_half, last_t, goal, last_t * (last_half / goal) * (last_half / goal));
   return 1;
 }
 
 int Unpaired(double goal, int files, char** paths) {
   std::vector<double> la, lb;
-  double elapsed = 0;
+  double elapsed = 0, last_half = 0;
   std::vector<std::string> targets;
   for (int f = 0; f < files; ++f) {
     Run run = ReadRun(paths[f]);
@@ -108,6 +113,7 @@ int Unpaired(double goal, int files, char** paths) {
     double tq = ptsn::results::StudentTQuantile(0.95, std::max(1, static_cast<int>(std::floor(df))));
     double ratio = std::exp(mb - ma), lo = std::exp(mb - ma - tq * se), hi = std::exp(mb - ma + tq * se);
     double half = (hi - lo) / 2 / ratio * 100;
+    last_half = half;
     std::printf("pass %d  t=%7.1f s  n=%zu+%zu  ratio %.4f  [%.4f, %.4f]  +-%.2f %%\n", f + 1, elapsed, la.size(),
                 lb.size(), ratio, lo, hi, half);
     if (half <= goal) {
@@ -115,7 +121,8 @@ int Unpaired(double goal, int files, char** paths) {
       return 0;
     }
   }
-  std::printf("not reached (%.1f s in %d passes)\n", elapsed, files);
+  std::printf("not reached (%.1f s in %d passes; +-%.2f %% then, so +-%g %% would take ~%.0f s)\n", elapsed, files,
+              last_half, goal, elapsed * (last_half / goal) * (last_half / goal));
   return 1;
 }
 

@@ -72,4 +72,34 @@ inline void ExpectNothingLeft(const std::string& home) {
     if (e.path().filename().string().rfind(".ptsn-targets-", 0) == 0) ADD_FAILURE() << "target directory left: " << e.path();
 }
 
+// A fresh PTS_NATIVE_HOME (with scratch/ as the test directory) per test, skipped where targets
+// cannot be made, checked for leftovers and removed afterwards.
+class TargetsHomeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::string why = TargetsUnsupportedHere(); !why.empty()) GTEST_SKIP() << why;
+    home_ = (std::filesystem::temp_directory_path() /
+             ("ptsn-targets-" + std::to_string(getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+                .string();
+    std::filesystem::remove_all(home_);
+    std::filesystem::create_directories(home_ + "/scratch");
+  }
+  void TearDown() override {
+    if (home_.empty()) return;
+    BeforeCheck();
+    ExpectNothingLeft(home_);
+    std::error_code ec;
+    std::filesystem::remove_all(home_, ec);
+  }
+  virtual void BeforeCheck() {}  // e.g. end a process a failed test left running
+  // The variables every command of a test runs with: its home, test directory, no config file.
+  std::string HomeEnv() const {
+    return "env -u MONITOR -u PRESET_OPTIONS -u TEST_RESULTS_IDENTIFIER PTS_NATIVE_HOME='" + home_ +
+           "' PTS_NATIVE_PTS_HOME='" + home_ + "/no-pts' PTS_NATIVE_TEST_DIR='" + home_ + "/scratch' PTS_NATIVE_CONFIG='" +
+           home_ + "/none.yaml'";
+  }
+  std::string home_;
+};
+
 }  // namespace ptsn::test

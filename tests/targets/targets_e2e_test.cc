@@ -14,28 +14,9 @@ using ptsn::test::RunPtsNative;
 
 namespace {
 
-class TargetsE2E : public ::testing::Test {
+class TargetsE2E : public ptsn::test::TargetsHomeTest {
  protected:
-  void SetUp() override {
-    if (std::string why = ptsn::test::TargetsUnsupportedHere(); !why.empty()) GTEST_SKIP() << why;
-    home_ = (fs::temp_directory_path() /
-             ("ptsn-targets-e2e-" + std::to_string(getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-                .string();
-    fs::remove_all(home_);
-    fs::create_directories(home_ + "/scratch");
-  }
-  void TearDown() override {
-    if (home_.empty()) return;
-    ptsn::test::ExpectNothingLeft(home_);
-    std::error_code ec;
-    fs::remove_all(home_, ec);
-  }
-  std::string Env() {
-    return "PTS_NATIVE_HOME='" + home_ + "' PTS_NATIVE_TEST_DIR='" + home_ + "/scratch' PTS_NATIVE_CONFIG='" + home_ +
-           "/none.yaml'";
-  }
-  std::string home_;
+  std::string Env() { return HomeEnv(); }
 };
 
 TEST_F(TargetsE2E, ListsEveryKindOnOneLine) {

@@ -24,32 +24,15 @@ extern char** environ;
 
 namespace {
 
-class TargetRunE2E : public ::testing::Test {
+class TargetRunE2E : public ptsn::test::TargetsHomeTest {
  protected:
-  void SetUp() override {
-    if (std::string why = ptsn::test::TargetsUnsupportedHere(); !why.empty()) GTEST_SKIP() << why;
-    home_ = (fs::temp_directory_path() /
-             ("ptsn-target-run-" + std::to_string(getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-                .string();
-    fs::remove_all(home_);
-    fs::create_directories(home_ + "/scratch");
-  }
-  void TearDown() override {
-    if (home_.empty()) return;
+  void BeforeCheck() override {
     if (running_ > 0 && waitpid(running_, nullptr, WNOHANG) == 0) {  // a test that failed half-way
       kill(running_, SIGINT);
       waitpid(running_, nullptr, 0);
     }
-    ptsn::test::ExpectNothingLeft(home_);
-    std::error_code ec;
-    fs::remove_all(home_, ec);
   }
-  std::string Env(const std::string& extra = "") {
-    return "env -u MONITOR -u PRESET_OPTIONS -u TEST_RESULTS_IDENTIFIER PTS_NATIVE_HOME='" + home_ +
-           "' PTS_NATIVE_PTS_HOME='" + home_ + "/no-pts' PTS_NATIVE_TEST_DIR='" + home_ + "/scratch' PTS_NATIVE_CONFIG='" +
-           home_ + "/none.yaml' TEST_RESULTS_NAME=n " + extra;
-  }
+  std::string Env(const std::string& extra = "") { return HomeEnv() + " TEST_RESULTS_NAME=n " + extra; }
   std::string Profile(const std::string& name) {
     return std::string(PTSN_SOURCE_DIR) + "/tests/targets/profiles/local/" + name + "-1.0.0";
   }
@@ -104,7 +87,6 @@ class TargetRunE2E : public ::testing::Test {
     running_ = 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
-  std::string home_;
   pid_t running_ = 0;
 };
 
