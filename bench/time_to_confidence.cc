@@ -10,7 +10,9 @@
 //     count); after each pass the trials so far are pooled and the ratio of geometric means gets
 //     a Welch interval on the log values; the first pass at which it is <= GOAL % and the summed
 //     elapsed time of the passes so far.
-// Prints one line per round/pass and a last line "reached: <seconds> s" or "not reached".
+// Prints one line per round/pass and a last line "reached: <seconds> s ..." or, when the goal was
+// not reached, "not reached: ~<seconds> s ...": the time it would take at the run's pace, as the
+// interval narrows with 1/sqrt(trials) (exit 1).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -89,8 +91,8 @@ int Paired(double goal, const char* path) {
     }
   }
   // The interval narrows as 1/sqrt(rounds): the time the goal would take at this run's pace.
-  std::printf("not reached (run ended at %.1f s; +-%.2f %% at %.1f s, so +-%g %% would take ~%.0f s)\n", run.end,
-              last_half, last_t, goal, last_t * (last_half / goal) * (last_half / goal));
+  std::printf("not reached: ~%.0f s (extrapolated: +-%.2f %% at %.1f s, run ended at %.1f s)\n",
+              last_t * (last_half / goal) * (last_half / goal), last_half, last_t, run.end);
   return 1;
 }
 
@@ -121,8 +123,8 @@ int Unpaired(double goal, int files, char** paths) {
       return 0;
     }
   }
-  std::printf("not reached (%.1f s in %d passes; +-%.2f %% then, so +-%g %% would take ~%.0f s)\n", elapsed, files,
-              last_half, goal, elapsed * (last_half / goal) * (last_half / goal));
+  std::printf("not reached: ~%.0f s (extrapolated: +-%.2f %% after %.1f s in %d passes)\n",
+              elapsed * (last_half / goal) * (last_half / goal), last_half, elapsed, files);
   return 1;
 }
 

@@ -187,7 +187,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     return client::CloneResult(url, id);
   });
   results::ResultFile& file = resolved.file;
-  out << "Reproducing \"" << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
+  out << (o.resume_identifier.empty() ? "Reproducing \"" : "Finishing \"") << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
       << file.results.size() << " results): " << resolved.origin << "\n";
 
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(s);
@@ -232,10 +232,12 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     out << "Without installing packages:\n" << FormatPlan(file, plan);
   }
   RequireConsentToSkip(file, plan, o.skip_unavailable, *prompter);
-  // Our systems: this machine as it is, or one per target (named after it, after the given
-  // identifier when there is one), never a published system's name.
+  // Our systems: the saved system being finished, this machine as it is, or one per target
+  // (named after it, after the given identifier when there is one), never a published system's name.
   std::vector<std::string> identifiers;
-  if (target_specs.empty()) {
+  if (!o.resume_identifier.empty()) {
+    identifiers.push_back(o.resume_identifier);
+  } else if (target_specs.empty()) {
     identifiers.push_back(
         ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, run::LiveIdentifierVariables(*reader)));
   } else {
@@ -311,7 +313,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
 
   std::string test_dir = run::TestDirectory(s);
   run::RunConfig cfg = run::BaseRunConfig(s, *reader, {identifier, test_dir, disk_test, std::time(nullptr)}, env);
-  NoteReproduction(cfg.system, o.name, plan);
+  if (o.resume_identifier.empty()) NoteReproduction(cfg.system, o.name, plan);
   run::NoteDownloadFallbacks(cfg.system.notes, download_notes);
   cfg.result_dir = fs::path(resolved.path).parent_path().string();
   cfg.title = file.generated.title;

@@ -31,6 +31,9 @@ struct SessionOptions {
   uint64_t target_size = 1ull << 30;
   bool targets_sequential = false;
   targets::DeviceFlags device;
+  // finish-run: the system of the saved result whose missing tests are run (it is continued, not
+  // reproduced: no identifier is asked and no "Reproduction of" note is added). "" = reproduce.
+  std::string resume_identifier;
 };
 
 // Returns the exit code: 0 when every planned test produced a result, 1 when some failed (they

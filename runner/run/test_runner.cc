@@ -307,7 +307,7 @@ void TestRunner::RunWarmups(const PlannedTest& t, const TestEnvironment& env, Tr
     if (run.interrupted) series.interrupted = true;
     ParsedTrial parsed = ParseTrial(series, run, false);
     observer_.TrialFinished(header, {w, config_.warmup_runs, true, parsed.failure.empty(), "", parsed.failure,
-                                     run.seconds, TargetOf(series)});
+                                     run.seconds, {}, TargetOf(series)});
     settle_(config_.settle_seconds);
   }
 }
@@ -335,7 +335,7 @@ void TestRunner::NextTrial(const PlannedTest& t, const TestEnvironment& env, Tri
   ParsedTrial parsed = ParseTrial(series, run, !series.ignored_runs.count(number));
   CountTrial(series, run, parsed, Now());
   observer_.TrialFinished(header, {number, series.planned, false, parsed.failure.empty(), parsed.value,
-                                   parsed.failure, run.seconds, TargetOf(series)});
+                                   parsed.failure, run.seconds, parsed.values, TargetOf(series)});
   if (series.interrupted) return;
   if (series.state.runs_done == series.planned) {
     ExtraRunDecision decision = steps_.DecideMoreTrials(series);
@@ -409,7 +409,7 @@ void TestRunner::RunRounds(const PlannedTest& t, const std::vector<TestEnvironme
       rounds.values[k].push_back(parsed.first_value ? results::PhpToNumber(*parsed.first_value) : std::nan(""));
       if (round > rounds.scheduled) rounds.extra_seconds += run.seconds;
       observer_.TrialFinished(header, {round, series[k].planned, false, parsed.failure.empty(), parsed.value,
-                                       parsed.failure, run.seconds, series[k].system});
+                                       parsed.failure, run.seconds, parsed.values, series[k].system});
       if (series[k].interrupted) return interrupt_all();
     }
     if (!ran) break;
