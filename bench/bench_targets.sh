@@ -33,7 +33,12 @@ SIZE=${SIZE:-256m}
 MAX_ROUNDS=${MAX_ROUNDS:-60}
 PASSES=${PASSES:-6}
 WORK=${WORK:-$BUILD/bench-targets}
-rm -rf "$WORK"
+# What an earlier benchmark that was killed left (its record is in WORK/home), released first;
+# never descend into a mount.
+if [ -d "$WORK/home/targets" ]; then
+  PTS_NATIVE_HOME=$WORK/home PTS_NATIVE_CONFIG=$WORK/none.yaml "$BUILD/pts-native" targets --cleanup || true
+fi
+rm -rf --one-file-system "$WORK"
 mkdir -p "$WORK/scratch" "$WORK/bin"
 WORK=$(realpath "$WORK")
 # Copies, so a rebuild while the benchmark runs does not change (or break) what it measures.

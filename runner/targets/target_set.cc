@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
@@ -360,29 +361,24 @@ std::vector<KindStatus> ProbeKinds(TargetSystem& sys) {
       s.detail = "file systems " + Join(have, ", ") + (lacking.empty() ? "" : " (" + Join(lacking, "; ") + ")");
     out.push_back(s);
   }
-  {
-    KindStatus s{Kind::kFscrypt};
+  // An encrypted kind with its default spec: why not, else what it offers (`offers`).
+  auto probe = [&](Kind kind, const std::function<std::string(TargetSpec&)>& offers) {
+    KindStatus s{kind};
     TargetSpec spec;
-    spec.kind = Kind::kFscrypt;
+    spec.kind = kind;
     s.detail = WhyUnavailable(sys, spec);
     s.available = s.detail.empty();
-    if (s.available) {
-      spec.fscrypt_mode = "adiantum";
-      std::string adiantum = WhyUnavailable(sys, spec);
-      s.detail = "ext4, AES-256-XTS" + std::string(adiantum.empty() ? " and Adiantum" : " (" + adiantum + ")") +
-                 "; implementation: the kernel's choice";
-    }
+    if (s.available) s.detail = offers(spec);
     out.push_back(s);
-  }
-  {
-    KindStatus s{Kind::kDmCrypt};
-    TargetSpec spec;
-    spec.kind = Kind::kDmCrypt;
-    s.detail = WhyUnavailable(sys, spec);
-    s.available = s.detail.empty();
-    if (s.available) s.detail = "LUKS2 and plain; impl= AES drivers: " + AesCipherDrivers(crypto);
-    out.push_back(s);
-  }
+  };
+  probe(Kind::kFscrypt, [&](TargetSpec& spec) {
+    spec.fscrypt_mode = "adiantum";
+    std::string adiantum = WhyUnavailable(sys, spec);
+    return "ext4, AES-256-XTS" + std::string(adiantum.empty() ? " and Adiantum" : " (" + adiantum + ")") +
+           "; implementation: the kernel's choice";
+  });
+  probe(Kind::kDmCrypt,
+        [&](TargetSpec&) { return "LUKS2 and plain; impl= AES drivers: " + AesCipherDrivers(crypto); });
   return out;
 }
 
