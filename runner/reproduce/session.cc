@@ -244,8 +244,9 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     std::string prefix = run::CleanResultsIdentifier(env("TEST_RESULTS_IDENTIFIER").value_or(""));
     for (auto& t : target_specs) {
       if (!prefix.empty()) t.name = prefix + ": " + t.Identifier();
+      // (A system an earlier reproduction added under this name is ours: the run resumes it.)
       for (const auto& published : file.systems)
-        if (published.identifier == t.Identifier())
+        if (published.identifier == t.Identifier() && !IsReproductionSystem(published))
           throw Error("target " + t.Identifier() + " has the name of a published system; name it (NAME=spec) or set "
                       "TEST_RESULTS_IDENTIFIER");
       identifiers.push_back(t.Identifier());

@@ -244,14 +244,18 @@ class RealSystem : public TargetSystem {
         loop_fds_.erase(it);
       }
     }
-    for (int i = 0; i < 200 && !LoopBacking(device).empty(); ++i) {
+    // The detach happens when the kernel drops the last reference. A process that made itself a
+    // mount namespace (unshare -m) while our file system was mounted holds a copy of the mount,
+    // and so the loop device, until it ends; on a loaded machine that, and the release itself,
+    // can take seconds: wait up to ~10 s (5 ms steps, then 50 ms) before leaving it to the ledger.
+    for (int i = 0; i < 380 && !LoopBacking(device).empty(); ++i) {
       if (i == 0 || i % 50 == 49) {
         Fd fd(open(device.c_str(), O_RDWR | O_CLOEXEC));
         // Busy: the kernel sets AUTOCLEAR and detaches it when the last holder closes it.
         if (fd.fd >= 0 && ioctl(fd.fd, LOOP_CLR_FD) != 0 && errno != ENXIO && errno != EBUSY)
           throw FileError(device, "LOOP_CLR_FD: " + Errno(errno));
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      std::this_thread::sleep_for(std::chrono::milliseconds(i < 200 ? 5 : 50));
     }
     if (!LoopBacking(device).empty()) throw FileError(device, "still attached (in use by another process?)");
   }

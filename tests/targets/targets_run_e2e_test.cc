@@ -312,6 +312,12 @@ TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
   ASSERT_EQ(file.results.size(), 1u);
   EXPECT_EQ(file.results[0].entries.size(), 4u);
   EXPECT_NE(r2.output.find("Each target against plain ext4 (paired by round"), std::string::npos) << r2.output;
+
+  // Again: the targets' systems are ours from the first run, so it resumes them (nothing is left).
+  auto r3 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline --yes", env);
+  EXPECT_EQ(r3.exit_code, 0) << r3.output;
+  EXPECT_NE(r3.output.find("Nothing left to run"), std::string::npos) << r3.output;
+  EXPECT_EQ(ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml").systems.size(), 4u);
 }
 
 }  // namespace
