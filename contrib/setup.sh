@@ -15,6 +15,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3 libpqxx-dev libpq-dev postgresql
   libcpp-httplib-dev libmicrohttpd-dev nginx-light liburing-dev libaio-dev libdeflate-dev liblzma-dev libbz2-dev
   fio procps bonnie++ strace
+  e2fsprogs xfsprogs btrfs-progs cryptsetup-bin util-linux
   chromium
 )
 
