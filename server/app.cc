@@ -9,9 +9,10 @@
 #include <thread>
 #include <nlohmann/json.hpp>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/strings.h"
 #include "server/auth.h"
+#include "server/ob_protocol.h"
 #include "server/pages.h"
 #include "server/result_id.h"
 
@@ -104,7 +105,8 @@ App::App(Storage& storage, ServerOptions options, WallClock clock, RateLimiter::
       committer_(storage_),
       gate_(options_.cpu_slots > 0 ? options_.cpu_slots : static_cast<int>(CoreCount())),
       results_(options_.cache_seconds, options_.cache_entries, rate_clock),
-      users_(options_.cache_seconds, 4096, rate_clock) {}
+      users_(options_.cache_seconds, 4096, rate_clock),
+      mirror_(options_.mirror_dir.empty() ? nullptr : std::make_unique<ProfileMirror>(options_.mirror_dir)) {}
 
 std::shared_ptr<const StoredResult> App::Fetch(const std::string& id) {
   if (auto hit = results_.Get(id)) return hit;
@@ -234,7 +236,8 @@ struct Routes {
     if (r == "upload_test_result") {
       Guard(res, [&] {
         LimitWrites(req);
-        std::string user = RequireUser(req, form.get("token"));
+        const bool anonymous = app.options_.anonymous_uploads && BearerToken(req).empty() && form.get("token").empty();
+        std::string user = anonymous ? "anonymous" : RequireUser(req, form.get("token"));
         auto pass = app.gate_.Enter();  // decoding and checking are the CPU-heavy part
         wire::Upload up;
         try {
@@ -272,6 +275,9 @@ struct Routes {
         json logs = stored->system_logs_zip ? json(wire::Sha1Hex(*stored->system_logs_zip)) : json(false);
         SendJson(res, 200, Ob("result", {{"composite_xml", stored->xml}, {"system_logs_available", logs}}));
       }, [](const std::string& m) { return Ob("result", {{"error", m}}); });
+    } else if (auto answer = AnswerProfileRequest(r, [&](const std::string& k) { return form.get(k); }, app.mirror_.get())) {
+      res.status = answer->status;
+      res.set_content(std::move(answer->body), answer->content_type);
     } else {
       SendJson(res, 400, Ob("error", r.empty() ? "missing request field r" : "unsupported request r=" + r.substr(0, 64)));
     }
@@ -302,6 +308,8 @@ struct Routes {
       bool ok = app.storage_.Healthy();
       SendJson(res, ok ? 200 : 503, {{"status", ok ? "ok" : "storage unavailable"}, {"storage", app.storage_.Describe()}});
     });
+    // PTS's connectivity check (pts_network): any other body is "No Internet Connectivity".
+    svr.Get("/PTS", [](const httplib::Request&, httplib::Response& res) { res.set_content("PTS", "text/plain"); });
     svr.Post("/f/client.php", [this](const httplib::Request& req, httplib::Response& res,
                                      const httplib::ContentReader& reader) { ClientPhpRequest(req, res, reader); });
 

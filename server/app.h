@@ -11,6 +11,7 @@
 
 #include "server/fair_gate.h"
 #include "server/group_commit.h"
+#include "server/profile_mirror.h"
 #include "server/rate_limit.h"
 #include "server/storage.h"
 #include "server/ttl_cache.h"
@@ -33,6 +34,8 @@ struct ServerOptions {
   int cpu_slots = 0;                      // requests doing CPU work at once (FairGate); 0 = one per core
   double cache_seconds = 10;              // how long a fetched result / token is served from memory; 0 = off
   size_t cache_entries = 256;             // results kept in memory at most
+  std::string mirror_dir;                 // test profiles served to repo_index / acquire_test; "" = none
+  bool anonymous_uploads = false;         // r=upload_test_result without a token, as OpenBenchmarking.org takes them
 };
 
 using WallClock = std::function<std::time_t()>;
@@ -72,6 +75,7 @@ class App {
   FairGate gate_;
   TtlCache<StoredResult> results_;
   TtlCache<std::string> users_;  // token → user name
+  std::unique_ptr<ProfileMirror> mirror_;  // options_.mirror_dir's profiles (ob_protocol.h)
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
   friend struct Routes;
 };

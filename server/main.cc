@@ -1,15 +1,21 @@
 // pts-native-server: serve results (`--data DIR --listen HOST:PORT`) or manage upload tokens
 // (`token create NAME --data DIR`).
 
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <ctime>
 #include <iostream>
 
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/strings.h"
 #include "server/app.h"
 #include "server/auth.h"
 #include "server/http_server.h"
+#include "server/import_result.h"
+#include "server/profile_mirror.h"
 
 namespace {
 
@@ -17,14 +23,23 @@ constexpr const char* kUsage =
     "usage: pts-native-server [--data DIR] [--database URL] [--listen HOST:PORT] [--public-url URL]\n"
     "                         [--threads N] [--write-rate PER_SECOND] [--write-burst N]\n"
     "                         [--max-body BYTES] [--max-xml BYTES] [--cpu-slots N] [--cache-seconds S]\n"
+    "                         [--anonymous-uploads]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
+    "       pts-native-server import-profiles TREE [--data DIR]\n"
+    "       pts-native-server import-result FILE --id ID [--data DIR] [--database URL]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
     "  --database URL   postgresql://... to use PostgreSQL instead of SQLite\n"
     "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
     "  --cpu-slots N    requests decoding/checking at once, the rest wait first come first served\n"
     "                   (default: one per core)\n"
     "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
-    "                   0 = off; bounds how late a delete by another server process is seen)\n";
+    "                   0 = off; bounds how late a delete by another server process is seen)\n"
+    "  --anonymous-uploads  take r=upload_test_result without a token, as OpenBenchmarking.org does\n"
+    "                   (what a stock PTS client sends); uploads are owned by 'anonymous'\n"
+    "  import-profiles  load a tree of test profiles (<repo>/<name>-<version>/, e.g. a PTS\n"
+    "                   test-profiles/ directory) into DIR/openbenchmarking.org/, served to clients\n"
+    "                   as OpenBenchmarking.org serves them (repo_index, acquire_test)\n"
+    "  import-result    store a published result file under its original ID (clone-result ID)\n";
 
 httplib::Server* g_server = nullptr;
 
@@ -32,11 +47,37 @@ void OnSignal(int) {
   if (g_server) g_server->stop();
 }
 
+std::string DataDir(const ptsn::Args& args) { return args.ValueOr("--data", "pts-native-server-data"); }
+// Test profiles served as OpenBenchmarking.org serves them (profile_mirror.h).
+std::string MirrorDir(const ptsn::Args& args) { return DataDir(args) + "/openbenchmarking.org"; }
+
 std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
   if (auto db = args.Value("--database")) return ptsn::server::OpenStorage(*db);
-  std::string dir = args.ValueOr("--data", "pts-native-server-data");
+  std::string dir = DataDir(args);
   ptsn::MakeDirectories(dir);
   return ptsn::server::OpenSqliteStorage(dir + "/results.db");
+}
+
+int ImportProfilesCommand(const ptsn::Args& args, const std::string& tree) {
+  auto start = std::chrono::steady_clock::now();
+  auto report = ptsn::server::ImportProfiles(tree, MirrorDir(args), std::time(nullptr));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& [dir, why] : report.skipped) std::cerr << "pts-native-server: skipped " << dir << ": " << why << "\n";
+  std::printf("Imported %zu test profiles (%zu new or changed, %zu unchanged) into %s in %.2f s; repositories: %s\n",
+              report.added + report.unchanged, report.added, report.unchanged, MirrorDir(args).c_str(), seconds,
+              report.repos.empty() ? "none" : ptsn::Join(report.repos, ", ").c_str());
+  return report.added + report.unchanged > 0 ? 0 : 1;
+}
+
+int ImportResultCommand(const ptsn::Args& args, const std::string& file) {
+  auto id = args.Value("--id");
+  if (!id) throw ptsn::Error("import-result: give the result's ID with --id (e.g. --id 1110088-AR-1110066AR56)", 2);
+  std::string xml = ptsn::ReadFile(file);
+  auto storage = OpenFromArgs(args);
+  auto outcome = ptsn::server::ImportResult(*storage, xml, *id, std::time(nullptr));
+  std::cout << (outcome == ptsn::server::ImportOutcome::kStored ? "Stored " : "Already stored: ") << file << " as "
+            << *id << std::endl;
+  return 0;
 }
 
 size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) {
@@ -60,6 +101,8 @@ int Serve(const ptsn::Args& args) {
   if (auto v = args.Value("--write-burst")) options.write_burst = std::stod(*v);
   options.cpu_slots = static_cast<int>(SizeArg(args, "--cpu-slots", 0));
   if (auto v = args.Value("--cache-seconds")) options.cache_seconds = std::stod(*v);
+  options.mirror_dir = MirrorDir(args);
+  options.anonymous_uploads = args.Has("--anonymous-uploads");
 
   std::string listen = args.ValueOr("--listen", "127.0.0.1:8080");
   auto colon = listen.rfind(':');
@@ -95,8 +138,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
   try {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
-                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds"},
-                       {"--help", "-h"}};
+                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds", "--id"},
+                       {"--help", "-h", "--anonymous-uploads"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {
       std::cout << kUsage;
@@ -109,6 +152,8 @@ int main(int argc, char** argv) {
       std::cout << ptsn::server::CreateToken(*storage, pos[2]) << std::endl;
       return 0;
     }
+    if (pos.size() == 2 && pos[0] == "import-profiles") return ImportProfilesCommand(args, pos[1]);
+    if (pos.size() == 2 && pos[0] == "import-result") return ImportResultCommand(args, pos[1]);
     std::cerr << kUsage;
     return 2;
   } catch (const ptsn::Error& e) {
