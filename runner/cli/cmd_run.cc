@@ -12,6 +12,7 @@
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
+#include "runner/cli/profile_fetch.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -50,10 +51,12 @@ struct Target {
   std::optional<std::vector<profile::RunOption>> fixed_options;
 };
 
-std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const std::vector<std::string>& names) {
+std::vector<Target> ResolveTargets(profile::ProfileRepository& repo, const std::vector<std::string>& names,
+                                   ProfileFetcher& fetcher) {
   if (names.empty()) throw Error("name a test profile (e.g. local/trivial or a profile directory) or a suite");
   std::vector<Target> out;
   for (const auto& name : names) {
+    fetcher.EnsureProfile(name);  // pts/NAME not on disk: from the servers, with its parents
     std::error_code ec;
     bool is_dir = fs::is_directory(name, ec);
     if (is_dir || repo.FindProfile(name)) {
@@ -63,6 +66,7 @@ std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const
     if (repo.FindSuite(name)) {
       auto suite = repo.LoadSuite(name);
       for (const auto& e : suite.executes) {
+        fetcher.EnsureProfile(e.test);
         Target t{repo.LoadProfile(e.test), std::vector<profile::RunOption>{}};
         if (e.mode == "BATCH") *t.fixed_options = profile::BatchOptions(t.profile.options, e.option_select);
         else if (e.mode == "DEFAULTS") *t.fixed_options = profile::DefaultOptions(t.profile.options);
@@ -84,11 +88,13 @@ struct Context {
   exec::PosixProcessRunner runner;
   std::unique_ptr<install::Fetcher> fetcher;
   bool offline = false;
+  ProfileFetcher profiles;  // pts/NAME on demand
 
-  explicit Context(bool offline_flag) {
-    offline = offline_flag || settings.GetBool("network.offline");
+  explicit Context(const Args& args) : profiles(repo, NetworkChoice::From(args)) {
+    offline = args.Has("--offline") || settings.GetBool("network.offline");
     fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
   }
+  std::vector<Target> Targets(const std::vector<std::string>& names) { return ResolveTargets(repo, names, profiles); }
   install::InstallContext InstallCtx(bool force) {
     return run::MakeInstallContext(settings, *fetcher, offline, force, run::LiveFacts(*reader, EnvVars(), std::time(nullptr)),
                                    EnvVars());
@@ -122,18 +128,18 @@ void InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force
 }
 
 int Install(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--offline", "--force"}});
-  Context ctx(args.Has("--offline"));
-  InstallTargets(ctx, ResolveTargets(ctx.repo, args.positional()), args.Has("--force"), false);
+  Args args = Args::Parse(argv, {{"--server"}, {"--offline", "--force"}});
+  Context ctx(args);
+  InstallTargets(ctx, ctx.Targets(args.positional()), args.Has("--force"), false);
   return 0;
 }
 
 int InstallDependencies(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--dry-run"}});
-  Context ctx(true);
+  Args args = Args::Parse(argv, {{"--server"}, {"--dry-run", "--offline"}});
+  Context ctx(args);
   std::vector<std::string> packages;
   bool unmapped_commands = false;
-  for (const auto& t : ResolveTargets(ctx.repo, args.positional())) {
+  for (const auto& t : ctx.Targets(args.positional())) {
     auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
     for (const auto& c : check.missing_commands)
       if (install::DebianPackagesFor(c).empty()) {
@@ -233,11 +239,11 @@ std::string Prompt(const std::string& question) {
 }
 
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install"}});
+  Args args = Args::Parse(argv, {{"--warmup", "--server"}, {"--non-interactive", "--json-events", "--offline", "--force-install"}});
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
-  Context ctx(args.Has("--offline"));
+  Context ctx(args);
   const Settings& s = ctx.settings;
-  auto targets = ResolveTargets(ctx.repo, args.positional());
+  auto targets = ctx.Targets(args.positional());
   auto plan = Plan(targets, batch, interactive);
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
   {
@@ -337,19 +343,19 @@ int SystemInfo(const std::vector<std::string>& argv) {
 
 std::vector<Command> RunCommands() {
   return {
-      {"install", {"install-test"}, "Running", "PROFILE|SUITE... [--offline] [--force]",
+      {"install", {"install-test"}, "Running", "PROFILE|SUITE... [--offline] [--force] [--server URL]",
        "download (verified, caches first) and install tests with their install.sh", Install},
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline]",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--server URL]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
          if (auto code = RunResultIfNamed(a)) return *code;
          return RunTests(a, false);
        }},
-      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline]",
+      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--server URL]",
        "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
       {"system-info", {}, "Running", "[--json] [--root DIR]",
