@@ -12,7 +12,9 @@
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "runner/client/client.h"
-#include "runner/client/wire.h"
+#include "runner/client/ob_client.h"
+#include "runner/client/profile_source.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
@@ -29,6 +31,7 @@
 #include "runner/reproduce/catalog.h"
 #include "runner/reproduce/compare.h"
 #include "runner/reproduce/consent.h"
+#include "runner/reproduce/originals.h"
 #include "runner/reproduce/plan.h"
 #include "runner/reproduce/resolve.h"
 #include "runner/run/naming.h"
@@ -106,19 +109,41 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   install::InstallContext install_ctx =
       run::MakeInstallContext(s, *fetcher, offline, false, run::LiveFacts(*reader, env, std::time(nullptr)), env);
   exec::PosixProcessRunner processes;
+  // Uploads go only where the user said (--server, server.upload_url), never to server.url's
+  // default: checked before anything runs.
+  std::string upload_server;
+  if (o.upload) {
+    auto named = o.servers.empty() ? client::ParseServerList(s.Get("server.upload_url")) : client::ParseServerList(o.servers.front());
+    if (named.empty())
+      throw Error("--upload: no server to upload to: pass --server URL or set server.upload_url (to publish on "
+                  "OpenBenchmarking.org, say so: --server https://openbenchmarking.org)", 2);
+    upload_server = named.front();
+  }
   ResolveOptions ro;
   ro.result_dirs = results::ResultDirectories(s);
   ro.save_dir = s.ResultsDirectory();
-  ro.servers = o.servers.empty() ? std::vector<std::string>{s.Get("server.url")} : o.servers;
+  ro.servers = client::ServersFrom(s, o.servers);
   ro.offline = offline;
-  auto resolved = ResolveResult(o.name, ro, [](const std::string& url, const std::string& id) {
-    return client::CloneResult(url, id);
-  });
+  ro.save = !o.dry_run;  // a dry run writes nothing, the clone included
+  ro.bundled_dirs = BundledResultDirectories();
+  auto resolved = ResolveResult(o.name, ro, ServerCloner(offline));
   results::ResultFile& file = resolved.file;
+  if (!resolved.notice.empty()) out << resolved.notice << "\n";
   out << "Reproducing \"" << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
       << file.results.size() << " results): " << resolved.origin << "\n";
 
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(s);
+  // The originals' profiles: from the servers (pts/NAME on demand) when not on disk.
+  client::ObClient ob(ro.servers, offline);
+  client::ProfileSourceOptions source_options = client::ProfileSourceOptions::FromSettings(s);
+  source_options.on_disk = [&repo](const std::string& qualified) {
+    auto ref = repo.FindProfile(qualified);
+    return ref && ref->identifier == qualified;
+  };
+  client::ProfileSource source(std::move(source_options), ob);
+  OriginalsFetched originals = FetchOriginals(file, repo, source);
+  if (!originals.fetched.empty()) out << "Fetched test profiles: " << Join(originals.fetched, ", ") << "\n";
+  for (const auto& line : originals.missing) out << line << "\n";
   RepositoryCatalog catalog(
       repo, [&](const profile::TestProfile& p) { return RunnableProblem(install_ctx, p); },
       [&](const profile::TestProfile& p) { return ProfileInstalled(install_ctx, p); });
@@ -187,7 +212,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   out << "\nSaved: " << resolved.path << "\n";
 
   if (o.upload && code == 0) {
-    std::string server = ro.servers.front();
+    const std::string& server = upload_server;
     std::string token = o.token.empty() ? s.Get("server.token") : o.token;
     wire::Upload up;
     up.xml = ReadFile(resolved.path);
