@@ -1,6 +1,7 @@
 #include "runner/openbenchmarking/protocol.h"
 
 #include <nlohmann/json.hpp>
+#include <variant>
 
 namespace ptsn::ob {
 
@@ -96,42 +97,86 @@ Request CloneOpenBenchmarkingSystemLogs(const std::string& id) {
   return Make("clone_openbenchmarking_system_logs", {{"i", id}});
 }
 
+namespace {
+
+// The fields of an index entry in OpenBenchmarking's order, each a text, a list of texts or a
+// text that may be null: one table serves encoding and decoding.
+template <typename T>
+struct IndexField {
+  const char* key;
+  std::variant<std::string T::*, std::vector<std::string> T::*, std::optional<std::string> T::*> member;
+};
+
+const std::vector<IndexField<IndexTest>>& TestFields() {
+  static const std::vector<IndexField<IndexTest>> fields = {
+      {"title", &IndexTest::title},
+      {"description", &IndexTest::description},
+      {"test_type", &IndexTest::test_type},
+      {"software_type", &IndexTest::software_type},
+      {"status", &IndexTest::status},
+      {"supported_platforms", &IndexTest::supported_platforms},
+      {"internal_tags", &IndexTest::internal_tags},
+      {"test_extends", &IndexTest::test_extends},
+      {"package_hash", &IndexTest::package_hash},
+      {"average_run_time", &IndexTest::average_run_time},
+      {"average_install_time", &IndexTest::average_install_time},
+      {"last_updated", &IndexTest::last_updated},
+      {"first_added", &IndexTest::first_added},
+      {"popularity", &IndexTest::popularity},
+      {"downloads", &IndexTest::downloads},
+      {"versions", &IndexTest::versions},
+  };
+  return fields;
+}
+
+const std::vector<IndexField<IndexSuite>>& SuiteFields() {
+  static const std::vector<IndexField<IndexSuite>> fields = {
+      {"title", &IndexSuite::title},         {"description", &IndexSuite::description},
+      {"test_type", &IndexSuite::test_type}, {"status", &IndexSuite::status},
+      {"package_hash", &IndexSuite::package_hash}, {"last_updated", &IndexSuite::last_updated},
+      {"versions", &IndexSuite::versions},
+  };
+  return fields;
+}
+
+ordered_json ToJson(const std::string& v) { return v; }
+ordered_json ToJson(const std::vector<std::string>& v) { return v; }
+ordered_json ToJson(const std::optional<std::string>& v) { return Nullable(v); }
+void FromJson(const json& o, const char* key, std::string& out) { out = Text(o, key); }
+void FromJson(const json& o, const char* key, std::vector<std::string>& out) { out = TextList(o, key); }
+void FromJson(const json& o, const char* key, std::optional<std::string>& out) { out = NullableText(o, key); }
+
+template <typename T>
+ordered_json EncodeEntries(const std::map<std::string, T>& entries, const std::vector<IndexField<T>>& fields) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [name, entry] : entries) {
+    ordered_json e;
+    for (const auto& f : fields) std::visit([&](auto member) { e[f.key] = ToJson(entry.*member); }, f.member);
+    out[name] = std::move(e);
+  }
+  return out;
+}
+
+template <typename T>
+std::map<std::string, T> DecodeEntries(const json& j, const std::vector<IndexField<T>>& fields) {
+  std::map<std::string, T> out;
+  if (!j.is_object()) return out;
+  for (const auto& [name, e] : j.items()) {
+    if (!e.is_object()) continue;
+    T entry;
+    for (const auto& f : fields) std::visit([&](auto member) { FromJson(e, f.key, entry.*member); }, f.member);
+    out.emplace(name, std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string EncodeRepoIndex(const RepoIndexDoc& index) {
   ordered_json doc;
   doc["main"]["generated"] = index.generated;
-  doc["tests"] = ordered_json::object();
-  for (const auto& [name, t] : index.tests) {
-    ordered_json e;
-    e["title"] = t.title;
-    e["description"] = t.description;
-    e["test_type"] = t.test_type;
-    e["software_type"] = t.software_type;
-    e["status"] = t.status;
-    e["supported_platforms"] = t.supported_platforms;
-    e["internal_tags"] = t.internal_tags;
-    e["test_extends"] = t.test_extends;
-    e["package_hash"] = Nullable(t.package_hash);
-    e["average_run_time"] = t.average_run_time;
-    e["average_install_time"] = t.average_install_time;
-    e["last_updated"] = t.last_updated;
-    e["first_added"] = t.first_added;
-    e["popularity"] = t.popularity;
-    e["downloads"] = t.downloads;
-    e["versions"] = t.versions;
-    doc["tests"][name] = std::move(e);
-  }
-  doc["suites"] = ordered_json::object();
-  for (const auto& [name, s] : index.suites) {
-    ordered_json e;
-    e["title"] = s.title;
-    e["description"] = s.description;
-    e["test_type"] = s.test_type;
-    e["status"] = s.status;
-    e["package_hash"] = Nullable(s.package_hash);
-    e["last_updated"] = s.last_updated;
-    e["versions"] = s.versions;
-    doc["suites"][name] = std::move(e);
-  }
+  doc["tests"] = EncodeEntries(index.tests, TestFields());
+  doc["suites"] = EncodeEntries(index.suites, SuiteFields());
   return doc.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -146,41 +191,8 @@ RepoIndexDoc DecodeRepoIndex(std::string_view text) {
   const json& g = j["main"]["generated"];
   if (g.is_number_integer()) out.generated = g.get<std::int64_t>();
   else if (g.is_string()) out.generated = std::strtoll(g.get<std::string>().c_str(), nullptr, 10);
-  for (const auto& [name, e] : j["tests"].items()) {
-    if (!e.is_object()) continue;
-    IndexTest t;
-    t.title = Text(e, "title");
-    t.description = Text(e, "description");
-    t.test_type = Text(e, "test_type");
-    t.software_type = Text(e, "software_type");
-    t.status = Text(e, "status");
-    t.supported_platforms = TextList(e, "supported_platforms");
-    t.internal_tags = TextList(e, "internal_tags");
-    t.test_extends = Text(e, "test_extends");
-    t.package_hash = NullableText(e, "package_hash");
-    t.average_run_time = Text(e, "average_run_time");
-    t.average_install_time = Text(e, "average_install_time");
-    t.last_updated = Text(e, "last_updated");
-    t.first_added = Text(e, "first_added");
-    t.popularity = Text(e, "popularity");
-    t.downloads = Text(e, "downloads");
-    t.versions = TextList(e, "versions");
-    out.tests.emplace(name, std::move(t));
-  }
-  if (j.contains("suites") && j["suites"].is_object()) {
-    for (const auto& [name, e] : j["suites"].items()) {
-      if (!e.is_object()) continue;
-      IndexSuite s;
-      s.title = Text(e, "title");
-      s.description = Text(e, "description");
-      s.test_type = Text(e, "test_type");
-      s.status = Text(e, "status");
-      s.package_hash = NullableText(e, "package_hash");
-      s.last_updated = Text(e, "last_updated");
-      s.versions = TextList(e, "versions");
-      out.suites.emplace(name, std::move(s));
-    }
-  }
+  out.tests = DecodeEntries(j["tests"], TestFields());
+  if (j.contains("suites")) out.suites = DecodeEntries(j["suites"], SuiteFields());
   return out;
 }
 
