@@ -1,5 +1,6 @@
-// pts-native-server: serve results (`--data DIR --listen HOST:PORT`) or manage upload tokens
-// (`token create NAME --data DIR`).
+// pts-native-server: serve results (`--data DIR --listen HOST:PORT`), manage upload tokens
+// (`token create NAME --data DIR`), import test downloads (`import-downloads DIR --data D`), test
+// profiles (`import-profiles TREE --data D`) or a published result (`import-result FILE --id ID`).
 
 #include <chrono>
 #include <csignal>
@@ -13,6 +14,7 @@
 #include "runner/common/strings.h"
 #include "server/app.h"
 #include "server/auth.h"
+#include "server/downloads.h"
 #include "server/http_server.h"
 #include "server/import_result.h"
 #include "server/profile_mirror.h"
@@ -25,6 +27,7 @@ constexpr const char* kUsage =
     "                         [--max-body BYTES] [--max-xml BYTES] [--cpu-slots N] [--cache-seconds S]\n"
     "                         [--anonymous-uploads]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
+    "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
     "       pts-native-server import-profiles TREE [--data DIR]\n"
     "       pts-native-server import-result FILE --id ID [--data DIR] [--database URL]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
@@ -32,6 +35,8 @@ constexpr const char* kUsage =
     "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
     "  --cpu-slots N    requests decoding/checking at once, the rest wait first come first served\n"
     "                   (default: one per core)\n"
+    "  --downloads DIR  test downloads served as GET /downloads/<sha256> (default DATA/downloads;\n"
+    "                   import-downloads fills it)\n"
     "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
     "                   0 = off; bounds how late a delete by another server process is seen)\n"
     "  --anonymous-uploads  take r=upload_test_result without a token, as OpenBenchmarking.org does\n"
@@ -90,6 +95,10 @@ size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback)
   }
 }
 
+std::string DownloadsDir(const ptsn::Args& args) {
+  return args.ValueOr("--downloads", args.ValueOr("--data", "pts-native-server-data") + "/downloads");
+}
+
 int Serve(const ptsn::Args& args) {
   auto storage = OpenFromArgs(args);
   ptsn::server::ServerOptions options;
@@ -114,6 +123,7 @@ int Serve(const ptsn::Args& args) {
   ptsn::server::HttpServer svr;
   ptsn::server::App app(*storage, options);
   app.Install(svr);
+  ptsn::server::InstallDownloadRoutes(svr, DownloadsDir(args));
   if (port == 0) {
     port = svr.bind_to_any_port(host);
     if (port < 0) throw ptsn::Error("--listen: cannot bind " + host);
@@ -138,7 +148,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
   try {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
-                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds", "--id"},
+                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds", "--downloads",
+                        "--id"},
                        {"--help", "-h", "--anonymous-uploads"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {
@@ -150,6 +161,12 @@ int main(int argc, char** argv) {
     if (pos.size() == 3 && pos[0] == "token" && pos[1] == "create") {
       auto storage = OpenFromArgs(args);
       std::cout << ptsn::server::CreateToken(*storage, pos[2]) << std::endl;
+      return 0;
+    }
+    if (pos.size() == 2 && pos[0] == "import-downloads") {
+      auto n = ptsn::server::ImportDownloads(pos[1], DownloadsDir(args));
+      std::cout << "Imported " << n.added << " file(s) (" << n.bytes << " bytes) into " << DownloadsDir(args) << "; "
+                << n.present << " already there" << std::endl;
       return 0;
     }
     if (pos.size() == 2 && pos[0] == "import-profiles") return ImportProfilesCommand(args, pos[1]);
