@@ -149,10 +149,11 @@ void FromJson(const json& o, const char* key, std::optional<std::string>& out) {
 template <typename T>
 ordered_json EncodeEntries(const std::map<std::string, T>& entries, const std::vector<IndexField<T>>& fields) {
   ordered_json out = ordered_json::object();
-  for (const auto& [name, entry] : entries) {
+  for (const auto& item : entries) {  // (not a structured binding: lambdas of older clangs cannot capture one)
+    const T& entry = item.second;
     ordered_json e;
     for (const auto& f : fields) std::visit([&](auto member) { e[f.key] = ToJson(entry.*member); }, f.member);
-    out[name] = std::move(e);
+    out[item.first] = std::move(e);
   }
   return out;
 }
@@ -161,11 +162,12 @@ template <typename T>
 std::map<std::string, T> DecodeEntries(const json& j, const std::vector<IndexField<T>>& fields) {
   std::map<std::string, T> out;
   if (!j.is_object()) return out;
-  for (const auto& [name, e] : j.items()) {
+  for (const auto& item : j.items()) {
+    const json& e = item.value();
     if (!e.is_object()) continue;
     T entry;
     for (const auto& f : fields) std::visit([&](auto member) { FromJson(e, f.key, entry.*member); }, f.member);
-    out.emplace(name, std::move(entry));
+    out.emplace(item.key(), std::move(entry));
   }
   return out;
 }
