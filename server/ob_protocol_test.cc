@@ -2,6 +2,7 @@
 #include "server/ob_protocol.h"
 
 #include <gtest/gtest.h>
+#include <httplib.h>
 #include <unistd.h>
 
 #include <filesystem>
