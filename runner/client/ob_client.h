@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,7 +54,9 @@ class ObClient {
   // Each server in turn until `decode` accepts an answer: a transport failure, an HTTP status
   // other than 200 or a ProtocolError from `decode` moves on to the next. `what` names the
   // request in messages ("pts/fs-mark-1.0.3"). `only` asks just those servers instead of all.
-  // Throws NoServerAnswered.
+  // A server that could not be reached at all (no name, no connection) is not asked again by this
+  // client: its first failure stands for the later requests (a fresh machine without network
+  // would otherwise wait on the resolver once per request). Throws NoServerAnswered.
   template <typename T>
   struct Answered {
     T value;
@@ -76,6 +79,7 @@ class ObClient {
   bool offline_;
   TransportFactory make_transport_;
   std::unique_ptr<HttpTransport> transport_;
+  std::map<std::string, std::string> unreachable_;  // server -> why, from its first failure
 };
 
 // ---- template definition ----
@@ -96,6 +100,10 @@ ObClient::Answered<T> ObClient::Ask(const ob::Request& request, const std::strin
   bool reached = false;
   const std::string body = request.Body();
   for (const auto& server : servers) {
+    if (auto it = unreachable_.find(server); it != unreachable_.end()) {
+      failures.push_back(it->second);
+      continue;
+    }
     try {
       HttpResponse r = Transport().Post(RequestUrl(server), body, "");
       reached = true;
@@ -111,6 +119,7 @@ ObClient::Answered<T> ObClient::Ask(const ob::Request& request, const std::strin
       failures.push_back(server + ": " + e.what());
     } catch (const Error& e) {
       failures.push_back(e.what());  // transport errors already name the URL
+      unreachable_.emplace(server, e.what());
     }
   }
   std::string joined;

@@ -56,6 +56,26 @@ TEST(ObClient, SaysWhatEachServerSaidWhenNoneAnswers) {
   }
 }
 
+TEST(ObClient, AServerThatCannotBeReachedIsAskedOnlyOnce) {
+  auto http = std::make_unique<ScriptedHttp>();
+  ScriptedHttp* h = http.get();
+  h->answers["http://b"] = {404, ob::EncodeError("result", "no result with ID 'X'")};
+  ObClient client({"http://a", "http://b"}, false, [&] { return std::move(http); });
+  for (int i = 0; i < 3; ++i) {
+    try {
+      client.CloneResult("X");
+      FAIL();
+    } catch (const NoServerAnswered& e) {
+      EXPECT_EQ(std::string(e.failures()),
+                "http://a/f/client.php: Couldn't connect to server; http://b: HTTP 404 (no result with ID 'X')");
+    }
+  }
+  // http://a once (unreachable stays unreachable for this client), http://b every time (it answered).
+  ASSERT_EQ(h->asked.size(), 4u);
+  EXPECT_EQ(h->asked[0].rfind("http://a/", 0), 0u);
+  for (size_t i = 1; i < 4; ++i) EXPECT_EQ(h->asked[i].rfind("http://b/", 0), 0u) << h->asked[i];
+}
+
 TEST(ObClient, OfflineMakesNoTransport) {
   bool made = false;
   ObClient client({"https://openbenchmarking.org"}, true, [&] {

@@ -80,6 +80,10 @@ std::optional<ob::RepoIndexDoc> ProfileSource::Index(const std::string& repo, st
     return std::nullopt;
   }
   if (auto it = loaded_.find(repo); it != loaded_.end()) return it->second;  // once per process
+  if (auto it = unavailable_.find(repo); it != unavailable_.end()) {  // asked once, not per profile
+    if (why_not) *why_not = it->second;
+    return std::nullopt;
+  }
   const std::string path = IndexPath(repo);
   std::optional<ob::RepoIndexDoc> cached = CachedIndex(repo);
   if (cached) {
@@ -94,7 +98,8 @@ std::optional<ob::RepoIndexDoc> ProfileSource::Index(const std::string& repo, st
     return loaded_[repo] = ob::DecodeRepoIndex(answer.value);
   } catch (const NoServerAnswered& e) {
     if (cached) return loaded_[repo] = *cached;  // stale, but what there is
-    if (why_not) *why_not = std::string(e.what()) + "; no cached index at " + path;
+    const std::string why = unavailable_[repo] = std::string(e.what()) + "; no cached index at " + path;
+    if (why_not) *why_not = why;
     return std::nullopt;
   }
 }

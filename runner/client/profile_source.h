@@ -72,6 +72,7 @@ class ProfileSource {
  private:
   std::string IndexPath(const std::string& repo) const;
   std::map<std::string, ob::RepoIndexDoc> loaded_;  // indexes read or fetched by this process
+  std::map<std::string, std::string> unavailable_;   // repo -> why its index could not be had
   void FetchOne(const std::string& qualified, std::set<std::string>* visiting, std::vector<std::string>* fetched);
   ProfileSourceOptions options_;
   ObClient& client_;

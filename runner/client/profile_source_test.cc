@@ -159,6 +159,28 @@ TEST(ProfileSource, ParentsComeAlong) {
   EXPECT_TRUE(source.Fetch("pts/iozone-child-1.0.0").empty()) << "on disk: nothing fetched again";
 }
 
+TEST(ProfileSource, AnIndexNoServerGaveIsAskedForOncePerProcess) {
+  Env env;
+  struct Unreachable : HttpTransport {
+    int* asked;
+    explicit Unreachable(int* a) : asked(a) {}
+    HttpResponse Post(const std::string& u, const std::string&, const std::string&) override {
+      ++*asked;
+      throw Error(u + ": Couldn't resolve host name");
+    }
+    HttpResponse Get(const std::string& u) override { throw Error(u + ": not expected"); }
+  };
+  int asked = 0;
+  ObClient client({"http://nowhere"}, false, [&] { return std::make_unique<Unreachable>(&asked); });
+  ProfileSource source(env.Options(), client);
+  std::string why1, why2;
+  EXPECT_FALSE(source.Resolve("pts/fs-mark-1.0", &why1));
+  EXPECT_FALSE(source.Resolve("pts/iozone-1.9", &why2));
+  EXPECT_NE(why1.find("Couldn't resolve host name"), std::string::npos) << why1;
+  EXPECT_EQ(why1, why2);
+  EXPECT_EQ(asked, 1) << "one request for the index, not one per profile";
+}
+
 TEST(ProfileSource, OfflineWithNothingCachedNamesWhatIsMissing) {
   Env env;
   auto client = env.Client(true);
