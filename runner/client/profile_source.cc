@@ -93,8 +93,10 @@ std::optional<ob::RepoIndexDoc> ProfileSource::Index(const std::string& repo, st
   }
   try {
     auto answer = client_.RepoIndex(repo);
-    MakeDirectories(options_.cache_dir);
-    WriteFileAtomically(path, answer.value);
+    if (options_.keep) {
+      MakeDirectories(options_.cache_dir);
+      WriteFileAtomically(path, answer.value);
+    }
     return loaded_[repo] = ob::DecodeRepoIndex(answer.value);
   } catch (const NoServerAnswered& e) {
     if (cached) return loaded_[repo] = *cached;  // stale, but what there is
@@ -158,15 +160,15 @@ void ProfileSource::FetchOne(const std::string& qualified, std::set<std::string>
   try {
     ob::ExtractZip(zip, dir);
   } catch (const ob::ZipError& e) {
-    fs::remove(zip_path, ec);  // never used again
+    if (options_.keep) fs::remove(zip_path, ec);  // never used again
     throw Error(qualified + ": profile zip refused: " + e.what());
   }
   if (!fs::is_regular_file(dir + "/test-definition.xml", ec)) {
     fs::remove_all(dir, ec);
-    fs::remove(zip_path, ec);
+    if (options_.keep) fs::remove(zip_path, ec);
     throw Error(qualified + ": the profile zip has no test-definition.xml");
   }
-  if (!fs::is_regular_file(zip_path, ec)) {
+  if (options_.keep && !fs::is_regular_file(zip_path, ec)) {
     MakeDirectories(fs::path(zip_path).parent_path().string());
     WriteFileAtomically(zip_path, zip);
   }

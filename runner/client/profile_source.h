@@ -30,6 +30,9 @@ struct ProfileSourceOptions {
   std::string cache_dir;
   std::string profiles_dir;
   double index_ttl_days = 3;  // PTS's Options/OpenBenchmarking/IndexCacheTTL
+  // False: the cache is read, never written (a fetched index is kept in memory, a fetched zip
+  // only extracted into profiles_dir): `run <ID> --dry-run`.
+  bool keep = true;
   std::function<std::time_t()> now = [] { return std::time(nullptr); };
   // Whether a profile ("pts/fs-mark-1.0.3") is on disk in any search path; by default only
   // profiles_dir is looked at.

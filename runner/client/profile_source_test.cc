@@ -1,6 +1,8 @@
 #include "runner/client/profile_source.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <filesystem>
@@ -157,6 +159,20 @@ TEST(ProfileSource, ParentsComeAlong) {
   EXPECT_EQ(fetched, (std::vector<std::string>{"pts/iozone-child-1.0.0", "pts/iozone-1.9.6"}));
   EXPECT_TRUE(fs::exists(env.root / "profiles/pts/iozone-1.9.6/test-definition.xml"));
   EXPECT_TRUE(source.Fetch("pts/iozone-child-1.0.0").empty()) << "on disk: nothing fetched again";
+}
+
+TEST(ProfileSource, WithoutKeepTheCacheIsReadButNeverWritten) {
+  Env env;
+  auto client = env.Client();
+  ProfileSourceOptions options = env.Options();
+  options.keep = false;
+  ProfileSource source(options, client);
+  EXPECT_EQ(FetchByName(source, "pts/fs-mark-1.0"), "pts/fs-mark-1.0.3");
+  EXPECT_EQ(FetchByName(source, "pts/iozone"), "pts/iozone-1.9.6");
+  EXPECT_TRUE(fs::is_regular_file(env.root / "profiles/pts/fs-mark-1.0.3/test-definition.xml"));
+  EXPECT_FALSE(fs::exists(env.root / "cache")) << "a dry run's fetches were written to the cache";
+  EXPECT_EQ(std::count(env.mirror.requests.begin(), env.mirror.requests.end(), "repo_index"), 1)
+      << "the index fetched is kept in memory";
 }
 
 TEST(ProfileSource, AnIndexNoServerGaveIsAskedForOncePerProcess) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <algorithm>
@@ -46,6 +47,28 @@ namespace ptsn::reproduce {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Where a dry run puts the profiles it fetches: a temporary directory the plan reads, removed
+// with this object; the cache is read but not written (nothing of a dry run stays on disk).
+class DryRunScratch {
+ public:
+  explicit DryRunScratch(client::ProfileSourceOptions& options) {
+    std::string tmpl = (fs::temp_directory_path() / "ptsn-dry-run-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw Error("--dry-run: cannot create a scratch directory in " + fs::temp_directory_path().string());
+    root_ = tmpl;
+    options.profiles_dir = root_ + "/test-profiles";
+    options.keep = false;
+  }
+  ~DryRunScratch() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  DryRunScratch(const DryRunScratch&) = delete;
+  DryRunScratch& operator=(const DryRunScratch&) = delete;
+
+ private:
+  std::string root_;
+};
 
 // May a missing Debian package be installed for this run, and if not, why not (for the plan).
 struct PackagePolicy {
@@ -183,13 +206,23 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   // The originals' profiles: from the servers (pts/NAME on demand) when not on disk.
   client::ObClient ob(ro.servers, offline);
   client::ProfileSourceOptions source_options = client::ProfileSourceOptions::FromSettings(s);
+  // A dry run writes nothing, the profile cache included: what it fetches goes to a scratch
+  // directory the plan reads and that is removed on return.
+  std::optional<DryRunScratch> scratch;
+  if (o.dry_run) {
+    scratch.emplace(source_options);
+    auto roots = repo.roots();
+    roots.push_back(source_options.profiles_dir);
+    repo = profile::ProfileRepository(roots);
+  }
   source_options.on_disk = [&repo](const std::string& qualified) {
     auto ref = repo.FindProfile(qualified);
     return ref && ref->identifier == qualified;
   };
   client::ProfileSource source(std::move(source_options), ob);
   OriginalsFetched originals = FetchOriginals(file, repo, source);
-  if (!originals.fetched.empty()) out << "Fetched test profiles: " << Join(originals.fetched, ", ") << "\n";
+  if (!originals.fetched.empty())
+    out << "Fetched test profiles: " << Join(originals.fetched, ", ") << (o.dry_run ? " (not kept: --dry-run)" : "") << "\n";
   for (const auto& line : originals.missing) out << line << "\n";
   const auto stand_ins = LoadStandIns(repo.roots());
   auto prompter = TerminalPrompter(o.non_interactive);

@@ -165,7 +165,9 @@ TEST(ObMirror, RunIdClonesByOriginalIdAndPlansWithoutWriting) {
   if (!fs::is_directory(kCorpus) || !fs::exists(kSeed)) GTEST_SKIP() << "shared reference tree absent";
   Scratch s;
   ServerProcess server({"--data", CorpusMirror()});
-  auto [c, o] = Shell(s.Home("h") + Client("run " + kSeedId + " --dry-run --server " + server.url()));
+  fs::create_directories(s.root / "tmp");
+  auto [c, o] = Shell("TMPDIR=" + (s.root / "tmp").string() + " " + s.Home("h") +
+                      Client("run " + kSeedId + " --dry-run --server " + server.url()));
   ASSERT_EQ(c, 0) << o;
   EXPECT_NE(o.find("cloned from " + server.url()), std::string::npos) << o;
   EXPECT_NE(o.find("Fetched test profiles: "), std::string::npos) << o;
@@ -176,6 +178,12 @@ TEST(ObMirror, RunIdClonesByOriginalIdAndPlansWithoutWriting) {
     if (StartsWith(line, "run ") || StartsWith(line, "STAND-IN ") || StartsWith(line, "CANNOT RUN ")) ++plan_lines;
   EXPECT_EQ(plan_lines, 7u) << o;
   EXPECT_FALSE(fs::exists(s.root / "h/test-results" / kSeedId)) << "--dry-run wrote the clone";
+  // Nothing at all: the profiles it fetched were read from a scratch directory, now removed.
+  std::error_code ec;
+  for (const auto& dir : {s.root / "h", s.root / "tmp"})
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      EXPECT_FALSE(it->is_regular_file()) << "--dry-run left " << it->path();
+  EXPECT_NE(o.find("(not kept: --dry-run)"), std::string::npos) << o;
 }
 
 TEST(ObMirror, NoServerFallsBackToTheBundledCopyAndAnyOtherIdSaysWhatToDo) {
