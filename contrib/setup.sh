@@ -15,6 +15,7 @@ PACKAGES=(
   libcpp-httplib-dev libmicrohttpd-dev nginx-light liburing-dev libaio-dev libdeflate-dev liblzma-dev libminizip-dev
   php-cli php-xml php-zip iproute2
   fio procps bonnie++ strace
+  e2fsprogs xfsprogs btrfs-progs cryptsetup-bin util-linux
   chromium
 )
 
