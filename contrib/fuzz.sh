@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/) with clang, ASan and UBSan in build-fuzz/, writes their
 # seed corpora (from ../shared when it is beside the checkout, else built-in samples) and runs each
-# for a bounded time with its dictionary, two at a time. Fails on any finding (crash, sanitizer
+# for a bounded time with its dictionary (where it has one), two at a time. Fails on any finding (crash, sanitizer
 # report, oracle failure, timeout, out of memory); the input that caused it is left in
 # build-fuzz/fuzz/findings/<target>/. CI runs it after the tests (.ci/run).
 #   contrib/fuzz.sh                 FUZZ_SECONDS=60 per target, FUZZ_BUILD=build-fuzz
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 BUILD=${FUZZ_BUILD:-build-fuzz}
-TARGETS=(result_file upload_form decompress results_parser)
+TARGETS=(result_file upload_form decompress results_parser profile_zip ob_answers)
 
 # (Only the fuzz targets and what they link are built; the test targets are configured, not built.)
 CC=clang CXX=clang++ cmake -S . -B "$BUILD" -DPTSN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -24,7 +24,9 @@ SHARED=../shared
 run() {  # TARGET: runs it for SECONDS_EACH; its log goes to $OUT/TARGET.log
   local t=$1
   mkdir -p "$OUT/corpus/$t" "$OUT/findings/$t"
-  "$OUT/fuzz_$t" "$OUT/corpus/$t" "$OUT/seeds/$t" -dict="fuzz/$t.dict" -max_total_time="$SECONDS_EACH" \
+  local dict=()
+  [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
+  "$OUT/fuzz_$t" "$OUT/corpus/$t" "$OUT/seeds/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" \
     -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$OUT/findings/$t/" > "$OUT/$t.log" 2>&1
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 
 namespace {
 constexpr size_t kMax = 1 << 20;

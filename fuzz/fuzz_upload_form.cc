@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ptsn::wire;

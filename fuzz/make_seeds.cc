@@ -4,6 +4,7 @@
 // OUT_DIR/<target>/ gets one file per seed.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/profile_zip.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/testing/sample_result.h"
 
 namespace fs = std::filesystem;
@@ -41,7 +43,7 @@ int main(int argc, char** argv) {
   }
   const fs::path out = argv[1];
   const fs::path shared = argc > 2 ? argv[2] : "";
-  for (const char* t : {"result_file", "upload_form", "decompress", "results_parser"}) fs::create_directories(out / t);
+  for (const char* t : {"result_file", "upload_form", "decompress", "results_parser", "profile_zip", "ob_answers"}) fs::create_directories(out / t);
 
   // Result files.
   std::vector<std::string> results = {ptsn::server::testing::SampleCompositeXml("Seed", 3, 2, 1),
@@ -101,6 +103,28 @@ int main(int argc, char** argv) {
       Put(out / "results_parser", n, Read(definition) + '\0' + arguments + '\0' + log);
     }
   }
+  // Profile zips as acquire_test carries them: a built-in one, and the first profiles of the corpus.
+  n = 0;
+  Put(out / "profile_zip", n,
+      ptsn::ob::WriteZip({{"test-definition.xml", "<PhoronixTestSuite><TestInformation/></PhoronixTestSuite>"},
+                          {"install.sh", "#!/bin/sh\necho ok\n"}}));
+  const fs::path corpus = shared / "corpus" / "test-profiles" / "pts";
+  if (!shared.empty() && fs::is_directory(corpus)) {
+    std::vector<fs::path> dirs;
+    for (const auto& e : fs::directory_iterator(corpus))
+      if (e.is_directory()) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end());
+    for (size_t i = 0; i < dirs.size() && i < 16; ++i) Put(out / "profile_zip", n, ptsn::ob::WriteZip(ptsn::ob::DirectoryEntries(dirs[i].string())));
+  }
+
+  // Servers' answers: the recorded exchanges of PTS's client with OpenBenchmarking.org.
+  n = 0;
+  Put(out / "ob_answers", n, R"({"tests":{},"suites":{}})");
+  const fs::path answers = shared / "reference" / "pts-output" / "ob-client-requests";
+  if (!shared.empty() && fs::is_directory(answers))
+    for (const auto& e : fs::directory_iterator(answers))
+      if (e.path().extension() == ".json") Put(out / "ob_answers", n, Read(e.path()));
+
   std::cout << "seeds written to " << out.string() << (shared.empty() ? " (built-in samples only)" : "") << "\n";
   return 0;
 }

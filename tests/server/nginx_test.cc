@@ -11,7 +11,7 @@
 #include <fstream>
 #include <random>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/testing/sample_result.h"
 #include "tests/server/server_process.h"
 

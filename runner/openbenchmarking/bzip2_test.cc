@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/testing/sample_result.h"
 
 namespace ptsn::wire {
