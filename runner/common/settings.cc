@@ -35,7 +35,7 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"install.download_cache", "PTS_NATIVE_DOWNLOAD_CACHE", "{home}/download-cache", "downloaded files, verified"},
       {"install.extra_caches", "PTS_NATIVE_EXTRA_CACHES", "", "more download-cache directories, ':'-separated"},
       {"network.offline", "PTS_NATIVE_OFFLINE", "false", "never open a network socket"},
-      {"run.test_dir", "PTS_NATIVE_TEST_DIR", "{home}/scratch", "scratch directory for disk workloads (the file system under test)"},
+      {"run.test_dir", "PTS_NATIVE_TEST_DIR", "{home}/scratch", "where disk tests run (the file system under test): each test gets a private directory in it, PTS_NATIVE_TEST_DIR to the profile"},
       {"run.trial_timeout", "PTS_NATIVE_TRIAL_TIMEOUT", "0", "seconds before a trial is killed; 0 = from the profile's estimate"},
       {"run.timeout_factor", "PTS_NATIVE_TIMEOUT_FACTOR", "5", "trial timeout = estimated run time x this factor (minimum 60 s)"},
       {"run.settle_seconds", "PTS_NATIVE_SETTLE_SECONDS", "0", "sync and wait this long between trials and tests (PTS sleeps)"},

@@ -15,6 +15,7 @@
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
+#include "runner/common/shared_dir.h"
 #include "runner/install/install_test_support.h"
 #include "runner/sysinfo/phodevi_strings.h"
 #include "tests/cli/run_binary.h"
@@ -68,7 +69,7 @@ class RunE2E : public ::testing::Test {
     auto file = ptsn::results::ReadResultFile(path);
     for (const auto& issue : ptsn::results::ValidateResultFile(file))
       EXPECT_FALSE(issue.error) << issue.where << ": " << issue.what;
-    std::string xsd = std::string(PTSN_SHARED_DIR) + "/reference/schemas/result-file.xsd";
+    std::string xsd = ::ptsn::SharedDir() + "/reference/schemas/result-file.xsd";
     if (fs::exists(xsd)) {
       auto errors = ptsn::results::ValidateAgainstSchema(Slurp(path), xsd);
       EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
@@ -180,6 +181,101 @@ TEST_F(RunE2E, PresetOptionsSelectOneCombination) {
   auto file = Saved("p");
   ASSERT_EQ(file.results.size(), 1u);
   EXPECT_EQ(file.results[0].entries[0].value, "1025");
+}
+
+// An entry is matched by Name, then Value, before any index: "mode=1" is the entry whose Value is
+// 1 (Read: 1024 + 1), not index 1 (Write: 1026).
+TEST_F(RunE2E, PresetChoiceMatchesNamesAndValuesBeforeIndexes) {
+  auto r = RunPtsNative("batch-run " + Profile("options"),
+                        Env("PRESET_OPTIONS='options.size=1MB;options.mode=1' TEST_RESULTS_NAME=v "
+                            "TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved("v");
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_EQ(file.results[0].entries[0].value, "1025");
+  EXPECT_EQ(file.results[0].description, "Block Size: 1MB - Mode: Read");
+}
+
+// A mistake in a preset is one line naming the variable, the profile, the option and what it
+// accepts, and nothing is installed or run.
+TEST_F(RunE2E, InvalidPresetsFailBeforeAnythingRuns) {
+  struct Case {
+    std::string env, says;
+  } cases[] = {
+      {"PRESET_OPTIONS='options.size=ROT13'",
+       "PRESET_OPTIONS: local/options option size has no entry 'ROT13' (accepts: 4KB, 1MB (or their values 4, 1024))"},
+      {"PRESET_OPTIONS='options.bogus=1'", "PRESET_OPTIONS: local/options has no option 'bogus' (its options: size, mode)"},
+      {"PRESET_OPTIONS='garbage'", "PRESET_OPTIONS: 'garbage' is not test.option=choice"},
+      {"PRESET_OPTIONS='options.size=1MB;options.mode='", "PRESET_OPTIONS: 'options.mode=' is not test.option=choice"},
+      {"PRESET_OPTIONS_VALUES='options.bogus=7'", "PRESET_OPTIONS_VALUES: local/options has no option 'bogus'"},
+      {"PRESET_OPTIONS='local/options.size=3'", "PRESET_OPTIONS: local/options option size has no entry '3'"},
+  };
+  for (const auto& c : cases) {
+    for (const char* command : {"batch-run ", "run --non-interactive "}) {
+      auto r = RunPtsNative(command + Profile("options"),
+                            Env(c.env + " TEST_RESULTS_NAME=bad TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+      EXPECT_NE(r.exit_code, 0) << c.env << ": " << r.output;
+      EXPECT_NE(r.output.find(c.says), std::string::npos) << c.env << ": " << r.output;
+      EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+      EXPECT_FALSE(fs::exists(home_ / "installed-tests")) << c.env;
+      EXPECT_FALSE(fs::exists(home_ / "test-results")) << c.env;
+    }
+  }
+}
+
+// Batch mode runs every entry of the options the presets leave open, and presets for tests that
+// are not in the run are ignored with a notice.
+TEST_F(RunE2E, BatchModeExpandsWhatPresetsLeaveOpen) {
+  auto r = RunPtsNative("batch-run " + Profile("options"),
+                        Env("PRESET_OPTIONS='options.size=1MB;fio.type=Random Read' TEST_RESULTS_NAME=open "
+                            "TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("PRESET_OPTIONS: fio.type=Random Read ignored: no test named 'fio' in this run"),
+            std::string::npos)
+      << r.output;
+  auto file = Saved("open");
+  ASSERT_EQ(file.results.size(), 2u);
+  EXPECT_EQ(file.results[0].description, "Block Size: 1MB - Mode: Read");
+  EXPECT_EQ(file.results[1].description, "Block Size: 1MB - Mode: Write");
+  // A preset only for another test leaves batch mode's every combination.
+  r = RunPtsNative("batch-run " + Profile("options"),
+                   Env("PRESET_OPTIONS='fio.type=Random Read' TEST_RESULTS_NAME=all TEST_RESULTS_IDENTIFIER=A "
+                       "FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(Saved("all").results.size(), 4u);
+}
+
+// Progress reaches a pipe as it happens: the gate profile's second trial waits until this test
+// has read the first trial's line (it gives up after 60 s, failing the trial).
+TEST_F(RunE2E, PipedProgressShowsEachTrialAsItHappens) {
+  for (bool json : {false, true}) {
+    fs::path gate = home_ / (json ? "gate-json" : "gate-plain");
+    std::string cmd = Env("PTSN_GATE='" + gate.string() + "' TEST_RESULTS_NAME=g TEST_RESULTS_IDENTIFIER=" +
+                          (json ? "J" : "P") + " FORCE_TIMES_TO_RUN=2") +
+                      " " + PTSN_BINARY + " batch-run " + (json ? "--json-events " : "") + Profile("gate") + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_TRUE(p);
+    std::string seen;
+    bool opened = false;
+    char line[4096];
+    while (fgets(line, sizeof line, p)) {
+      std::string l = line;
+      seen += l;
+      bool first_trial = json ? l.find("\"event\":\"trial-finished\"") != std::string::npos &&
+                                    l.find("\"trial\":1,") != std::string::npos
+                              : l.find("trial 1 of 2: 1") != std::string::npos;
+      if (first_trial && !opened) {
+        // The second trial is still waiting: nothing of it can have been printed yet.
+        EXPECT_EQ(seen.find(json ? "\"trial\":2," : "trial 2 of 2"), std::string::npos) << seen;
+        std::ofstream(gate) << "open\n";
+        opened = true;
+      }
+    }
+    int status = pclose(p);
+    EXPECT_TRUE(opened) << seen;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << seen;
+    EXPECT_NE(seen.find(json ? "\"value\":\"2\"" : "trial 2 of 2: 2"), std::string::npos) << seen;
+  }
 }
 
 TEST_F(RunE2E, NonInteractiveRunFailsFastNamingTheMissingAnswer) {
