@@ -15,7 +15,7 @@ BUILD_PACKAGES=(
   libxml2-dev libcurl4-openssl-dev libssl-dev libgcrypt20-dev
   libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libbz2-dev
   libsqlite3-dev libpqxx-dev libpq-dev
-  libcpp-httplib-dev liburing-dev libaio-dev libdeflate-dev
+  libcpp-httplib-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev
 )
 # Only the tests need these: GoogleTest, a PostgreSQL for the storage tests, Chromium for the
 # page tests, xmllint and sqlite3 for checks, fio/bonnie++/strace for the workload comparisons,

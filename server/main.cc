@@ -1,5 +1,5 @@
-// pts-native-server: serve results (`--data DIR --listen HOST:PORT`) or manage upload tokens
-// (`token create NAME --data DIR`).
+// pts-native-server: serve results (`--data DIR --listen HOST:PORT`), manage upload tokens
+// (`token create NAME --data DIR`) or import test downloads (`import-downloads DIR --data D`).
 
 #include <csignal>
 #include <iostream>
@@ -9,6 +9,7 @@
 #include "runner/common/error.h"
 #include "server/app.h"
 #include "server/auth.h"
+#include "server/downloads.h"
 #include "server/http_server.h"
 
 namespace {
@@ -18,11 +19,14 @@ constexpr const char* kUsage =
     "                         [--threads N] [--write-rate PER_SECOND] [--write-burst N]\n"
     "                         [--max-body BYTES] [--max-xml BYTES] [--cpu-slots N] [--cache-seconds S]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
+    "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
     "  --database URL   postgresql://... to use PostgreSQL instead of SQLite\n"
     "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
     "  --cpu-slots N    requests decoding/checking at once, the rest wait first come first served\n"
     "                   (default: one per core)\n"
+    "  --downloads DIR  test downloads served as GET /downloads/<sha256> (default DATA/downloads;\n"
+    "                   import-downloads fills it)\n"
     "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
     "                   0 = off; bounds how late a delete by another server process is seen)\n";
 
@@ -49,6 +53,10 @@ size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback)
   }
 }
 
+std::string DownloadsDir(const ptsn::Args& args) {
+  return args.ValueOr("--downloads", args.ValueOr("--data", "pts-native-server-data") + "/downloads");
+}
+
 int Serve(const ptsn::Args& args) {
   auto storage = OpenFromArgs(args);
   ptsn::server::ServerOptions options;
@@ -71,6 +79,7 @@ int Serve(const ptsn::Args& args) {
   ptsn::server::HttpServer svr;
   ptsn::server::App app(*storage, options);
   app.Install(svr);
+  ptsn::server::InstallDownloadRoutes(svr, DownloadsDir(args));
   if (port == 0) {
     port = svr.bind_to_any_port(host);
     if (port < 0) throw ptsn::Error("--listen: cannot bind " + host);
@@ -95,7 +104,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
   try {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
-                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds"},
+                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds", "--downloads"},
                        {"--help", "-h"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {
@@ -107,6 +116,12 @@ int main(int argc, char** argv) {
     if (pos.size() == 3 && pos[0] == "token" && pos[1] == "create") {
       auto storage = OpenFromArgs(args);
       std::cout << ptsn::server::CreateToken(*storage, pos[2]) << std::endl;
+      return 0;
+    }
+    if (pos.size() == 2 && pos[0] == "import-downloads") {
+      auto n = ptsn::server::ImportDownloads(pos[1], DownloadsDir(args));
+      std::cout << "Imported " << n.added << " file(s) (" << n.bytes << " bytes) into " << DownloadsDir(args) << "; "
+                << n.present << " already there" << std::endl;
       return 0;
     }
     std::cerr << kUsage;

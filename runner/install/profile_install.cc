@@ -49,6 +49,7 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
   FileLock lock(dir + "/.pts-native-install.lock");
   if (!ctx.force && IsInstalled(dir, p.identifier, checksum)) {
     result.ok = result.already_installed = true;
+    result.download_notes = InstalledDownloadNotes(dir);
     return result;
   }
   auto items = DownloadItemsFor(p, ctx.facts.arch);
@@ -68,6 +69,8 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
       result.failure = p.identifier + ": downloading failed: " + Join(report.Missing(), "; ");
       return result;
     }
+    result.download_notes = report.FallbackNotes();
+    for (const auto& note : result.download_notes) say("  " + note);
   }
   if (!script.empty()) say(p.identifier + ": running install.sh");
   InstallRequest request;
@@ -88,7 +91,7 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
                      " (log: " + dir + "/install-failed.log)";
     return result;
   }
-  WriteInstallMarker(dir, p.identifier, checksum, outcome.seconds);
+  WriteInstallMarker(dir, p.identifier, checksum, outcome.seconds, result.download_notes);
   result.ok = true;
   return result;
 }

@@ -1,8 +1,12 @@
-// The run loop: for each planned test pre.sh, warm-ups, the trials (each with its own LOG_FILE,
-// parsed by the profile's results parser), interim.sh between trials, dynamic extra runs,
-// post.sh; then the Result(s) go into the result file, which is saved atomically after every
-// test together with its test logs. Finished tests survive Ctrl-C or a kill; running the same
-// name and identifier again skips what is already there.
+// The run loop. Run goes through the plan; for each test (RunAndSave) it skips what the result
+// file already holds for this system, else runs it (RunOne) and saves (Save: the result file is
+// rewritten atomically after every test, with the test's logs beside it, so finished tests
+// survive Ctrl-C or a kill, and running the same name and identifier again skips them).
+// RunOne takes the steps of test_steps.h in order: prepare the environment, start the series,
+// pre.sh, warm-ups, the trials (NextTrial: run one, parse it, count it, at the last planned one
+// decide whether to run more, interim.sh before the next), post.sh, record the result.
+// The loop is what talks to the observer and the monitor's hook and settles the system between
+// trials; the steps do none of that.
 #pragma once
 
 #include <functional>
@@ -11,36 +15,17 @@
 
 #include "results-xml/result_file.h"
 #include "runner/exec/process.h"
-#include "runner/exec/pts_environment.h"
 #include "runner/run/observer.h"
-#include "runner/run/run_count.h"
 #include "runner/run/run_plan.h"
+#include "runner/run/test_steps.h"
 
 namespace ptsn::run {
-
-struct RunConfig {
-  std::string result_dir;      // <results dir>/<save name>: composite.xml and test-logs/ go here
-  std::string title;           // Generated/Title (the name as given)
-  std::string description;     // Generated/Description
-  results::System system;      // identifier, hardware, software, json... (timestamp set at start)
-  std::string install_root;    // <install root>/<identifier>/ is each test's install dir
-  exec::Environment host_env;  // the environment layered under PTS's variables
-  exec::HostFacts facts;
-  RunCountOverrides overrides;
-  DynamicRunLimits limits;
-  int warmup_runs = 0;
-  double settle_seconds = 0;      // sync + sleep between trials and between tests
-  double trial_timeout = 0;       // seconds; 0 = estimated time per run x timeout_factor (min 60 s)
-  double timeout_factor = 5;
-  double default_timeout = 3600;  // when the profile has no estimate
-  std::string exec_prepend;       // TEST_EXEC_PREPEND
-  double minimal_test_time = 2;   // a sys.time trial shorter than this gives no value (PTS MinimalTestTime)
-};
 
 struct TestOutcome {
   std::string identifier, description;
   bool ok = false;
   bool skipped = false;      // already in the result file
+  bool interrupted = false;  // cut short by Ctrl-C: not saved, and the run stops
   std::string failure;
 };
 
@@ -63,20 +48,17 @@ class TestRunner {
   RunSummary Run(const std::vector<PlannedTest>& plan);
 
  private:
-  struct Produced {
-    std::vector<results::Result> results;
-    std::string log;  // concatenated trial logs for test-logs/
-    std::string failure;
-  };
-  Produced RunOne(const PlannedTest& t, const TestHeader& header);
-  bool RunHook(const PlannedTest& t, const std::string& kind, const exec::Environment& env,
-               const std::string& install_dir, std::string* failure);
-  double TrialTimeout(const PlannedTest& t) const;
+  results::ResultFile OpenResultFile(const std::string& path) const;
   bool AlreadyDone(const results::ResultFile& file, const PlannedTest& t) const;
-  void Save(results::ResultFile& file, const Produced& produced);
+  TestOutcome RunAndSave(results::ResultFile& file, const PlannedTest& t, const TestHeader& header);
+  TestRecord RunOne(const PlannedTest& t, const TestHeader& header);
+  void RunWarmups(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
+  void RunTrials(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
+  void NextTrial(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
+  void Save(results::ResultFile& file, const TestRecord& record);
 
   RunConfig config_;
-  exec::ProcessRunner& runner_;
+  TestSteps steps_;
   RunObserver& observer_;
   TestHook* hook_;
   Settler settle_;

@@ -1,0 +1,155 @@
+// The steps of running one test, in the order the run loop (test_runner.h) takes them:
+//
+//   PrepareEnvironment   the installed test's directory and PTS's environment variables
+//   StartSeries          the test's state before its first trial: parse session, monitors, counts
+//   RunTrial             one run of the script, with the <SystemMonitor>s around it
+//   ParseTrial           what that run is worth: its value(s), or why it gave none
+//   CountTrial           the trial into the run-count state (duration, failure, first value)
+//   DecideMoreTrials     at the last planned trial: PTS's dynamic run count, with our bounds
+//   RecordResult         the test's Result(s) with their entries, from the whole series
+//
+// pre.sh, interim.sh and post.sh run through RunScript. The per-test state is plain data (a
+// TrialSeries), so a caller can hold several and advance them round by round: the storage
+// targets (issue 22) run the same test on several targets with trials interleaved, one series
+// per target. Nothing here saves, reports to an observer or sleeps; that is the loop's part.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "results-xml/result_file.h"
+#include "runner/exec/process.h"
+#include "runner/exec/pts_environment.h"
+#include "runner/profile/results_parser.h"
+#include "runner/run/result_monitor.h"
+#include "runner/run/run_count.h"
+#include "runner/run/run_plan.h"
+
+namespace ptsn::run {
+
+struct RunConfig {
+  std::string result_dir;      // <results dir>/<save name>: composite.xml and test-logs/ go here
+  std::string title;           // Generated/Title (the name as given)
+  std::string description;     // Generated/Description
+  results::System system;      // identifier, hardware, software, json... (timestamp set at start)
+  std::string install_root;    // <install root>/<identifier>/ is each test's install dir
+  exec::Environment host_env;  // the environment layered under PTS's variables
+  exec::HostFacts facts;
+  RunCountOverrides overrides;
+  DynamicRunLimits limits;
+  int warmup_runs = 0;
+  double settle_seconds = 0;      // sync + sleep between trials and between tests
+  double trial_timeout = 0;       // seconds; 0 = estimated time per run x timeout_factor (min 60 s)
+  double timeout_factor = 5;
+  double default_timeout = 3600;  // when the profile has no estimate
+  std::string exec_prepend;       // TEST_EXEC_PREPEND
+  double minimal_test_time = 2;   // a sys.time trial shorter than this gives no value (PTS MinimalTestTime)
+};
+
+// Where a test's scripts run and what they see. Today one per test, in its install directory.
+// A storage target (issue 22) will give the trials its own test directory here, prepared by a
+// step between PrepareEnvironment and the first trial; private per-run scratch and log paths
+// (issue 21) change only PrepareEnvironment.
+struct TestEnvironment {
+  std::string install_dir;   // <install root>/<identifier>: the scripts' working directory and $HOME
+  exec::Environment env;     // PTS's variables over the host's
+  std::string trial_output;  // where a trial's stdout and stderr go
+  std::string log_base;      // trial N writes $LOG_FILE = <log_base>-N.log (warm-ups -warmup-N.log)
+  std::string failure;       // why the test cannot run ("" = it can)
+};
+
+// One test's trials so far: what the results parser made of them, what the run-count decision
+// reads, and the logs and failures that go into the result. Plain data (movable, not copyable):
+// one per series of trials, advanced one trial at a time.
+struct TrialSeries {
+  results::Result base;  // the test's Result without entries (identifier, title, arguments...)
+  std::optional<profile::ParseSession> session;
+  std::unique_ptr<ResultMonitor> monitor;  // <SystemMonitor> results (sys.time...)
+  std::set<int> ignored_runs;              // run numbers that run but give no value
+  RunState state;                          // scheduled, runs done, values: what DecideExtraRuns reads
+  int planned = 0;                         // trials planned: scheduled + runs added
+  double started = 0;                      // when the first counted trial started (monotonic seconds)
+  int runs_added = 0;
+  std::vector<std::string> added_reasons;  // why runs were added, one per decision that added some
+  std::string stopped_by;                  // the bound that stopped extra runs ("max_runs", "time_budget")
+  std::vector<std::string> failures;       // "run 2: ..." and interim/post script failures
+  std::string log;                         // monitor notes and the counted trials' logs, for test-logs/
+  bool interrupted = false;
+};
+
+// What one run of the script left behind, before it is parsed.
+struct TrialRun {
+  std::string failure;  // from the process or its exit status ("" = it exited 0)
+  bool interrupted = false;
+  double seconds = 0;
+  std::optional<std::string> log;           // its $LOG_FILE, if it wrote a non-empty one
+  std::string log_entry;                    // what goes into test-logs/ for it ("" for a warm-up or no run)
+  std::string tail;                         // the last lines of its log (else output), for a failure
+  std::vector<std::string> monitor_values;  // the <SystemMonitor>s' values
+  std::vector<std::string> monitor_notes;   // why a monitor gave no value
+};
+
+// What a trial is worth.
+struct ParsedTrial {
+  std::string value;    // the trial value(s) for display, "" when it gave none
+  std::string failure;  // why it gave none ("" = ok)
+  std::optional<std::string> first_value;  // its value for the test's first result (what the run count reads)
+};
+
+// What a finished test adds to the result file.
+struct TestRecord {
+  std::vector<results::Result> results;
+  std::string log;      // concatenated trial logs for test-logs/
+  std::string failure;  // "" = a value was saved; "interrupted" = nothing is to be saved
+};
+
+// What a trial is worth: the monitors' values if they gave any (PTS then ignores the log), else
+// what the results parser finds in its log, added to the series' parse session. `parse` false:
+// a warm-up or an ignored run, which runs but gives no value.
+ParsedTrial ParseTrial(TrialSeries& series, const TrialRun& run, bool parse);
+
+// Counts the next trial toward the run-count decision (its duration, failure and first value);
+// `now` is the monotonic time after it.
+void CountTrial(TrialSeries& series, const TrialRun& run, const ParsedTrial& parsed, double now);
+
+// Whether another trial is due: fewer than planned (at most 256) and not interrupted.
+bool NeedsMoreTrials(const TrialSeries& series);
+
+// The Result a test's entries go into: identifier, title, version, arguments, scale... of the
+// profile and the option.
+results::Result TestResultBase(const PlannedTest& t);
+
+// The steps that need the run's configuration or run processes. Holds references: `config` and
+// `processes` outlive it.
+class TestSteps {
+ public:
+  TestSteps(const RunConfig& config, exec::ProcessRunner& processes) : config_(config), processes_(processes) {}
+
+  TestEnvironment PrepareEnvironment(const PlannedTest& t) const;
+  TrialSeries StartSeries(const PlannedTest& t, const TestEnvironment& env) const;
+  // pre.sh, interim.sh or post.sh (`kind` "pre"...): the profile's own, then each parent's.
+  // Returns why one failed, "" when all passed.
+  std::string RunScript(const PlannedTest& t, const std::string& kind, const TestEnvironment& env) const;
+  // Runs the script once (trial `number`, or warm-up `number`), the monitors around it; its
+  // $LOG_FILE is read and removed.
+  TrialRun RunTrial(const PlannedTest& t, const TestEnvironment& env, ResultMonitor& monitor, int number,
+                    bool warmup) const;
+  // Called when the planned trials are done: adds the runs PTS's dynamic run count asks for
+  // (bounded by run.max_runs and run.time_budget) to the series and returns the decision.
+  ExtraRunDecision DecideMoreTrials(TrialSeries& series) const;
+  // After post.sh (`post_failure` "" when it passed): the Result(s), each with this system's
+  // entry (value and trials, or an empty value and the error), and the series' log.
+  TestRecord RecordResult(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series,
+                          const std::string& post_failure) const;
+
+ private:
+  double TrialTimeout(const PlannedTest& t) const;
+
+  const RunConfig& config_;
+  exec::ProcessRunner& processes_;
+};
+
+}  // namespace ptsn::run
