@@ -351,7 +351,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   auto summary = runner.Run(plan);
 
   std::error_code ec;
-  if (fs::exists(summary.composite_path, ec)) {
+  if (summary.saved && fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
     int width = 80;
     if (auto w = Env("TERMINAL_WIDTH")) width = std::max(40, std::atoi(w->c_str()));

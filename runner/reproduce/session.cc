@@ -268,10 +268,12 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   run::MonitorHook hook(monitor_session);
   for (const auto& line : monitor_session.StatusLines()) out << line << "\n";
   int code = 0;
+  bool saved = false;
   if (!tests.empty()) {
     run::TestRunner runner(cfg, processes, observers, monitor_session.enabled() ? &hook : nullptr);
     run::RunSummary summary = runner.Run(tests);
-    folder.Fold(summary.composite_path);
+    saved = summary.saved;
+    if (saved) folder.Fold(summary.composite_path);
     if (summary.interrupted) code = 130;
     else if (summary.failed() > 0) code = 1;
   }
@@ -279,7 +281,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
 
   auto final_file = results::ReadResultFile(resolved.path);
   out << "\n" << ComparisonText(final_file, identifier, o.width);
-  out << "\nSaved: " << resolved.path << "\n";
+  out << (saved ? "\nSaved: " : "\nNothing saved (no test produced a result): ") << resolved.path << "\n";
 
   if (o.upload && code == 0) {
     std::string server = ro.servers.front();

@@ -67,6 +67,7 @@ RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, 
   c.system.user = UserName(env);
   c.system.test_client_version = "10.8.6";
   c.install_root = s.Get("install.directory");
+  c.test_dir = setup.test_dir;
   c.host_env = exec::CurrentEnvironment();
   c.facts = LiveFacts(reader, env, setup.now);
   c.overrides = ReadRunCountOverrides(env);

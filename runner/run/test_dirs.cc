@@ -50,7 +50,7 @@ void MakeFresh(const std::string& dir) {
 
 }  // namespace
 
-TestDirs::TestDirs(const std::string& install_dir, const std::string& test_dir) {
+TestDirs::TestDirs(const std::string& install_dir, const std::string& test_dir) : install_dir_(install_dir) {
   std::string tag = std::to_string(getpid()) + "-" + std::to_string(++counter);
   RemoveAbandoned(install_dir, kHomePrefix);
   RemoveAbandoned(test_dir, kScratchPrefix);
@@ -59,21 +59,28 @@ TestDirs::TestDirs(const std::string& install_dir, const std::string& test_dir) 
   try {
     MakeFresh(home_);
     MakeFresh(scratch_);
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(install_dir, ec)) {
-      std::string name = e.path().filename().string();
-      if (StartsWith(name, kHomePrefix)) continue;
-      std::error_code link_ec;
-      fs::create_symlink(e.path(), fs::path(home_) / name, link_ec);
-      if (link_ec) throw Error(home_ + "/" + name + ": cannot link to the install directory (" + link_ec.message() + ")");
-    }
-    if (ec) throw Error(install_dir + ": " + ec.message());
+    LinkInstall();
   } catch (...) {
     std::error_code ec;
     fs::remove_all(home_, ec);
     fs::remove_all(scratch_, ec);
     throw;
   }
+}
+
+void TestDirs::LinkInstall() {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(install_dir_, ec)) {
+    std::string name = e.path().filename().string();
+    if (StartsWith(name, kHomePrefix)) continue;
+    fs::path link = fs::path(home_) / name;
+    std::error_code exists_ec;
+    if (fs::symlink_status(link, exists_ec).type() != fs::file_type::not_found) continue;
+    std::error_code link_ec;
+    fs::create_symlink(e.path(), link, link_ec);
+    if (link_ec) throw Error(link.string() + ": cannot link to the install directory (" + link_ec.message() + ")");
+  }
+  if (ec) throw Error(install_dir_ + ": " + ec.message());
 }
 
 TestDirs::~TestDirs() {

@@ -23,6 +23,10 @@ class TestDirs {
   TestDirs(const TestDirs&) = delete;
   TestDirs& operator=(const TestDirs&) = delete;
 
+  // Links the install directory's entries that `home` lacks (install.sh's files at the start;
+  // before each script, whatever appeared since).
+  void LinkInstall();
+
   const std::string& home() const { return home_; }
   const std::string& scratch() const { return scratch_; }
   // "<home>/<name>", e.g. Path("test-exit-status"), Path("trial-3.log").
@@ -34,7 +38,7 @@ class TestDirs {
   static constexpr const char* kScratchPrefix = "pts-native-";
 
  private:
-  std::string home_, scratch_;
+  std::string install_dir_, home_, scratch_;
 };
 
 }  // namespace ptsn::run

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <thread>
 
 #include "results-xml/comparison_hash.h"
@@ -13,6 +14,8 @@
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/strings.h"
+#include "runner/run/estimate.h"
+#include "runner/run/result_update.h"
 #include "runner/sysinfo/phodevi_strings.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -40,6 +43,24 @@ TestReport ReportOf(const TestRecord& record) {
   }
   report.failure = record.failure;
   return report;
+}
+
+// Whether a test gave a value for this system (else it is only failures).
+bool HasValue(const TestRecord& record) {
+  for (const auto& r : record.results)
+    for (const auto& e : r.entries)
+      if (!e.value.empty()) return true;
+  return false;
+}
+
+// This run's system, when the file does not have it yet.
+void AddSystem(results::ResultFile& file, const results::System& system) {
+  for (const auto& s : file.systems)
+    if (s.identifier == system.identifier) return;
+  results::System s = system;
+  if (s.timestamp.empty()) s.timestamp = results::CurrentTimestamp();
+  if (!s.notes) s.notes = "";
+  file.systems.push_back(s);
 }
 
 }  // namespace
@@ -105,13 +126,14 @@ TestRunner::TestRunner(RunConfig config, exec::ProcessRunner& runner, RunObserve
 RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
   RunSummary summary;
   summary.composite_path = config_.result_dir + "/composite.xml";
-  results::ResultFile file = OpenResultFile(summary.composite_path);
+  std::error_code ec;
+  if (fs::exists(summary.composite_path, ec)) known_ = results::ReadResultFile(summary.composite_path);
   std::vector<int> scheduled;
   std::vector<double> estimates;
   for (const auto& t : plan) {
     const auto& p = t.profile;
     scheduled.push_back(ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides));
-    estimates.push_back(p.estimated_time_per_run * scheduled.back());
+    estimates.push_back(EstimateTest(t, config_.install_root, config_.overrides, config_.settle_seconds).seconds);
   }
   observer_.RunStarted(config_.title, config_.system.identifier, estimates);
   for (size_t i = 0; i < plan.size(); ++i) {
@@ -123,44 +145,27 @@ RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
     TestHeader header{static_cast<int>(i + 1), static_cast<int>(plan.size()), t.profile.identifier, t.profile.title,
                       t.option.description, scheduled[i], estimates[i]};
     observer_.TestStarted(header);
-    summary.tests.push_back(RunAndSave(file, t, header));
+    summary.tests.push_back(RunAndSave(t, header));
     if (summary.tests.back().interrupted) {
       summary.interrupted = true;
       break;
     }
     if (!summary.tests.back().skipped && i + 1 < plan.size()) settle_(config_.settle_seconds);
   }
-  if (hook_ && !file.results.empty()) {
-    hook_->Finish(file, config_.system.identifier);
-    results::WriteResultFile(summary.composite_path, file);
-  }
+  if (saved_ && hook_)
+    known_ = UpdateResultFile(config_.result_dir, [&](results::ResultFile& file, bool) {
+      hook_->Finish(file, config_.system.identifier);
+    });
+  if (!saved_ && !unsaved_.empty())
+    observer_.Message("Nothing was saved: no test produced a result (" + summary.composite_path +
+                      (fs::exists(summary.composite_path, ec) ? " is unchanged)" : " was not written)"));
+  summary.saved = saved_;
   observer_.RunFinished(summary.ok(), summary.failed());
   return summary;
 }
 
-// The saved file, or a new one; with this run's system.
-results::ResultFile TestRunner::OpenResultFile(const std::string& path) const {
-  results::ResultFile file;
-  std::error_code ec;
-  if (fs::exists(path, ec)) {
-    file = results::ReadResultFile(path);
-  } else {
-    file.generated.title = config_.title;
-    file.generated.description = config_.description;
-  }
-  auto sys = std::find_if(file.systems.begin(), file.systems.end(),
-                          [&](const results::System& s) { return s.identifier == config_.system.identifier; });
-  if (sys == file.systems.end()) {
-    results::System s = config_.system;
-    if (s.timestamp.empty()) s.timestamp = results::CurrentTimestamp();
-    if (!s.notes) s.notes = "";
-    file.systems.push_back(s);
-  }
-  return file;
-}
-
-bool TestRunner::AlreadyDone(const results::ResultFile& file, const PlannedTest& t) const {
-  for (const auto& r : file.results) {
+bool TestRunner::AlreadyDone(const PlannedTest& t) const {
+  for (const auto& r : known_.results) {
     if (r.identifier != t.profile.identifier || r.parent) continue;
     if (!StartsWith(r.arguments, t.option.arguments)) continue;
     for (const auto& e : r.entries)
@@ -169,9 +174,9 @@ bool TestRunner::AlreadyDone(const results::ResultFile& file, const PlannedTest&
   return false;
 }
 
-TestOutcome TestRunner::RunAndSave(results::ResultFile& file, const PlannedTest& t, const TestHeader& header) {
+TestOutcome TestRunner::RunAndSave(const PlannedTest& t, const TestHeader& header) {
   TestOutcome outcome{t.profile.identifier, t.option.description};
-  if (AlreadyDone(file, t)) {
+  if (AlreadyDone(t)) {
     outcome.skipped = true;
     outcome.failure = "already in " + config_.result_dir + "/composite.xml for " + config_.system.identifier;
     observer_.TestFinished(header, {"", "", 0, 0, outcome.failure, true});
@@ -189,8 +194,21 @@ TestOutcome TestRunner::RunAndSave(results::ResultFile& file, const PlannedTest&
   outcome.failure = record.failure;
   TestReport report = ReportOf(record);
   if (!record.results.empty()) {
-    Save(file, record);
-    observer_.Saved(config_.result_dir + "/composite.xml");
+    if (hook_ && !HasValue(record)) {
+      // A failed test gets no monitor results (they need its value), but the monitor counts its
+      // samples now, while they are this test's; Save() hooks only tests with a value.
+      results::ResultFile scratch;
+      for (const auto& r : record.results) AddResult(scratch, r);
+      for (const auto& r : record.results)
+        for (const auto& problem : hook_->Record(scratch, r, config_.system.identifier)) observer_.Message(problem);
+    }
+    // A system is added only with a value: failed tests wait for the first test that gives one.
+    unsaved_.push_back(std::move(record));
+    if (saved_ || HasValue(unsaved_.back())) {
+      Save(unsaved_);
+      unsaved_.clear();
+      observer_.Saved(config_.result_dir + "/composite.xml");
+    }
   }
   observer_.TestFinished(header, report);
   return outcome;
@@ -212,6 +230,10 @@ TestRecord TestRunner::RunOne(const PlannedTest& t, const TestHeader& header) {
     RunTrials(t, env, series, header);
     std::string post_failure = steps_.RunScript(t, "post", env);
     record = steps_.RecordResult(t, env, series, post_failure);
+    // The mean trial time, for the next estimate of this test (estimate.h).
+    const auto& times = series.state.run_seconds;
+    if (record.failure.empty() && !times.empty())
+      RecordRunTime(env.install_dir, RunTimeKey(t), std::accumulate(times.begin(), times.end(), 0.0) / times.size());
   }
   if (hook_) hook_->AfterTest(series.base);
   return record;
@@ -264,12 +286,7 @@ void TestRunner::NextTrial(const PlannedTest& t, const TestEnvironment& env, Tri
   }
 }
 
-void TestRunner::Save(results::ResultFile& file, const TestRecord& record) {
-  for (const auto& r : record.results) AddResult(file, r);
-  if (hook_) {
-    for (const auto& r : record.results)
-      for (const auto& problem : hook_->Record(file, r, config_.system.identifier)) observer_.Message(problem);
-  }
+void TestRunner::Save(const std::vector<TestRecord>& records) {
   MakeDirectories(config_.result_dir);
   // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
   std::string env_log =
@@ -281,7 +298,8 @@ void TestRunner::Save(results::ResultFile& file, const TestRecord& record) {
     WriteFileAtomically(dir + "/environment-variables", env_log);
   }
   // Logs first: a composite.xml that names a test always has its log next to it.
-  if (!record.log.empty()) {
+  for (const auto& record : records) {
+    if (record.log.empty()) continue;
     for (const auto& r : record.results) {
       if (r.identifier.empty()) continue;  // derived (monitor) results have no log
       std::string dir = config_.result_dir + "/test-logs/" + results::ComparisonHash(r);
@@ -289,7 +307,21 @@ void TestRunner::Save(results::ResultFile& file, const TestRecord& record) {
       WriteFileAtomically(dir + "/" + results::SimplifyForFileHandling(config_.system.identifier) + ".log", record.log);
     }
   }
-  results::WriteResultFile(config_.result_dir + "/composite.xml", file);
+  // The file as it is on disk now (another run may have saved into it since), with ours added.
+  known_ = UpdateResultFile(config_.result_dir, [&](results::ResultFile& file, bool existed) {
+    if (!existed) {
+      file.generated.title = config_.title;
+      file.generated.description = config_.description;
+    }
+    AddSystem(file, config_.system);
+    for (const auto& record : records) {
+      for (const auto& r : record.results) AddResult(file, r);
+      if (hook_ && HasValue(record))
+        for (const auto& r : record.results)
+          for (const auto& problem : hook_->Record(file, r, config_.system.identifier)) observer_.Message(problem);
+    }
+  });
+  saved_ = true;
 }
 
 }  // namespace ptsn::run

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "runner/common/shared_dir.h"
 #include "runner/install/install_test_support.h"
 #include "runner/sysinfo/phodevi_strings.h"
+#include "runner/sysinfo/sysinfo.h"
 #include "tests/cli/run_binary.h"
 
 namespace fs = std::filesystem;
@@ -299,16 +301,127 @@ TEST_F(RunE2E, SeveralResultBlocksBecomeSeveralResults) {
   ExpectValid("m");
 }
 
+// A failed test is kept (empty value, the error) beside a test of the run that gave a value; its
+// one-line reason is the program's error line, not the tail of its output.
 TEST_F(RunE2E, FailingTrialIsRecordedWithReasonAndNoNumber) {
-  auto r = RunPtsNative("batch-run " + Profile("failing"), Env("TEST_RESULTS_NAME=f TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=2"));
+  auto r = RunPtsNative("batch-run " + Profile("failing") + " " + Profile("trivial"),
+                        Env("TEST_RESULTS_NAME=f TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=2"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("could not open /dev/nothing"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("trial 1 of 2: FAILED (The test quit with a non-zero exit status (1): error: the benchmark "
+                          "could not open /dev/nothing)"),
+            std::string::npos)
+      << r.output;
   auto file = Saved("f");
-  ASSERT_EQ(file.results.size(), 1u);
+  ASSERT_EQ(file.results.size(), 2u);
   const auto& e = file.results[0].entries.at(0);
   EXPECT_EQ(e.value, "");
   auto error = nlohmann::json::parse(e.json.value_or("{}"))["error"].get<std::string>();
   EXPECT_NE(error.find("non-zero exit status (1)"), std::string::npos) << error;
+  EXPECT_EQ(file.results[1].entries.at(0).value, "1.5");
+}
+
+// A tool that prints its error and then its usage text: the reason is the error.
+TEST_F(RunE2E, FailedTrialNamesTheProgramsErrorLine) {
+  auto r = RunPtsNative("batch-run " + Profile("usage"), Env("TEST_RESULTS_NAME=u TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("trial 1 of 1: FAILED (The test quit with a non-zero exit status (1): usage-tool: "
+                          "/a/very/long/directory/name/for/the/test directory pathname too long (must be less than "
+                          "40 bytes)) ["),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("syscall"), std::string::npos) << r.output;
+}
+
+// A run that produced nothing adds no system: a saved file stays byte for byte as it was, nothing
+// is written beside it, and the run says so instead of "Saved".
+TEST_F(RunE2E, ARunThatProducesNothingLeavesTheSavedFileAsItWas) {
+  auto r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=keep TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  fs::path dir = home_ / "test-results" / "keep";
+  auto snapshot = [&] {
+    std::string all;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      all += e.path().string() + "\n" + (e.is_regular_file() ? Slurp(e.path()) : "") + "\n";
+    return all;
+  };
+  std::string before = snapshot();
+  for (const char* profile : {"failing", "usage"}) {
+    r = RunPtsNative("batch-run " + Profile(profile), Env("TEST_RESULTS_NAME=keep TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=2"));
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("Nothing was saved: no test produced a result (" + (dir / "composite.xml").string() +
+                            " is unchanged)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("Saved "), std::string::npos) << r.output;
+    EXPECT_EQ(snapshot(), before) << profile;
+  }
+  // Into a new name: no file at all.
+  r = RunPtsNative("batch-run " + Profile("failing"), Env("TEST_RESULTS_NAME=none TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=1"));
+  EXPECT_NE(r.output.find("was not written)"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(home_ / "test-results" / "none"));
+}
+
+// Disk tests run in run.test_dir: each in a private directory made there (PTS_NATIVE_TEST_DIR)
+// and removed after, with a private $HOME; the System notes name the file system measured.
+TEST_F(RunE2E, DiskTestsRunInTheTestDirectoryTheSettingNames) {
+  fs::path test_dir = home_ / "elsewhere" / "td", where = home_ / "where.txt";
+  auto r = RunPtsNative("batch-run " + Profile("where"),
+                        Env("PTS_NATIVE_TEST_DIR='" + test_dir.string() + "' PTSN_WHERE='" + where.string() +
+                            "' TEST_RESULTS_NAME=w TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::map<std::string, std::string> seen;
+  std::istringstream lines(Slurp(where));
+  for (std::string line; std::getline(lines, line);) seen[line.substr(0, line.find('='))] = line.substr(line.find('=') + 1);
+  fs::path scratch = seen["scratch"];
+  EXPECT_EQ(scratch.parent_path(), fs::canonical(test_dir)) << seen["scratch"];
+  EXPECT_EQ(seen["data"], "data");
+  EXPECT_FALSE(fs::exists(scratch));  // removed with the test
+  fs::path install = home_ / "installed-tests" / "local" / "where-1.0.0";
+  EXPECT_EQ(fs::path(seen["home"]).parent_path().parent_path(), install) << seen["home"];  // ".../<private>/"
+  EXPECT_EQ(seen["pwd"] + "/", seen["home"]);
+  EXPECT_FALSE(fs::exists(install / "private-file"));  // what the test writes into ~ stays its own
+  EXPECT_TRUE(fs::exists(install / "where"));          // and the install is as it was
+  // The notes name the file system of the test directory, from /proc/self/mountinfo.
+  auto file = Saved("w");
+  auto reader = ptsn::sysinfo::MakeRootedReader("/");
+  auto mount = ptsn::sysinfo::MountFor(*reader, fs::canonical(test_dir).string());
+  auto notes = nlohmann::json::parse(file.systems.at(0).json.value_or("{}"));
+  EXPECT_EQ(notes.value("disk-file-system", ""), mount.type + " on " + mount.device + " at " + mount.mount_point)
+      << file.systems.at(0).json.value_or("");
+  EXPECT_TRUE(notes.contains("disk-mount-options"));
+  // config names the same directory.
+  auto config = RunPtsNative("config", Env("PTS_NATIVE_TEST_DIR='" + test_dir.string() + "'"));
+  EXPECT_NE(config.output.find(test_dir.string()), std::string::npos) << config.output;
+}
+
+// Runs into one result name at once keep every result they report saved, and runs of the same
+// installed test do not see each other's files; 20 rounds of 2 and of 8 runs.
+TEST_F(RunE2E, ConcurrentRunsIntoOneNameKeepEveryResult) {
+  for (int round = 0; round < 20; ++round)
+    for (int runs : {2, 8}) {
+      std::string name = "c" + std::to_string(round) + "-" + std::to_string(runs);
+      std::string cmd;
+      for (int i = 0; i < runs; ++i) {
+        fs::path out = home_ / (name + "-" + std::to_string(i));
+        cmd += "(" + Env("TEST_RESULTS_NAME=" + name + " TEST_RESULTS_IDENTIFIER=R" + std::to_string(i) +
+                         " FORCE_TIMES_TO_RUN=1") +
+               " " + PTSN_BINARY + " batch-run " + Profile(i % 2 ? "trivial" : "where") + " > '" +
+               out.string() + ".out' 2>&1; echo $? > '" + out.string() + ".rc') & ";
+      }
+      cmd += "wait";
+      ASSERT_EQ(std::system(("PTSN_WHERE=/dev/null; export PTSN_WHERE; " + cmd).c_str()), 0);
+      for (int i = 0; i < runs; ++i) {
+        fs::path out = home_ / (name + "-" + std::to_string(i));
+        EXPECT_EQ(Slurp(out.string() + ".rc"), "0\n") << Slurp(out.string() + ".out");
+        EXPECT_NE(Slurp(out.string() + ".out").find("Saved "), std::string::npos) << Slurp(out.string() + ".out");
+      }
+      auto file = Saved(name);
+      ASSERT_EQ(file.systems.size(), static_cast<size_t>(runs)) << name;
+      size_t entries = 0;
+      for (const auto& res : file.results) entries += res.entries.size();
+      EXPECT_EQ(entries, static_cast<size_t>(runs)) << name;
+      ExpectValid(name);
+    }
 }
 
 TEST_F(RunE2E, HungTrialIsKilledByTheTimeout) {
@@ -319,7 +432,7 @@ TEST_F(RunE2E, HungTrialIsKilledByTheTimeout) {
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_LT(took, 10);
   EXPECT_NE(r.output.find("timed out after 1 s"), std::string::npos) << r.output;
-  EXPECT_EQ(Saved("h").results.at(0).entries.at(0).value, "");
+  EXPECT_FALSE(fs::exists(home_ / "test-results" / "h" / "composite.xml"));  // nothing to save
 }
 
 TEST_F(RunE2E, NoisyProgramGetsBoundedDynamicRunsRecordedInTheResult) {
