@@ -324,7 +324,7 @@ TEST_F(RunE2E, FailingTrialIsRecordedWithReasonAndNoNumber) {
 TEST_F(RunE2E, FailedTrialNamesTheProgramsErrorLine) {
   auto r = RunPtsNative("batch-run " + Profile("usage"), Env("TEST_RESULTS_NAME=u TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("trial 1 of 1: FAILED (The test quit with a non-zero exit status (1): usage-tool: "
+  EXPECT_NE(r.output.find("trial 1 of 1: FAILED (The test quit with a non-zero exit status (1): fsm-tool: "
                           "/a/very/long/directory/name/for/the/test directory pathname too long (must be less than "
                           "40 bytes)) ["),
             std::string::npos)
@@ -392,6 +392,22 @@ TEST_F(RunE2E, DiskTestsRunInTheTestDirectoryTheSettingNames) {
   // config names the same directory.
   auto config = RunPtsNative("config", Env("PTS_NATIVE_TEST_DIR='" + test_dir.string() + "'"));
   EXPECT_NE(config.output.find(test_dir.string()), std::string::npos) << config.output;
+}
+
+// Debian's fs_mark refuses -d paths of 40 bytes or more; the bundled profile runs it in the
+// test directory with a relative path, so a long run.test_dir works.
+TEST_F(RunE2E, DebianFsMarkRunsInALongTestDirectory) {
+  if (std::system("command -v fs_mark >/dev/null 2>&1") != 0) GTEST_SKIP() << "fs_mark not installed (Debian package fsmark)";
+  fs::path test_dir = home_ / "a-test-directory-whose-path-is-well-over-forty-bytes";
+  auto r = RunPtsNative("batch-run debian/fs-mark",
+                        Env("PTS_NATIVE_TEST_DIR='" + test_dir.string() +
+                            "' PRESET_OPTIONS_VALUES='fs-mark.test=-s 4096 -n 20' TEST_RESULTS_NAME=fsm "
+                            "TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved("fsm");
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_GT(std::stod(file.results[0].entries.at(0).value), 0) << r.output;
+  EXPECT_TRUE(fs::is_empty(test_dir));  // its files went with the test's scratch directory
 }
 
 // Runs into one result name at once keep every result they report saved, and runs of the same

@@ -3,8 +3,8 @@
 cat > ~/usage <<'RUN'
 #!/bin/sh
 {
-	echo "usage-tool: /a/very/long/directory/name/for/the/test directory pathname too long (must be less than 40 bytes)"
-	echo "Usage: usage-tool"
+	echo "fsm-tool: /a/very/long/directory/name/for/the/test directory pathname too long (must be less than 40 bytes)"
+	echo "Usage: fsm-tool"
 	echo "	-h <print usage and exit>"
 	echo "	-k <keep files after each iteration>"
 	echo "	[-w number (of bytes per write() syscall)]"
