@@ -13,15 +13,16 @@ cd "$(dirname "$0")/.."
 BUILD_PACKAGES=(
   build-essential cmake pkg-config git ca-certificates
   libxml2-dev libcurl4-openssl-dev libssl-dev libgcrypt20-dev
-  libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libbz2-dev
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libbz2-dev
   libsqlite3-dev libpqxx-dev libpq-dev
-  libcpp-httplib-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev
+  libcpp-httplib-dev libmicrohttpd-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev
 )
 # Only the tests need these: GoogleTest, a PostgreSQL for the storage tests, Chromium for the
-# page tests, xmllint and sqlite3 for checks, fio/bonnie++/strace for the workload comparisons,
-# and the programs of the bundled Debian-program profiles (fsmark, postmark, dbench).
+# page tests, nginx for the server-behind-a-proxy test, xmllint and sqlite3 for checks,
+# fio/bonnie++/strace for the workload comparisons, and the programs of the bundled
+# Debian-program profiles (fsmark, postmark, dbench).
 TEST_PACKAGES=(
-  libgtest-dev libgmock-dev libxml2-utils sqlite3 postgresql procps
+  libgtest-dev libgmock-dev libxml2-utils sqlite3 postgresql nginx-light procps
   fio bonnie++ strace fsmark postmark dbench
   chromium
 )

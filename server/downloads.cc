@@ -1,7 +1,7 @@
 #include "server/downloads.h"
 
 #include <fcntl.h>
-#include <httplib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -49,9 +49,9 @@ ImportedDownloads ImportDownloads(const std::string& source, const std::string& 
   return out;
 }
 
-void InstallDownloadRoutes(httplib::Server& server, const std::string& store_dir) {
-  server.Get(R"(/downloads/([0-9a-f]{64}))", [store_dir](const httplib::Request& req, httplib::Response& res) {
-    const std::string path = store_dir + "/" + std::string(req.matches[1]);
+void InstallDownloadRoutes(http::Router& router, const std::string& store_dir) {
+  router.Get(R"(/downloads/([0-9a-f]{64}))", [store_dir](const http::Request& req, http::Response& res) {
+    const std::string path = store_dir + "/" + req.matches[1];
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st {};
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -60,16 +60,7 @@ void InstallDownloadRoutes(httplib::Server& server, const std::string& store_dir
       res.set_content(R"({"error":"no download with that SHA256 here"})", "application/json");
       return;
     }
-    auto file = std::shared_ptr<int>(new int(fd), [](int* f) {
-      close(*f);
-      delete f;
-    });
-    res.set_content_provider(static_cast<size_t>(st.st_size), "application/octet-stream",
-                             [file](size_t offset, size_t length, httplib::DataSink& sink) {
-                               char buf[1 << 16];
-                               ssize_t n = pread(*file, buf, std::min(length, sizeof buf), static_cast<off_t>(offset));
-                               return n > 0 && sink.write(buf, static_cast<size_t>(n));
-                             });
+    res.set_file_content(fd, static_cast<size_t>(st.st_size), "application/octet-stream");  // sent with sendfile
   });
 }
 

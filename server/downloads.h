@@ -6,9 +6,7 @@
 
 #include <string>
 
-namespace httplib {
-class Server;
-}
+#include "server/http.h"
 
 namespace ptsn::server {
 
@@ -25,6 +23,6 @@ ImportedDownloads ImportDownloads(const std::string& source, const std::string& 
 
 // GET /downloads/<64 hex digits>: the file from `store_dir`, streamed; 404 when absent. Only
 // exact lower-case SHA256 names are served, so nothing else in (or above) the directory is.
-void InstallDownloadRoutes(httplib::Server& server, const std::string& store_dir);
+void InstallDownloadRoutes(http::Router& router, const std::string& store_dir);
 
 }  // namespace ptsn::server

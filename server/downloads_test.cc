@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 #include <httplib.h>
+
+#include "server/http_server.h"
 #include <unistd.h>
 
 #include <filesystem>
@@ -52,11 +54,13 @@ TEST_F(DownloadsServerTest, ImportStoresEachContentOnceBySha256) {
 TEST_F(DownloadsServerTest, ServesExactSha256NamesOnly) {
   ImportDownloads((root_ / "src").string(), store_);
   std::ofstream(store_ + "/notes.txt") << "not a download";
-  httplib::Server svr;
-  InstallDownloadRoutes(svr, store_);
-  int port = svr.bind_to_any_port("127.0.0.1");
-  std::thread t([&] { svr.listen_after_bind(); });
-  while (!svr.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  http::Router router;
+  InstallDownloadRoutes(router, store_);
+  router.not_found = [](const http::Request&, http::Response& res) { res.status = 404; };
+  router.not_allowed = [](const http::Request&, http::Response& res) { res.status = 405; };
+  router.internal_error = [](const http::Request&, http::Response& res, const std::string&) { res.status = 500; };
+  http::HttpServer svr(router, {});
+  int port = svr.Start("127.0.0.1", 0);
   httplib::Client c("127.0.0.1", port);
   std::string sha = Sha(root_ / "src/pts/dbench-1.0.2/dbench-4.0.tar.gz");
   auto r = c.Get("/downloads/" + sha);
@@ -69,8 +73,6 @@ TEST_F(DownloadsServerTest, ServesExactSha256NamesOnly) {
   EXPECT_EQ(c.Get("/downloads/" + upper)->status, 404);
   EXPECT_EQ(c.Get("/downloads/notes.txt")->status, 404);
   EXPECT_EQ(c.Get("/downloads/..%2F..%2Fetc%2Fpasswd")->status, 404);
-  svr.stop();
-  t.join();
 }
 
 }  // namespace

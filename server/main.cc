@@ -1,7 +1,10 @@
 // pts-native-server: serve results (`--data DIR --listen HOST:PORT`), manage upload tokens
 // (`token create NAME --data DIR`) or import test downloads (`import-downloads DIR --data D`).
 
+#include <pthread.h>
+
 #include <csignal>
+#include <type_traits>
 #include <iostream>
 
 #include "runner/common/args.h"
@@ -9,6 +12,7 @@
 #include "runner/common/error.h"
 #include "server/app.h"
 #include "server/auth.h"
+#include "runner/common/strings.h"
 #include "server/downloads.h"
 #include "server/http_server.h"
 
@@ -17,7 +21,11 @@ namespace {
 constexpr const char* kUsage =
     "usage: pts-native-server [--data DIR] [--database URL] [--listen HOST:PORT] [--public-url URL]\n"
     "                         [--threads N] [--write-rate PER_SECOND] [--write-burst N]\n"
+    "                         [--address-write-rate PER_SECOND] [--address-write-burst N]\n"
     "                         [--max-body BYTES] [--max-xml BYTES] [--cpu-slots N] [--cache-seconds S]\n"
+    "                         [--max-connections N] [--max-connections-per-address N]\n"
+    "                         [--header-timeout S] [--body-timeout S] [--trust-proxy ADDR[,ADDR...]]\n"
+    "                         [--dedupe-seconds S]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
     "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
@@ -28,13 +36,19 @@ constexpr const char* kUsage =
     "  --downloads DIR  test downloads served as GET /downloads/<sha256> (default DATA/downloads;\n"
     "                   import-downloads fills it)\n"
     "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
-    "                   0 = off; bounds how late a delete by another server process is seen)\n";
-
-httplib::Server* g_server = nullptr;
-
-void OnSignal(int) {
-  if (g_server) g_server->stop();
-}
+    "                   0 = off; bounds how late a delete by another server process is seen)\n"
+    "  --threads N      threads running requests (default 64); connections beyond them wait, idle\n"
+    "                   or slow ones cost no thread\n"
+    "  --write-rate     uploads and deletes per second per token (default 10, burst 60; 0 = no limit)\n"
+    "  --address-write-rate  ... per client address, all tokens together (default 10x the above)\n"
+    "  --max-connections-per-address  open connections from one address (default 256; 0 = no cap,\n"
+    "                   e.g. behind a reverse proxy that caps them itself)\n"
+    "  --header-timeout S  a request's headers must be in within S seconds of the connection's\n"
+    "                   start or previous answer (default 30; also the keep-alive idle time)\n"
+    "  --body-timeout S its body within S seconds of its headers (default 120)\n"
+    "  --trust-proxy    addresses of reverse proxies whose X-Real-IP / X-Forwarded-For names the client\n"
+    "  --dedupe-seconds the same file uploaded again with the same token within S seconds gets the\n"
+    "                   first upload's ID (default 86400; 0 = off)\n";
 
 std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
   if (auto db = args.Value("--database")) return ptsn::server::OpenStorage(*db);
@@ -43,31 +57,59 @@ std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
   return ptsn::server::OpenSqliteStorage(dir + "/results.db");
 }
 
-size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) {
+// The value of a numeric option, or `fallback` when it is not given.
+template <typename T>
+T NumberArg(const ptsn::Args& args, const std::string& name, T fallback) {
   auto v = args.Value(name);
   if (!v) return fallback;
   try {
-    return std::stoull(*v);
+    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::stod(*v));
+    else return static_cast<T>(std::stoull(*v));
   } catch (const std::exception&) {
     throw ptsn::Error(name + ": not a number: " + *v);
   }
 }
+size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) { return NumberArg(args, name, fallback); }
+double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) { return NumberArg(args, name, fallback); }
 
 std::string DownloadsDir(const ptsn::Args& args) {
   return args.ValueOr("--downloads", args.ValueOr("--data", "pts-native-server-data") + "/downloads");
 }
 
 int Serve(const ptsn::Args& args) {
+  // Signals are taken by sigwait below, not by whichever thread they land on.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  const long files = ptsn::server::http::RaiseFileLimit();
+
   auto storage = OpenFromArgs(args);
   ptsn::server::ServerOptions options;
+  ptsn::server::http::ServerLimits limits;
   options.public_url = args.ValueOr("--public-url", "");
-  options.threads = static_cast<int>(SizeArg(args, "--threads", options.threads));
+  limits.workers = static_cast<int>(SizeArg(args, "--threads", limits.workers));
+  limits.max_connections_per_address =
+      static_cast<unsigned>(SizeArg(args, "--max-connections-per-address", limits.max_connections_per_address));
+  limits.max_connections = static_cast<unsigned>(SizeArg(args, "--max-connections", limits.max_connections));
+  // Each connection is a descriptor; keep room for the database's and the process's own.
+  if (files > 0 && limits.max_connections + 256 > static_cast<unsigned long>(files))
+    limits.max_connections = static_cast<unsigned>(std::max(64L, files - 256));
+  limits.header_timeout_seconds = static_cast<unsigned>(SizeArg(args, "--header-timeout", limits.header_timeout_seconds));
+  limits.body_timeout_seconds = static_cast<unsigned>(SizeArg(args, "--body-timeout", limits.body_timeout_seconds));
+  if (auto v = args.Value("--trust-proxy")) limits.trusted_proxies = ptsn::Split(*v, ',');
   options.max_body_bytes = SizeArg(args, "--max-body", options.max_body_bytes);
   options.max_xml_bytes = SizeArg(args, "--max-xml", options.max_xml_bytes);
-  if (auto v = args.Value("--write-rate")) options.write_rate_per_second = std::stod(*v);
-  if (auto v = args.Value("--write-burst")) options.write_burst = std::stod(*v);
+  options.write_rate_per_second = DoubleArg(args, "--write-rate", options.write_rate_per_second);
+  options.write_burst = DoubleArg(args, "--write-burst", options.write_burst);
+  options.address_rate_per_second = DoubleArg(args, "--address-write-rate", options.address_rate_per_second);
+  options.address_burst = DoubleArg(args, "--address-write-burst", options.address_burst);
   options.cpu_slots = static_cast<int>(SizeArg(args, "--cpu-slots", 0));
-  if (auto v = args.Value("--cache-seconds")) options.cache_seconds = std::stod(*v);
+  options.cache_seconds = DoubleArg(args, "--cache-seconds", options.cache_seconds);
+  options.dedupe_seconds = static_cast<int64_t>(SizeArg(args, "--dedupe-seconds", options.dedupe_seconds));
+  limits.max_body_bytes = options.max_body_bytes;
 
   std::string listen = args.ValueOr("--listen", "127.0.0.1:8080");
   auto colon = listen.rfind(':');
@@ -76,26 +118,22 @@ int Serve(const ptsn::Args& args) {
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
   int port = std::stoi(listen.substr(colon + 1));
 
-  ptsn::server::HttpServer svr;
   ptsn::server::App app(*storage, options);
-  app.Install(svr);
-  ptsn::server::InstallDownloadRoutes(svr, DownloadsDir(args));
-  if (port == 0) {
-    port = svr.bind_to_any_port(host);
-    if (port < 0) throw ptsn::Error("--listen: cannot bind " + host);
-  } else if (!svr.bind_to_port(host, port)) {
-    throw ptsn::Error("--listen: cannot bind " + listen + " (in use, or not a local address)");
+  ptsn::server::http::Router router;
+  app.Install(router);
+  ptsn::server::InstallDownloadRoutes(router, DownloadsDir(args));
+  ptsn::server::http::HttpServer svr(router, limits);
+  try {
+    port = svr.Start(host, port);
+  } catch (const std::runtime_error& e) {
+    throw ptsn::Error("--listen: " + std::string(e.what()));
   }
-  svr.WidenBacklog();
-  g_server = &svr;
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  std::signal(SIGPIPE, SIG_IGN);
   std::cout << "pts-native-server: listening on http://" << host << ":" << port << " (" << storage->Describe()
             << ")" << std::endl;
-  bool ok = svr.listen_after_bind();
-  g_server = nullptr;
-  return ok ? 0 : 1;
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  svr.Stop();
+  return 0;
 }
 
 }  // namespace
@@ -104,7 +142,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
   try {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
-                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds", "--downloads"},
+                        "--write-burst", "--address-write-rate", "--address-write-burst", "--max-body", "--max-xml",
+                        "--cpu-slots", "--cache-seconds", "--max-connections", "--max-connections-per-address",
+                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads"},
                        {"--help", "-h"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {
