@@ -1,3 +1,4 @@
+#include "runner/common/shared_dir.h"
 #include "runner/run/test_runner.h"
 
 #include <gtest/gtest.h>
@@ -170,7 +171,7 @@ TEST_F(TestRunnerTest, RunTimesHaveTwoDecimalsEachAsPtsWritesThem) {
   auto e = Saved().results.at(0).entries.at(0);
   EXPECT_EQ(nlohmann::json::parse(*e.json)["test-run-times"], "10.50:8.00:0.00");
   // Every run time PTS wrote in the golden files has that form.
-  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/dynamic-run-count/composite.xml";
+  const std::string golden = ::ptsn::SharedDir() + "/reference/pts-output/dynamic-run-count/composite.xml";
   if (!fs::exists(golden)) GTEST_SKIP() << "shared reference tree absent: " << golden;
   auto times = nlohmann::json::parse(*results::ReadResultFile(golden).results.at(0).entries.at(0).json)["test-run-times"];
   for (const auto& t : Split(times.get<std::string>(), ':')) {
@@ -211,7 +212,7 @@ TEST_F(TestRunnerTest, SecondaryResultsNameTheirPrimaryAsParent) {
   EXPECT_EQ(file.results[2].description, "Block Size: 4KB - p99 Latency");
   // The same hash PTS writes as <Parent> of a result derived from a test (golden: the monitor
   // result after the 4KB test names that test's comparison hash).
-  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/result-a/composite.xml";
+  const std::string golden = ::ptsn::SharedDir() + "/reference/pts-output/result-a/composite.xml";
   if (fs::exists(golden)) {
     auto a = results::ReadResultFile(golden);
     EXPECT_EQ(a.results.at(1).parent.value_or(""), results::ComparisonHash(a.results.at(0)));

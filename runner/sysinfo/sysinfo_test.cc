@@ -24,7 +24,7 @@ TEST(SysinfoDebianVm, HardwareMatchesWhatPtsWrote) {
 }
 
 std::string GoldenText(const std::string& rel) {
-  std::ifstream in(std::string(PTSN_SHARED_DIR) + "/reference/pts-output/" + rel);
+  std::ifstream in(::ptsn::SharedDir() + "/reference/pts-output/" + rel);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

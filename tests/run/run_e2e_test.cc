@@ -440,6 +440,46 @@ TEST_F(RunE2E, ConcurrentRunsIntoOneNameKeepEveryResult) {
     }
 }
 
+// Runs of one installed test into different result names at once: each gets its own home,
+// scratch and log file ("did not write $LOG_FILE" came from sharing them), so all succeed.
+TEST_F(RunE2E, RunsOfOneInstalledTestIntoDifferentNamesAllSucceed) {
+  ASSERT_EQ(RunPtsNative("install " + Profile("where"), Env()).exit_code, 0);
+  std::string cmd;
+  for (int i = 0; i < 8; ++i) {
+    fs::path out = home_ / ("d" + std::to_string(i));
+    cmd += "(" + Env("PTSN_WHERE=/dev/null TEST_RESULTS_NAME=d" + std::to_string(i) + " TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=3") +
+           " " + PTSN_BINARY + " batch-run " + Profile("where") + " > '" + out.string() + ".out' 2>&1; echo $? > '" +
+           out.string() + ".rc') & ";
+  }
+  ASSERT_EQ(std::system((cmd + "wait").c_str()), 0);
+  for (int i = 0; i < 8; ++i) {
+    fs::path out = home_ / ("d" + std::to_string(i));
+    EXPECT_EQ(Slurp(out.string() + ".rc"), "0\n") << Slurp(out.string() + ".out");
+    auto file = Saved("d" + std::to_string(i));
+    ASSERT_EQ(file.results.size(), 1u);
+    EXPECT_EQ(file.results[0].entries.at(0).value, "1");
+  }
+}
+
+// The plan's estimated run time: the profile's EstimatedTimePerRun (none here: unknown) until
+// this machine has run the test, then its measured trial times, in estimate-run-time and in the
+// run's first line.
+TEST_F(RunE2E, EstimatesComeFromTrialsMeasuredHere) {
+  auto e = RunPtsNative("estimate-run-time " + Profile("trivial"), Env("FORCE_TIMES_TO_RUN=2"));
+  ASSERT_EQ(e.exit_code, 0) << e.output;
+  EXPECT_NE(e.output.find("local/trivial-1.0.0  1 test(s), 2 trial(s): unknown (unknown)"), std::string::npos) << e.output;
+  EXPECT_NE(e.output.find("Estimated run time: unknown for 1 test(s)"), std::string::npos) << e.output;
+  EXPECT_FALSE(fs::exists(home_ / "installed-tests"));  // it installs and runs nothing
+  auto r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=e TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=2"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("estimated run time unknown"), std::string::npos) << r.output;
+  e = RunPtsNative("estimate-run-time " + Profile("trivial"), Env("FORCE_TIMES_TO_RUN=4"));
+  EXPECT_NE(e.output.find("4 trial(s): about "), std::string::npos) << e.output;
+  EXPECT_NE(e.output.find("(measured here (same options))"), std::string::npos) << e.output;
+  r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=e TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=2"));
+  EXPECT_NE(r.output.find("estimated run time about "), std::string::npos) << r.output;
+}
+
 TEST_F(RunE2E, HungTrialIsKilledByTheTimeout) {
   auto start = std::chrono::steady_clock::now();
   auto r = RunPtsNative("batch-run " + Profile("hang"),
