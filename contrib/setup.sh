@@ -20,10 +20,12 @@ BUILD_PACKAGES=(
 # Only the tests need these: GoogleTest, a PostgreSQL for the storage tests, Chromium for the
 # page tests, nginx for the server-behind-a-proxy test, xmllint and sqlite3 for checks,
 # fio/bonnie++/strace for the workload comparisons, and the programs of the bundled
-# Debian-program profiles (fsmark, postmark, dbench).
+# Debian-program profiles (fsmark, postmark, dbench); the file-system tools storage targets
+# (`run --targets`) make their file systems with.
 TEST_PACKAGES=(
   libgtest-dev libgmock-dev libxml2-utils sqlite3 postgresql nginx-light procps
   fio bonnie++ strace fsmark postmark dbench
+  e2fsprogs xfsprogs btrfs-progs cryptsetup-bin util-linux
   chromium
 )
 

@@ -13,6 +13,7 @@
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
+#include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -27,6 +28,7 @@
 #include "runner/run/estimate.h"
 #include "runner/run/naming.h"
 #include "runner/run/run_setup.h"
+#include "runner/run/run_targets.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -301,9 +303,19 @@ void RefuseNearDuplicateIdentifier(const std::string& composite, const std::stri
 }
 
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}});
+  ArgSpec spec{{"--warmup", "--target-order"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}};
+  for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
+  Args args = Args::Parse(argv, spec);
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
   const int text_width = TerminalWidth();  // (a bad TERMINAL_WIDTH is refused before anything runs)
+  // Storage targets: the specs are checked before anything is installed or created.
+  TargetFlags target_flags = ReadTargetFlags(args);
+  std::vector<targets::TargetSpec> target_specs;
+  if (target_flags.list) target_specs = targets::ParseTargetList(*target_flags.list);
+  std::string order = args.ValueOr("--target-order", "interleaved");
+  if (order != "interleaved" && order != "sequential")
+    throw Error("--target-order " + order + ": expected interleaved or sequential");
+  if (args.Has("--target-order") && !target_flags.list) throw Error("--target-order needs --targets");
   Context ctx(args.Has("--offline"));
   const Settings& s = ctx.settings;
   auto targets = ResolveTargets(ctx.repo, args.positional());
@@ -349,7 +361,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
                                                                                  : run::PrinterKind::kPlain,
                                   std::cout);
   // No identifier given: name the run after the tested subsystems' components, as PTS does.
-  if (run::CleanResultsIdentifier(identifier.value_or("")).empty()) {
+  if (run::CleanResultsIdentifier(identifier.value_or("")).empty() && target_specs.empty()) {
     std::vector<std::string> types;
     for (const auto& t : plan)
       if (std::find(types.begin(), types.end(), t.profile.test_type) == types.end()) types.push_back(t.profile.test_type);
@@ -362,21 +374,39 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   if (!json)
     for (const auto& line : monitor_session.StatusLines()) std::cout << line << "\n";
   exec::InstallSignalForwarding();
+  // Targets: created now (a failure stops the run before anything is measured), removed after
+  // the loop, and by the destructor when an exception leaves this function.
+  std::unique_ptr<run::RunTargets> run_targets;
+  if (!target_specs.empty()) {
+    if (!run::CleanResultsIdentifier(identifier.value_or("")).empty())
+      for (auto& t : target_specs) t.name = naming.identifier + ": " + t.Identifier();
+    auto sys = targets::MakeRealSystem();
+    targets::TargetOptions options = ConfirmTargetOptions(*sys, target_flags, test_dir, interactive);
+    run_targets = std::make_unique<run::RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, *printer);
+    config.places = run_targets->Create(target_specs, config.system, *ctx.reader);
+    config.places_sequential = order == "sequential";
+    config.paired_ci_goal = s.GetDouble("run.paired_ci_goal");
+  }
+  auto places = config.places;
   run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
-  auto summary = runner.Run(plan);
+  run::RunSummary summary;
+  if (!exec::InterruptRequested()) summary = runner.Run(plan);
+  else summary.interrupted = true;
+  bool released = !run_targets || run_targets->Remove();
 
   std::error_code ec;
   if (summary.saved && fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
     std::string text = results::ResultFileToText(file, text_width);
+    if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places);
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);
       WriteFileAtomically(*out_dir + "/" + naming.save_name + ".txt", text);
     }
   }
-  if (summary.interrupted) return 130;
-  return summary.failed() > 0 ? 1 : 0;
+  if (summary.interrupted || exec::InterruptRequested()) return 130;
+  return summary.failed() > 0 || !released ? 1 : 0;
 }
 
 // What `batch-run` with the same arguments and variables would run, and for how long, without
@@ -452,8 +482,10 @@ std::vector<Command> RunCommands() {
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes]\n"
-       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes]",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--targets LIST "
+       "[--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]\n"
+       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes] "
+       "[--targets auto|LIST ...]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
@@ -464,7 +496,9 @@ std::vector<Command> RunCommands() {
        "result's tests here and adds this system to it (as `reproduce`; stand-ins where the original\n"
        "program cannot run; see docs/reproduce.md). Names: TEST_RESULTS_NAME, TEST_RESULTS_IDENTIFIER,\n"
        "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'."},
-      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes]",
+      {"batch-benchmark", {"batch-run"}, "Running",
+       "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes] [--targets LIST [--target-size SIZE] "
+       "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
        "non-interactive run of every option combination PRESET_OPTIONS leaves open; names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
       {"estimate-run-time", {}, "Running", "PROFILE|SUITE|DIR...",

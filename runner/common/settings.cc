@@ -59,6 +59,7 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"run.max_runs", "PTS_NATIVE_MAX_RUNS", "20", "cap on the total trials of one test, extra runs included"},
       {"run.minimal_test_time", "PTS_NATIVE_MINIMAL_TEST_TIME", "2", "seconds; a <SystemMonitor> sys.time trial shorter than this gives no value (PTS MinimalTestTime)"},
       {"run.time_budget", "PTS_NATIVE_TIME_BUDGET", "600", "seconds one test may spend on extra runs"},
+      {"run.paired_ci_goal", "PTS_NATIVE_PAIRED_CI_GOAL", "2", "targets run in rounds: add rounds until each target's paired ratio to the first is known to +- this many percent (95 % CI)"},
       {"monitor.interval", "MONITOR_INTERVAL", "1", "seconds between monitor samples"},
       {"monitor.pts_compatible", "PTS_NATIVE_MONITOR_PTS_MODE", "true", "cpu.usage as PTS defines it (iowait counts as busy)"},
       {"monitor.session_summary", "PTS_NATIVE_MONITOR_SESSION", "false", "also write the whole-session monitor result older PTS versions wrote"},

@@ -33,8 +33,10 @@
 #include "runner/reproduce/consent.h"
 #include "runner/reproduce/plan.h"
 #include "runner/reproduce/resolve.h"
+#include "runner/reproduce/target_map.h"
 #include "runner/run/naming.h"
 #include "runner/run/run_setup.h"
+#include "runner/run/run_targets.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -121,20 +123,43 @@ void ApplyPresetEnvironment(const std::vector<EnvVar>& vars, Settings& settings)
 // results under the published ones of an older PTS's name.
 class StandInFolder : public run::RunObserver {
  public:
-  StandInFolder(const ReproducePlan& plan, std::string identifier) : plan_(plan), identifier_(std::move(identifier)) {}
+  StandInFolder(const ReproducePlan& plan, std::vector<std::string> identifiers)
+      : plan_(plan), identifiers_(std::move(identifiers)) {}
   void Saved(const std::string& path) override { Fold(path); }
   void Fold(const std::string& path) {
     if (!fs::exists(path)) return;
     auto file = results::ReadResultFile(path);
-    size_t moved = FoldStandIns(file, plan_, identifier_);
-    moved += FoldIntoOlderMonitorNames(file, identifier_);
+    size_t moved = 0;
+    for (const auto& identifier : identifiers_) {
+      moved += FoldStandIns(file, plan_, identifier);
+      moved += FoldIntoOlderMonitorNames(file, identifier);
+    }
     if (moved > 0) results::WriteResultFile(path, file);
   }
 
  private:
   const ReproducePlan& plan_;
-  std::string identifier_;
+  std::vector<std::string> identifiers_;
 };
+
+// The targets of `--targets LIST|auto`: the list parsed, or the published systems mapped (the
+// mapping printed as part of the plan).
+std::vector<targets::TargetSpec> PlanTargets(const SessionOptions& o, const results::ResultFile& file,
+                                             targets::TargetSystem& sys, std::ostream& out) {
+  if (o.targets != "auto") {
+    auto specs = targets::ParseTargetList(o.targets);
+    std::vector<std::string> ids;
+    for (const auto& t : specs) ids.push_back(t.Identifier());
+    out << "Targets: " << Join(ids, ", ") << "\n";
+    return specs;
+  }
+  TargetMapping mapping =
+      ProposeTargets(file, [&](const targets::TargetSpec& spec) { return targets::WhyUnavailable(sys, spec); });
+  out << FormatTargetMapping(mapping);
+  if (mapping.targets.empty())
+    throw Error("--targets auto: none of the published set-ups can be made here (" + Join(mapping.unavailable, "; ") + ")");
+  return mapping.targets;
+}
 
 }  // namespace
 
@@ -186,7 +211,17 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   out << FormatPlan(file, plan);
   auto env_vars = ParsePresetEnvironment(file.generated.preset_environment_variables.value_or(""));
   for (const auto& v : env_vars) out << "Environment from the published result: " << v.name << "=" << v.value << "\n";
+  std::unique_ptr<targets::TargetSystem> target_sys;
+  std::vector<targets::TargetSpec> target_specs;
+  if (!o.targets.empty()) {
+    target_sys = targets::MakeRealSystem();
+    target_specs = PlanTargets(o, file, *target_sys, out);
+  }
   if (o.dry_run) return 0;
+  if (!target_specs.empty() && !o.yes &&
+      !AskYes(*prompter, "Create " + std::to_string(target_specs.size()) +
+                             " target(s) in the test directory and run the tests on each? [Y/n] "))
+    throw Error("--targets: not confirmed" + std::string(prompter->Interactive() ? "" : " (this run cannot ask: add --yes)"));
 
   // Packages are installed only with consent: asked here, once, before anything runs.
   std::vector<std::string> needed = PackagesOf(plan.items);
@@ -197,14 +232,37 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     out << "Without installing packages:\n" << FormatPlan(file, plan);
   }
   RequireConsentToSkip(file, plan, o.skip_unavailable, *prompter);
-  std::string identifier =
-      !o.resume_identifier.empty()
-          ? o.resume_identifier
-          : ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, run::LiveIdentifierVariables(*reader));
+  // Our systems: the saved system being finished, this machine as it is, or one per target
+  // (named after it, after the given identifier when there is one), never a published system's name.
+  std::vector<std::string> identifiers;
+  if (!o.resume_identifier.empty()) {
+    identifiers.push_back(o.resume_identifier);
+  } else if (target_specs.empty()) {
+    identifiers.push_back(
+        ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, run::LiveIdentifierVariables(*reader)));
+  } else {
+    std::string prefix = run::CleanResultsIdentifier(env("TEST_RESULTS_IDENTIFIER").value_or(""));
+    for (auto& t : target_specs) {
+      if (!prefix.empty()) t.name = prefix + ": " + t.Identifier();
+      // (A system an earlier reproduction added under this name is ours: the run resumes it.)
+      for (const auto& published : file.systems)
+        if (published.identifier == t.Identifier() && !IsReproductionSystem(published))
+          throw Error("target " + t.Identifier() + " has the name of a published system; name it (NAME=spec) or set "
+                      "TEST_RESULTS_IDENTIFIER");
+      identifiers.push_back(t.Identifier());
+    }
+  }
+  const std::string& identifier = identifiers.front();
   ApplyPresetEnvironment(env_vars, s);
   install_ctx.host_env = exec::CurrentEnvironment();  // install.sh sees the stored variables too
 
-  std::vector<PlanItem> todo = RemainingItems(file, plan, identifier);
+  // What is still to run for any of our systems (the loop skips, per system, what is done).
+  std::vector<PlanItem> todo;
+  for (const auto& id : identifiers)
+    for (const auto& item : RemainingItems(file, plan, id))
+      if (std::none_of(todo.begin(), todo.end(), [&](const PlanItem& i) { return i.result_index == item.result_index; }))
+        todo.push_back(item);
+  std::sort(todo.begin(), todo.end(), [](const PlanItem& a, const PlanItem& b) { return a.result_index < b.result_index; });
   std::string apt_failure;
   if (auto to_install = PackagesOf(todo); !to_install.empty()) {
     out << "Installing Debian packages: " << Join(to_install, " ") << "\n" << std::flush;
@@ -264,15 +322,34 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
 
   run::ObserverList observers;
   auto printer = run::MakePrinter(isatty(1) ? run::PrinterKind::kTty : run::PrinterKind::kPlain, out);
-  StandInFolder folder(plan, identifier);
+  StandInFolder folder(plan, identifiers);
   observers.Add(printer.get());
   observers.Add(&folder);
   monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
   run::MonitorHook hook(monitor_session);
   for (const auto& line : monitor_session.StatusLines()) out << line << "\n";
   int code = 0;
+  // Targets: made just before the loop (after every install), released right after it, and by
+  // the destructor when an exception or Ctrl-C ends the session early.
+  std::unique_ptr<run::RunTargets> run_targets;
+  if (!target_specs.empty() && !tests.empty()) {
+    exec::InstallSignalForwarding();
+    targets::TargetOptions options;
+    options.test_dir = test_dir;
+    options.size = o.target_size;
+    options.device = targets::ConfirmedDevice(*target_sys, o.device, [&](const std::string& q) -> std::optional<std::string> {
+      if (!prompter->Interactive()) return std::nullopt;
+      return prompter->Ask(q);
+    });
+    run_targets = std::make_unique<run::RunTargets>(std::move(target_sys), targets::LedgerDirectory(s.Home()), options,
+                                                    observers);
+    cfg.places = run_targets->Create(target_specs, cfg.system, *reader);
+    cfg.places_sequential = o.targets_sequential;
+    cfg.paired_ci_goal = s.GetDouble("run.paired_ci_goal");
+  }
+  auto places = cfg.places;
   bool saved = false;
-  if (!tests.empty()) {
+  if (!tests.empty() && !exec::InterruptRequested()) {
     run::TestRunner runner(cfg, processes, observers, monitor_session.enabled() ? &hook : nullptr);
     run::RunSummary summary = runner.Run(tests);
     saved = summary.saved;
@@ -280,10 +357,13 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     if (summary.interrupted) code = 130;
     else if (summary.failed() > 0) code = 1;
   }
+  if (run_targets && !run_targets->Remove() && code == 0) code = 1;
+  if (exec::InterruptRequested()) code = 130;
   if (not_installed > 0 && code == 0) code = 1;
 
   auto final_file = results::ReadResultFile(resolved.path);
-  out << "\n" << ComparisonText(final_file, identifier, o.width);
+  for (const auto& id : identifiers) out << "\n" << ComparisonText(final_file, id, o.width);
+  if (places.size() > 1) out << "\n" << run::PairedTargetView(final_file, places);
   out << (saved ? "\nSaved: " : "\nNothing saved (no test produced a result): ") << resolved.path << "\n";
 
   if (o.upload && code == 0) {

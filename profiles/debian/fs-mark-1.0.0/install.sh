@@ -9,7 +9,7 @@ fi
 
 cat > fs_mark_run <<'EOF'
 #!/bin/sh
-# Debian's fs_mark refuses a -d path of 40 bytes or more, and test directories are longer: it
+# Debian's fs_mark refuses a -d path of 40 bytes or more, and test (and storage target) directories are longer: it
 # runs inside the test directory with a relative -d (its fs_log.txt lands there too).
 DIR="${PTS_NATIVE_TEST_DIR:-$HOME}/fsmark"
 if ! mkdir -p "$DIR" || ! cd "$DIR"; then
