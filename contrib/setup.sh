@@ -15,15 +15,16 @@ BUILD_PACKAGES=(
   libxml2-dev libcurl4-openssl-dev libssl-dev libgcrypt20-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libbz2-dev
   libsqlite3-dev libpqxx-dev libpq-dev
-  libcpp-httplib-dev libmicrohttpd-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev
+  libcpp-httplib-dev libmicrohttpd-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev libminizip-dev
 )
 # Only the tests need these: GoogleTest, a PostgreSQL for the storage tests, Chromium for the
-# page tests, nginx for the server-behind-a-proxy test, xmllint and sqlite3 for checks,
+# page tests, php (the real PTS, side by side), iproute2 (a network namespace for it), nginx for the server-behind-a-proxy test, xmllint and sqlite3 for checks,
 # fio/bonnie++/strace for the workload comparisons, and the programs of the bundled
 # Debian-program profiles (fsmark, postmark, dbench); the file-system tools storage targets
 # (`run --targets`) make their file systems with.
 TEST_PACKAGES=(
   libgtest-dev libgmock-dev libxml2-utils sqlite3 postgresql nginx-light procps
+  php-cli php-xml php-zip iproute2
   fio bonnie++ strace fsmark postmark dbench
   e2fsprogs xfsprogs btrfs-progs cryptsetup-bin util-linux
   chromium

@@ -13,6 +13,7 @@
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
+#include "runner/cli/profile_fetch.h"
 #include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
@@ -56,10 +57,12 @@ struct Target {
   std::optional<std::vector<profile::RunOption>> fixed_options;
 };
 
-std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const std::vector<std::string>& names) {
+std::vector<Target> ResolveTargets(profile::ProfileRepository& repo, const std::vector<std::string>& names,
+                                   ProfileFetcher& fetcher) {
   if (names.empty()) throw Error("name a test profile (e.g. local/trivial or a profile directory) or a suite");
   std::vector<Target> out;
   for (const auto& name : names) {
+    fetcher.EnsureProfile(name);  // pts/NAME not on disk: from the servers, with its parents
     std::error_code ec;
     bool is_dir = fs::is_directory(name, ec);
     if (is_dir || repo.FindProfile(name)) {
@@ -69,6 +72,7 @@ std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const
     if (repo.FindSuite(name)) {
       auto suite = repo.LoadSuite(name);
       for (const auto& e : suite.executes) {
+        fetcher.EnsureProfile(e.test);
         Target t{repo.LoadProfile(e.test), std::vector<profile::RunOption>{}};
         if (e.mode == "BATCH") *t.fixed_options = profile::BatchOptions(t.profile.options, e.option_select);
         else if (e.mode == "DEFAULTS") *t.fixed_options = profile::DefaultOptions(t.profile.options);
@@ -90,11 +94,13 @@ struct Context {
   exec::PosixProcessRunner runner;
   std::unique_ptr<install::Fetcher> fetcher;
   bool offline = false;
+  ProfileFetcher profiles;  // pts/NAME on demand
 
-  explicit Context(bool offline_flag) {
-    offline = offline_flag || settings.GetBool("network.offline");
+  explicit Context(const Args& args) : profiles(repo, NetworkChoice::From(args)) {
+    offline = args.Has("--offline") || settings.GetBool("network.offline");
     fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
   }
+  std::vector<Target> Targets(const std::vector<std::string>& names) { return ResolveTargets(repo, names, profiles); }
   install::InstallContext InstallCtx(bool force) {
     return run::MakeInstallContext(settings, *fetcher, offline, force, run::LiveFacts(*reader, EnvVars(), std::time(nullptr)),
                                    EnvVars());
@@ -162,18 +168,18 @@ std::vector<std::string> InstallTargets(Context& ctx, const std::vector<Target>&
 }
 
 int Install(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--offline", "--force"}});
-  Context ctx(args.Has("--offline"));
-  InstallTargets(ctx, ResolveTargets(ctx.repo, args.positional()), args.Has("--force"), false);
+  Args args = Args::Parse(argv, {{"--server"}, {"--offline", "--force"}});
+  Context ctx(args);
+  InstallTargets(ctx, ctx.Targets(args.positional()), args.Has("--force"), false);
   return 0;
 }
 
 int InstallDependencies(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--dry-run"}});
-  Context ctx(true);
+  Args args = Args::Parse(argv, {{"--server"}, {"--dry-run", "--offline"}});
+  Context ctx(args);
   std::vector<std::string> packages;
   bool unmapped_commands = false;
-  for (const auto& t : ResolveTargets(ctx.repo, args.positional())) {
+  for (const auto& t : ctx.Targets(args.positional())) {
     auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
     for (const auto& c : check.missing_commands)
       if (install::DebianPackagesFor(c).empty()) {
@@ -303,7 +309,7 @@ void RefuseNearDuplicateIdentifier(const std::string& composite, const std::stri
 }
 
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  ArgSpec spec{{"--warmup", "--target-order"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}};
+  ArgSpec spec{{"--warmup", "--target-order", "--server"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}};
   for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
   Args args = Args::Parse(argv, spec);
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
@@ -316,9 +322,9 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   if (order != "interleaved" && order != "sequential")
     throw Error("--target-order " + order + ": expected interleaved or sequential");
   if (args.Has("--target-order") && !target_flags.list) throw Error("--target-order needs --targets");
-  Context ctx(args.Has("--offline"));
+  Context ctx(args);
   const Settings& s = ctx.settings;
-  auto targets = ResolveTargets(ctx.repo, args.positional());
+  auto targets = ctx.Targets(args.positional());
   auto plan = Plan(targets, batch, interactive);
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
   std::vector<std::string> download_notes;
@@ -477,12 +483,12 @@ int SystemInfo(const std::vector<std::string>& argv) {
 
 std::vector<Command> RunCommands() {
   return {
-      {"install", {"install-test"}, "Running", "PROFILE|SUITE... [--offline] [--force]",
+      {"install", {"install-test"}, "Running", "PROFILE|SUITE... [--offline] [--force] [--server URL]",
        "download (verified, caches first) and install tests with their install.sh", Install},
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--targets LIST "
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST "
        "[--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]\n"
        "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes] "
        "[--targets auto|LIST ...]",
@@ -497,7 +503,7 @@ std::vector<Command> RunCommands() {
        "program cannot run; see docs/reproduce.md). Names: TEST_RESULTS_NAME, TEST_RESULTS_IDENTIFIER,\n"
        "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'."},
       {"batch-benchmark", {"batch-run"}, "Running",
-       "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes] [--targets LIST [--target-size SIZE] "
+       "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST [--target-size SIZE] "
        "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
        "non-interactive run of every option combination PRESET_OPTIONS leaves open; names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},

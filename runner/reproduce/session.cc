@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <algorithm>
@@ -14,7 +15,9 @@
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "runner/client/client.h"
-#include "runner/client/wire.h"
+#include "runner/client/ob_client.h"
+#include "runner/client/profile_source.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
@@ -31,6 +34,7 @@
 #include "runner/reproduce/catalog.h"
 #include "runner/reproduce/compare.h"
 #include "runner/reproduce/consent.h"
+#include "runner/reproduce/originals.h"
 #include "runner/reproduce/plan.h"
 #include "runner/reproduce/resolve.h"
 #include "runner/reproduce/target_map.h"
@@ -45,6 +49,28 @@ namespace ptsn::reproduce {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Where a dry run puts the profiles it fetches: a temporary directory the plan reads, removed
+// with this object; the cache is read but not written (nothing of a dry run stays on disk).
+class DryRunScratch {
+ public:
+  explicit DryRunScratch(client::ProfileSourceOptions& options) {
+    std::string tmpl = (fs::temp_directory_path() / "ptsn-dry-run-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw Error("--dry-run: cannot create a scratch directory in " + fs::temp_directory_path().string());
+    root_ = tmpl;
+    options.profiles_dir = root_ + "/test-profiles";
+    options.keep = false;
+  }
+  ~DryRunScratch() {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  DryRunScratch(const DryRunScratch&) = delete;
+  DryRunScratch& operator=(const DryRunScratch&) = delete;
+
+ private:
+  std::string root_;
+};
 
 // May a missing Debian package be installed for this run, and if not, why not (for the plan).
 struct PackagePolicy {
@@ -175,22 +201,54 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   // A moved download is also asked of the servers named on the command line.
   if (!o.servers.empty() && s.Get("install.download_servers").empty()) {
     auto sources = run::FallbackSourcesFrom(s, install_ctx.downloads.caches);
-    sources.servers = o.servers;
+    sources.servers = client::ServersFrom(s, o.servers);
     install_ctx.downloads.fallbacks = install::MakeFallbacks(sources);
+  }
+  // Uploads go only where the user said (--server, server.upload_url), never to server.url's
+  // default: checked before anything runs.
+  std::string upload_server;
+  if (o.upload) {
+    auto named = o.servers.empty() ? client::ParseServerList(s.Get("server.upload_url")) : client::ParseServerList(o.servers.front());
+    if (named.empty())
+      throw Error("--upload: no server to upload to: pass --server URL or set server.upload_url (to publish on "
+                  "OpenBenchmarking.org, say so: --server https://openbenchmarking.org)", 2);
+    upload_server = named.front();
   }
   ResolveOptions ro;
   ro.result_dirs = results::ResultDirectories(s);
   ro.save_dir = s.ResultsDirectory();
-  ro.servers = o.servers.empty() ? std::vector<std::string>{s.Get("server.url")} : o.servers;
+  ro.servers = client::ServersFrom(s, o.servers);
   ro.offline = offline;
-  auto resolved = ResolveResult(o.name, ro, [](const std::string& url, const std::string& id) {
-    return client::CloneResult(url, id);
-  });
+  ro.save = !o.dry_run;  // a dry run writes nothing, the clone included
+  ro.bundled_dirs = BundledResultDirectories();
+  auto resolved = ResolveResult(o.name, ro, ServerCloner(offline));
   results::ResultFile& file = resolved.file;
+  if (!resolved.notice.empty()) out << resolved.notice << "\n";
   out << (o.resume_identifier.empty() ? "Reproducing \"" : "Finishing \"") << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
       << file.results.size() << " results): " << resolved.origin << "\n";
 
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(s);
+  // The originals' profiles: from the servers (pts/NAME on demand) when not on disk.
+  client::ObClient ob(ro.servers, offline);
+  client::ProfileSourceOptions source_options = client::ProfileSourceOptions::FromSettings(s);
+  // A dry run writes nothing, the profile cache included: what it fetches goes to a scratch
+  // directory the plan reads and that is removed on return.
+  std::optional<DryRunScratch> scratch;
+  if (o.dry_run) {
+    scratch.emplace(source_options);
+    auto roots = repo.roots();
+    roots.push_back(source_options.profiles_dir);
+    repo = profile::ProfileRepository(roots);
+  }
+  source_options.on_disk = [&repo](const std::string& qualified) {
+    auto ref = repo.FindProfile(qualified);
+    return ref && ref->identifier == qualified;
+  };
+  client::ProfileSource source(std::move(source_options), ob);
+  OriginalsFetched originals = FetchOriginals(file, repo, source);
+  if (!originals.fetched.empty())
+    out << "Fetched test profiles: " << Join(originals.fetched, ", ") << (o.dry_run ? " (not kept: --dry-run)" : "") << "\n";
+  for (const auto& line : originals.missing) out << line << "\n";
   const auto stand_ins = LoadStandIns(repo.roots());
   auto prompter = TerminalPrompter(o.non_interactive);
   const auto dependency_policy =
@@ -367,7 +425,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   out << (saved ? "\nSaved: " : "\nNothing saved (no test produced a result): ") << resolved.path << "\n";
 
   if (o.upload && code == 0) {
-    std::string server = ro.servers.front();
+    const std::string& server = upload_server;
     std::string token = o.token.empty() ? s.Get("server.token") : o.token;
     wire::Upload up;
     up.xml = ReadFile(resolved.path);
