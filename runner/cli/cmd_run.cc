@@ -418,9 +418,9 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
 // What `batch-run` with the same arguments and variables would run, and for how long, without
 // running or installing anything: one line per profile, then the total.
 int EstimateRunTime(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {}});
-  Context ctx(true);
-  auto plan = Plan(ResolveTargets(ctx.repo, args.positional()), true, false);
+  Args args = Args::Parse(argv, {{"--server"}, {"--offline"}});
+  Context ctx(args);
+  auto plan = Plan(ctx.Targets(args.positional()), true, false);
   const Settings& s = ctx.settings;
   auto estimates = run::EstimatePlan(plan, s.Get("install.directory"), run::ReadRunCountOverrides(EnvVars()),
                                      s.GetDouble("run.settle_seconds"));
@@ -507,7 +507,7 @@ std::vector<Command> RunCommands() {
        "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
        "non-interactive run of every option combination PRESET_OPTIONS leaves open; names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
-      {"estimate-run-time", {}, "Running", "PROFILE|SUITE|DIR...",
+      {"estimate-run-time", {}, "Running", "PROFILE|SUITE|DIR... [--offline] [--server URL]",
        "what batch-run would run (PRESET_OPTIONS, FORCE_TIMES_TO_RUN apply) and how long it would take, from this "
        "machine's earlier trials, else the profiles' estimates; runs nothing",
        EstimateRunTime},
