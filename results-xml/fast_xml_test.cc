@@ -218,6 +218,9 @@ TEST(FastXml, AgreesWithLibxmlOnDamagedDocuments) {
   }
   // Most changes land in text, which stays readable: the fast reader must not give up on all.
   std::printf("(read through %zu of %zu damaged documents)\n", read, tried);
+  // Every damaged document was checked against libxml2 above; the share read through is a fair
+  // measure only over the reference files (one small document alone gives a skewed share).
+  if (!test::HaveReference()) GTEST_SKIP() << "read-through share not judged: no shared reference tree at " << test::ReferenceDir();
   EXPECT_GT(read, tried / 4) << read << " of " << tried;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "runner/client/wire.h"
+#include "runner/common/shared_dir.h"
 #include "server/testing/sample_result.h"
 
 namespace ptsn::wire {
@@ -86,7 +87,7 @@ std::vector<std::pair<std::string, std::string>> EdgeInputs() {
   in.emplace_back("random 4 symbols", RandomBytes(rng, 5000, 4));
   in.emplace_back("text", RandomText(rng, 20000));
   in.emplace_back("sample xml", server::testing::SampleCompositeXml("Bunzip2 Test", 100, 2, 3));
-  std::ifstream seed(PTSN_SHARED_DIR "/reference/seed-results/ubuntu-1304-disk-encryption.xml");
+  std::ifstream seed(::ptsn::SharedDir() + "/reference/seed-results/ubuntu-1304-disk-encryption.xml");
   if (seed) {
     std::stringstream ss;
     ss << seed.rdbuf();
