@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
 # Sets up (packages + build) and runs every test: the README's second command and CI's.
+# Then the tests that read ../shared (CTest label "shared", given automatically to every test
+# binary whose sources read it, see ptsn_add_test) run a second time with the shared tree
+# switched off (PTSN_SHARED_DIR=/nonexistent): a clone without ../shared beside it must pass or
+# skip, saying why, too. PTSN_TEST_NO_SHARED=all runs every test in that second pass, =0 none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash contrib/setup.sh
@@ -8,3 +12,8 @@ bash contrib/setup.sh
 if [ -x contrib/start-test-services.sh ]; then eval "$(contrib/start-test-services.sh)"; fi
 cd build
 ctest --output-on-failure -j"$(nproc)" --timeout 900
+case "${PTSN_TEST_NO_SHARED:-shared}" in
+  0) ;;
+  all) PTSN_SHARED_DIR=/nonexistent ctest --output-on-failure -j"$(nproc)" --timeout 900 ;;
+  *) PTSN_SHARED_DIR=/nonexistent ctest --output-on-failure -j"$(nproc)" --timeout 900 -L shared ;;
+esac

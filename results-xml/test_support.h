@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 
 namespace ptsn::results::test {
 
-inline std::string SharedDir() { return PTSN_SHARED_DIR; }
+inline std::string SharedDir() { return ::ptsn::SharedDir(); }
 inline std::string ReferenceDir() { return SharedDir() + "/reference"; }
 inline bool HaveReference() { return std::filesystem::is_directory(ReferenceDir() + "/pts-output"); }
 

@@ -8,6 +8,7 @@
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
 #include "runner/common/error.h"
+#include "runner/common/shared_dir.h"
 #include "server/testing/sample_result.h"
 
 namespace ptsn::server {
@@ -32,7 +33,7 @@ TEST(UploadCheck, AcceptsAndSummarisesAResultFile) {
 }
 
 TEST(UploadCheck, AcceptsTheGoldenPtsFile) {
-  std::ifstream in(std::string(PTSN_SHARED_DIR) + "/reference/pts-output/result-a/composite.xml");
+  std::ifstream in(::ptsn::SharedDir() + "/reference/pts-output/result-a/composite.xml");
   if (!in) GTEST_SKIP() << "shared/reference/pts-output is not available";
   std::stringstream ss;
   ss << in.rdbuf();
@@ -194,7 +195,7 @@ std::string Replaced(std::string s, const std::string& from, const std::string& 
 // is accepted (the check is stricter only in rules the schema cannot state: entries name a
 // System, numeric values, which the last cases show).
 TEST(UploadCheck, RefusesWhatResultFileXsdRefuses) {
-  const std::string xsd = std::string(PTSN_SHARED_DIR) + "/reference/schemas/result-file.xsd";
+  const std::string xsd = ::ptsn::SharedDir() + "/reference/schemas/result-file.xsd";
   if (!std::ifstream(xsd)) GTEST_SKIP() << "shared/reference/schemas is not available";
   const std::string base = testing::SampleCompositeXml("Schema Check", 3, 2);
   const std::string first_result = base.substr(base.find("  <Result>"), base.find("  </Result>\n") + 12 - base.find("  <Result>"));

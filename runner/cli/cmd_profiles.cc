@@ -15,6 +15,7 @@
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/profile/options.h"
+#include "runner/profile/presets.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/profile/results_parser.h"
 #include "runner/profile/validate.h"
@@ -117,7 +118,7 @@ int Info(const std::vector<std::string>& argv) {
     std::cout << "\n  no options\n";
     return 0;
   }
-  std::cout << "\n  options (select with PRESET_OPTIONS='" << p.BaseName() << ".<identifier>=<name or 0-based index>'):\n";
+  std::cout << "\n  options (select with PRESET_OPTIONS='" << p.BaseName() << ".<identifier>=<entry name or value>'):\n";
   for (const auto& o : p.options) {
     std::cout << "    " << o.identifier << "  \"" << o.display_name << "\"";
     if (!o.prefix.empty() || !o.postfix.empty()) std::cout << "  value = " << Quoted(o.prefix) << " + entry + " << Quoted(o.postfix);

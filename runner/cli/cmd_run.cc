@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
@@ -23,7 +24,9 @@
 #include "runner/exec/process.h"
 #include "runner/install/profile_install.h"
 #include "runner/monitor/monitor_session.h"
+#include "runner/profile/presets.h"
 #include "runner/profile/profile_repository.h"
+#include "runner/run/estimate.h"
 #include "runner/run/naming.h"
 #include "runner/run/run_setup.h"
 #include "runner/run/run_targets.h"
@@ -205,42 +208,59 @@ int InstallDependencies(const std::vector<std::string>& argv) {
   return 0;
 }
 
-// The interactive option menu: each option with several entries; answers become a preset string
-// (0-based indexes), so selection follows PTS's own rules in PresetOptions().
-std::string AskOptions(const profile::TestProfile& p) {
-  std::vector<std::string> presets;
+// The interactive option menu for each option that needs an answer and has no pick yet.
+void AskOptions(const profile::TestProfile& p, profile::OptionPicks* picks) {
   for (const auto& o : p.options) {
-    if (o.entries.size() == 1) continue;
+    if (o.entries.size() == 1 || picks->count(o.identifier)) continue;
     std::cout << "\n" << p.title << " — " << (o.display_name.empty() ? o.identifier : o.display_name) << ":\n";
     if (o.entries.empty()) {
       std::cout << "  value: " << std::flush;
       std::string v;
       if (!std::getline(std::cin, v)) throw Error(p.identifier + ": no answer for option " + o.identifier);
-      presets.push_back(p.BaseName() + "." + o.identifier + "=" + Trim(v));
+      (*picks)[o.identifier].values = {Trim(v)};
       continue;
     }
     for (size_t i = 0; i < o.entries.size(); ++i) std::cout << "  " << i + 1 << ": " << o.entries[i].name << "\n";
     std::cout << "  " << o.entries.size() + 1 << ": Test All Options\n  choice (numbers, comma-separated): " << std::flush;
     std::string line;
     if (!std::getline(std::cin, line)) throw Error(p.identifier + ": no answer for option " + o.identifier);
-    std::vector<std::string> picks;
+    std::set<int> chosen;
     for (const auto& part : Split(line, ',')) {
-      std::string t = Trim(part);
-      if (t.empty()) continue;
-      int n = std::atoi(t.c_str());
-      if (n == static_cast<int>(o.entries.size()) + 1) {
-        picks = {"Test All Options"};
-        break;
-      }
-      if (n >= 1 && n <= static_cast<int>(o.entries.size())) picks.push_back(std::to_string(n - 1));
+      int n = std::atoi(Trim(part).c_str());
+      if (n == static_cast<int>(o.entries.size()) + 1)
+        for (int i = 0; i < n - 1; ++i) chosen.insert(i);
+      else if (n >= 1 && n <= static_cast<int>(o.entries.size())) chosen.insert(n - 1);
     }
-    if (!picks.empty()) presets.push_back(p.BaseName() + "." + o.identifier + "=" + Join(picks, ","));
+    // No valid answer: the default entry, as PTS takes it.
+    if (chosen.empty()) chosen.insert(o.DefaultIndex());
+    (*picks)[o.identifier].entries.assign(chosen.begin(), chosen.end());
   }
-  return Join(presets, ";");
+}
+
+// The presets, checked against the tests of this run before anything is installed or run: a
+// mistake is an Error; a preset for no test of this run (or for a suite entry, whose options the
+// suite fixes) is ignored with a notice.
+std::vector<profile::Preset> CheckedPresets(const std::vector<Target>& targets) {
+  auto presets = profile::ParsePresets(Env("PRESET_OPTIONS").value_or(""), Env("PRESET_OPTIONS_VALUES").value_or(""));
+  for (const auto& preset : presets) {
+    bool free = false, fixed = false;
+    for (const auto& t : targets) {
+      if (!profile::PresetNames(preset, t.profile)) continue;
+      (t.fixed_options ? fixed : free) = true;
+    }
+    if (!free)
+      std::cerr << preset.variable << ": " << preset.text << " ignored: "
+                << (fixed ? "the suite fixes the options of '" + preset.test + "'"
+                          : "no test named '" + preset.test + "' in this run")
+                << "\n";
+  }
+  for (const auto& t : targets)
+    if (!t.fixed_options) profile::PicksFromPresets(t.profile, presets);  // throws on a mistake
+  return presets;
 }
 
 std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batch, bool interactive) {
-  std::string preset = Env("PRESET_OPTIONS").value_or(""), values = Env("PRESET_OPTIONS_VALUES").value_or("");
+  auto presets = CheckedPresets(targets);
   std::string skip = Env("SKIP_TESTS").value_or("");
   std::vector<run::PlannedTest> plan;
   for (const auto& t : targets) {
@@ -251,18 +271,18 @@ std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batc
     std::vector<run::PlannedTest> tests;
     if (t.fixed_options) {
       for (const auto& o : *t.fixed_options) tests.push_back(run::MakePlannedTest(t.profile, o));
-    } else if (!preset.empty() || !values.empty()) {
-      tests = run::PlanFromPresets(t.profile, preset, values);
-    } else if (batch) {
-      tests = run::PlanAllCombinations(t.profile);
     } else {
-      auto missing = run::UnansweredOptions(t.profile, "", "");
-      if (missing.empty()) tests = run::PlanFromPresets(t.profile, "", "");
-      else if (interactive) tests = run::PlanFromPresets(t.profile, AskOptions(t.profile), "");
-      else
-        throw Error(t.profile.identifier + ": option " + missing.front() +
-                    " needs an answer and this run cannot ask (non-interactive): set PRESET_OPTIONS='" +
-                    t.profile.BaseName() + "." + Split(missing.front(), ' ')[0] + "=<choice>' or use batch-run");
+      auto picks = profile::PicksFromPresets(t.profile, presets);
+      // Batch mode runs every entry of an option the presets leave open; other runs ask.
+      if (!batch) {
+        auto missing = run::UnansweredOptions(t.profile, picks);
+        if (!missing.empty() && interactive) AskOptions(t.profile, &picks);
+        else if (!missing.empty())
+          throw Error(t.profile.identifier + ": option " + missing.front() +
+                      " needs an answer and this run cannot ask (non-interactive): set PRESET_OPTIONS='" +
+                      t.profile.BaseName() + "." + Split(missing.front(), ' ')[0] + "=<choice>' or use batch-run");
+      }
+      tests = run::PlanPicked(t.profile, picks, batch ? profile::OpenOptions::kEvery : profile::OpenOptions::kDefault);
     }
     for (auto& p : tests) plan.push_back(std::move(p));
   }
@@ -381,7 +401,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   bool released = !run_targets || run_targets->Remove();
 
   std::error_code ec;
-  if (fs::exists(summary.composite_path, ec)) {
+  if (summary.saved && fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
     std::string text = results::ResultFileToText(file, text_width);
     if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places);
@@ -395,14 +415,54 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   return summary.failed() > 0 || !released ? 1 : 0;
 }
 
+// What `batch-run` with the same arguments and variables would run, and for how long, without
+// running or installing anything: one line per profile, then the total.
+int EstimateRunTime(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--server"}, {"--offline"}});
+  Context ctx(args);
+  auto plan = Plan(ctx.Targets(args.positional()), true, false);
+  const Settings& s = ctx.settings;
+  auto estimates = run::EstimatePlan(plan, s.Get("install.directory"), run::ReadRunCountOverrides(EnvVars()),
+                                     s.GetDouble("run.settle_seconds"));
+  struct Row {
+    std::string identifier;
+    int tests = 0, trials = 0;
+    std::vector<double> seconds;
+    std::set<std::string> bases;
+  };
+  std::vector<Row> rows;
+  std::vector<double> all;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const auto& id = plan[i].profile.identifier;
+    auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.identifier == id; });
+    if (row == rows.end()) row = rows.insert(rows.end(), Row{id});
+    row->tests++;
+    row->trials += estimates[i].trials;
+    row->seconds.push_back(estimates[i].seconds);
+    row->bases.insert(estimates[i].basis);
+    all.push_back(estimates[i].seconds);
+  }
+  size_t width = 0;
+  for (const auto& r : rows) width = std::max(width, r.identifier.size());
+  for (const auto& r : rows) {
+    std::cout << r.identifier << std::string(width + 2 - r.identifier.size(), ' ') << r.tests << " test(s), "
+              << r.trials << " trial(s): " << run::DescribeEstimate(r.seconds) << " ("
+              << Join(std::vector<std::string>(r.bases.begin(), r.bases.end()), ", ") << ")\n";
+  }
+  std::cout << "Estimated run time: " << run::DescribeEstimate(all) << " for " << plan.size() << " test(s)\n";
+  return 0;
+}
+
 int SystemInfo(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {{"--root"}, {"--json"}});
   auto reader = sysinfo::MakeRootedReader(args.ValueOr("--root", "/"), GlobalSettings().Home() + "/cache");
-  std::string test_dir = GlobalSettings().Get("run.test_dir");
+  // The file system disk tests would run on: run.test_dir, or where it would be made.
+  fs::path test_dir = fs::absolute(GlobalSettings().Get("run.test_dir"));
   std::error_code ec;
-  if (!fs::exists(test_dir, ec)) test_dir = "/";
-  auto hw = sysinfo::HardwareComponents(*reader), sw = sysinfo::SoftwareComponents(*reader, test_dir);
-  std::string notes = sysinfo::SystemNotesJson(*reader, test_dir, true);
+  while (!fs::exists(test_dir, ec) && test_dir.has_relative_path()) test_dir = test_dir.parent_path();
+  test_dir = fs::canonical(test_dir, ec);
+  auto hw = sysinfo::HardwareComponents(*reader), sw = sysinfo::SoftwareComponents(*reader, test_dir.string());
+  std::string notes = sysinfo::SystemNotesJson(*reader, test_dir.string(), true);
   if (args.Has("--json")) {
     nlohmann::ordered_json j;
     j["hardware"] = sysinfo::JoinComponents(hw);
@@ -445,8 +505,12 @@ std::vector<Command> RunCommands() {
       {"batch-benchmark", {"batch-run"}, "Running",
        "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST [--target-size SIZE] "
        "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
-       "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
+       "non-interactive run of every option combination PRESET_OPTIONS leaves open; names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
+      {"estimate-run-time", {}, "Running", "PROFILE|SUITE|DIR... [--offline] [--server URL]",
+       "what batch-run would run (PRESET_OPTIONS, FORCE_TIMES_TO_RUN apply) and how long it would take, from this "
+       "machine's earlier trials, else the profiles' estimates; runs nothing",
+       EstimateRunTime},
       {"system-info", {}, "Running", "[--json] [--root DIR]",
        "the Hardware/Software strings and system notes stored with results", SystemInfo},
   };

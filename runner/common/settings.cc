@@ -50,7 +50,7 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"install.dependencies", "PTS_NATIVE_INSTALL_DEPENDENCIES", "ask",
        "installing a test's missing Debian packages (apt-get, as root): ask (on a terminal; else not), yes, no"},
       {"network.offline", "PTS_NATIVE_OFFLINE", "false", "never open a network socket"},
-      {"run.test_dir", "PTS_NATIVE_TEST_DIR", "{home}/scratch", "scratch directory for disk workloads (the file system under test)"},
+      {"run.test_dir", "PTS_NATIVE_TEST_DIR", "{home}/scratch", "where disk tests run (the file system under test): each test gets a private directory in it, PTS_NATIVE_TEST_DIR to the profile"},
       {"run.trial_timeout", "PTS_NATIVE_TRIAL_TIMEOUT", "0", "seconds before a trial is killed; 0 = from the profile's estimate"},
       {"run.timeout_factor", "PTS_NATIVE_TIMEOUT_FACTOR", "5", "trial timeout = estimated run time x this factor (minimum 60 s)"},
       {"run.settle_seconds", "PTS_NATIVE_SETTLE_SECONDS", "0", "sync and wait this long between trials and tests (PTS sleeps)"},

@@ -249,22 +249,54 @@ std::optional<int> TakeExitStatusFile(const std::string& path) {
   return 1;
 }
 
-std::string LastLines(const std::string& path, int n) {
+namespace {
+
+// The last 64 KiB of a file: only the tail matters, and logs can be large.
+std::optional<std::string> Tail(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  // Only the tail matters; logs can be large.
+  if (!in) return std::nullopt;
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
-  std::streamoff from = size > 65536 ? size - 65536 : 0;
-  in.seekg(from);
-  std::string tail((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.seekg(size > 65536 ? size - 65536 : 0);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+std::string LastLines(const std::string& path, int n) {
+  auto tail = Tail(path);
+  if (!tail) return "";
   std::vector<std::string> lines;
-  for (auto& line : Split(tail, '\n')) {
+  for (auto& line : Split(*tail, '\n')) {
     std::string t = Trim(line);
     if (!t.empty()) lines.push_back(line);
   }
   if (static_cast<int>(lines.size()) > n) lines.erase(lines.begin(), lines.end() - n);
   return Join(lines, "\n");
+}
+
+std::string ErrorLineOf(const std::string& output) {
+  static const char* kError[] = {"error",     "cannot",     "can't",   "could not", "couldn't",   "unable",
+                                 "failed",    "failure",    "fatal",   "invalid",   "not found",  "no such",
+                                 "denied",    "too long",   "illegal", "refus",     "unrecognized", "unknown option",
+                                 "not allowed", "out of memory", "no space", "abort", "segmentation fault", "must be",
+                                 "bad option", "bad argument", "bad value"};
+  std::string usage, last;
+  for (const auto& raw : Split(output, '\n')) {
+    std::string line = Trim(raw);
+    if (line.empty()) continue;
+    std::string lower = ToLower(line);
+    for (const char* word : kError)
+      if (lower.find(word) != std::string::npos) return line;
+    if (usage.empty() && lower.find("usage") != std::string::npos) usage = line;
+    last = line;
+  }
+  return usage.empty() ? last : usage;
+}
+
+std::string ErrorLine(const std::string& path) {
+  auto tail = Tail(path);
+  return tail ? ErrorLineOf(*tail) : "";
 }
 
 }  // namespace ptsn::exec

@@ -71,4 +71,11 @@ std::optional<int> TakeExitStatusFile(const std::string& path);
 // The last `n` non-empty lines of a file (for failure reports); "" when unreadable.
 std::string LastLines(const std::string& path, int n);
 
+// The line of a failed program's output that says why, for a one-line failure reason: the first
+// line of the file's tail that reads like an error (error, cannot, failed, invalid, not found,
+// denied, too long, ...), else the first that mentions usage, else the last non-empty line.
+// Trimmed; "" when the file is unreadable or blank.
+std::string ErrorLine(const std::string& path);
+std::string ErrorLineOf(const std::string& output);
+
 }  // namespace ptsn::exec

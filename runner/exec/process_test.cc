@@ -146,5 +146,25 @@ TEST(LastLinesTest, KeepsTheTailWithoutBlankLines) {
   EXPECT_EQ(LastLines(p.string(), 2), "");
 }
 
+// The reason a failed trial shows is the program's own error line, not the tail of its usage text.
+TEST(ErrorLineTest, PicksTheLineThatSaysWhy) {
+  // Debian's fs_mark on a long directory: the error, then 20 lines of usage.
+  EXPECT_EQ(ErrorLineOf("fs_mark: /root/.local/share/pts-native/scratch/1-1/fsmark directory pathname too long "
+                        "(must be less than 40 bytes)\nUsage: fs_mark\n\t-h <print usage and exit>\n"
+                        "\t[-w number (of bytes per write() syscall)]\n"),
+            "fs_mark: /root/.local/share/pts-native/scratch/1-1/fsmark directory pathname too long "
+            "(must be less than 40 bytes)");
+  EXPECT_EQ(ErrorLineOf("starting\n  ERROR: could not open /dev/x  \ncleaning up\n"), "ERROR: could not open /dev/x");
+  EXPECT_EQ(ErrorLineOf("bonnie++: bad option\nusage: bonnie++ [-d scratch-dir]\n"), "bonnie++: bad option");
+  EXPECT_EQ(ErrorLineOf("prog 1.0\nUsage: prog -d DIR\n  -d DIR  where\n"), "Usage: prog -d DIR");
+  EXPECT_EQ(ErrorLineOf("step 1\nstep 2\n\n"), "step 2");
+  EXPECT_EQ(ErrorLineOf(""), "");
+  auto p = fs::temp_directory_path() / ("ptsn-errline-" + std::to_string(getpid()));
+  std::ofstream(p) << "x\nmkdir: cannot create directory '/nope': Permission denied\ny\n";
+  EXPECT_EQ(ErrorLine(p.string()), "mkdir: cannot create directory '/nope': Permission denied");
+  fs::remove(p);
+  EXPECT_EQ(ErrorLine(p.string()), "");
+}
+
 }  // namespace
 }  // namespace ptsn::exec

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "runner/common/error.h"
+#include "runner/profile/profile_repository.h"
 
 namespace ptsn::install {
 namespace {
@@ -24,6 +25,22 @@ TEST(DependenciesTest, MapsGenericNamesAndFindsMissingOnes) {
 TEST(DependenciesTest, TableCoversTheMostUsedCorpusNames) {
   for (const char* n : {"build-utilities", "cmake", "python", "fortran-compiler", "zlib-development", "p7zip"})
     EXPECT_FALSE(DebianPackagesFor(n).empty()) << n;
+}
+
+// install-dependencies can install what every bundled profile needs.
+TEST(DependenciesTest, EveryBundledProfileNeedsOnlyNamesWithDebianPackages) {
+  profile::ProfileRepository repo({std::string(PTSN_SOURCE_DIR) + "/profiles"});
+  int profiles = 0;
+  for (const auto& ref : repo.ListProfiles()) {
+    auto p = repo.LoadProfile(ref.identifier);
+    for (const auto* names : {&p.external_dependencies, &p.system_dependencies})
+      for (const auto& n : *names) EXPECT_FALSE(DebianPackagesFor(n).empty()) << ref.identifier << " needs " << n;
+    ++profiles;
+  }
+  EXPECT_GE(profiles, 19);
+  EXPECT_EQ(DebianPackagesFor("fs_mark"), std::vector<std::string>{"fsmark"});
+  EXPECT_EQ(DebianPackagesFor("postmark"), std::vector<std::string>{"postmark"});
+  EXPECT_EQ(DebianPackagesFor("dbench"), std::vector<std::string>{"dbench"});
 }
 
 TEST(DependenciesTest, TheMapIsDataAndMalformedLinesAreNamed) {

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "runner/common/file_lock.h"
 #include "runner/common/strings.h"
 #include "runner/install/installer.h"
 
@@ -42,6 +43,10 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
   std::string dir = InstallDirectory(ctx.install_root, p.identifier);
   std::string script = p.ScriptPath("install");
   std::string checksum = InstallChecksum(script);
+  // One install of a test at a time: runs started together wait for the first to install it.
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  FileLock lock(dir + "/.pts-native-install.lock");
   if (!ctx.force && IsInstalled(dir, p.identifier, checksum)) {
     result.ok = result.already_installed = true;
     result.download_notes = InstalledDownloadNotes(dir);
@@ -67,8 +72,6 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
     result.download_notes = report.FallbackNotes();
     for (const auto& note : result.download_notes) say("  " + note);
   }
-  std::error_code ec;
-  fs::create_directories(dir, ec);
   if (!script.empty()) say(p.identifier + ": running install.sh");
   InstallRequest request;
   request.identifier = p.identifier;

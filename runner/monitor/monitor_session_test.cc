@@ -15,6 +15,7 @@
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
 #include "runner/common/error.h"
+#include "runner/common/shared_dir.h"
 #include "runner/monitor/test_fixture.h"
 
 namespace ptsn::monitor {
@@ -23,7 +24,7 @@ namespace {
 using results::Result;
 using results::ResultFile;
 
-std::string Reference() { return std::string(PTSN_SHARED_DIR) + "/reference"; }
+std::string Reference() { return ::ptsn::SharedDir() + "/reference"; }
 
 Settings SettingsWith(std::map<std::string, std::string> env) {
   return Settings::Load([env](const std::string& name) -> std::optional<std::string> {

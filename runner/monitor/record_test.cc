@@ -6,6 +6,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
+#include "runner/common/shared_dir.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::monitor {
@@ -14,7 +15,7 @@ namespace {
 using results::Result;
 using results::ResultFile;
 
-std::string Reference() { return std::string(PTSN_SHARED_DIR) + "/reference"; }
+std::string Reference() { return ::ptsn::SharedDir() + "/reference"; }
 #define REQUIRE_REFERENCE() \
   if (!std::filesystem::is_directory(Reference() + "/pts-output")) GTEST_SKIP() << "no shared reference tree at " << Reference()
 

@@ -4,6 +4,8 @@
 // repository index PTS ships (ob-cache/openbenchmarking.org/pts.index).
 #include "runner/openbenchmarking/protocol.h"
 
+#include "runner/common/shared_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -27,7 +29,7 @@ std::string Slurp(const fs::path& p) {
   return s.str();
 }
 
-std::string RecordedDir() { return std::string(PTSN_SHARED_DIR) + "/reference/pts-output/ob-client-requests"; }
+std::string RecordedDir() { return ::ptsn::SharedDir() + "/reference/pts-output/ob-client-requests"; }
 
 // A PTS 10.8.6 checkout: $PTS_SRC, else ../pts-src beside the checkout, else /work/pts-src.
 std::string PtsSource() {

@@ -226,68 +226,11 @@ std::vector<RunOption> DefaultOptions(const std::vector<TestOption>& options) {
   return Combine(pieces);
 }
 
-PresetMap ParsePresetString(const std::string& value) {
-  PresetMap out;
-  for (const auto& preset : Split(value, ';')) {
-    auto kv = TrimExplode(preset, '=');
-    if (kv.size() != 2) continue;
-    size_t dot = kv[0].rfind('.');
-    if (dot == std::string::npos) continue;
-    std::string test = kv[0].substr(0, dot), option = kv[0].substr(dot + 1);
-    if (test.empty() || option.empty()) continue;
-    out[test][option] = kv[1];
-  }
-  return out;
-}
-
-std::vector<int> ParseSelectionChoice(const TestOption& o, const std::string& choice) {
-  std::vector<int> keys;
-  int count = static_cast<int>(o.entries.size());
-  if (choice == "0") {
-    keys.push_back(0);
-  } else {
-    for (const auto& item : TrimExplode(choice, ',')) {
-      php::Value v = php::Value::Str(item);
-      if (php::LooseEquals(v, php::Value::Int(count)) || item == "Test All Options") {
-        for (int i = 0; i < count; ++i) keys.push_back(i);
-        break;
-      }
-      if (php::IsNumericString(item)) {
-        // A numeric choice is a 0-based index when in range (it wins over Names). A non-integer
-        // index names no entry in PHP's array either, so it is skipped.
-        php::Value n = php::ToNumber(v);
-        if (n.kind == php::Value::Kind::kInt && n.i >= 0 && n.i < count) {
-          keys.push_back(static_cast<int>(n.i));
-          continue;
-        }
-        if (n.kind == php::Value::Kind::kFloat && n.d >= 0 && n.d < count) continue;
-      }
-      for (int i = 0; i < count; ++i) {
-        if (php::LooseEquals(php::Value::Str(o.entries[i].name), v)) {
-          keys.push_back(i);
-          break;
-        }
-      }
-    }
-  }
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  if (keys.empty()) keys.push_back(o.DefaultIndex());
-  return keys;
-}
-
-std::vector<RunOption> PresetOptions(const std::vector<TestOption>& options, const std::string& test_base_name,
-                                     const std::string& test_identifier, const PresetMap& presets,
-                                     const PresetMap& preset_values, const std::string& subtitle) {
-  auto lookup = [](const PresetMap& m, const std::string& test, const std::string& option) -> const std::string* {
-    auto t = m.find(test);
-    if (t == m.end()) return nullptr;
-    auto o = t->second.find(option);
-    return o == t->second.end() ? nullptr : &o->second;
-  };
+std::vector<RunOption> PickedOptions(const std::vector<TestOption>& options, const OptionPicks& picks,
+                                     OpenOptions open, const std::string& subtitle) {
   Pieces pieces;
   pieces.levels.reserve(options.size());
-  // A free-text value and its "DisplayName: value" description, as views.
+  // A verbatim value and its "DisplayName: value" description (format_option_*_from_input).
   auto text_piece = [](const TestOption& o, std::string_view value) {
     Piece piece{{o.prefix, value, o.postfix}, {}};
     if (!o.display_name.empty() && !value.empty()) piece.desc[0] = o.display_name, piece.desc[1] = ": ", piece.desc[2] = value;
@@ -295,43 +238,23 @@ std::vector<RunOption> PresetOptions(const std::vector<TestOption>& options, con
   };
   for (const auto& o : options) {
     std::vector<Piece>& level = pieces.levels.emplace_back();
-    if (const std::string* raw = lookup(preset_values, test_base_name, o.identifier)) {
-      for (auto& piece : Split(*raw, ',')) level.push_back(text_piece(o, pieces.owned.emplace_front(std::move(piece))));
+    auto pick = picks.find(o.identifier);
+    if (pick != picks.end() && !pick->second.values.empty()) {
+      for (const auto& v : pick->second.values) level.push_back(text_piece(o, pieces.owned.emplace_front(v)));
+    } else if (o.entries.empty()) {
+      level.push_back(text_piece(o, std::string_view()));
+    } else if (pick != picks.end() && !pick->second.entries.empty()) {
+      for (int i : pick->second.entries) level.push_back(EntryPiece(o, i));
+    } else if (open == OpenOptions::kEvery) {
+      for (int i = 0; i < static_cast<int>(o.entries.size()); ++i) level.push_back(EntryPiece(o, i));
     } else {
-      const std::string* choice = lookup(presets, test_base_name, o.identifier);
-      if (!choice) choice = lookup(presets, test_identifier, o.identifier);
-      if (o.entries.empty()) {
-        level.push_back(text_piece(o, choice ? std::string_view(*choice) : std::string_view()));
-      } else {
-        std::vector<int> picks = choice ? ParseSelectionChoice(o, *choice) : std::vector<int>{o.DefaultIndex()};
-        for (int i : picks) level.push_back(EntryPiece(o, i));
-      }
+      level.push_back(EntryPiece(o, o.DefaultIndex()));
     }
   }
   std::vector<RunOption> out = Combine(pieces);
   if (out.size() == 1 && out[0].arguments.empty() && out[0].description.empty() && !subtitle.empty())
     out[0].description = subtitle;
   return out;
-}
-
-std::vector<RunOption> PresetOptions(const TestProfile& profile, const std::string& preset_options,
-                                     const std::string& preset_options_values) {
-  return PresetOptions(profile.options, profile.BaseName(), profile.IdentifierWithoutVersion(),
-                       ParsePresetString(preset_options), ParsePresetString(preset_options_values), profile.subtitle);
-}
-
-std::string PresetSyntax(const TestProfile& profile, const TestOption& o, int index) {
-  std::string key = profile.BaseName() + "." + o.identifier + "=";
-  if (index < 0 || index >= static_cast<int>(o.entries.size())) return key + "VALUE";
-  const std::string& name = o.entries[index].name;
-  // A Name works unless it is numeric (then it would be read as an index), contains a ',' or
-  // ';' (list separators) or another entry has the same Name.
-  int same = 0;
-  for (const auto& e : o.entries)
-    if (e.name == name) ++same;
-  bool usable = !name.empty() && !php::IsNumericString(name) && name.find_first_of(",;=") == std::string::npos &&
-                same == 1 && php::Trim(name) == name && name != "Test All Options";
-  return key + (usable ? name : std::to_string(index));
 }
 
 std::string PtsTestArguments(const std::string& default_arguments, const std::string& extra_arguments,

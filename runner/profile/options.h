@@ -33,28 +33,22 @@ std::vector<RunOption> BatchOptions(const std::vector<TestOption>& options, cons
 // default-run: the default entry of each option, both entries of a two-entry option.
 std::vector<RunOption> DefaultOptions(const std::vector<TestOption>& options);
 
-// PRESET_OPTIONS / PRESET_OPTIONS_VALUES ("name.option=choice;name2.option=choice").
-using PresetMap = std::map<std::string, std::map<std::string, std::string>>;  // test -> option -> choice
-PresetMap ParsePresetString(const std::string& value);
-// Entry indexes selected by a choice string (pts_test_option::parse_selection_choice_input):
-// "0" alone, 0-based numeric indexes (winning over Names), exact Names, N == count or
-// "Test All Options" = all; nothing valid -> the default entry.
-std::vector<int> ParseSelectionChoice(const TestOption& o, const std::string& choice);
-// Non-interactive selection with presets (prompt_user_options in batch mode). `test_base_name` is
-// "fio", `test_identifier` "pts/fio" (both are accepted as the test part of a preset key; for
-// PRESET_OPTIONS_VALUES only the base name). Options without a preset use their default entry
-// (PTS 10.8.6 crashes there instead); free-text options without one get an empty value.
-// `subtitle` fills the description of a single empty combination, as PTS does.
-std::vector<RunOption> PresetOptions(const std::vector<TestOption>& options, const std::string& test_base_name,
-                                     const std::string& test_identifier, const PresetMap& presets,
-                                     const PresetMap& preset_values, const std::string& subtitle = "");
-// The same for a loaded profile.
-std::vector<RunOption> PresetOptions(const TestProfile& profile, const std::string& preset_options,
-                                     const std::string& preset_options_values);
+// What a run uses of each option: entries of its menu, or values given verbatim (a free-text
+// option's answer, PRESET_OPTIONS_VALUES). An option without a pick is open.
+struct OptionPick {
+  std::vector<int> entries;         // 0-based, ascending
+  std::vector<std::string> values;  // verbatim; used when not empty
+};
+using OptionPicks = std::map<std::string, OptionPick>;  // option Identifier -> pick
 
-// The PRESET_OPTIONS text that selects entry `index` of option `o` of `profile`, e.g.
-// "fs-mark.test=1000 Files, 1MB Size" (by Name when unambiguous, else by index).
-std::string PresetSyntax(const TestProfile& profile, const TestOption& o, int index);
+// What an open option becomes: its default entry (run/benchmark), or every entry (batch mode,
+// PTS's RunAllTestCombinations). A free-text option left open gets an empty value either way.
+enum class OpenOptions { kDefault, kEvery };
+
+// The combinations `picks` select, in PTS's order and with its descriptions. `subtitle` fills the
+// description of a single empty combination, as PTS does.
+std::vector<RunOption> PickedOptions(const std::vector<TestOption>& options, const OptionPicks& picks,
+                                     OpenOptions open, const std::string& subtitle = "");
 
 // The argument string given to the program and matched by MatchToTestArguments (§3.4):
 // trim(Default/Arguments . ' ' . extra-without-Default/Arguments . ' ' . Default/PostArguments).

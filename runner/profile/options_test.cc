@@ -62,26 +62,24 @@ TEST(Options, DefaultsTakeBothEntriesOfTwoEntryOptions) {
   EXPECT_EQ(Opt("x", "X", {{"a", "1", ""}, {"b", "2", ""}}, "", "", "0").DefaultIndex(), 0);
 }
 
-TEST(Options, PresetOptionsSelectByIndexOrName) {
+TEST(Options, PickedOptionsTakeTheDefaultOrEveryEntryOfAnOpenOption) {
   auto opts = FioLike();
-  PresetMap presets = ParsePresetString("fio.type=Sequential Write;pts/fio.bs=0,2;broken;x.=1;fio.target=a=b");
-  ASSERT_EQ(presets.size(), 2u);
-  auto combos = PresetOptions(opts, "fio", "pts/fio", presets, {});
-  ASSERT_EQ(combos.size(), 2u);
+  OptionPicks picks{{"type", {{1}, {}}}};
+  auto combos = PickedOptions(opts, picks, OpenOptions::kDefault);
+  ASSERT_EQ(combos.size(), 1u);
+  EXPECT_EQ(combos[0].arguments, "write --bs=64k");  // bs open: its DefaultEntry 3
+  EXPECT_EQ(combos[0].description, "Type: Sequential Write - Block Size: 64KB - Disk Target: Default Test Directory");
+  combos = PickedOptions(opts, picks, OpenOptions::kEvery);
+  ASSERT_EQ(combos.size(), 3u);  // bs open: all three, in menu order
   EXPECT_EQ(combos[0].arguments, "write --bs=4k");
-  EXPECT_EQ(combos[0].description, "Type: Sequential Write - Block Size: 4KB - Disk Target: Default Test Directory");
-  EXPECT_EQ(combos[1].arguments, "write --bs=64k");
-  // Numeric choices are 0-based indexes and win over Names.
-  TestOption threads = Opt("cpu-threads", "Threads", {{"1", "1", ""}, {"2", "2", ""}});
-  EXPECT_EQ(ParseSelectionChoice(threads, "1"), (std::vector<int>{1}));
-  EXPECT_EQ(ParseSelectionChoice(threads, "2"), (std::vector<int>{0, 1}));  // N == count: all
-  EXPECT_EQ(ParseSelectionChoice(threads, "Test All Options"), (std::vector<int>{0, 1}));
-  EXPECT_EQ(ParseSelectionChoice(opts[1], "nonsense"), (std::vector<int>{2}));  // the default
-  EXPECT_EQ(ParseSelectionChoice(opts[1], "64KB, 4KB"), (std::vector<int>{0, 2}));
+  EXPECT_EQ(combos[2].arguments, "write --bs=64k");
+  // With nothing picked, kEvery is batch mode's expansion.
+  EXPECT_EQ(PickedOptions(opts, {}, OpenOptions::kEvery), BatchOptions(opts));
 }
 
-TEST(Options, PresetOptionsValuesAreRaw) {
-  auto combos = PresetOptions(FioLike(), "fio", "pts/fio", {}, ParsePresetString("fio.bs=16k,1m"));
+TEST(Options, PickedValuesAreVerbatim) {
+  OptionPicks picks{{"bs", {{}, {"16k", "1m"}}}};
+  auto combos = PickedOptions(FioLike(), picks, OpenOptions::kDefault);
   ASSERT_EQ(combos.size(), 2u);
   EXPECT_EQ(combos[0].arguments, "randread --bs=16k");
   EXPECT_EQ(combos[0].description, "Type: Random Read - Block Size: 16k - Disk Target: Default Test Directory");

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "runner/profile/schema_set.h"
 #include "runner/profile/test_temp_dir.h"
 #include "runner/profile/validate.h"
@@ -61,7 +62,7 @@ void ExpectSame(const std::vector<ValidationReport>& cold, const std::vector<Val
 std::string SchemaDir() { return DefaultSchemaDirectory(""); }
 
 TEST(ProfileCache, WarmLoadOfTheCorpusEqualsColdLoad) {
-  std::string corpus = std::string(PTSN_SHARED_DIR) + "/corpus/test-profiles";
+  std::string corpus = ::ptsn::SharedDir() + "/corpus/test-profiles";
   if (!fs::is_directory(corpus) || SchemaDir().empty()) GTEST_SKIP() << "../shared corpus or schemas absent";
   TempDir tmp;
   std::string cache = tmp.path + "/cache/profiles.bin";

@@ -7,14 +7,11 @@
 #include <set>
 
 #include "runner/common/error.h"
+#include "runner/common/shared_dir.h"
 #include "runner/common/strings.h"
 #include "runner/profile/php_compat.h"
 #include "runner/profile/profile_files.h"
 #include "runner/profile/schema_set.h"
-
-#ifndef PTSN_SHARED_DIR
-#define PTSN_SHARED_DIR ""
-#endif
 
 namespace ptsn::profile {
 
@@ -22,9 +19,9 @@ namespace fs = std::filesystem;
 
 std::string DefaultSchemaDirectory(const std::string& setting_value) {
   if (!setting_value.empty()) return setting_value;
-  std::string shared = std::string(PTSN_SHARED_DIR) + "/reference/schemas";
+  std::string root = SharedDir(), shared = root + "/reference/schemas";
   std::error_code ec;
-  if (!std::string(PTSN_SHARED_DIR).empty() && fs::is_regular_file(shared + "/test-profile.xsd", ec)) return shared;
+  if (!root.empty() && fs::is_regular_file(shared + "/test-profile.xsd", ec)) return shared;
   return "";
 }
 

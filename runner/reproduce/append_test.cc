@@ -7,6 +7,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
+#include "runner/common/shared_dir.h"
 #include "runner/reproduce/consent.h"
 
 namespace ptsn::reproduce {
@@ -259,7 +260,7 @@ TEST(Append, SystemNotesListStandIns) {
 }
 
 TEST(Append, MonitorResultsLineUpUnderAnOlderPtsName) {
-  std::string seed = std::string(PTSN_SHARED_DIR) + "/reference/seed-results/1110088-AR-1110066AR56.xml";
+  std::string seed = ::ptsn::SharedDir() + "/reference/seed-results/1110088-AR-1110066AR56.xml";
   if (!std::filesystem::exists(seed)) GTEST_SKIP() << "shared reference tree absent";
   results::ResultFile file = results::ReadResultFile(seed);
   const size_t before = file.results.size();

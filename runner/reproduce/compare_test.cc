@@ -5,13 +5,14 @@
 #include <filesystem>
 
 #include "results-xml/result_xml.h"
+#include "runner/common/shared_dir.h"
 #include "runner/reproduce/append.h"
 
 namespace ptsn::reproduce {
 
 namespace {
 
-std::string Seed(const std::string& name) { return std::string(PTSN_SHARED_DIR) + "/reference/seed-results/" + name; }
+std::string Seed(const std::string& name) { return ::ptsn::SharedDir() + "/reference/seed-results/" + name; }
 
 results::Result* FindByTitle(results::ResultFile& f, const std::string& title, const std::string& description) {
   for (auto& r : f.results)

@@ -8,6 +8,7 @@
 #include "results-xml/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/shared_dir.h"
 
 namespace ptsn::reproduce {
 
@@ -16,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string SeedXml() {
-  std::string path = std::string(PTSN_SHARED_DIR) + "/reference/seed-results/ubuntu-1304-disk-encryption.xml";
+  std::string path = ::ptsn::SharedDir() + "/reference/seed-results/ubuntu-1304-disk-encryption.xml";
   return fs::exists(path) ? ReadFile(path) : "";
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "results-xml/result_xml.h"
+#include "runner/common/shared_dir.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/reproduce/catalog.h"
 #include "runner/reproduce/plan.h"
@@ -18,7 +19,7 @@ namespace ptsn::reproduce {
 
 namespace {
 
-std::string Shared(const std::string& rel) { return std::string(PTSN_SHARED_DIR) + "/" + rel; }
+std::string Shared(const std::string& rel) { return ::ptsn::SharedDir() + "/" + rel; }
 
 struct SeedPlan {
   results::ResultFile file;

@@ -406,10 +406,12 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     cfg.paired_ci_goal = s.GetDouble("run.paired_ci_goal");
   }
   auto places = cfg.places;
+  bool saved = false;
   if (!tests.empty() && !exec::InterruptRequested()) {
     run::TestRunner runner(cfg, processes, observers, monitor_session.enabled() ? &hook : nullptr);
     run::RunSummary summary = runner.Run(tests);
-    folder.Fold(summary.composite_path);
+    saved = summary.saved;
+    if (saved) folder.Fold(summary.composite_path);
     if (summary.interrupted) code = 130;
     else if (summary.failed() > 0) code = 1;
   }
@@ -420,7 +422,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   auto final_file = results::ReadResultFile(resolved.path);
   for (const auto& id : identifiers) out << "\n" << ComparisonText(final_file, id, o.width);
   if (places.size() > 1) out << "\n" << run::PairedTargetView(final_file, places);
-  out << "\nSaved: " << resolved.path << "\n";
+  out << (saved ? "\nSaved: " : "\nNothing saved (no test produced a result): ") << resolved.path << "\n";
 
   if (o.upload && code == 0) {
     const std::string& server = upload_server;

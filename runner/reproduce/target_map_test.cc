@@ -5,12 +5,13 @@
 #include <filesystem>
 
 #include "results-xml/result_xml.h"
+#include "runner/common/shared_dir.h"
 
 namespace ptsn::reproduce {
 namespace {
 
 std::string Seed(const std::string& name) {
-  return std::string(PTSN_SHARED_DIR) + "/reference/seed-results/" + name + "/composite.xml";
+  return ::ptsn::SharedDir() + "/reference/seed-results/" + name + "/composite.xml";
 }
 
 // This machine: no device-mapper.

@@ -1,5 +1,7 @@
 #include "runner/run/observer.h"
 
+#include "runner/run/estimate.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -116,51 +118,55 @@ std::string TestName(const TestHeader& h) {
   return h.identifier + (h.description.empty() ? "" : " [" + h.description + "]");
 }
 
+// One line per event, each flushed as it is written: piped into tee or a CI log, progress shows
+// as it happens rather than when a block buffer fills or the run ends.
 class PlainPrinter : public RunObserver {
  public:
   PlainPrinter(std::ostream& out, Clock clock) : out_(out), progress_(std::move(clock)) {}
   void RunStarted(const std::string& name, const std::string& id, const std::vector<double>& e) override {
     progress_.Start(e);
-    out_ << "Running " << e.size() << " test(s)" << (name.empty() ? "" : " for " + name)
-         << (id.empty() ? "" : " as " + id) << "\n";
+    Line("Running " + std::to_string(e.size()) + " test(s)" + (name.empty() ? "" : " for " + name) +
+         (id.empty() ? "" : " as " + id) + ", estimated run time " + DescribeEstimate(e));
   }
   void TestStarted(const TestHeader& h) override {
     progress_.TestStarted(h);
-    out_ << "Test " << h.index << " of " << h.total << ": " << TestName(h) << " (" << h.scheduled_trials
-         << " trials)\n";
+    Line("Test " + std::to_string(h.index) + " of " + std::to_string(h.total) + ": " + TestName(h) + " (" +
+         std::to_string(h.scheduled_trials) + " trials)");
   }
   void TrialFinished(const TestHeader& h, const TrialReport& t) override {
     if (!t.warmup) progress_.TrialDone();
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", t.seconds);
-    out_ << "  " << TrialText(h, t) << " [" << secs << " s]\n";
+    Line("  " + TrialText(h, t) + " [" + secs + " s]");
   }
   void RunsAdded(const TestHeader&, int count, const std::string& reason) override {
-    out_ << "  +" << count << " run(s): " << reason << "\n";
+    Line("  +" + std::to_string(count) + " run(s): " + reason);
   }
   void TestFinished(const TestHeader&, const TestReport& r) override {
-    out_ << (r.target.empty() ? "  " : "  " + r.target + ": ");
-    if (r.skipped) out_ << "skipped: " << r.failure << "\n";
-    else if (r.value.empty()) out_ << "result: FAILED (" << r.failure << ")\n";
-    else out_ << "result: " << r.value << " " << r.scale << " (" << r.trials << " trials)\n";
+    std::string prefix = r.target.empty() ? "  " : "  " + r.target + ": ";
+    if (r.skipped) Line(prefix + "skipped: " + r.failure);
+    else if (r.value.empty()) Line(prefix + "result: FAILED (" + r.failure + ")");
+    else Line(prefix + "result: " + r.value + " " + r.scale + " (" + std::to_string(r.trials) + " trials)");
   }
-  void Saved(const std::string& path) override { out_ << "Saved " << path << "\n"; }
-  void Message(const std::string& text) override { out_ << text << "\n"; }
+  void Saved(const std::string& path) override { Line("Saved " + path); }
+  void Message(const std::string& text) override { Line(text); }
   void RunFinished(int ok, int failed) override {
-    out_ << ok << " test(s) completed, " << failed << " failed, in " << FormatDuration(progress_.Elapsed()) << "\n";
+    Line(std::to_string(ok) + " test(s) completed, " + std::to_string(failed) + " failed, in " +
+         FormatDuration(progress_.Elapsed()));
   }
   void TargetReady(const std::string& id, double seconds, const std::string& dir) override {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", seconds);
-    out_ << "Target " << id << ": ready in " << secs << " s (" << dir << ")\n";
+    Line("Target " + id + ": ready in " + secs + " s (" + dir + ")");
   }
   void TargetRemoved(const std::string& id, double seconds) override {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", seconds);
-    out_ << "Target " << id << ": removed in " << secs << " s\n";
+    Line("Target " + id + ": removed in " + secs + " s");
   }
 
  protected:
+  void Line(const std::string& text) { out_ << text << '\n' << std::flush; }
   std::ostream& out_;
   Progress progress_;
 };
@@ -231,7 +237,10 @@ class JsonPrinter : public RunObserver {
  public:
   JsonPrinter(std::ostream& out, Clock clock) : out_(out), clock_(std::move(clock)), start_(clock_()) {}
   void RunStarted(const std::string& name, const std::string& id, const std::vector<double>& e) override {
-    Emit({{"event", "run-started"}, {"name", name}, {"identifier", id}, {"tests", e.size()}});
+    double total = 0;
+    for (double s : e) total += std::max(0.0, s);
+    Emit({{"event", "run-started"}, {"name", name}, {"identifier", id}, {"tests", e.size()},
+          {"estimated_seconds", std::round(total)}});
   }
   void TestStarted(const TestHeader& h) override {
     Emit({{"event", "test-started"}, {"test", h.index}, {"of", h.total}, {"identifier", h.identifier},

@@ -35,7 +35,7 @@ TEST(PlainPrinterTest, OneLinePerEvent) {
   auto p = MakePrinter(PrinterKind::kPlain, out, clock.AsClock());
   Script(*p, clock);
   EXPECT_EQ(out.str(),
-            "Running 2 test(s) for My Run as Box\n"
+            "Running 2 test(s) for My Run as Box, estimated run time about 30s\n"
             "Test 1 of 2: local/trivial-1.0.0 [Size: 4KB] (3 trials)\n"
             "  trial 1 of 3: 1.5 [2.00 s]\n"
             "  trial 2 of 3: FAILED (exited with status 1) [2.00 s]\n"
@@ -67,11 +67,31 @@ TEST(JsonPrinterTest, EveryLineIsAJsonEvent) {
   for (std::string line; std::getline(lines, line);) events.push_back(nlohmann::json::parse(line));
   ASSERT_EQ(events.size(), 8u);
   EXPECT_EQ(events[0]["event"], "run-started");
+  EXPECT_EQ(events[0]["estimated_seconds"], 30);
   EXPECT_EQ(events[2]["value"], "1.5");
   EXPECT_EQ(events[3]["failure"], "exited with status 1");
   EXPECT_EQ(events[4]["reason"], "1 failed run(s) retried");
   EXPECT_EQ(events[5]["extra_runs"], 1);
   EXPECT_DOUBLE_EQ(events[5]["t"].get<double>(), 4.0);
+}
+
+// Each event reaches the stream's buffer flushed, so a pipe (tee, a CI log) shows it at once.
+TEST(PlainPrinterTest, FlushesEveryLine) {
+  struct CountingBuf : std::stringbuf {
+    int syncs = 0;
+    int sync() override {
+      ++syncs;
+      return std::stringbuf::sync();
+    }
+  } buf;
+  std::ostream out(&buf);
+  FakeClock clock;
+  for (auto kind : {PrinterKind::kPlain, PrinterKind::kJson}) {
+    buf.syncs = 0;
+    auto p = MakePrinter(kind, out, clock.AsClock());
+    Script(*p, clock);
+    EXPECT_EQ(buf.syncs, 8) << static_cast<int>(kind);
+  }
 }
 
 TEST(JsonPrinterTest, TargetsAreNamedInTrialsAndTheirLifeIsReported) {

@@ -1,6 +1,6 @@
 // RunPlan: a profile x one option combination -> what is run (the argument string) and how the
-// result is labelled (arguments, description). Batch mode plans every combination; a preset plans
-// what PRESET_OPTIONS / PRESET_OPTIONS_VALUES select.
+// result is labelled (arguments, description). Batch mode plans every combination of the options
+// PRESET_OPTIONS / PRESET_OPTIONS_VALUES leave open; other runs take the default of an open option.
 #pragma once
 
 #include <string>
@@ -19,16 +19,14 @@ struct PlannedTest {
 
 PlannedTest MakePlannedTest(const profile::TestProfile& p, const profile::RunOption& option);
 
-// Every combination of every option (PTS batch mode with RunAllTestCombinations).
-std::vector<PlannedTest> PlanAllCombinations(const profile::TestProfile& p);
-// The combinations PRESET_OPTIONS / PRESET_OPTIONS_VALUES select (defaults for the rest).
-std::vector<PlannedTest> PlanFromPresets(const profile::TestProfile& p, const std::string& preset_options,
-                                         const std::string& preset_values);
+// What `picks` select; options without a pick become their default entry (kDefault) or every
+// entry (kEvery: batch mode, PTS's RunAllTestCombinations).
+std::vector<PlannedTest> PlanPicked(const profile::TestProfile& p, const profile::OptionPicks& picks,
+                                    profile::OpenOptions open);
 
-// Options that need an answer (more than one entry, or free text) and have none in the presets:
+// Options that need an answer (more than one entry, or free text) and have no pick:
 // "size (Block Size: 4KB, 1MB)". Empty when nothing is missing.
-std::vector<std::string> UnansweredOptions(const profile::TestProfile& p, const std::string& preset_options,
-                                           const std::string& preset_values);
+std::vector<std::string> UnansweredOptions(const profile::TestProfile& p, const profile::OptionPicks& picks);
 
 // SKIP_TESTS matching: the identifier with or without version, or the base name.
 bool IsSkipped(const profile::TestProfile& p, const std::string& skip_tests);

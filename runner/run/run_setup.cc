@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/install/downloads.h"
@@ -26,11 +27,18 @@ std::string UserName(const EnvLookup& env) {
 }  // namespace
 
 std::string TestDirectory(const Settings& s) {
-  std::error_code ec;
   std::string dir = s.Get("run.test_dir");
-  if (!fs::exists(dir, ec)) dir = s.Get("install.directory");
-  if (!fs::exists(dir, ec)) dir = s.Home();
-  return fs::weakly_canonical(dir, ec).string();
+  if (Trim(dir).empty()) throw Error("run.test_dir is empty: set it (PTS_NATIVE_TEST_DIR) to the directory disk tests run in");
+  try {
+    MakeDirectories(dir);
+  } catch (const Error& e) {
+    throw Error("run.test_dir: " + std::string(e.what()));
+  }
+  std::error_code ec;
+  std::string canonical = fs::canonical(dir, ec).string();
+  if (ec) throw Error("run.test_dir " + dir + ": " + ec.message());
+  if (access(canonical.c_str(), W_OK | X_OK) != 0) throw Error("run.test_dir " + canonical + ": not writable");
+  return canonical;
 }
 
 exec::HostFacts LiveFacts(const sysinfo::SystemReader& r, const EnvLookup& env, std::time_t now) {
@@ -59,6 +67,7 @@ RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, 
   c.system.user = UserName(env);
   c.system.test_client_version = "10.8.6";
   c.install_root = s.Get("install.directory");
+  c.test_dir = setup.test_dir;
   c.host_env = exec::CurrentEnvironment();
   c.facts = LiveFacts(reader, env, setup.now);
   c.overrides = ReadRunCountOverrides(env);

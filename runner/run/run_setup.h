@@ -21,8 +21,9 @@
 
 namespace ptsn::run {
 
-// The directory the tests will use (run.test_dir, else the install directory, else the data
-// directory), canonical; the System notes describe its disk.
+// The directory disk tests run in: run.test_dir, created when missing, canonical. Each test gets
+// a private directory inside it (PTS_NATIVE_TEST_DIR in the profile's environment) and the
+// System notes describe its file system. Throws Error when it cannot be made or written.
 std::string TestDirectory(const Settings& s);
 
 // NUM_CPU_CORES, SYS_MEMORY, OS_*... of this machine, THIS_RUN_TIME = `now`.

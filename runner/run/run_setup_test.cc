@@ -49,14 +49,21 @@ class RunSetupTest : public ::testing::Test {
   std::unique_ptr<sysinfo::SystemReader> reader_;
 };
 
-TEST_F(RunSetupTest, TestDirectoryFallsBackToTheInstallDirectoryThenHome) {
-  MakeDirectories((root_ / "home").string());
-  EXPECT_EQ(TestDirectory(Load({})), fs::weakly_canonical(root_ / "home").string());
+// run.test_dir is where disk tests run, whatever else exists: made when missing, canonical, an
+// error when it cannot be made.
+TEST_F(RunSetupTest, TestDirectoryIsTheSettingMadeWhenMissing) {
   MakeDirectories((root_ / "home/installed-tests").string());
-  EXPECT_EQ(TestDirectory(Load({})), (root_ / "home/installed-tests").string());
-  MakeDirectories((root_ / "scratch").string());
-  EXPECT_EQ(TestDirectory(Load({{"PTS_NATIVE_TEST_DIR", (root_ / "scratch/../scratch").string()}})),
-            (root_ / "scratch").string());
+  EXPECT_EQ(TestDirectory(Load({})), (root_ / "home/scratch").string());
+  EXPECT_TRUE(fs::is_directory(root_ / "home/scratch"));
+  EXPECT_EQ(TestDirectory(Load({{"PTS_NATIVE_TEST_DIR", (root_ / "scratch/../elsewhere/x").string()}})),
+            (root_ / "elsewhere/x").string());
+  Put("file", "in the way\n");
+  try {
+    TestDirectory(Load({{"PTS_NATIVE_TEST_DIR", (root_ / "file/sub").string()}}));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("run.test_dir: ", 0), 0u) << e.what();
+  }
 }
 
 TEST_F(RunSetupTest, BaseRunConfigTakesSettingsEnvironmentAndThisSystem) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <thread>
 
 #include "results-xml/comparison_hash.h"
@@ -13,6 +14,8 @@
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/strings.h"
+#include "runner/run/estimate.h"
+#include "runner/run/result_update.h"
 #include "runner/run/round_count.h"
 #include "runner/sysinfo/phodevi_strings.h"
 #include "runner/sysinfo/sysinfo.h"
@@ -41,6 +44,24 @@ TestReport ReportOf(const TestRecord& record) {
   }
   report.failure = record.failure;
   return report;
+}
+
+// Whether a test gave a value for this system (else it is only failures).
+bool HasValue(const TestRecord& record) {
+  for (const auto& r : record.results)
+    for (const auto& e : r.entries)
+      if (!e.value.empty()) return true;
+  return false;
+}
+
+// This run's system, when the file does not have it yet.
+void AddSystem(results::ResultFile& file, const results::System& system) {
+  for (const auto& s : file.systems)
+    if (s.identifier == system.identifier) return;
+  results::System s = system;
+  if (s.timestamp.empty()) s.timestamp = results::CurrentTimestamp();
+  if (!s.notes) s.notes = "";
+  file.systems.push_back(s);
 }
 
 // Adds `key: true` to the JSON of every entry of `record` (the entries are this system's only).
@@ -117,13 +138,14 @@ TestRunner::TestRunner(RunConfig config, exec::ProcessRunner& runner, RunObserve
 RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
   RunSummary summary;
   summary.composite_path = config_.result_dir + "/composite.xml";
-  results::ResultFile file = OpenResultFile(summary.composite_path);
+  std::error_code ec;
+  if (fs::exists(summary.composite_path, ec)) known_ = results::ReadResultFile(summary.composite_path);
   std::vector<int> scheduled;
   std::vector<double> estimates;
   for (const auto& t : plan) {
     const auto& p = t.profile;
     scheduled.push_back(ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides));
-    estimates.push_back(p.estimated_time_per_run * scheduled.back());
+    estimates.push_back(EstimateTest(t, config_.install_root, config_.overrides, config_.settle_seconds).seconds);
   }
   std::vector<std::string> systems;
   for (const auto& place : config_.places) systems.push_back(place.system.identifier);
@@ -137,43 +159,31 @@ RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
     TestHeader header{static_cast<int>(i + 1), static_cast<int>(plan.size()), t.profile.identifier, t.profile.title,
                       t.option.description, scheduled[i], estimates[i]};
     observer_.TestStarted(header);
-    summary.tests.push_back(RunAndSave(file, t, header));
+    summary.tests.push_back(RunAndSave(t, header));
     if (summary.tests.back().interrupted) {
       summary.interrupted = true;
       break;
     }
     if (!summary.tests.back().skipped && i + 1 < plan.size()) settle_(config_.settle_seconds);
   }
-  if (hook_ && !file.results.empty()) {
-    hook_->Finish(file, MainSystem());
-    results::WriteResultFile(summary.composite_path, file);
-  }
+  if (saved_ && hook_)
+    known_ = UpdateResultFile(config_.result_dir, [&](results::ResultFile& file, bool) {
+      hook_->Finish(file, MainSystem());
+    });
+  if (!saved_ && !unsaved_.empty())
+    observer_.Message("Nothing was saved: no test produced a result (" + summary.composite_path +
+                      (fs::exists(summary.composite_path, ec) ? " is unchanged)" : " was not written)"));
+  summary.saved = saved_;
   observer_.RunFinished(summary.ok(), summary.failed());
   return summary;
 }
 
-// The saved file, or a new one; with this run's system.
-results::ResultFile TestRunner::OpenResultFile(const std::string& path) const {
-  results::ResultFile file;
-  std::error_code ec;
-  if (fs::exists(path, ec)) {
-    file = results::ReadResultFile(path);
-  } else {
-    file.generated.title = config_.title;
-    file.generated.description = config_.description;
-  }
+// This run's systems: each target's, or the one of the run.
+std::vector<results::System> TestRunner::Systems() const {
   std::vector<results::System> ours;
   for (const auto& place : config_.places) ours.push_back(place.system);
   if (ours.empty()) ours.push_back(config_.system);
-  for (auto s : ours) {
-    auto known = std::find_if(file.systems.begin(), file.systems.end(),
-                              [&](const results::System& existing) { return existing.identifier == s.identifier; });
-    if (known != file.systems.end()) continue;
-    if (s.timestamp.empty()) s.timestamp = results::CurrentTimestamp();
-    if (!s.notes) s.notes = "";
-    file.systems.push_back(s);
-  }
-  return file;
+  return ours;
 }
 
 std::string TestRunner::TargetOf(const TrialSeries& series) const {
@@ -184,8 +194,8 @@ const std::string& TestRunner::MainSystem() const {
   return config_.places.empty() ? config_.system.identifier : config_.places.front().system.identifier;
 }
 
-bool TestRunner::AlreadyDone(const results::ResultFile& file, const PlannedTest& t, const std::string& system) const {
-  for (const auto& r : file.results) {
+bool TestRunner::AlreadyDone(const PlannedTest& t, const std::string& system) const {
+  for (const auto& r : known_.results) {
     if (r.identifier != t.profile.identifier || r.parent) continue;
     if (!StartsWith(r.arguments, t.option.arguments)) continue;
     for (const auto& e : r.entries)
@@ -194,10 +204,10 @@ bool TestRunner::AlreadyDone(const results::ResultFile& file, const PlannedTest&
   return false;
 }
 
-TestOutcome TestRunner::RunAndSave(results::ResultFile& file, const PlannedTest& t, const TestHeader& header) {
-  if (!config_.places.empty()) return RunAndSaveOnPlaces(file, t, header);
+TestOutcome TestRunner::RunAndSave(const PlannedTest& t, const TestHeader& header) {
+  if (!config_.places.empty()) return RunAndSaveOnPlaces(t, header);
   TestOutcome outcome{t.profile.identifier, t.option.description};
-  if (AlreadyDone(file, t, config_.system.identifier)) {
+  if (AlreadyDone(t, config_.system.identifier)) {
     outcome.skipped = true;
     outcome.failure = "already in " + config_.result_dir + "/composite.xml for " + config_.system.identifier;
     observer_.TestFinished(header, {"", "", 0, 0, outcome.failure, true});
@@ -215,21 +225,20 @@ TestOutcome TestRunner::RunAndSave(results::ResultFile& file, const PlannedTest&
   outcome.failure = record.failure;
   TestReport report = ReportOf(record);
   if (!record.results.empty()) {
-    Save(file, record, config_.system.identifier);
-    observer_.Saved(config_.result_dir + "/composite.xml");
+    if (Hold({std::move(record), config_.system.identifier})) observer_.Saved(config_.result_dir + "/composite.xml");
   }
   observer_.TestFinished(header, report);
   return outcome;
 }
 
-TestOutcome TestRunner::RunAndSaveOnPlaces(results::ResultFile& file, const PlannedTest& t, const TestHeader& header) {
+TestOutcome TestRunner::RunAndSaveOnPlaces(const PlannedTest& t, const TestHeader& header) {
   TestOutcome outcome{t.profile.identifier, t.option.description};
   // A test that is not a disk test does not depend on the target: once, for the first.
   bool disk = t.profile.test_type == "Disk";
   std::vector<const TestPlace*> todo;
   for (const auto& place : config_.places) {
     if (!disk && &place != &config_.places.front()) break;
-    if (!AlreadyDone(file, t, place.system.identifier)) todo.push_back(&place);
+    if (!AlreadyDone(t, place.system.identifier)) todo.push_back(&place);
   }
   if (todo.empty()) {
     outcome.skipped = true;
@@ -260,18 +269,20 @@ TestOutcome TestRunner::RunAndSaveOnPlaces(results::ResultFile& file, const Plan
     return outcome;
   }
   outcome.ok = true;
+  bool saved = false;
+  std::vector<TestReport> reports;
   for (size_t k = 0; k < records.size(); ++k) {
     const std::string& system = todo[k]->system.identifier;
-    if (!records[k].results.empty()) Save(file, records[k], system);
+    reports.push_back(ReportOf(records[k]));
+    reports.back().target = system;
     if (!records[k].failure.empty()) {
       outcome.ok = false;
       if (outcome.failure.empty()) outcome.failure = system + ": " + records[k].failure;
     }
-    TestReport report = ReportOf(records[k]);
-    report.target = system;
-    observer_.TestFinished(header, report);
+    if (!records[k].results.empty()) saved |= Hold({std::move(records[k]), system});
   }
-  observer_.Saved(config_.result_dir + "/composite.xml");
+  if (saved) observer_.Saved(config_.result_dir + "/composite.xml");
+  for (const auto& report : reports) observer_.TestFinished(header, report);
   return outcome;
 }
 
@@ -295,6 +306,10 @@ TestRecord TestRunner::RunOne(const PlannedTest& t, const TestHeader& header, co
     RunTrials(t, env, series, header);
     std::string post_failure = steps_.RunScript(t, "post", env);
     record = steps_.RecordResult(t, env, series, post_failure);
+    // The mean trial time, for the next estimate of this test (estimate.h).
+    const auto& times = series.state.run_seconds;
+    if (record.failure.empty() && !times.empty())
+      RecordRunTime(env.install_dir, RunTimeKey(t), std::accumulate(times.begin(), times.end(), 0.0) / times.size());
   }
   if (hook_) hook_->AfterTest(series.base);
   return record;
@@ -442,25 +457,36 @@ void TestRunner::RunRounds(const PlannedTest& t, const std::vector<TestEnvironme
   for (const auto& e : envs) fs::remove(e.trial_output, ec);
 }
 
-void TestRunner::Save(results::ResultFile& file, const TestRecord& record, const std::string& system) {
-  for (const auto& r : record.results) AddResult(file, r);
-  if (hook_) {
-    for (const auto& r : record.results)
-      for (const auto& problem : hook_->Record(file, r, system)) observer_.Message(problem);
+// A system is added only with a value: tests without one (failed) wait for the first test of this
+// run that gives one; after that every test is saved as it finishes. True when saved now.
+bool TestRunner::Hold(PendingRecord pending) {
+  if (hook_ && !HasValue(pending.record)) {
+    // A failed test gets no monitor results (they need its value), but the monitor counts its
+    // samples now, while they are this test's; Save() hooks only tests with a value.
+    results::ResultFile scratch;
+    for (const auto& r : pending.record.results) AddResult(scratch, r);
+    for (const auto& r : pending.record.results)
+      for (const auto& problem : hook_->Record(scratch, r, pending.system)) observer_.Message(problem);
   }
+  unsaved_.push_back(std::move(pending));
+  if (!saved_ && !HasValue(unsaved_.back().record)) return false;
+  Save(unsaved_);
+  unsaved_.clear();
+  return true;
+}
+
+void TestRunner::Save(const std::vector<PendingRecord>& records) {
   MakeDirectories(config_.result_dir);
-  // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
-  std::string env_log =
-      !system_logs_saved_.insert(system).second
-          ? std::string()
-          : sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()});
-  if (!env_log.empty()) {
-    std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(system);
-    MakeDirectories(dir);
-    WriteFileAtomically(dir + "/environment-variables", env_log);
-  }
-  // Logs first: a composite.xml that names a test always has its log next to it.
-  if (!record.log.empty()) {
+  for (const auto& [record, system] : records) {
+    // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
+    if (system_logs_saved_.insert(system).second) {
+      std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(system);
+      MakeDirectories(dir);
+      WriteFileAtomically(dir + "/environment-variables",
+                          sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()}));
+    }
+    // Logs first: a composite.xml that names a test always has its log next to it.
+    if (record.log.empty()) continue;
     for (const auto& r : record.results) {
       if (r.identifier.empty()) continue;  // derived (monitor) results have no log
       std::string dir = config_.result_dir + "/test-logs/" + results::ComparisonHash(r);
@@ -468,7 +494,21 @@ void TestRunner::Save(results::ResultFile& file, const TestRecord& record, const
       WriteFileAtomically(dir + "/" + results::SimplifyForFileHandling(system) + ".log", record.log);
     }
   }
-  results::WriteResultFile(config_.result_dir + "/composite.xml", file);
+  // The file as it is on disk now (another run may have saved into it since), with ours added.
+  known_ = UpdateResultFile(config_.result_dir, [&](results::ResultFile& file, bool existed) {
+    if (!existed) {
+      file.generated.title = config_.title;
+      file.generated.description = config_.description;
+    }
+    for (const auto& s : Systems()) AddSystem(file, s);
+    for (const auto& [record, system] : records) {
+      for (const auto& r : record.results) AddResult(file, r);
+      if (hook_ && HasValue(record))
+        for (const auto& r : record.results)
+          for (const auto& problem : hook_->Record(file, r, system)) observer_.Message(problem);
+    }
+  });
+  saved_ = true;
 }
 
 }  // namespace ptsn::run

@@ -1,7 +1,10 @@
 // The run loop. Run goes through the plan; for each test (RunAndSave) it skips what the result
-// file already holds for this system, else runs it (RunOne) and saves (Save: the result file is
-// rewritten atomically after every test, with the test's logs beside it, so finished tests
-// survive Ctrl-C or a kill, and running the same name and identifier again skips them).
+// file already holds for this system, else runs it (RunOne) and saves (Save: under the result
+// file's lock, this run's system and the test's results are added to the file as it is on disk
+// and it is rewritten atomically, with the test's logs beside it; so finished tests survive
+// Ctrl-C or a kill, running the same name and identifier again skips them, and runs saving into
+// one name at once keep each other's results). A system is added only with a result: failed
+// tests wait until a test gives a value, and a run where none does leaves the file untouched.
 // RunOne takes the steps of test_steps.h in order: prepare the environment, start the series,
 // pre.sh, warm-ups, the trials (NextTrial: run one, parse it, count it, at the last planned one
 // decide whether to run more, interim.sh before the next), post.sh, record the result.
@@ -38,6 +41,7 @@ struct TestOutcome {
 struct RunSummary {
   std::vector<TestOutcome> tests;
   bool interrupted = false;
+  bool saved = false;  // this run wrote composite_path (it produced at least one value)
   std::string composite_path;
   int ok() const;
   int failed() const;
@@ -54,10 +58,15 @@ class TestRunner {
   RunSummary Run(const std::vector<PlannedTest>& plan);
 
  private:
-  results::ResultFile OpenResultFile(const std::string& path) const;
-  bool AlreadyDone(const results::ResultFile& file, const PlannedTest& t, const std::string& system) const;
-  TestOutcome RunAndSave(results::ResultFile& file, const PlannedTest& t, const TestHeader& header);
-  TestOutcome RunAndSaveOnPlaces(results::ResultFile& file, const PlannedTest& t, const TestHeader& header);
+  // A test's record and the system it is for.
+  struct PendingRecord {
+    TestRecord record;
+    std::string system;
+  };
+  std::vector<results::System> Systems() const;  // each target's, or the run's
+  bool AlreadyDone(const PlannedTest& t, const std::string& system) const;
+  TestOutcome RunAndSave(const PlannedTest& t, const TestHeader& header);
+  TestOutcome RunAndSaveOnPlaces(const PlannedTest& t, const TestHeader& header);
   // `place`: run the trials in that target's directory and record them under its System.
   TestRecord RunOne(const PlannedTest& t, const TestHeader& header, const TestPlace* place = nullptr,
                     const std::string& system = "");
@@ -68,7 +77,9 @@ class TestRunner {
   void RunWarmups(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
   void RunTrials(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
   void NextTrial(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
-  void Save(results::ResultFile& file, const TestRecord& record, const std::string& system);
+  bool Hold(PendingRecord pending);
+  // Adds the records (failed ones held back, then one with a value) to the file on disk.
+  void Save(const std::vector<PendingRecord>& records);
   const std::string& MainSystem() const;  // the run's System, or with targets the first target's
   std::string TargetOf(const TrialSeries& series) const;  // the target a series runs on ("" = no targets)
 
@@ -78,6 +89,9 @@ class TestRunner {
   TestHook* hook_;
   Settler settle_;
   std::set<std::string> system_logs_saved_;  // systems whose logs are saved: the host environment does not change during a run
+  results::ResultFile known_;            // the file as this run last read or wrote it (what is already done)
+  std::vector<PendingRecord> unsaved_;   // failed tests, kept until a test gives a value
+  bool saved_ = false;                   // this run has written the file
 };
 
 // Adds `result`'s entry for `system_identifier` to `file`: into the Result with the same

@@ -1,3 +1,4 @@
+#include "runner/common/shared_dir.h"
 #include "runner/run/test_runner.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
+#include "runner/common/atomic_file.h"
 #include "runner/common/strings.h"
 
 namespace fs = std::filesystem;
@@ -68,6 +70,8 @@ class RecordingObserver : public RunObserver {
   void RunsAdded(const TestHeader&, int count, const std::string& reason) override {
     events.push_back("added " + std::to_string(count) + " " + reason);
   }
+  std::vector<std::string> messages;
+  void Message(const std::string& text) override { messages.push_back(text); }
 };
 
 class TestRunnerTest : public ::testing::Test {
@@ -98,6 +102,8 @@ class TestRunnerTest : public ::testing::Test {
     config_.system.user = "me";
     config_.system.test_client_version = "10.8.6";
     config_.install_root = (root_ / "installed").string();
+    config_.test_dir = (root_ / "scratch").string();
+    fs::create_directories(config_.test_dir);
     config_.host_env = {{"PATH", "/usr/bin:/bin"}};
     config_.limits = {true, 2.5, 6, 600};
   }
@@ -136,8 +142,10 @@ TEST_F(TestRunnerTest, ThreeTrialsBecomeOneEntryWithRawStringTimesAndLog) {
   // Each trial had its own LOG_FILE, named as PTS names it, and the environment contract.
   ASSERT_EQ(fake_.Trials(), 3);
   const auto& env = fake_.specs[0].env;
-  EXPECT_EQ(env.at("HOME"), config_.install_root + "/local/fake-1.0.0/");
-  EXPECT_NE(env.at("LOG_FILE").find("/local/fake-1.0.0/fake-1.0.0-"), std::string::npos);
+  std::string home = config_.install_root + "/local/fake-1.0.0/" + TestDirs::kHomePrefix;
+  EXPECT_EQ(env.at("HOME").rfind(home, 0), 0u) << env.at("HOME");
+  EXPECT_EQ(env.at("LOG_FILE").rfind(home, 0), 0u) << env.at("LOG_FILE");
+  EXPECT_NE(env.at("LOG_FILE").find("/fake-1.0.0-"), std::string::npos);
   EXPECT_EQ(env.at("LOG_FILE").substr(env.at("LOG_FILE").size() - 6), "-1.log");
   EXPECT_NE(fake_.specs[1].env.at("LOG_FILE"), env.at("LOG_FILE"));
   // Logs saved under test-logs/<comparison hash>/<identifier>.log
@@ -164,7 +172,7 @@ TEST_F(TestRunnerTest, RunTimesHaveTwoDecimalsEachAsPtsWritesThem) {
   auto e = Saved().results.at(0).entries.at(0);
   EXPECT_EQ(nlohmann::json::parse(*e.json)["test-run-times"], "10.50:8.00:0.00");
   // Every run time PTS wrote in the golden files has that form.
-  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/dynamic-run-count/composite.xml";
+  const std::string golden = ::ptsn::SharedDir() + "/reference/pts-output/dynamic-run-count/composite.xml";
   if (!fs::exists(golden)) GTEST_SKIP() << "shared reference tree absent: " << golden;
   auto times = nlohmann::json::parse(*results::ReadResultFile(golden).results.at(0).entries.at(0).json)["test-run-times"];
   for (const auto& t : Split(times.get<std::string>(), ':')) {
@@ -205,7 +213,7 @@ TEST_F(TestRunnerTest, SecondaryResultsNameTheirPrimaryAsParent) {
   EXPECT_EQ(file.results[2].description, "Block Size: 4KB - p99 Latency");
   // The same hash PTS writes as <Parent> of a result derived from a test (golden: the monitor
   // result after the 4KB test names that test's comparison hash).
-  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/result-a/composite.xml";
+  const std::string golden = ::ptsn::SharedDir() + "/reference/pts-output/result-a/composite.xml";
   if (fs::exists(golden)) {
     auto a = results::ReadResultFile(golden);
     EXPECT_EQ(a.results.at(1).parent.value_or(""), results::ComparisonHash(a.results.at(0)));
@@ -240,15 +248,46 @@ TEST_F(TestRunnerTest, FailedTrialIsRecordedRetriedAndNeverInvented) {
   EXPECT_EQ(observer_.events[1], "trial 2 failed The test quit with a non-zero exit status (139): segfault in foo");
 }
 
+// A failed test is kept, as an empty value with the error, once a test of the run gives a value
+// (before or after it); a run in which none does saves nothing.
 TEST_F(TestRunnerTest, AllTrialsFailingSavesAnEmptyValueWithTheError) {
-  fake_.steps = {{"", 1}, {"", 1}, {"", 1}};
-  auto summary = RunPlan({Test()});
+  fake_.steps = {{"", 1}, {"", 1}, {"", 1}, {"Result: 7"}};
+  config_.overrides.force_times_to_run = 3;
+  PlannedTest second = Test("-b", "B");
+  auto summary = RunPlan({Test("-a", "A")});
   EXPECT_EQ(summary.failed(), 1);
+  EXPECT_FALSE(summary.saved);
+  EXPECT_FALSE(fs::exists(config_.result_dir + "/composite.xml"));
+  EXPECT_FALSE(fs::exists(config_.result_dir));  // not even logs
+  EXPECT_NE(observer_.messages.back().find("Nothing was saved: no test produced a result"), std::string::npos);
+
+  fake_.steps = {{"", 1}, {"", 1}, {"", 1}, {"Result: 7"}, {"Result: 7"}, {"Result: 7"}};
+  summary = RunPlan({Test("-a", "A"), second});
+  EXPECT_TRUE(summary.saved);
   auto file = Saved();
+  ASSERT_EQ(file.results.size(), 2u);
   const auto& e = file.results.at(0).entries.at(0);
   EXPECT_EQ(e.value, "");
   EXPECT_NE(nlohmann::json::parse(*e.json)["error"].get<std::string>().find("run 1: The test quit with a non-zero exit status (1)"),
             std::string::npos);
+  EXPECT_EQ(file.results.at(1).entries.at(0).value, "7");
+}
+
+// A run that produces nothing leaves a saved file byte for byte as it was.
+TEST_F(TestRunnerTest, ARunWithoutAValueLeavesTheSavedFileUntouched) {
+  fake_.steps = {{"Result: 7"}};
+  config_.overrides.force_times_to_run = 1;
+  RunPlan({Test("-a", "A")});
+  std::string before = ReadFile(config_.result_dir + "/composite.xml");
+  auto mtime = fs::last_write_time(config_.result_dir + "/composite.xml");
+  config_.system.identifier = "Box B";
+  fake_.steps = {{"", 1}};
+  auto summary = RunPlan({Test("-a", "A")});
+  EXPECT_FALSE(summary.saved);
+  EXPECT_EQ(ReadFile(config_.result_dir + "/composite.xml"), before);
+  EXPECT_EQ(fs::last_write_time(config_.result_dir + "/composite.xml"), mtime);
+  EXPECT_FALSE(fs::exists(config_.result_dir + "/system-logs/Box B"));
+  EXPECT_NE(observer_.messages.back().find("is unchanged"), std::string::npos) << observer_.messages.back();
 }
 
 TEST_F(TestRunnerTest, TimeoutAndCrashAreFailuresWithReasons) {

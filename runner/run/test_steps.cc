@@ -171,21 +171,30 @@ TestEnvironment TestSteps::PrepareEnvironment(const PlannedTest& t) const {
                 p.identifier + ")";
     return e;
   }
+  try {
+    e.dirs = std::make_shared<TestDirs>(e.install_dir, config_.test_dir);
+  } catch (const Error& error) {
+    e.failure = error.what();
+    return e;
+  }
+  e.home = e.dirs->home();
+  e.scratch = e.dirs->scratch();
   std::vector<exec::ExtendedInstall> extends;
   for (auto it = p.extends_chain.rbegin(); it != p.extends_chain.rend(); ++it) {
     std::string dir = config_.install_root + "/" + *it;
     std::string base = profile::SplitNameVersion(it->substr(it->rfind('/') + 1)).first;
     extends.push_back({base, fs::is_directory(dir, ec) ? dir : ""});
   }
-  e.env = exec::PtsEnvironment(config_.host_env, config_.facts, e.install_dir, extends);
-  e.trial_output = e.install_dir + "/.ptsn-trial-output";
-  e.log_base = e.install_dir + "/" + p.identifier.substr(p.identifier.rfind('/') + 1) + "-" +
-               std::to_string(std::time(nullptr));
+  e.env = exec::PtsEnvironment(config_.host_env, config_.facts, e.home, extends);
+  e.env["PTS_NATIVE_TEST_DIR"] = e.scratch;
+  e.trial_output = e.dirs->Path("trial-output");
+  e.log_base = e.dirs->Path(p.identifier.substr(p.identifier.rfind('/') + 1));
   return e;
 }
 
 TestEnvironment TestSteps::OnPlace(const TestEnvironment& env, const TestPlace& place, size_t index) const {
   TestEnvironment e = env;
+  e.scratch = place.test_dir;  // the private scratch (e.dirs owns it) stays unused in run.test_dir
   e.env["PTS_NATIVE_TEST_DIR"] = place.test_dir;
   e.log_base += "-target" + std::to_string(index + 1);
   return e;
@@ -197,8 +206,9 @@ TrialSeries TestSteps::StartSeries(const PlannedTest& t, const TestEnvironment& 
   s.system = config_.system.identifier;
   s.base = TestResultBase(t);
   s.session.emplace(p.results, profile::ParseContextFor(p, t.option.arguments, t.option.description));
-  // The disk sensors (hdd.*-speed) watch the disk holding the directory the test runs in.
-  monitor::SensorEnv sensor_env{monitor::SysRoot("/"), monitor::MonitorMode::kPts, env.install_dir, ""};
+  // The disk sensors (hdd.*-speed) watch the disk holding the directory the test writes in.
+  monitor::SensorEnv sensor_env{monitor::SysRoot("/"), monitor::MonitorMode::kPts,
+                                env.scratch.empty() ? env.install_dir : env.scratch, ""};
   s.monitor = std::make_unique<ResultMonitor>(p.results.system_monitors, sensor_env, config_.minimal_test_time);
   s.state.scheduled = ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides);
   s.state.value_precision = 0;
@@ -231,17 +241,18 @@ std::string TestSteps::RunScript(const PlannedTest& t, const std::string& kind, 
     // The argument string is word-split like PTS's unquoted command line.
     spec.argv = {"/bin/sh", "-c", shell + " '" + script + "' " + t.pts_arguments};
     spec.env = env.env;
-    spec.working_directory = env.install_dir;
-    spec.output_path = env.install_dir + "/" + kind + ".log";
+    spec.working_directory = env.home;
+    spec.output_path = env.dirs->Path(kind + ".log");
     spec.timeout_seconds = TrialTimeout(t);
+    env.dirs->LinkInstall();
     auto out = processes_.Run(spec);
     if (out.status != exec::ProcessStatus::kExited) return kind + ".sh " + out.Describe();
-    auto status = exec::TakeExitStatusFile(env.install_dir + "/" + kind + "-test-exit-status");
+    auto status = exec::TakeExitStatusFile(env.dirs->Path(kind + "-test-exit-status"));
     if (status && *status != 0) {
       std::string failure =
           "The " + kind + " run script quit with a non-zero exit status (" + std::to_string(*status) + ")";
-      std::string tail = exec::LastLines(spec.output_path, 1);
-      return tail.empty() ? failure : failure + ": " + tail;
+      std::string why = exec::ErrorLine(spec.output_path);
+      return why.empty() ? failure : failure + ": " + why;
     }
   }
   return "";
@@ -255,19 +266,25 @@ TrialRun TestSteps::RunTrial(const PlannedTest& t, const TestEnvironment& env, R
   std::string script = env.install_dir + "/" + executable;
   std::error_code ec;
   fs::remove(log_file, ec);
-  fs::remove(env.install_dir + "/test-exit-status", ec);
+  fs::remove(env.dirs->Path("test-exit-status"), ec);
   if (!fs::exists(script, ec)) {
     run.failure = "the run script " + script + " does not exist (install.sh did not create it)";
     return run;
   }
   fs::permissions(script, fs::perms::owner_exec, fs::perm_options::add, ec);
+  try {
+    env.dirs->LinkInstall();
+  } catch (const Error& e) {
+    run.failure = e.what();
+    return run;
+  }
   exec::ProcessSpec spec;
   spec.argv = {"/bin/sh", "-c",
                (config_.exec_prepend.empty() ? "" : config_.exec_prepend + " ") + "exec ./" + executable + " " +
                    t.pts_arguments + " 2>&1"};
   spec.env = env.env;
   spec.env["LOG_FILE"] = log_file;
-  spec.working_directory = env.install_dir;
+  spec.working_directory = env.home;
   spec.output_path = env.trial_output;
   spec.timeout_seconds = TrialTimeout(t);
   if (monitor.active()) monitor.BeforeTrial();
@@ -276,14 +293,15 @@ TrialRun TestSteps::RunTrial(const PlannedTest& t, const TestEnvironment& env, R
   if (monitor.active()) run.monitor_values = monitor.AfterTrial(true, &run.monitor_notes);
   run.seconds = out.elapsed_seconds;
   run.interrupted = out.status == exec::ProcessStatus::kInterrupted;
-  run.failure = ProcessFailure(out, exec::TakeExitStatusFile(env.install_dir + "/test-exit-status"));
+  run.failure = ProcessFailure(out, exec::TakeExitStatusFile(env.dirs->Path("test-exit-status")));
   if (fs::exists(log_file, ec) && fs::file_size(log_file, ec) == 0) fs::remove(log_file, ec);
   run.log = ReadIfExists(log_file);
   if (!warmup)
     run.log_entry = "#####\n" + t.profile.identifier + " - Run " + std::to_string(number) + "\n" +
                     LocalTime("%Y-%m-%d %H:%M:%S") + "\n#####\n" + (run.log ? *run.log : "") + "\n";
-  run.tail = exec::LastLines(run.log ? log_file : env.trial_output, 3);
-  if (run.tail.empty()) run.tail = exec::LastLines(env.trial_output, 3);
+  // The line that says why, should the trial turn out to have failed: from its log, else its output.
+  run.error_line = exec::ErrorLine(run.log ? log_file : env.trial_output);
+  if (run.error_line.empty()) run.error_line = exec::ErrorLine(env.trial_output);
   fs::remove(log_file, ec);
   return run;
 }
@@ -307,7 +325,7 @@ ParsedTrial ParseTrial(TrialSeries& series, const TrialRun& run, bool parse) {
     if (!results.empty() && results.front().trial_values.size() > before)
       parsed.first_value = results.front().trial_values.back();
   }
-  if (!parsed.failure.empty() && !run.tail.empty()) parsed.failure += ": " + Join(Split(run.tail, '\n'), " | ");
+  if (!parsed.failure.empty() && !run.error_line.empty()) parsed.failure += ": " + run.error_line;
   return parsed;
 }
 
@@ -345,7 +363,7 @@ TestRecord TestSteps::RecordResult(const PlannedTest& t, const TestEnvironment& 
   TestRecord record;
   if (!post_failure.empty()) series.failures.push_back(post_failure);
   record.log = std::move(series.log);
-  ScriptOverrides overrides = TakeScriptOverrides(env.install_dir);  // taken even when nothing is kept
+  ScriptOverrides overrides = TakeScriptOverrides(env.home);  // taken even when nothing is kept
   if (series.interrupted) {
     record.failure = "interrupted";
     return record;

@@ -28,6 +28,7 @@
 #include "runner/run/result_monitor.h"
 #include "runner/run/run_count.h"
 #include "runner/run/run_plan.h"
+#include "runner/run/test_dirs.h"
 #include "runner/run/test_place.h"
 
 namespace ptsn::run {
@@ -38,6 +39,7 @@ struct RunConfig {
   std::string description;     // Generated/Description
   results::System system;      // identifier, hardware, software, json... (timestamp set at start)
   std::string install_root;    // <install root>/<identifier>/ is each test's install dir
+  std::string test_dir;        // run.test_dir: each test's scratch directory is made in it
   exec::Environment host_env;  // the environment layered under PTS's variables
   exec::HostFacts facts;
   RunCountOverrides overrides;
@@ -57,16 +59,18 @@ struct RunConfig {
   double paired_ci_goal = 2;      // run.paired_ci_goal: rounds are added until each ratio is known to +- this %
 };
 
-// Where a test's scripts run and what they see. Today one per test, in its install directory.
-// A storage target (issue 22) will give the trials its own test directory here, prepared by a
-// step between PrepareEnvironment and the first trial; private per-run scratch and log paths
-// (issue 21) change only PrepareEnvironment.
+// Where a test's scripts run and what they see, private to this test of this run (TestDirs), so
+// any number of runs of one installed test can run at once. A storage target (issue 22) gives
+// the trials its own test directory by preparing `scratch` there.
 struct TestEnvironment {
-  std::string install_dir;   // <install root>/<identifier>: the scripts' working directory and $HOME
+  std::string install_dir;   // <install root>/<identifier>: what install.sh left
+  std::string home;          // $HOME and the scripts' working directory, its entries linking to install_dir's
+  std::string scratch;       // PTS_NATIVE_TEST_DIR: where disk tests write, in run.test_dir
   exec::Environment env;     // PTS's variables over the host's
   std::string trial_output;  // where a trial's stdout and stderr go
   std::string log_base;      // trial N writes $LOG_FILE = <log_base>-N.log (warm-ups -warmup-N.log)
   std::string failure;       // why the test cannot run ("" = it can)
+  std::shared_ptr<TestDirs> dirs;  // removes home and scratch when the test is done
 };
 
 // One test's trials so far: what the results parser made of them, what the run-count decision
@@ -96,7 +100,7 @@ struct TrialRun {
   double seconds = 0;
   std::optional<std::string> log;           // its $LOG_FILE, if it wrote a non-empty one
   std::string log_entry;                    // what goes into test-logs/ for it ("" for a warm-up or no run)
-  std::string tail;                         // the last lines of its log (else output), for a failure
+  std::string error_line;                   // the line of its log (else output) that says why (exec::ErrorLine)
   std::vector<std::string> monitor_values;  // the <SystemMonitor>s' values
   std::vector<std::string> monitor_notes;   // why a monitor gave no value
 };

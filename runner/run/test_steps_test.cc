@@ -36,6 +36,8 @@ class TestStepsTest : public ::testing::Test {
     profile_.results.parsers.push_back(block);
     config_.system.identifier = "Box A";
     config_.install_root = (root_ / "installed").string();
+    config_.test_dir = (root_ / "scratch").string();
+    fs::create_directories(config_.test_dir);
     config_.host_env = {{"PATH", "/usr/bin:/bin"}};
     config_.limits = {true, 2.5, 6, 600};
   }
@@ -95,10 +97,18 @@ TEST_F(TestStepsTest, PrepareEnvironmentGivesPtsVariablesAndTheTrialPaths) {
   TestEnvironment env = steps_.PrepareEnvironment(Test());
   EXPECT_EQ(env.failure, "");
   EXPECT_EQ(env.install_dir, install_dir_);
-  EXPECT_EQ(env.env.at("HOME"), install_dir_ + "/");
+  // $HOME, the logs and the scratch directory are this test's own (TestDirs).
+  EXPECT_EQ(env.home.rfind(install_dir_ + "/" + TestDirs::kHomePrefix, 0), 0u) << env.home;
+  EXPECT_EQ(env.env.at("HOME"), env.home + "/");
+  EXPECT_EQ(env.env.at("PTS_NATIVE_TEST_DIR"), env.scratch);
+  EXPECT_EQ(fs::path(env.scratch).parent_path().string(), config_.test_dir);
   EXPECT_EQ(env.env.at("TEST_BASE"), (root_ / "installed" / "local" / "base-2.0.0").string() + "/");
-  EXPECT_EQ(env.log_base.rfind(install_dir_ + "/fake-1.0.0-", 0), 0u) << env.log_base;
-  EXPECT_EQ(fs::path(env.trial_output).parent_path().string(), install_dir_);
+  EXPECT_EQ(env.log_base, env.home + "/fake-1.0.0");
+  EXPECT_EQ(fs::path(env.trial_output).parent_path().string(), env.home);
+  // A second run of the same test at the same time gets other paths.
+  TestEnvironment other = steps_.PrepareEnvironment(Test());
+  EXPECT_NE(other.home, env.home);
+  EXPECT_NE(other.scratch, env.scratch);
 }
 
 TEST_F(TestStepsTest, StartSeriesSchedulesRunsAndAppliesIgnoreRulesAsPts) {
@@ -137,7 +147,7 @@ TEST_F(TestStepsTest, RunScriptRunsOwnThenParentScriptsAndReportsAFailingOne) {
   PlannedTest t = Test("-a 1");
   TestEnvironment env = steps_.PrepareEnvironment(t);
   EXPECT_EQ(steps_.RunScript(t, "pre", env), "");
-  EXPECT_EQ(ReadFile(install_dir_ + "/order"), "own -a 1\nparent\n");
+  EXPECT_EQ(ReadFile(env.home + "/order"), "own -a 1\nparent\n");
   EXPECT_EQ(steps_.RunScript(t, "interim", env), "");  // none defined
 
   Script("pre.sh", "echo no space left\necho 3 > pre-test-exit-status\n");
@@ -173,7 +183,7 @@ TEST_F(TestStepsTest, RunTrialSaysWhyItFailed) {
   Script("fake", "echo first\necho disk full\necho 7 > test-exit-status\n");
   run = steps_.RunTrial(t, env, *s.monitor, 1, false);
   EXPECT_EQ(run.failure, "The test quit with a non-zero exit status (7)");
-  EXPECT_EQ(run.tail, "first\ndisk full");
+  EXPECT_EQ(run.error_line, "disk full");  // no line reads like an error: the last one
   EXPECT_FALSE(run.log);
 
   Script("fake", "kill -SEGV $$\n");
@@ -212,9 +222,9 @@ TEST_F(TestStepsTest, ParseTrialSaysWhyThereIsNoValue) {
   TrialSeries s = Series(Test());
   TrialRun failed = Logged("Result: 5\n");
   failed.failure = "The test quit with a non-zero exit status (1)";
-  failed.tail = "line one\nline two";
+  failed.error_line = "error: no disk";
   ParsedTrial parsed = ParseTrial(s, failed, true);
-  EXPECT_EQ(parsed.failure, "The test quit with a non-zero exit status (1): line one | line two");
+  EXPECT_EQ(parsed.failure, "The test quit with a non-zero exit status (1): error: no disk");
   EXPECT_TRUE(s.session->Results().empty());  // a failed trial's log is not parsed
 
   EXPECT_EQ(ParseTrial(s, TrialRun{}, true).failure, "The test run did not write $LOG_FILE");
@@ -298,14 +308,14 @@ TEST_F(TestStepsTest, NeedsMoreTrialsStopsAtPtsCap) {
 TEST_F(TestStepsTest, RecordResultMakesTheEntryFromTheSeries) {
   auto [t, env, s] = Prepare();
   for (const char* v : {"10", "11", "12"}) AddTrial(s, Logged(std::string("Result: ") + v, 0.5));
-  WriteFileAtomically(install_dir_ + "/pts-results-scale", "MB/s\n");
+  WriteFileAtomically(env.home + "/pts-results-scale", "MB/s\n");
   TestRecord record = steps_.RecordResult(t, env, s, "");
   EXPECT_EQ(record.failure, "");
   ASSERT_EQ(record.results.size(), 1u);
   const auto& r = record.results[0];
   EXPECT_EQ(r.identifier, "local/fake-1.0.0");
   EXPECT_EQ(r.scale, "MB/s");  // the script's override file, taken
-  EXPECT_FALSE(fs::exists(install_dir_ + "/pts-results-scale"));
+  EXPECT_FALSE(fs::exists(env.home + "/pts-results-scale"));
   ASSERT_EQ(r.entries.size(), 1u);
   EXPECT_EQ(r.entries[0].identifier, "Box A");
   EXPECT_EQ(r.entries[0].value, "11");
@@ -339,11 +349,11 @@ TEST_F(TestStepsTest, RecordResultOfAnInterruptedSeriesKeepsNothing) {
   auto [t, env, s] = Prepare();
   AddTrial(s, Logged("Result: 10"));
   s.interrupted = true;
-  WriteFileAtomically(install_dir_ + "/pts-test-version", "2.0\n");
+  WriteFileAtomically(env.home + "/pts-test-version", "2.0\n");
   TestRecord record = steps_.RecordResult(t, env, s, "");
   EXPECT_EQ(record.failure, "interrupted");
   EXPECT_TRUE(record.results.empty());
-  EXPECT_FALSE(fs::exists(install_dir_ + "/pts-test-version"));  // not left for the next test
+  EXPECT_FALSE(fs::exists(env.home + "/pts-test-version"));  // not left for the next test
 }
 
 // Several series of one test advanced round by round (as storage targets will: round 1 on each

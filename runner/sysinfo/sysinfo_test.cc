@@ -1,3 +1,4 @@
+#include "runner/common/shared_dir.h"
 #include "runner/sysinfo/sysinfo.h"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,7 @@ TEST(SysinfoDebianVm, HardwareMatchesWhatPtsWrote) {
 }
 
 std::string GoldenText(const std::string& rel) {
-  std::ifstream in(std::string(PTSN_SHARED_DIR) + "/reference/pts-output/" + rel);
+  std::ifstream in(::ptsn::SharedDir() + "/reference/pts-output/" + rel);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -77,7 +78,7 @@ TEST(SysinfoSecurity, ShortenedAsPtsShortensIt) {
 }
 
 TEST(SysinfoDebianVm, NotesAgreeWithTheGoldenFileKeyByKey) {
-  std::string golden_path = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/auto-naming/composite.xml";
+  std::string golden_path = ::ptsn::SharedDir() + "/reference/pts-output/auto-naming/composite.xml";
   std::ifstream in(golden_path);
   if (!in) GTEST_SKIP() << "shared reference tree absent: " << golden_path;
   std::stringstream ss;
@@ -143,6 +144,23 @@ TEST(SysinfoDesktop, NotesForAPartitionOnASecondDisk) {
                                "meltdown: Mitigation of PTI");
   auto root = nlohmann::json::parse(SystemNotesJson(*r, "/", true));
   EXPECT_EQ(root["disk-scheduler"], "NONE");  // nvme0n1p2 -> nvme0n1
+}
+
+// The mount of the test directory comes from /proc/self/mountinfo: escaped mount points, the
+// later of two mounts on one point, per-mount and file-system options together.
+TEST(SysinfoDesktop, MountOfTheTestDirectoryFromMountinfo) {
+  auto r = Fixture("intel-desktop");
+  MountInfo m = MountFor(*r, "/mnt/my bench/x");
+  EXPECT_EQ(m.mount_point, "/mnt/my bench");
+  EXPECT_EQ(m.type, "xfs");
+  m = MountFor(*r, "/mnt/data/ram/scratch");
+  EXPECT_EQ(m.options, "rw,nosuid,nodev,size=2048k");  // the mount on top
+  m = MountFor(*r, "/mnt/data2");
+  EXPECT_EQ(m.mount_point, "/");  // "/mnt/data" is no prefix of "/mnt/data2"
+  EXPECT_EQ(m.options, "rw,noatime,errors=remount-ro");
+  auto notes = nlohmann::json::parse(SystemNotesJson(*r, "/mnt/data/bench", true));
+  EXPECT_EQ(notes["disk-file-system"], "xfs on /dev/sda1 at /mnt/data");
+  EXPECT_EQ(notes["disk-mount-options"], "attr2,inode64,noquota,relatime,rw");
 }
 
 TEST(SysinfoDesktop, EnvironmentVariablesNoteAsPts) {

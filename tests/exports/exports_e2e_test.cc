@@ -6,13 +6,14 @@
 #include <string>
 
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "tests/cli/run_binary.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Golden(const std::string& rel) { return std::string(PTSN_SHARED_DIR) + "/reference/" + rel; }
+std::string Golden(const std::string& rel) { return ::ptsn::SharedDir() + "/reference/" + rel; }
 
 #define REQUIRE_GOLDEN()                                                  \
   if (!fs::is_directory(Golden("pts-output")))                            \

@@ -12,6 +12,7 @@
 
 #include "results-xml/result_xml.h"
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "runner/common/strings.h"
 #include "runner/openbenchmarking/profile_zip.h"
 #include "runner/openbenchmarking/protocol.h"
@@ -25,8 +26,8 @@ using test::ServerProcess;
 using test::Shell;
 
 const std::string kSeedId = "1110088-AR-1110066AR56";
-const std::string kCorpus = std::string(PTSN_SHARED_DIR) + "/corpus/test-profiles";
-const std::string kSeed = std::string(PTSN_SHARED_DIR) + "/reference/seed-results/1110088-AR-1110066AR56.xml";
+const std::string kCorpus = ::ptsn::SharedDir() + "/corpus/test-profiles";
+const std::string kSeed = ::ptsn::SharedDir() + "/reference/seed-results/1110088-AR-1110066AR56.xml";
 constexpr char kDeadServer[] = "http://127.0.0.1:9";  // nothing listens there
 
 struct Scratch {
@@ -108,7 +109,7 @@ TEST(ObMirror, ImportResultKeepsTheOriginalIdAndRefusesAnother) {
   auto [c2, o2] = Shell(Server("import-result " + kSeed + " --id " + kSeedId + " --data " + data));
   EXPECT_EQ(c2, 0) << o2;
   EXPECT_NE(o2.find("Already stored"), std::string::npos) << o2;
-  std::string other = std::string(PTSN_SHARED_DIR) + "/reference/seed-results/ubuntu-1304-disk-encryption.xml";
+  std::string other = ::ptsn::SharedDir() + "/reference/seed-results/ubuntu-1304-disk-encryption.xml";
   auto [c3, o3] = Shell(Server("import-result " + other + " --id " + kSeedId + " --data " + data));
   EXPECT_NE(c3, 0) << o3;
   EXPECT_NE(o3.find("already holds a different result file"), std::string::npos) << o3;

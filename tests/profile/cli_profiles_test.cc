@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "tests/cli/run_binary.h"
 
 namespace fs = std::filesystem;
@@ -36,7 +37,7 @@ struct Home {
 }  // namespace
 
 TEST(ProfileCli, DebugResultParserJsonMatchesEveryConformanceCase) {
-  std::string cases = std::string(PTSN_SHARED_DIR) + "/conformance/parser";
+  std::string cases = ::ptsn::SharedDir() + "/conformance/parser";
   if (!fs::is_directory(cases)) GTEST_SKIP() << cases << " is absent";
   Home home;
   int n = 0, ok = 0;

@@ -3,13 +3,14 @@
 
 #include <filesystem>
 
+#include "runner/common/shared_dir.h"
 #include "runner/profile/profile_repository.h"
 
 namespace fs = std::filesystem;
 using namespace ptsn::profile;
 
 TEST(ProfileCorpus, EveryProfileLoads) {
-  std::string root = std::string(PTSN_SHARED_DIR) + "/corpus/test-profiles";
+  std::string root = ::ptsn::SharedDir() + "/corpus/test-profiles";
   if (!fs::is_directory(root)) GTEST_SKIP() << root << " is absent";
   ProfileRepository repo({root});
   BulkLoadReport report = LoadAllProfiles(repo);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "runner/profile/options.h"
 #include "runner/profile/profile_loader.h"
 #include "runner/profile/profile_repository.h"
@@ -44,8 +45,8 @@ std::string S(const json& j) { return j.is_null() ? "" : j.is_string() ? j.get<s
 }  // namespace
 
 TEST(OptionsConformance, EveryCorpusProfileExpandsLikePts) {
-  std::string root = std::string(PTSN_SHARED_DIR) + "/corpus/test-profiles";
-  std::string golden = std::string(PTSN_SHARED_DIR) + "/corpus/test-profiles-options";
+  std::string root = ::ptsn::SharedDir() + "/corpus/test-profiles";
+  std::string golden = ::ptsn::SharedDir() + "/corpus/test-profiles-options";
   if (!fs::is_directory(root) || !fs::is_directory(golden)) GTEST_SKIP() << "corpus is absent";
   ProfileRepository repo({root});
   MachineFacts facts = GeneratingMachine();

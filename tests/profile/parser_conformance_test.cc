@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/profile/results_parser.h"
 
@@ -16,7 +17,7 @@ using namespace ptsn::profile;
 
 namespace {
 
-const std::string kCases = std::string(PTSN_SHARED_DIR) + "/conformance/parser";
+const std::string kCases = ::ptsn::SharedDir() + "/conformance/parser";
 
 std::string Str(const json& j) { return j.is_null() ? "<null>" : j.get<std::string>(); }
 

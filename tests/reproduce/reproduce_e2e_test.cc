@@ -14,6 +14,7 @@
 #include "results-xml/validate.h"
 #include "runner/client/ob_client.h"
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
 #include "tests/server/server_process.h"
@@ -189,7 +190,7 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
 
   // Valid, structurally and against PTS's schema when the shared tree is there.
   for (const auto& issue : results::ValidateResultFile(file)) EXPECT_FALSE(issue.error) << issue.where << ": " << issue.what;
-  std::string xsd = std::string(PTSN_SHARED_DIR) + "/reference/schemas/result-file.xsd";
+  std::string xsd = ::ptsn::SharedDir() + "/reference/schemas/result-file.xsd";
   if (fs::exists(xsd)) {
     auto errors = results::ValidateAgainstSchema(ReadFile(saved), xsd);
     EXPECT_TRUE(errors.empty()) << Join(errors, "\n");
@@ -210,7 +211,7 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
 }
 
 TEST(ReproduceE2E, DryRunOfASavedSeedOpensNoSocket) {
-  std::string seed = std::string(PTSN_SHARED_DIR) + "/reference/seed-results/ubuntu-1304-disk-encryption.xml";
+  std::string seed = ::ptsn::SharedDir() + "/reference/seed-results/ubuntu-1304-disk-encryption.xml";
   if (!fs::exists(seed)) GTEST_SKIP() << "shared reference tree absent";
   const ScratchDir scratch("reproduce-dry");
   const fs::path& home = scratch.path;

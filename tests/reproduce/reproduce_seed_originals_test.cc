@@ -13,6 +13,7 @@
 
 #include "results-xml/result_xml.h"
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "tests/cli/run_binary.h"
 
 namespace ptsn {
@@ -20,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kShared = PTSN_SHARED_DIR;
+const std::string kShared = SharedDir();
 const std::string kSeed = kShared + "/reference/seed-results/1110088-AR-1110066AR56/composite.xml";
 const std::string kProfiles = kShared + "/corpus/test-profiles";
 

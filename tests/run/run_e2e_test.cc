@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -15,8 +16,10 @@
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
+#include "runner/common/shared_dir.h"
 #include "runner/install/install_test_support.h"
 #include "runner/sysinfo/phodevi_strings.h"
+#include "runner/sysinfo/sysinfo.h"
 #include "tests/cli/run_binary.h"
 
 namespace fs = std::filesystem;
@@ -68,7 +71,7 @@ class RunE2E : public ::testing::Test {
     auto file = ptsn::results::ReadResultFile(path);
     for (const auto& issue : ptsn::results::ValidateResultFile(file))
       EXPECT_FALSE(issue.error) << issue.where << ": " << issue.what;
-    std::string xsd = std::string(PTSN_SHARED_DIR) + "/reference/schemas/result-file.xsd";
+    std::string xsd = ::ptsn::SharedDir() + "/reference/schemas/result-file.xsd";
     if (fs::exists(xsd)) {
       auto errors = ptsn::results::ValidateAgainstSchema(Slurp(path), xsd);
       EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
@@ -182,6 +185,101 @@ TEST_F(RunE2E, PresetOptionsSelectOneCombination) {
   EXPECT_EQ(file.results[0].entries[0].value, "1025");
 }
 
+// An entry is matched by Name, then Value, before any index: "mode=1" is the entry whose Value is
+// 1 (Read: 1024 + 1), not index 1 (Write: 1026).
+TEST_F(RunE2E, PresetChoiceMatchesNamesAndValuesBeforeIndexes) {
+  auto r = RunPtsNative("batch-run " + Profile("options"),
+                        Env("PRESET_OPTIONS='options.size=1MB;options.mode=1' TEST_RESULTS_NAME=v "
+                            "TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved("v");
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_EQ(file.results[0].entries[0].value, "1025");
+  EXPECT_EQ(file.results[0].description, "Block Size: 1MB - Mode: Read");
+}
+
+// A mistake in a preset is one line naming the variable, the profile, the option and what it
+// accepts, and nothing is installed or run.
+TEST_F(RunE2E, InvalidPresetsFailBeforeAnythingRuns) {
+  struct Case {
+    std::string env, says;
+  } cases[] = {
+      {"PRESET_OPTIONS='options.size=ROT13'",
+       "PRESET_OPTIONS: local/options option size has no entry 'ROT13' (accepts: 4KB, 1MB (or their values 4, 1024))"},
+      {"PRESET_OPTIONS='options.bogus=1'", "PRESET_OPTIONS: local/options has no option 'bogus' (its options: size, mode)"},
+      {"PRESET_OPTIONS='garbage'", "PRESET_OPTIONS: 'garbage' is not test.option=choice"},
+      {"PRESET_OPTIONS='options.size=1MB;options.mode='", "PRESET_OPTIONS: 'options.mode=' is not test.option=choice"},
+      {"PRESET_OPTIONS_VALUES='options.bogus=7'", "PRESET_OPTIONS_VALUES: local/options has no option 'bogus'"},
+      {"PRESET_OPTIONS='local/options.size=3'", "PRESET_OPTIONS: local/options option size has no entry '3'"},
+  };
+  for (const auto& c : cases) {
+    for (const char* command : {"batch-run ", "run --non-interactive "}) {
+      auto r = RunPtsNative(command + Profile("options"),
+                            Env(c.env + " TEST_RESULTS_NAME=bad TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+      EXPECT_NE(r.exit_code, 0) << c.env << ": " << r.output;
+      EXPECT_NE(r.output.find(c.says), std::string::npos) << c.env << ": " << r.output;
+      EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+      EXPECT_FALSE(fs::exists(home_ / "installed-tests")) << c.env;
+      EXPECT_FALSE(fs::exists(home_ / "test-results")) << c.env;
+    }
+  }
+}
+
+// Batch mode runs every entry of the options the presets leave open, and presets for tests that
+// are not in the run are ignored with a notice.
+TEST_F(RunE2E, BatchModeExpandsWhatPresetsLeaveOpen) {
+  auto r = RunPtsNative("batch-run " + Profile("options"),
+                        Env("PRESET_OPTIONS='options.size=1MB;fio.type=Random Read' TEST_RESULTS_NAME=open "
+                            "TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("PRESET_OPTIONS: fio.type=Random Read ignored: no test named 'fio' in this run"),
+            std::string::npos)
+      << r.output;
+  auto file = Saved("open");
+  ASSERT_EQ(file.results.size(), 2u);
+  EXPECT_EQ(file.results[0].description, "Block Size: 1MB - Mode: Read");
+  EXPECT_EQ(file.results[1].description, "Block Size: 1MB - Mode: Write");
+  // A preset only for another test leaves batch mode's every combination.
+  r = RunPtsNative("batch-run " + Profile("options"),
+                   Env("PRESET_OPTIONS='fio.type=Random Read' TEST_RESULTS_NAME=all TEST_RESULTS_IDENTIFIER=A "
+                       "FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(Saved("all").results.size(), 4u);
+}
+
+// Progress reaches a pipe as it happens: the gate profile's second trial waits until this test
+// has read the first trial's line (it gives up after 60 s, failing the trial).
+TEST_F(RunE2E, PipedProgressShowsEachTrialAsItHappens) {
+  for (bool json : {false, true}) {
+    fs::path gate = home_ / (json ? "gate-json" : "gate-plain");
+    std::string cmd = Env("PTSN_GATE='" + gate.string() + "' TEST_RESULTS_NAME=g TEST_RESULTS_IDENTIFIER=" +
+                          (json ? "J" : "P") + " FORCE_TIMES_TO_RUN=2") +
+                      " " + PTSN_BINARY + " batch-run " + (json ? "--json-events " : "") + Profile("gate") + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_TRUE(p);
+    std::string seen;
+    bool opened = false;
+    char line[4096];
+    while (fgets(line, sizeof line, p)) {
+      std::string l = line;
+      seen += l;
+      bool first_trial = json ? l.find("\"event\":\"trial-finished\"") != std::string::npos &&
+                                    l.find("\"trial\":1,") != std::string::npos
+                              : l.find("trial 1 of 2: 1") != std::string::npos;
+      if (first_trial && !opened) {
+        // The second trial is still waiting: nothing of it can have been printed yet.
+        EXPECT_EQ(seen.find(json ? "\"trial\":2," : "trial 2 of 2"), std::string::npos) << seen;
+        std::ofstream(gate) << "open\n";
+        opened = true;
+      }
+    }
+    int status = pclose(p);
+    EXPECT_TRUE(opened) << seen;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << seen;
+    EXPECT_NE(seen.find(json ? "\"value\":\"2\"" : "trial 2 of 2: 2"), std::string::npos) << seen;
+  }
+}
+
 TEST_F(RunE2E, NonInteractiveRunFailsFastNamingTheMissingAnswer) {
   auto r = RunPtsNative("run --non-interactive " + Profile("options"), Env("FORCE_TIMES_TO_RUN=1"));
   EXPECT_NE(r.exit_code, 0);
@@ -203,16 +301,183 @@ TEST_F(RunE2E, SeveralResultBlocksBecomeSeveralResults) {
   ExpectValid("m");
 }
 
+// A failed test is kept (empty value, the error) beside a test of the run that gave a value; its
+// one-line reason is the program's error line, not the tail of its output.
 TEST_F(RunE2E, FailingTrialIsRecordedWithReasonAndNoNumber) {
-  auto r = RunPtsNative("batch-run " + Profile("failing"), Env("TEST_RESULTS_NAME=f TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=2"));
+  auto r = RunPtsNative("batch-run " + Profile("failing") + " " + Profile("trivial"),
+                        Env("TEST_RESULTS_NAME=f TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=2"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("could not open /dev/nothing"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("trial 1 of 2: FAILED (The test quit with a non-zero exit status (1): error: the benchmark "
+                          "could not open /dev/nothing)"),
+            std::string::npos)
+      << r.output;
   auto file = Saved("f");
-  ASSERT_EQ(file.results.size(), 1u);
+  ASSERT_EQ(file.results.size(), 2u);
   const auto& e = file.results[0].entries.at(0);
   EXPECT_EQ(e.value, "");
   auto error = nlohmann::json::parse(e.json.value_or("{}"))["error"].get<std::string>();
   EXPECT_NE(error.find("non-zero exit status (1)"), std::string::npos) << error;
+  EXPECT_EQ(file.results[1].entries.at(0).value, "1.5");
+}
+
+// A tool that prints its error and then its usage text: the reason is the error.
+TEST_F(RunE2E, FailedTrialNamesTheProgramsErrorLine) {
+  auto r = RunPtsNative("batch-run " + Profile("usage"), Env("TEST_RESULTS_NAME=u TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("trial 1 of 1: FAILED (The test quit with a non-zero exit status (1): fsm-tool: "
+                          "/a/very/long/directory/name/for/the/test directory pathname too long (must be less than "
+                          "40 bytes)) ["),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("syscall"), std::string::npos) << r.output;
+}
+
+// A run that produced nothing adds no system: a saved file stays byte for byte as it was, nothing
+// is written beside it, and the run says so instead of "Saved".
+TEST_F(RunE2E, ARunThatProducesNothingLeavesTheSavedFileAsItWas) {
+  auto r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=keep TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  fs::path dir = home_ / "test-results" / "keep";
+  auto snapshot = [&] {
+    std::string all;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+      all += e.path().string() + "\n" + (e.is_regular_file() ? Slurp(e.path()) : "") + "\n";
+    return all;
+  };
+  std::string before = snapshot();
+  for (const char* profile : {"failing", "usage"}) {
+    r = RunPtsNative("batch-run " + Profile(profile), Env("TEST_RESULTS_NAME=keep TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=2"));
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("Nothing was saved: no test produced a result (" + (dir / "composite.xml").string() +
+                            " is unchanged)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("Saved "), std::string::npos) << r.output;
+    EXPECT_EQ(snapshot(), before) << profile;
+  }
+  // Into a new name: no file at all.
+  r = RunPtsNative("batch-run " + Profile("failing"), Env("TEST_RESULTS_NAME=none TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=1"));
+  EXPECT_NE(r.output.find("was not written)"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(home_ / "test-results" / "none"));
+}
+
+// Disk tests run in run.test_dir: each in a private directory made there (PTS_NATIVE_TEST_DIR)
+// and removed after, with a private $HOME; the System notes name the file system measured.
+TEST_F(RunE2E, DiskTestsRunInTheTestDirectoryTheSettingNames) {
+  fs::path test_dir = home_ / "elsewhere" / "td", where = home_ / "where.txt";
+  auto r = RunPtsNative("batch-run " + Profile("where"),
+                        Env("PTS_NATIVE_TEST_DIR='" + test_dir.string() + "' PTSN_WHERE='" + where.string() +
+                            "' TEST_RESULTS_NAME=w TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::map<std::string, std::string> seen;
+  std::istringstream lines(Slurp(where));
+  for (std::string line; std::getline(lines, line);) seen[line.substr(0, line.find('='))] = line.substr(line.find('=') + 1);
+  fs::path scratch = seen["scratch"];
+  EXPECT_EQ(scratch.parent_path(), fs::canonical(test_dir)) << seen["scratch"];
+  EXPECT_EQ(seen["data"], "data");
+  EXPECT_FALSE(fs::exists(scratch));  // removed with the test
+  fs::path install = home_ / "installed-tests" / "local" / "where-1.0.0";
+  EXPECT_EQ(fs::path(seen["home"]).parent_path().parent_path(), install) << seen["home"];  // ".../<private>/"
+  EXPECT_EQ(seen["pwd"] + "/", seen["home"]);
+  EXPECT_FALSE(fs::exists(install / "private-file"));  // what the test writes into ~ stays its own
+  EXPECT_TRUE(fs::exists(install / "where"));          // and the install is as it was
+  // The notes name the file system of the test directory, from /proc/self/mountinfo.
+  auto file = Saved("w");
+  auto reader = ptsn::sysinfo::MakeRootedReader("/");
+  auto mount = ptsn::sysinfo::MountFor(*reader, fs::canonical(test_dir).string());
+  auto notes = nlohmann::json::parse(file.systems.at(0).json.value_or("{}"));
+  EXPECT_EQ(notes.value("disk-file-system", ""), mount.type + " on " + mount.device + " at " + mount.mount_point)
+      << file.systems.at(0).json.value_or("");
+  EXPECT_TRUE(notes.contains("disk-mount-options"));
+  // config names the same directory.
+  auto config = RunPtsNative("config", Env("PTS_NATIVE_TEST_DIR='" + test_dir.string() + "'"));
+  EXPECT_NE(config.output.find(test_dir.string()), std::string::npos) << config.output;
+}
+
+// Debian's fs_mark refuses -d paths of 40 bytes or more; the bundled profile runs it in the
+// test directory with a relative path, so a long run.test_dir works.
+TEST_F(RunE2E, DebianFsMarkRunsInALongTestDirectory) {
+  if (std::system("command -v fs_mark >/dev/null 2>&1") != 0) GTEST_SKIP() << "fs_mark not installed (Debian package fsmark)";
+  fs::path test_dir = home_ / "a-test-directory-whose-path-is-well-over-forty-bytes";
+  auto r = RunPtsNative("batch-run debian/fs-mark",
+                        Env("PTS_NATIVE_TEST_DIR='" + test_dir.string() +
+                            "' PRESET_OPTIONS_VALUES='fs-mark.test=-s 4096 -n 20' TEST_RESULTS_NAME=fsm "
+                            "TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved("fsm");
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_GT(std::stod(file.results[0].entries.at(0).value), 0) << r.output;
+  EXPECT_TRUE(fs::is_empty(test_dir));  // its files went with the test's scratch directory
+}
+
+// Runs into one result name at once keep every result they report saved, and runs of the same
+// installed test do not see each other's files; 20 rounds of 2 and of 8 runs.
+TEST_F(RunE2E, ConcurrentRunsIntoOneNameKeepEveryResult) {
+  for (int round = 0; round < 20; ++round)
+    for (int runs : {2, 8}) {
+      std::string name = "c" + std::to_string(round) + "-" + std::to_string(runs);
+      std::string cmd;
+      for (int i = 0; i < runs; ++i) {
+        fs::path out = home_ / (name + "-" + std::to_string(i));
+        cmd += "(" + Env("TEST_RESULTS_NAME=" + name + " TEST_RESULTS_IDENTIFIER=R" + std::to_string(i) +
+                         " FORCE_TIMES_TO_RUN=1") +
+               " " + PTSN_BINARY + " batch-run " + Profile(i % 2 ? "trivial" : "where") + " > '" +
+               out.string() + ".out' 2>&1; echo $? > '" + out.string() + ".rc') & ";
+      }
+      cmd += "wait";
+      ASSERT_EQ(std::system(("PTSN_WHERE=/dev/null; export PTSN_WHERE; " + cmd).c_str()), 0);
+      for (int i = 0; i < runs; ++i) {
+        fs::path out = home_ / (name + "-" + std::to_string(i));
+        EXPECT_EQ(Slurp(out.string() + ".rc"), "0\n") << Slurp(out.string() + ".out");
+        EXPECT_NE(Slurp(out.string() + ".out").find("Saved "), std::string::npos) << Slurp(out.string() + ".out");
+      }
+      auto file = Saved(name);
+      ASSERT_EQ(file.systems.size(), static_cast<size_t>(runs)) << name;
+      size_t entries = 0;
+      for (const auto& res : file.results) entries += res.entries.size();
+      EXPECT_EQ(entries, static_cast<size_t>(runs)) << name;
+      ExpectValid(name);
+    }
+}
+
+// Runs of one installed test into different result names at once: each gets its own home,
+// scratch and log file ("did not write $LOG_FILE" came from sharing them), so all succeed.
+TEST_F(RunE2E, RunsOfOneInstalledTestIntoDifferentNamesAllSucceed) {
+  ASSERT_EQ(RunPtsNative("install " + Profile("where"), Env()).exit_code, 0);
+  std::string cmd;
+  for (int i = 0; i < 8; ++i) {
+    fs::path out = home_ / ("d" + std::to_string(i));
+    cmd += "(" + Env("PTSN_WHERE=/dev/null TEST_RESULTS_NAME=d" + std::to_string(i) + " TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=3") +
+           " " + PTSN_BINARY + " batch-run " + Profile("where") + " > '" + out.string() + ".out' 2>&1; echo $? > '" +
+           out.string() + ".rc') & ";
+  }
+  ASSERT_EQ(std::system((cmd + "wait").c_str()), 0);
+  for (int i = 0; i < 8; ++i) {
+    fs::path out = home_ / ("d" + std::to_string(i));
+    EXPECT_EQ(Slurp(out.string() + ".rc"), "0\n") << Slurp(out.string() + ".out");
+    auto file = Saved("d" + std::to_string(i));
+    ASSERT_EQ(file.results.size(), 1u);
+    EXPECT_EQ(file.results[0].entries.at(0).value, "1");
+  }
+}
+
+// The plan's estimated run time: the profile's EstimatedTimePerRun (none here: unknown) until
+// this machine has run the test, then its measured trial times, in estimate-run-time and in the
+// run's first line.
+TEST_F(RunE2E, EstimatesComeFromTrialsMeasuredHere) {
+  auto e = RunPtsNative("estimate-run-time " + Profile("trivial"), Env("FORCE_TIMES_TO_RUN=2"));
+  ASSERT_EQ(e.exit_code, 0) << e.output;
+  EXPECT_NE(e.output.find("local/trivial-1.0.0  1 test(s), 2 trial(s): unknown (unknown)"), std::string::npos) << e.output;
+  EXPECT_NE(e.output.find("Estimated run time: unknown for 1 test(s)"), std::string::npos) << e.output;
+  EXPECT_FALSE(fs::exists(home_ / "installed-tests"));  // it installs and runs nothing
+  auto r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=e TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=2"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("estimated run time unknown"), std::string::npos) << r.output;
+  e = RunPtsNative("estimate-run-time " + Profile("trivial"), Env("FORCE_TIMES_TO_RUN=4"));
+  EXPECT_NE(e.output.find("4 trial(s): about "), std::string::npos) << e.output;
+  EXPECT_NE(e.output.find("(measured here (same options))"), std::string::npos) << e.output;
+  r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=e TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=2"));
+  EXPECT_NE(r.output.find("estimated run time about "), std::string::npos) << r.output;
 }
 
 TEST_F(RunE2E, HungTrialIsKilledByTheTimeout) {
@@ -223,7 +488,7 @@ TEST_F(RunE2E, HungTrialIsKilledByTheTimeout) {
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_LT(took, 10);
   EXPECT_NE(r.output.find("timed out after 1 s"), std::string::npos) << r.output;
-  EXPECT_EQ(Saved("h").results.at(0).entries.at(0).value, "");
+  EXPECT_FALSE(fs::exists(home_ / "test-results" / "h" / "composite.xml"));  // nothing to save
 }
 
 TEST_F(RunE2E, NoisyProgramGetsBoundedDynamicRunsRecordedInTheResult) {

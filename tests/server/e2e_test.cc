@@ -7,6 +7,7 @@
 #include <random>
 
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "server/result_id.h"
 #include "server/testing/sample_result.h"
 #include "tests/cli/run_binary.h"
@@ -49,7 +50,7 @@ class ServerE2E : public ::testing::Test {
 
 // The result page shows each system's notes (System/JSON and System/Notes), as PTS's pages do.
 TEST_F(ServerE2E, ResultPageShowsSystemNotes) {
-  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/result-a/composite.xml";
+  const std::string golden = ::ptsn::SharedDir() + "/reference/pts-output/result-a/composite.xml";
   if (!fs::exists(golden)) GTEST_SKIP() << "shared reference tree absent: " << golden;
   fs::create_directories(dir_ + "/home/test-results/golden-a");
   fs::copy_file(golden, dir_ + "/home/test-results/golden-a/composite.xml");

@@ -16,6 +16,7 @@
 #include "results-xml/merge.h"
 #include "results-xml/result_xml.h"
 #include "runner/common/atomic_file.h"
+#include "runner/common/shared_dir.h"
 #include "tests/server/server_process.h"
 
 namespace ptsn::test {
@@ -80,7 +81,7 @@ class PageBrowserTest : public ::testing::Test {
   void SetUp() override {
     chromium_ = FindChromium();
     if (chromium_.empty()) GTEST_SKIP() << "chromium is not installed (contrib/setup.sh installs it)";
-    golden_ = fs::path(PTSN_SHARED_DIR) / "reference" / "pts-output";
+    golden_ = fs::path(::ptsn::SharedDir()) / "reference" / "pts-output";
     if (!fs::exists(golden_ / "result-a" / "composite.xml"))
       GTEST_SKIP() << "no golden PTS results at " << golden_ << " (../shared is absent)";
     std::random_device rd;

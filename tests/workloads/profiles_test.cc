@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "runner/common/shared_dir.h"
 #include "runner/workloads/test_dir.h"
 #include "tests/cli/run_binary.h"
 
@@ -24,7 +25,7 @@ std::string Slurp(const fs::path& p) {
 const fs::path kProfiles = fs::path(PTSN_SOURCE_DIR) / "profiles";
 
 TEST(BundledProfiles, ValidateAgainstPtsSchemas) {
-  fs::path schemas = fs::path(PTSN_SHARED_DIR) / "reference/schemas";
+  fs::path schemas = fs::path(::ptsn::SharedDir()) / "reference/schemas";
   if (!fs::exists(schemas)) GTEST_SKIP() << "no " << schemas;
   if (std::system("command -v xmllint >/dev/null 2>&1") != 0) GTEST_SKIP() << "xmllint not installed (libxml2-utils)";
   int checked = 0;

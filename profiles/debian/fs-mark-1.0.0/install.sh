@@ -9,12 +9,16 @@ fi
 
 cat > fs_mark_run <<'EOF'
 #!/bin/sh
+# Debian's fs_mark refuses a -d path of 40 bytes or more, and test (and storage target) directories are longer: it
+# runs inside the test directory with a relative -d (its fs_log.txt lands there too).
 DIR="${PTS_NATIVE_TEST_DIR:-$HOME}/fsmark"
-mkdir -p "$DIR"
-# fs_mark refuses a -d path of 40 bytes or more (a storage target's directory is longer): it
-# runs inside the directory and is given ".".
-(cd "$DIR" && fs_mark -d . -L 1 $@) > "$LOG_FILE" 2>&1
+if ! mkdir -p "$DIR" || ! cd "$DIR"; then
+	echo "error: cannot make the test directory $DIR" > "$LOG_FILE"
+	echo 1 > ~/test-exit-status
+	exit 1
+fi
+fs_mark -d ./files -L 1 $@ > "$LOG_FILE" 2>&1
 echo $? > ~/test-exit-status
-rm -rf "$DIR"
+cd / && rm -rf "$DIR"
 EOF
 chmod +x fs_mark_run

@@ -13,8 +13,8 @@ fi
 cat > disk_seq_read_run <<'EOF'
 #!/bin/sh
 BIN="${PTS_NATIVE_BIN:-pts-native}"
-# Like PTS disk tests: the install directory (on the file system under test) unless
-# PTS_NATIVE_TEST_DIR names another directory.
+# The private directory pts-native gives each test inside run.test_dir (PTS_NATIVE_TEST_DIR);
+# under the real PTS, the install directory, as PTS disk tests use.
 DIR="${PTS_NATIVE_TEST_DIR:-$HOME}"
 "$BIN" workload disk "$@" --dir "$DIR" > "$LOG_FILE" 2>&1
 echo $? > ~/test-exit-status
