@@ -104,7 +104,28 @@ App::App(Storage& storage, ServerOptions options, WallClock clock, RateLimiter::
       committer_(storage_),
       gate_(options_.cpu_slots > 0 ? options_.cpu_slots : static_cast<int>(CoreCount())),
       results_(options_.cache_seconds, options_.cache_entries, rate_clock),
-      users_(options_.cache_seconds, 4096, rate_clock) {}
+      users_(options_.cache_seconds, 4096, rate_clock) {
+  fleet_ = std::make_unique<FleetService>(
+      storage_, options_.fleet,
+      [this](const std::string& token) -> std::optional<std::string> {
+        if (auto known = users_.Get(token)) return *known;
+        auto user = Authenticate(storage_, token);
+        if (user) users_.Put(token, std::make_shared<const std::string>(*user));
+        return user;
+      },
+      [this](const std::string& owner, const std::string& xml) {
+        try {
+          NewResult checked = [&] {
+            auto pass = gate_.Enter();
+            return CheckUpload(owner, xml, std::nullopt, "fleet", false);
+          }();
+          return CommitUpload(checked).id;
+        } catch (const HttpError& e) {
+          throw FleetError{e.status, e.message};
+        }
+      },
+      [this] { return static_cast<std::int64_t>(clock_()); });
+}
 
 std::shared_ptr<const StoredResult> App::Fetch(const std::string& id) {
   if (auto hit = results_.Get(id)) return hit;
@@ -296,6 +317,28 @@ struct Routes {
     return q;
   }
 
+  // The fleet's routes (server/fleet_service.h), whose handlers answer before they return on
+  // this transport (a long-poll blocks its request thread while it waits).
+  void InstallFleet(httplib::Server& svr) {
+    for (auto& route : app.fleet_->Routes()) {
+      httplib::Server::Handler handler = [this, handle = route.handle](const httplib::Request& req, httplib::Response& res) {
+        FleetRequest f;
+        f.method = req.method;
+        for (size_t i = 1; i < req.matches.size(); ++i) f.groups.push_back(req.matches[i]);
+        f.bearer = BearerToken(req);
+        for (const auto& [k, v] : req.params) f.params.emplace(k, v);
+        f.body = req.body;
+        FleetResponse out;
+        handle(f, [&out](FleetResponse r) { out = std::move(r); });
+        res.status = out.status;
+        if (out.status != 204) res.set_content(out.body, out.content_type);
+      };
+      if (route.method == "GET") svr.Get(route.pattern, handler);
+      else if (route.method == "POST") svr.Post(route.pattern, handler);
+      else svr.Delete(route.pattern, handler);
+    }
+  }
+
   void Install(httplib::Server& svr) {
     auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
     svr.Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
@@ -397,6 +440,8 @@ struct Routes {
         res.set_content(RenderErrorPage(503, "storage unavailable"), "text/html; charset=utf-8");
       }
     });
+
+    InstallFleet(svr);
 
     // Everything else that names a known path with the wrong method: 405, not a silent 404.
     auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "server/fair_gate.h"
+#include "server/fleet_service.h"
 #include "server/group_commit.h"
 #include "server/rate_limit.h"
 #include "server/storage.h"
@@ -33,6 +34,7 @@ struct ServerOptions {
   int cpu_slots = 0;                      // requests doing CPU work at once (FairGate); 0 = one per core
   double cache_seconds = 10;              // how long a fetched result / token is served from memory; 0 = off
   size_t cache_entries = 256;             // results kept in memory at most
+  FleetOptions fleet;                     // agents, schedules, history (server/fleet_service.h)
 };
 
 using WallClock = std::function<std::time_t()>;
@@ -47,6 +49,7 @@ class App {
 
   const ServerOptions& options() const { return options_; }
   Storage& storage() { return storage_; }
+  FleetService& fleet() { return *fleet_; }
 
   // The upload path shared by the protocol and the JSON API, in two steps: CheckUpload (CPU
   // only: limits, UTF-8, the result-file checks; callers run it inside the FairGate) and
@@ -72,6 +75,7 @@ class App {
   FairGate gate_;
   TtlCache<StoredResult> results_;
   TtlCache<std::string> users_;  // token → user name
+  std::unique_ptr<FleetService> fleet_;
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
   friend struct Routes;
 };
