@@ -144,6 +144,7 @@ std::vector<FleetService::Route> FleetService::Routes() {
       {"GET", "/api/v1/fleet/schedules", bind(&FleetService::ListSchedules)},
       {"POST", R"(/api/v1/fleet/schedules/([^/]+)/run)", bind(&FleetService::RunSchedule)},
       {"DELETE", R"(/api/v1/fleet/schedules/([^/]+))", bind(&FleetService::DeleteSchedule)},
+      {"POST", R"(/api/v1/fleet/schedules/([^/]+)/delete)", bind(&FleetService::DeleteSchedule)},
       {"GET", "/api/v1/fleet/machines", bind(&FleetService::Machines)},
       {"GET", R"(/api/v1/fleet/machines/([^/]+)/history)", bind(&FleetService::MachineHistory)},
       {"GET", "/api/v1/fleet/regressions", bind(&FleetService::Regressions)},
@@ -232,7 +233,7 @@ void FleetService::Poll(const FleetRequest& req, const FleetRespond& respond) {
       respond({204, "application/json", ""});
       return;
     }
-    respond(Json(200, {{"task", {{"id", t->task_id}, {"job", t->job_id}, {"attempt", t->attempt},
+    respond(Json(200, {{"task", {{"id", t->task_id}, {"job", t->job_id}, {"attempt", t->attempt}, {"machine", machine},
                                  {"title", t->title}, {"spec", json::parse(t->spec)},
                                  {"lease_seconds", options_.limits.lease_seconds}}}}));
   };

@@ -28,6 +28,7 @@ std::vector<Command> MonitorCommands();
 std::vector<Command> ClientCommands();
 std::vector<Command> RunCommands();
 std::vector<Command> ReproduceCommands();
+std::vector<Command> FleetCommands();
 // cmd_reproduce.cc: when args[0] names a saved result or an OpenBenchmarking-style result ID (and
 // no profile or suite of that name exists), runs the reproduction and returns its exit code;
 // nullopt otherwise. `run`/`benchmark` call this before treating args[0] as a profile or suite.
