@@ -36,7 +36,8 @@ class FleetStoreTest : public ::testing::Test {
     return store_->CreateJob("alice", std::nullopt, 0, "job", kSpec, machines, kT0);
   }
   std::string StateOf(std::int64_t job, const std::string& machine, std::string* reason = nullptr) {
-    for (const auto& t : store_->Job(job)->tasks)
+    const auto row = store_->Job(job);
+    for (const auto& t : row->tasks)
       if (t.machine == machine) {
         if (reason) *reason = t.reason;
         return t.state;
@@ -145,7 +146,7 @@ TYPED_TEST(FleetStoreTest, AResultIsStoredOnceAndJudgedAgainstTheMachinesHistory
   RegressionPolicy policy;
   std::int64_t now = kT0;
   auto run = [&](double mean, const std::string& sha) {
-    auto job = this->Job({"m1"});
+    this->Job({"m1"});
     auto t = this->store_->Claim("m1", "s", now, this->limits_);
     return std::make_pair(t->task_id, this->store_->Complete(t->task_id, "m1", "<xml " + sha + "/>", sha,
                                                              {this->Test(mean)}, ++now, policy));
