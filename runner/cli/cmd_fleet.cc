@@ -184,13 +184,15 @@ int ScheduleCommand(const std::vector<std::string>& argv) {
     return Status(api, a, pos[1]);
   }
   if (verb == "list") {
-    for (const auto& s : api.Call("GET", "/api/v1/fleet/schedules")["schedules"])
+    const json list = api.Call("GET", "/api/v1/fleet/schedules")["schedules"];
+    for (const auto& s : list)
       std::cout << s.value("name", "") << "  " << s["spec"].dump() << "  on " << s.value("machines", "") << "  "
                 << (s.value("cron", "").empty() ? "by hand" : "cron '" + s.value("cron", "") + "'") << "\n";
     return 0;
   }
   if (verb == "machines") {
-    for (const auto& m : api.Call("GET", "/api/v1/fleet/machines")["machines"])
+    const json list = api.Call("GET", "/api/v1/fleet/machines")["machines"];
+    for (const auto& m : list)
       std::cout << m.value("name", "") << "  " << (m.value("online", false) ? "online" : "offline") << "  "
                 << (m["task"].is_null() ? "idle" : "job " + std::to_string(m["task"].value("job", 0)) + ": " + m["task"].value("progress", ""))
                 << "  " << m.value("hardware", "") << "\n";
