@@ -26,8 +26,8 @@ for i in $(seq 0 $((AGENTS - 1))); do
   echo "sim$i $("$SERVER" token create --agent "sim$i" --data "$WORK/data" | tail -1)"
 done > "$WORK/tokens"
 REAL_TOKEN="$("$SERVER" token create --agent real --data "$WORK/data" | tail -1)"
-# cpp-httplib serves each connection on a thread of its own: one per waiting agent, plus room.
-"$SERVER" --data "$WORK/data" --listen "127.0.0.1:$port" --threads $((AGENTS + 64)) --fleet-poll "$POLL" >"$WORK/server.log" 2>&1 &
+# A parked long-poll holds no worker thread: the default 64 workers serve any number of agents.
+"$SERVER" --data "$WORK/data" --listen "127.0.0.1:$port" --max-connections-per-address $((AGENTS + 64)) --fleet-poll "$POLL" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 PIDS+=("$SERVER_PID")
 for _ in $(seq 100); do grep -q listening "$WORK/server.log" && break; sleep 0.05; done

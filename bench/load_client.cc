@@ -3,7 +3,8 @@
 // (fetch of one stored result, or protocol upload of a result file); reports requests/s, latency
 // percentiles and its own CPU time. One thread and epoll, so that on a 2-core machine the client
 // takes as little CPU (and as few runnable threads) from the server under test as it can.
-// Loopback only; bounded in count and time.
+// Loopback only; bounded in count and time. SIGUSR1 ends the run early (no new requests; the
+// figures cover what was done), for a background load that lasts as long as another one.
 //   bench_load_client fetch  HOST PORT PATH CONCURRENCY REQUESTS
 //   bench_load_client upload HOST PORT TOKEN CONCURRENCY REQUESTS RESULTS_PER_FILE [URL_PATH]
 // `upload` encodes as PTS does when PHP has bzip2 (composite_xml_bz above 40,000 bytes);
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -87,7 +89,10 @@ double CpuSeconds() {
 
 }  // namespace
 
+volatile sig_atomic_t g_stop = 0;
+
 int main(int argc, char** argv) {
+  std::signal(SIGUSR1, [](int) { g_stop = 1; });
   if (argc < 7) {
     std::fprintf(stderr, "usage: %s fetch HOST PORT PATH C N | upload HOST PORT TOKEN C N RESULTS [PATH]\n", argv[0]);
     return 2;
@@ -148,7 +153,7 @@ int main(int argc, char** argv) {
   };
   auto start_next = [&](size_t k) {
     Conn& c = conns[k];
-    if (next >= total) {
+    if (next >= total || g_stop) {
       c.request = -1;
       c.out = nullptr;
       arm(k, false);
@@ -177,6 +182,7 @@ int main(int argc, char** argv) {
   std::vector<epoll_event> events(conns.size());
   char buf[65536];
   while (done < total && Clock::now() < deadline) {
+    if (g_stop && std::all_of(conns.begin(), conns.end(), [](const Conn& c) { return c.request < 0; })) break;
     int n = epoll_wait(ep, events.data(), static_cast<int>(events.size()), 1000);
     for (int e = 0; e < n; ++e) {
       size_t k = events[e].data.u64;

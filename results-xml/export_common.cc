@@ -649,14 +649,29 @@ std::string BrandColor(std::string_view identifier) {
   return color;
 }
 
-std::optional<std::string> StandInMark(const Entry& e) {
+std::optional<std::string> EntryJsonString(const Entry& e, const char* key) {
   // Most entries carry no JSON or PTS's own keys: skip the parse unless the key is there.
-  if (!e.json || e.json->find(kStandInKey) == std::string::npos) return std::nullopt;
+  if (!e.json || e.json->find(key) == std::string::npos) return std::nullopt;
   auto j = nlohmann::json::parse(*e.json, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return std::nullopt;
-  auto it = j.find(kStandInKey);
+  auto it = j.find(key);
   if (it == j.end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
+}
+
+std::optional<std::string> StandInMark(const Entry& e) { return EntryJsonString(e, kStandInKey); }
+
+bool SameUnit(std::string_view a, std::string_view b) {
+  auto norm = [](std::string_view s) {
+    std::string n = ToLower(Trim(s));
+    return n == "mib/s" ? std::string("mb/s") : n;  // many PTS "MB/s" are MiB/s; the note says which
+  };
+  return norm(a) == norm(b);
+}
+
+bool StandInInOtherUnit(const Entry& e, const Result& r) {
+  auto scale = EntryJsonString(e, kStandInScaleKey);
+  return scale && StandInMark(e) && !SameUnit(*scale, r.scale);
 }
 
 std::string EntryLabel(const Entry& e) { return StandInMark(e) ? e.identifier + " *" : e.identifier; }

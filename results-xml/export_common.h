@@ -98,8 +98,18 @@ std::vector<std::pair<std::string, std::string>> SplitComponents(std::string_vie
 // {"stand-in":"native/fs-files-1.0.0 for pts/fs-mark-1.0"}. Every view marks such a row ("This
 // Box *") and prints StandInFootnote() with it, so it is never passed off as the original.
 inline constexpr const char* kStandInKey = "stand-in";
+// The stand-in's own unit, on an entry filed under a Result of another scale (written only while
+// the two are the same unit, MiB/s vs MB/s; older files may hold one in another unit).
+inline constexpr const char* kStandInScaleKey = "stand-in-scale";
+// A string member of an entry's JSON, nullopt when absent or not a string.
+std::optional<std::string> EntryJsonString(const Entry& e, const char* key);
 // The stand-in's label, nullopt for an entry the original program measured.
 std::optional<std::string> StandInMark(const Entry& e);
+// Units that compare directly: equal, or MB/s vs MiB/s (PTS's "MB/s" is often MiB/s).
+bool SameUnit(std::string_view a, std::string_view b);
+// A stand-in entry whose own unit is not `r`'s: no percentage may be computed against `r`'s
+// other entries.
+bool StandInInOtherUnit(const Entry& e, const Result& r);
 // How a view names an entry's row: "identifier *" for a stand-in, else the identifier.
 std::string EntryLabel(const Entry& e);
 // "* STAND-IN: <label> (not the original program)".

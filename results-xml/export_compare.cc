@@ -32,7 +32,7 @@ ComparedValue Measure(const Entry& e) {
 }
 
 void Judge(ComparedValue& v, const ComparedValue& first, const std::string& proportion) {
-  if (!v.value || !first.value) return;
+  if (!v.value || !first.value || !v.other_unit.empty() || !first.other_unit.empty()) return;
   if (*first.value != 0) v.change_pct = (*v.value - *first.value) / std::fabs(*first.value) * 100;
   if (!v.ci_low || !first.ci_low || (proportion != "HIB" && proportion != "LIB")) return;
   if (*v.ci_low <= *first.ci_high && *first.ci_low <= *v.ci_high) {
@@ -97,6 +97,7 @@ Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::v
         for (const auto& e : r.entries)
           if (e.identifier == columns[k].identifier) {
             row.values[k] = Measure(e);
+            if (StandInInOtherUnit(e, r)) row.values[k].other_unit = *EntryJsonString(e, kStandInScaleKey);
             if (row.values[k].value) break;  // a failed entry may be followed by a good one
           }
       }
@@ -133,6 +134,10 @@ std::string ComparisonToText(const Comparison& c) {
       out += "  ";
       Pad(out, ci, 12, false);
       out += " N=" + std::to_string(v.n);
+      if (!v.other_unit.empty()) {
+        out += "  (stand-in measured in " + v.other_unit + ": not compared)\n";
+        continue;
+      }
       if (k == 0) {
         out += "  (reference)\n";
         continue;

@@ -21,6 +21,7 @@ struct ComparedValue {
   // Relative to the first column: +1 better, -1 worse, 0 within noise (CIs overlap),
   // nullopt when it cannot be told (a missing value or a side with fewer than 2 trials).
   std::optional<int> verdict;
+  std::string other_unit;  // a stand-in's own unit when it is not the row's: shown, never compared
 };
 
 struct ComparedResult {

@@ -1,11 +1,13 @@
 #include "server/app.h"
 
-#include <httplib.h>
+#include <malloc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <strings.h>
 #include <thread>
 #include <nlohmann/json.hpp>
 
@@ -21,7 +23,10 @@ using nlohmann::json;
 
 namespace {
 
-void SendJson(httplib::Response& res, int status, const json& body) {
+using http::Request;
+using http::Response;
+
+void SendJson(Response& res, int status, const json& body) {
   res.status = status;
   res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
 }
@@ -29,13 +34,15 @@ void SendJson(httplib::Response& res, int status, const json& body) {
 // OpenBenchmarking wraps every answer in {"openbenchmarking": {...}}.
 json Ob(const std::string& key, json inner) { return json{{"openbenchmarking", json{{key, std::move(inner)}}}}; }
 
-std::string BearerToken(const httplib::Request& req) {
-  std::string auth = req.get_header_value("Authorization");
-  if (StartsWith(auth, "Bearer ")) return Trim(auth.substr(7));
+// The token of "Authorization: Bearer <token>" (the scheme in any case, RFC 9110 11.1); "".
+std::string BearerToken(const Request& req) {
+  std::string auth = Trim(req.get_header_value("Authorization"));
+  if (auth.size() > 7 && strncasecmp(auth.c_str(), "bearer", 6) == 0 && (auth[6] == ' ' || auth[6] == '\t'))
+    return Trim(auth.substr(7));
   return "";
 }
 
-std::string BaseUrl(const ServerOptions& o, const httplib::Request& req) {
+std::string BaseUrl(const ServerOptions& o, const Request& req) {
   if (!o.public_url.empty()) return o.public_url;
   std::string host = req.get_header_value("Host");
   return "http://" + (host.empty() ? std::string("127.0.0.1") : host);
@@ -81,7 +88,7 @@ unsigned CoreCount() {
   return n == 0 ? 2 : n;
 }
 
-int ParseIntParam(const httplib::Request& req, const char* name, int fallback, int lo, int hi) {
+int ParseIntParam(const Request& req, const char* name, int fallback, int lo, int hi) {
   if (!req.has_param(name)) return fallback;
   const std::string v = req.get_param_value(name);
   try {
@@ -101,10 +108,16 @@ App::App(Storage& storage, ServerOptions options, WallClock clock, RateLimiter::
       options_(std::move(options)),
       clock_(std::move(clock)),
       write_limiter_(options_.write_rate_per_second, options_.write_burst, rate_clock),
+      address_limiter_(options_.address_rate_per_second >= 0 ? options_.address_rate_per_second
+                                                             : 10 * options_.write_rate_per_second,
+                       options_.address_burst >= 0 ? options_.address_burst : 10 * options_.write_burst, rate_clock),
       committer_(storage_),
       gate_(options_.cpu_slots > 0 ? options_.cpu_slots : static_cast<int>(CoreCount())),
-      results_(options_.cache_seconds, options_.cache_entries, rate_clock),
-      users_(options_.cache_seconds, 4096, rate_clock) {
+      results_(options_.cache_seconds, options_.cache_entries, rate_clock, options_.cache_bytes,
+               [](const StoredResult& r) { return r.xml.size() + (r.system_logs_zip ? r.system_logs_zip->size() : 0); }),
+      users_(options_.cache_seconds, 4096, rate_clock),
+      pages_(options_.page_cache_seconds, 4096, rate_clock, options_.page_cache_bytes,
+             [](const std::string& html) { return html.size(); }) {
   fleet_ = std::make_unique<FleetService>(
       storage_, options_.fleet,
       [this](const std::string& token) -> std::optional<std::string> {
@@ -160,44 +173,76 @@ NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optio
   return r;
 }
 
-App::Stored App::CommitUpload(const NewResult& r) {
+App::Stored App::CommitUpload(const NewResult& r, const std::string& dedupe_key) {
   std::time_t when = r.uploaded_at;
-  std::string id = committer_.Insert(r, DayKey(when), [&, when](int64_t seq) {
-    return FormatResultId(when, seq, r.owner, r.summary.title);
-  });
-  return {id};
+  Dedupe dedupe;
+  // A retry repeats every field: the same file with other logs or listing is another upload.
+  if (!dedupe_key.empty() && options_.dedupe_seconds > 0)
+    dedupe = {wire::Sha256Hex(dedupe_key + "|" + (r.system_logs_zip ? wire::Sha1Hex(*r.system_logs_zip) : "-") + "|" +
+                              (r.unlisted ? "unlisted" : "listed")),
+              when - options_.dedupe_seconds};
+  try {
+    std::string id = committer_.Insert(r, DayKey(when), [&, when](int64_t seq) {
+      return FormatResultId(when, seq, r.owner, r.summary.title);
+    }, dedupe);
+    std::lock_guard lock(health_mu_);
+    write_failure_.clear();
+    return {id};
+  } catch (const StorageError& e) {
+    std::lock_guard lock(health_mu_);
+    write_failure_ = e.what();
+    throw;
+  }
 }
 
 // The handlers, with access to App's private parts.
 struct Routes {
   App& app;
 
-  // The token comes from 'Authorization: Bearer', else from a `token` form field.
-  std::string RequireUser(const httplib::Request& req, const std::string& form_token = "") {
+  static std::string Unauthenticated() {
+    return "authentication required: send 'Authorization: Bearer <token>' "
+           "(make one with: pts-native-server token create NAME)";
+  }
+
+  // The user of the request's bearer token; nullopt when it has none. Throws 401/429 for a
+  // token nobody has (and counts the failure against the address).
+  std::optional<std::string> UserOf(const Request& req) {
     std::string token = BearerToken(req);
-    if (token.empty()) token = form_token;
-    if (token.empty())
-      throw HttpError{401, "authentication required: send 'Authorization: Bearer <token>' "
-                           "(make one with: pts-native-server token create NAME)"};
+    if (token.empty()) return std::nullopt;
     if (auto known = app.users_.Get(token)) return *known;
     auto user = Authenticate(app.storage_, token);
-    if (user) app.users_.Put(token, std::make_shared<const std::string>(*user));
     if (!user) {
       if (!app.write_limiter_.Allow("auth:" + req.remote_addr))
         throw HttpError{429, "too many failed authentication attempts; slow down"};
       throw HttpError{401, "unknown or revoked token"};
     }
+    app.users_.Put(token, std::make_shared<const std::string>(*user));
+    return user;
+  }
+
+  std::string RequireUser(const Request& req) {
+    auto user = UserOf(req);
+    if (!user) throw HttpError{401, Unauthenticated()};
     return *user;
   }
 
-  void LimitWrites(const httplib::Request& req) {
-    if (!app.write_limiter_.Allow(req.remote_addr))
+  // One more write for this token and this address, or 429.
+  void LimitWrites(const Request& req) {
+    if (!app.write_limiter_.Allow("token:" + BearerToken(req)))
+      throw HttpError{429, "too many uploads or deletes with this token; retry later"};
+    if (!app.address_limiter_.Allow(req.remote_addr))
       throw HttpError{429, "too many uploads or deletes from " + req.remote_addr + "; retry later"};
+  }
+
+  // Tokens travel in the Authorization header only: a query string ends up in logs.
+  static void RefuseTokenInQuery(const Request& req) {
+    if (req.has_param("token"))
+      throw HttpError{400, "send the token as 'Authorization: Bearer <token>', not in the URL"};
   }
 
   // Runs `fn`; HttpError and storage failures become a status and a message in `shape`.
   template <typename Fn, typename Shape>
-  void Guard(httplib::Response& res, const Fn& fn, const Shape& shape) {
+  void Guard(Response& res, const Fn& fn, const Shape& shape) {
     try {
       fn();
     } catch (const HttpError& e) {
@@ -207,8 +252,25 @@ struct Routes {
     }
   }
 
-  // Form fields of /f/client.php: the body's (read here, because the HTTP library refuses
-  // url-encoded bodies over 8 KiB itself) and then the query string's.
+  // Before the body: the token (when one is sent, or `token_required`) and for writes the rate
+  // limits, so that a refused client never gets to send its body; its size limit.
+  template <typename Shape>
+  http::Admission Admit(const Request& req, bool token_required, bool write, const Shape& shape) {
+    http::Admission a;
+    Guard(a.refusal, [&] {
+      RefuseTokenInQuery(req);
+      auto user = UserOf(req);
+      if (!user && token_required) throw HttpError{401, Unauthenticated()};
+      if (user && write) LimitWrites(req);
+      a.max_body = user ? app.options_.max_body_bytes : app.options_.anonymous_body_bytes;
+    }, shape);
+    a.refused = a.refusal.status != 200;
+    if (a.refused) a.refusal.close_connection = true;
+    return a;
+  }
+
+  // Form fields of /f/client.php: the body's (url-encoded or multipart/form-data), then the
+  // query string's.
   struct Form {
     std::map<std::string, std::string> fields;
     bool has(const std::string& k) const { return fields.count(k) > 0; }
@@ -218,44 +280,32 @@ struct Routes {
     }
   };
 
-  void ClientPhpRequest(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
-    std::string body;
-    body.reserve(std::min<size_t>(std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10),
-                                  app.options_.max_body_bytes + 1));
-    bool too_big = false;
-    bool complete = reader([&](const char* data, size_t n) {
-      body.append(data, n);
-      too_big = body.size() > app.options_.max_body_bytes;
-      return !too_big;
-    });
-    // The library stops before calling us when Content-Length is already over its limit.
-    if (!complete && std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) > app.options_.max_body_bytes)
-      too_big = true;
-    if (too_big) {
-      SendJson(res, 413, Ob("error", "request body is over the size limit of " + std::to_string(app.options_.max_body_bytes) + " bytes"));
-      return;
-    }
-    if (!complete) {
-      SendJson(res, 400, Ob("error", "the request body could not be read"));
-      return;
-    }
+  void ClientPhpRequest(const Request& req, Response& res) {
     Form form;
     try {
-      for (auto& [k, v] : wire::DecodeForm(body)) form.fields.emplace(std::move(k), std::move(v));
+      const std::string type = req.get_header_value("Content-Type");
+      wire::FormFields fields = strncasecmp(type.c_str(), "multipart/form-data", 19) == 0
+                                    ? wire::DecodeMultipart(req.body, type)
+                                    : wire::DecodeForm(req.body);
+      for (auto& [k, v] : fields) form.fields.emplace(std::move(k), std::move(v));
     } catch (const wire::WireError& e) {
       SendJson(res, 400, Ob("error", e.message));
       return;
     }
     for (const auto& [k, v] : req.params) form.fields.emplace(k, v);
+    if (form.has("token")) {
+      SendJson(res, 400, Ob("error", "send the token as 'Authorization: Bearer <token>', not as a form field"));
+      return;
+    }
     ClientPhp(req, form, res);
   }
 
-  void ClientPhp(const httplib::Request& req, const Form& form, httplib::Response& res) {
+  void ClientPhp(const Request& req, const Form& form, Response& res) {
     const std::string r = form.get("r");
     if (r == "upload_test_result") {
       Guard(res, [&] {
+        std::string user = RequireUser(req);
         LimitWrites(req);
-        std::string user = RequireUser(req, form.get("token"));
         auto pass = app.gate_.Enter();  // decoding and checking are the CPU-heavy part
         wire::Upload up;
         try {
@@ -272,7 +322,7 @@ struct Routes {
                                             std::move(up.local_file_name), up.unlisted, std::move(up.xml_sha1),
                                             std::move(up.xml_deflated));
         { auto leave = std::move(pass); }  // not held while waiting for the commit
-        auto stored = app.CommitUpload(checked);
+        auto stored = app.CommitUpload(checked, wire::Sha256Hex(BearerToken(req)));
         SendJson(res, 200, Ob("upload", {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}}));
       }, [](const std::string& m) { return Ob("upload", {{"error", m}}); });
     } else if (r == "clone_openbenchmarking_result" || r == "is_openbenchmarking_result" ||
@@ -287,7 +337,7 @@ struct Routes {
         if (!stored) throw HttpError{404, "no result with ID '" + id.substr(0, 64) + "'"};
         if (r == "clone_openbenchmarking_system_logs") {
           if (!stored->system_logs_zip) throw HttpError{404, "result " + stored->id + " has no system logs"};
-          res.set_content(*stored->system_logs_zip, "application/zip");
+          res.set_shared_content(stored, *stored->system_logs_zip, "application/zip");
           return;
         }
         json logs = stored->system_logs_zip ? json(wire::Sha1Hex(*stored->system_logs_zip)) : json(false);
@@ -298,14 +348,14 @@ struct Routes {
     }
   }
 
-  json Listed(const ListedResult& l, const httplib::Request& req) {
+  json Listed(const ListedResult& l, const Request& req) {
     return {{"id", l.id},         {"title", l.title},   {"owner", l.owner},
             {"uploaded_at", l.uploaded_at}, {"systems", l.systems}, {"tests", l.tests},
             {"system_count", l.system_count}, {"result_count", l.result_count},
             {"url", BaseUrl(app.options_, req) + "/result/" + l.id}};
   }
 
-  SearchQuery QueryOf(const httplib::Request& req) {
+  SearchQuery QueryOf(const Request& req) {
     SearchQuery q;
     q.text = req.get_param_value("q");
     q.test = req.get_param_value("test");
@@ -317,40 +367,110 @@ struct Routes {
     return q;
   }
 
-  // The fleet's routes (server/fleet_service.h), whose handlers answer before they return on
-  // this transport (a long-poll blocks its request thread while it waits).
-  void InstallFleet(httplib::Server& svr) {
+  // "ok"; "degraded" while writes fail (reads may still work); "storage unavailable". Where the
+  // data lives (a file path) only for a client with a valid token.
+  void Healthz(const Request& req, Response& res) {
+    const bool reachable = app.storage_.Healthy();
+    std::string failure;
+    {
+      std::lock_guard lock(app.health_mu_);
+      failure = app.write_failure_;
+    }
+    const std::string where = app.storage_.Describe();
+    json out{{"status", !reachable ? "storage unavailable" : failure.empty() ? "ok" : "degraded"},
+             {"storage", where.substr(0, where.find(':'))}};
+    if (!failure.empty()) out["reason"] = "writes fail: " + failure;
+    try {
+      if (UserOf(req)) out["storage"] = where;
+    } catch (const HttpError&) {
+    }
+    SendJson(res, reachable && failure.empty() ? 200 : 503, out);
+  }
+
+  // A result page (several IDs: merged), one page of `page_results` charts, from the cache when
+  // it was rendered lately; rendering shares the CPU gate with uploads, one render per page at a
+  // time (a second view of the same page waits for the first and takes its copy).
+  std::shared_ptr<const std::string> ResultPage(const std::string& ids_text, int page) {
+    auto ids = Split(ids_text, ',');
+    if (ids.size() > 12) throw HttpError{400, "at most 12 results can be compared"};
+    std::string key;
+    for (auto& id : ids) key += (key.empty() ? "" : ",") + (id = Trim(id));
+    key += "#" + std::to_string(page);
+    if (auto hit = app.pages_.Get(key)) return hit;
+    std::vector<StoredResult> found;
+    for (const auto& id : ids) {
+      auto stored = app.Fetch(id);
+      if (!stored) throw HttpError{404, "no result with ID '" + id.substr(0, 64) + "'"};
+      found.push_back(*stored);
+    }
+    auto pass = app.gate_.Enter();
+    if (auto hit = app.pages_.Get(key)) return hit;  // rendered while this one waited
+    size_t input = 0;
+    for (const auto& r : found) input += r.xml.size();
+    PageWindow window{static_cast<size_t>(page), app.options_.page_results};
+    auto html = std::make_shared<const std::string>(RenderResultPage(found, window));
+    found.clear();
+    app.pages_.Put(key, html);
+    // A large file's parse and render memory goes back to the system now, not whenever (if
+    // ever) each thread's malloc arena trims itself: 16 views of a 7 MB result kept 3.5 GB.
+    if (input > (1u << 20)) malloc_trim(0);
+    return html;
+  }
+
+  // The fleet's routes (server/fleet_service.h). They may answer later (a long-poll parks until
+  // there is work or its deadline): the connection waits suspended, holding no worker thread.
+  // The same protections as the results API: tokens in the header only, a body limit decided
+  // before the body is read, the write rate limits on what a user changes (jobs, schedules),
+  // and failed token checks counted against the address (agent tokens are checked by the fleet).
+  void InstallFleet(http::Router& svr) {
+    auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
     for (auto& route : app.fleet_->Routes()) {
-      httplib::Server::Handler handler = [this, handle = route.handle](const httplib::Request& req, httplib::Response& res) {
-        FleetRequest f;
-        f.method = req.method;
-        for (size_t i = 1; i < req.matches.size(); ++i) f.groups.push_back(req.matches[i]);
-        f.bearer = BearerToken(req);
-        for (const auto& [k, v] : req.params) f.params.emplace(k, v);
-        f.body = req.body;
-        FleetResponse out;
-        handle(f, [&out](FleetResponse r) { out = std::move(r); });
-        res.status = out.status;
-        if (out.status != 204) res.set_content(out.body, out.content_type);
-      };
-      if (route.method == "GET") svr.Get(route.pattern, handler);
-      else if (route.method == "POST") svr.Post(route.pattern, handler);
-      else svr.Delete(route.pattern, handler);
+      const bool agent = route.pattern.rfind("/api/v1/fleet/agent/", 0) == 0;
+      const bool write = !agent && route.method != "GET";
+      svr.AddAsync(
+          route.method, route.pattern,
+          [this, handle = route.handle](const Request& req, Response& res, http::Done done) {
+            FleetRequest f;
+            f.method = req.method;
+            for (size_t i = 1; i < req.matches.size(); ++i) f.groups.push_back(req.matches[i]);
+            f.bearer = BearerToken(req);
+            for (const auto& [k, v] : req.params) f.params.emplace(k, v);
+            f.body = req.body;
+            const bool sent_token = !f.bearer.empty();
+            handle(f, [this, &res, done, sent_token, addr = req.remote_addr](FleetResponse out) {
+              if (out.status == 401 && sent_token && !app.write_limiter_.Allow("auth:" + addr)) {
+                out.status = 429;
+                out.content_type = "application/json";
+                out.body = json{{"error", "too many failed authentication attempts; slow down"}}.dump();
+              }
+              res.status = out.status;
+              if (out.status != 204) res.set_content(std::move(out.body), out.content_type);
+              done();
+            });
+          },
+          [this, agent, write, err_shape](const Request& req) {
+            if (!agent) return Admit(req, false, write, err_shape);
+            http::Admission a;  // an agent's token is no user's: the fleet checks it
+            Guard(a.refusal, [&] {
+              RefuseTokenInQuery(req);
+              a.max_body = BearerToken(req).empty() ? app.options_.anonymous_body_bytes : app.options_.max_body_bytes;
+            }, err_shape);
+            a.refused = a.refusal.status != 200;
+            if (a.refused) a.refusal.close_connection = true;
+            return a;
+          });
     }
   }
 
-  void Install(httplib::Server& svr) {
+  void Install(http::Router& svr) {
     auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
-    svr.Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
-      bool ok = app.storage_.Healthy();
-      SendJson(res, ok ? 200 : 503, {{"status", ok ? "ok" : "storage unavailable"}, {"storage", app.storage_.Describe()}});
-    });
-    svr.Post("/f/client.php", [this](const httplib::Request& req, httplib::Response& res,
-                                     const httplib::ContentReader& reader) { ClientPhpRequest(req, res, reader); });
+    auto ob_upload_shape = [](const std::string& m) { return Ob("upload", {{"error", m}}); };
+    svr.Get("/healthz", [this](const Request& req, Response& res) { Healthz(req, res); });
+    svr.Post("/f/client.php", [this](const Request& req, Response& res) { ClientPhpRequest(req, res); },
+             [this, ob_upload_shape](const Request& req) { return Admit(req, false, false, ob_upload_shape); });
 
-    svr.Post("/api/v1/results", [this, err_shape](const httplib::Request& req, httplib::Response& res) {
+    svr.Post("/api/v1/results", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
-        LimitWrites(req);
         std::string user = RequireUser(req);
         std::string sha = req.get_header_value("X-Composite-Sha1");
         if (!sha.empty() && sha != wire::Sha1Hex(req.body))
@@ -360,134 +480,113 @@ struct Routes {
           auto pass = app.gate_.Enter();
           return app.CheckUpload(user, req.body, std::nullopt, req.get_param_value("name"), unlisted);
         }();
-        auto stored = app.CommitUpload(checked);
+        auto stored = app.CommitUpload(checked, wire::Sha256Hex(BearerToken(req)));
         SendJson(res, 201, {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}});
       }, err_shape);
-    });
-    svr.Get("/api/v1/results", [this, err_shape](const httplib::Request& req, httplib::Response& res) {
+    }, [this, err_shape](const Request& req) { return Admit(req, true, true, err_shape); });
+    svr.Get("/api/v1/results", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
         json list = json::array();
         for (const auto& l : app.storage_.Search(QueryOf(req))) list.push_back(Listed(l, req));
         SendJson(res, 200, {{"results", list}});
       }, err_shape);
     });
-    svr.Get(R"(/api/v1/results/([^/]+)/composite\.xml)", [this, err_shape](const httplib::Request& req, httplib::Response& res) {
-      Guard(res, [&] {
-        auto stored = app.Fetch(req.matches[1]);
-        if (!stored) throw HttpError{404, "no result with ID '" + std::string(req.matches[1]).substr(0, 64) + "'"};
-        res.set_header("ETag", "\"" + stored->xml_sha1 + "\"");
-        // Written from the shared stored bytes: no copy per request.
-        res.set_content_provider(
-            stored->xml.size(), "application/xml",
-            [stored](size_t offset, size_t length, httplib::DataSink& sink) {
-              return sink.write(stored->xml.data() + offset, length);
+    auto send_xml = [](Response& res, const std::shared_ptr<const StoredResult>& stored) {
+      res.set_header("ETag", "\"" + stored->xml_sha1 + "\"");
+      res.set_shared_content(stored, stored->xml, "application/xml");  // no copy per request
+    };
+    svr.Get(R"(/api/v1/results/([^/]+)/composite\.xml)",
+            [this, send_xml](const Request& req, Response& res) {  // fetched lately: from memory, at once
+              auto stored = app.results_.Get(req.matches[1]);
+              if (stored) send_xml(res, stored);
+              return stored != nullptr;
+            },
+            [this, err_shape, send_xml](const Request& req, Response& res) {
+              Guard(res, [&] {
+                auto stored = app.Fetch(req.matches[1]);
+                if (!stored) throw HttpError{404, "no result with ID '" + req.matches[1].substr(0, 64) + "'"};
+                send_xml(res, stored);
+              }, err_shape);
             });
-      }, err_shape);
-    });
-    svr.Get(R"(/api/v1/results/([^/]+))", [this, err_shape](const httplib::Request& req, httplib::Response& res) {
+    svr.Get(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
         auto stored = app.Fetch(req.matches[1]);
-        if (!stored) throw HttpError{404, "no result with ID '" + std::string(req.matches[1]).substr(0, 64) + "'"};
+        if (!stored) throw HttpError{404, "no result with ID '" + req.matches[1].substr(0, 64) + "'"};
         SendJson(res, 200, {{"id", stored->id}, {"title", stored->title}, {"owner", stored->owner},
                             {"unlisted", stored->unlisted}, {"uploaded_at", stored->uploaded_at},
                             {"composite_xml_hash", stored->xml_sha1}, {"composite_xml", stored->xml},
                             {"system_logs_available", stored->system_logs_zip.has_value()}});
       }, err_shape);
     });
-    svr.Delete(R"(/api/v1/results/([^/]+))", [this, err_shape](const httplib::Request& req, httplib::Response& res) {
+    svr.Delete(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
-        LimitWrites(req);
+        RefuseTokenInQuery(req);
         std::string user = RequireUser(req);
-        switch (app.storage_.Delete(req.matches[1], user)) {
-          case DeleteOutcome::kDeleted: app.results_.Erase(req.matches[1]); res.status = 204; return;
-          case DeleteOutcome::kNotFound: throw HttpError{404, "no result with ID '" + std::string(req.matches[1]).substr(0, 64) + "'"};
-          case DeleteOutcome::kForbidden: throw HttpError{403, "result " + std::string(req.matches[1]) + " belongs to another user"};
+        LimitWrites(req);
+        const std::string& id = req.matches[1];
+        switch (app.storage_.Delete(id, user)) {
+          case DeleteOutcome::kDeleted:
+            app.results_.Erase(id);
+            app.pages_.EraseIf([&](const std::string& key) {
+              for (const auto& part : Split(key.substr(0, key.rfind('#')), ','))
+                if (part == id) return true;
+              return false;
+            });
+            res.status = 204;
+            return;
+          case DeleteOutcome::kNotFound: throw HttpError{404, "no result with ID '" + id.substr(0, 64) + "'"};
+          case DeleteOutcome::kForbidden: throw HttpError{403, "result " + id + " belongs to another user"};
         }
       }, err_shape);
     });
 
     // Web pages.
-    auto list_page = [this](const httplib::Request& req, httplib::Response& res) {
+    auto html_errors = [](Response& res, const auto& fn) {
       try {
-        SearchQuery q = QueryOf(req);
-        res.set_content(RenderListPage(app.storage_.Search(q), q), "text/html; charset=utf-8");
+        fn();
       } catch (const HttpError& e) {
         res.status = e.status;
         res.set_content(RenderErrorPage(e.status, e.message), "text/html; charset=utf-8");
-      } catch (const StorageError& e) {
+      } catch (const StorageError&) {
         res.status = 503;
         res.set_content(RenderErrorPage(503, "storage unavailable"), "text/html; charset=utf-8");
       }
     };
+    auto list_page = [this, html_errors](const Request& req, Response& res) {
+      html_errors(res, [&] {
+        SearchQuery q = QueryOf(req);
+        res.set_content(RenderListPage(app.storage_.Search(q), q), "text/html; charset=utf-8");
+      });
+    };
     svr.Get("/", list_page);
     svr.Get("/results", list_page);
-    svr.Get(R"(/result/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
-      std::vector<StoredResult> found;
-      try {
-        auto ids = Split(std::string(req.matches[1]), ',');
-        if (ids.size() > 12) throw HttpError{400, "at most 12 results can be compared"};
-        for (const auto& id : ids) {
-          auto stored = app.Fetch(Trim(id));
-          if (!stored) throw HttpError{404, "no result with ID '" + Trim(id).substr(0, 64) + "'"};
-          found.push_back(*stored);
-        }
-        res.set_content(RenderResultPage(found), "text/html; charset=utf-8");
-      } catch (const HttpError& e) {
-        res.status = e.status;
-        res.set_content(RenderErrorPage(e.status, e.message), "text/html; charset=utf-8");
-      } catch (const StorageError& e) {
-        res.status = 503;
-        res.set_content(RenderErrorPage(503, "storage unavailable"), "text/html; charset=utf-8");
-      }
+    svr.Get(R"(/result/([^/]+))", [this, html_errors](const Request& req, Response& res) {
+      html_errors(res, [&] {
+        const int page = ParseIntParam(req, "page", 1, 1, 1 << 20) - 1;
+        auto html = ResultPage(req.matches[1], page);
+        res.set_shared_content(html, *html, "text/html; charset=utf-8");
+      });
     });
 
     InstallFleet(svr);
 
-    // Everything else that names a known path with the wrong method: 405, not a silent 404.
-    auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {
+    svr.not_found = [](const Request& req, Response& res) {
+      SendJson(res, 404, {{"error", "no such page: " + req.path.substr(0, 100)}});
+    };
+    svr.not_allowed = [](const Request& req, Response& res) {
       SendJson(res, 405, {{"error", "method " + req.method + " is not allowed on " + req.path.substr(0, 100)}});
     };
-    svr.Get("/f/client.php", not_allowed);
-    for (const char* p : {"/f/client.php", "/api/v1/results.*", "/result/.*", "/healthz", "/"}) {
-      svr.Put(p, not_allowed);
-      svr.Patch(p, not_allowed);
-      svr.Delete(p, not_allowed);
-    }
-    svr.Post("/api/v1/results/.*", not_allowed);
-    svr.Post("/result/.*", not_allowed);
-
-    svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-      if (!res.body.empty()) return;
-      std::string msg = res.status == 413 ? "request body is over the size limit"
-                        : res.status == 404 ? "no such page: " + req.path.substr(0, 100)
-                                            : "request failed";
-      SendJson(res, res.status, {{"error", msg}});
-    });
-    svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-      std::string msg = "internal error";
-      try {
-        std::rethrow_exception(ep);
-      } catch (const std::exception& e) {
-        msg += std::string(": ") + e.what();
-      } catch (...) {
-      }
-      SendJson(res, 500, {{"error", msg}});
-    });
-    svr.set_payload_max_length(app.options_.max_body_bytes);
-    svr.set_keep_alive_max_count(1000);
-    // Without it small answers wait out the peer's delayed ACK (~40 ms each).
-    svr.set_tcp_nodelay(true);
-    svr.set_read_timeout(30);
-    int threads = app.options_.threads;
-    svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    svr.internal_error = [](const Request&, Response& res, const std::string& what) {
+      SendJson(res, 500, {{"error", "internal error: " + what}});
+    };
   }
 };
 
 App::~App() = default;
 
-void App::Install(httplib::Server& server) {
+void App::Install(http::Router& router) {
   routes_ = std::make_unique<Routes>(Routes{*this});
-  routes_->Install(server);
+  routes_->Install(router);
 }
 
 }  // namespace ptsn::server

@@ -9,31 +9,42 @@
 #include <memory>
 #include <string>
 
+#include <mutex>
+
 #include "server/fair_gate.h"
 #include "server/fleet_service.h"
 #include "server/group_commit.h"
+#include "server/http.h"
 #include "server/rate_limit.h"
 #include "server/storage.h"
 #include "server/ttl_cache.h"
 #include "server/upload_check.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace ptsn::server {
 
 struct ServerOptions {
   std::string public_url;                 // base of the "url" in upload answers; "" = from the Host header
-  size_t max_body_bytes = 16 << 20;       // whole request
+  size_t max_body_bytes = 16 << 20;       // whole request, from a client with a valid token
+  size_t anonymous_body_bytes = 64 << 10; // a POST without a token (a clone request is a few bytes)
   size_t max_xml_bytes = 8 << 20;         // the result file after decompression
   UploadLimits xml_limits;
-  double write_rate_per_second = 10;      // uploads + deletes + failed logins per client address; 0 = off
+  // Uploads + deletes per token, and failed logins per client address; 0 = off.
+  double write_rate_per_second = 10;
   double write_burst = 60;
-  int threads = 64;                       // one per keep-alive connection being served
+  // Writes per client address, whatever the token (many clients may share one address);
+  // < 0 = ten times the per-token figures.
+  double address_rate_per_second = -1;
+  double address_burst = -1;
+  // A second upload of the same file (composite_xml_hash) with the same token within this many
+  // seconds gets the first one's ID instead of a new result (a retry after a lost answer); 0 = off.
+  int64_t dedupe_seconds = 24 * 3600;
   int cpu_slots = 0;                      // requests doing CPU work at once (FairGate); 0 = one per core
   double cache_seconds = 10;              // how long a fetched result / token is served from memory; 0 = off
   size_t cache_entries = 256;             // results kept in memory at most
+  size_t cache_bytes = 256 << 20;         // ... and their bytes at most
+  size_t page_results = 50;               // charts per result page (larger results are paged)
+  double page_cache_seconds = 600;        // rendered pages kept (a delete here drops them at once)
+  size_t page_cache_bytes = 64 << 20;
   FleetOptions fleet;                     // agents, schedules, history (server/fleet_service.h)
 };
 
@@ -44,8 +55,8 @@ class App {
   App(Storage& storage, ServerOptions options, WallClock clock = [] { return std::time(nullptr); },
       RateLimiter::Clock rate_clock = RateLimiter::SteadySeconds);
   ~App();
-  // Installs every route, the limits and the error handlers on `server`.
-  void Install(httplib::Server& server);
+  // Adds every route and the error answers to `router`.
+  void Install(http::Router& router);
 
   const ServerOptions& options() const { return options_; }
   Storage& storage() { return storage_; }
@@ -62,7 +73,9 @@ class App {
   NewResult CheckUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
                         std::string local_file_name, bool unlisted, std::string xml_sha1 = "",
                         std::optional<std::string> xml_deflated = std::nullopt);
-  Stored CommitUpload(const NewResult& result);
+  // `dedupe_key` (the token's hash): the same upload (file, logs, listing) this key stored within
+  // dedupe_seconds is answered with that result's ID; "" = always a new result.
+  Stored CommitUpload(const NewResult& result, const std::string& dedupe_key = "");
   // A stored result, from memory when it was fetched lately; nullptr when there is none.
   std::shared_ptr<const StoredResult> Fetch(const std::string& id);
 
@@ -70,11 +83,15 @@ class App {
   Storage& storage_;
   ServerOptions options_;
   WallClock clock_;
-  RateLimiter write_limiter_;
+  RateLimiter write_limiter_;    // per token (and failed logins per address)
+  RateLimiter address_limiter_;  // writes per address
+  std::mutex health_mu_;
+  std::string write_failure_;    // why the last write failed; "" after a success
   GroupCommitter committer_;
   FairGate gate_;
   TtlCache<StoredResult> results_;
   TtlCache<std::string> users_;  // token → user name
+  TtlCache<std::string> pages_;  // "ID[,ID...]#page" → rendered HTML
   std::unique_ptr<FleetService> fleet_;
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
   friend struct Routes;

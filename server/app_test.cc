@@ -346,3 +346,42 @@ TEST_F(SmallLimitsTest, OversizeBodiesAndFloodsAreRefused) {
 
 }  // namespace
 }  // namespace ptsn::server
+
+namespace ptsn::server {
+namespace {
+
+class PagedTest : public AppTest {
+ protected:
+  static ServerOptions Paged() {
+    ServerOptions o;
+    o.page_results = 10;
+    o.cache_seconds = 0;  // stored results are not kept: a page served after its row is gone came from the page cache
+    return o;
+  }
+  PagedTest() : AppTest(Paged()) {}
+};
+
+TEST_F(PagedTest, LargeResultsArePagedAndRenderedPagesAreCachedUntilADelete) {
+  std::string id = Upload(SampleCompositeXml("Paged", 25), alice_);
+  auto first = http_.Get("/result/" + id);
+  ASSERT_EQ(first->status, 200);
+  EXPECT_NE(first->body.find("page 1 of 3"), std::string::npos);
+  auto last = http_.Get("/result/" + id + "?page=3");
+  ASSERT_EQ(last->status, 200);
+  EXPECT_NE(last->body.find("Results 21&ndash;25"), std::string::npos);
+  EXPECT_LT(last->body.size(), first->body.size());
+  EXPECT_EQ(http_.Get("/result/" + id + "?page=4")->status, 404);
+  // The row goes behind the server's back: the rendered page is still served from memory...
+  ASSERT_EQ(server_.storage().Delete(id, "alice"), DeleteOutcome::kDeleted);
+  EXPECT_EQ(http_.Get("/api/v1/results/" + id)->status, 404);
+  EXPECT_EQ(http_.Get("/result/" + id)->body, first->body);
+  // ... and a delete through the server drops it at once.
+  std::string other = Upload(SampleCompositeXml("Paged Again", 5), alice_);
+  ASSERT_EQ(http_.Get("/result/" + other)->status, 200);
+  httplib::Headers as_alice{{"Authorization", "Bearer " + alice_}};
+  ASSERT_EQ(http_.Delete("/api/v1/results/" + other, as_alice)->status, 204);
+  EXPECT_EQ(http_.Get("/result/" + other)->status, 404);
+}
+
+}  // namespace
+}  // namespace ptsn::server

@@ -1,7 +1,7 @@
-// Admits at most `slots` callers at once and the rest strictly in arrival order. The server
-// keeps one thread per keep-alive connection (cpp-httplib), so 50 clients mean 50 threads; left
-// alone, all of them are runnable at once on 2 cores and the scheduler's time slicing gives some
-// requests a long wait (a long p99). Passing the CPU-heavy part of each request through this
+// Admits at most `slots` callers at once and the rest strictly in arrival order. The server runs
+// requests on a pool of worker threads (64 by default), so 50 uploading clients mean 50 busy
+// threads; left alone, all of them are runnable at once on 2 cores and the scheduler's time
+// slicing gives some requests a long wait (a long p99). Page renders pass through the same gate. Passing the CPU-heavy part of each request through this
 // gate keeps about one runnable thread per core and serves requests first come, first served.
 // A waiter sleeps on its own WakeFlag, set after the gate's mutex is released: a condition
 // variable signalled under the mutex made each woken thread block once more on that mutex.

@@ -238,15 +238,18 @@ void FleetService::Poll(const FleetRequest& req, const FleetRespond& respond) {
                                  {"lease_seconds", options_.limits.lease_seconds}}}}));
   };
   Seen(machine);
+  const std::uint64_t generation = waiters_.Generation();
   auto task = store_.Claim(machine, session, clock_(), options_.limits);
   if (task || wait == 0) {
     answer(task);
     return;
   }
-  // Nothing now: wait for a job for this machine (or the deadline), then look once more.
-  waiters_.WaitBlocking(machine, FleetWaiters::Clock::now() + std::chrono::seconds(wait));
-  Seen(machine);
-  answer(store_.Claim(machine, session, clock_(), options_.limits));
+  // Nothing now: the poll is parked (no thread held) until a job for this machine is created
+  // or the deadline. Either way it is answered "nothing yet" and the agent polls again at once,
+  // so the claim runs on a request thread of its own, not on the thread that woke us.
+  waiters_.Wait(
+      machine, FleetWaiters::Clock::now() + std::chrono::seconds(wait),
+      [respond](bool) { respond({204, "application/json", ""}); }, generation);
 }
 
 void FleetService::Renew(const FleetRequest& req, const FleetRespond& respond) {

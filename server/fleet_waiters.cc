@@ -1,6 +1,5 @@
 #include "server/fleet_waiters.h"
 
-#include <future>
 #include <vector>
 
 namespace ptsn::server {
@@ -25,11 +24,13 @@ void FleetWaiters::Shutdown() {
   for (auto& w : wakes) w(false);
 }
 
-void FleetWaiters::Wait(const std::string& machine, Clock::time_point deadline, Wake wake) {
+void FleetWaiters::Wait(const std::string& machine, Clock::time_point deadline, Wake wake,
+                        std::optional<std::uint64_t> since) {
   std::unique_lock lock(mu_);
-  if (stop_) {
+  if (stop_ || (since && *since != generation_)) {
+    const bool woken = !stop_;
     lock.unlock();
-    wake(false);
+    wake(woken);
     return;
   }
   const std::uint64_t id = next_id_++;
@@ -62,22 +63,22 @@ void FleetWaiters::WakeAll(std::multimap<std::string, std::uint64_t>::iterator f
   for (auto& w : wakes) w(true);
 }
 
+std::uint64_t FleetWaiters::Generation() const {
+  std::lock_guard lock(mu_);
+  return generation_;
+}
+
 void FleetWaiters::Notify(const std::string& machine) {
   std::unique_lock lock(mu_);
+  ++generation_;
   auto range = by_machine_.equal_range(machine);
   WakeAll(range.first, range.second, lock);
 }
 
 void FleetWaiters::NotifyAll() {
   std::unique_lock lock(mu_);
+  ++generation_;
   WakeAll(by_machine_.begin(), by_machine_.end(), lock);
-}
-
-bool FleetWaiters::WaitBlocking(const std::string& machine, Clock::time_point deadline) {
-  auto done = std::make_shared<std::promise<bool>>();
-  auto result = done->get_future();
-  Wait(machine, deadline, [done](bool woken) { done->set_value(woken); });
-  return result.get();
 }
 
 size_t FleetWaiters::waiting() const {

@@ -1,8 +1,7 @@
 // Agents waiting for work (long-polls), woken when a job for their machine is created. A waiter
 // is a callback, not a thread: `wake` runs once, on the thread that notifies or on the timer
-// thread at the deadline, so a transport that can park a request without a thread (answering it
-// later) can wait on this without pinning a thread per idle agent. Today's transport
-// (cpp-httplib, a thread per connection) blocks its request thread on a promise instead.
+// thread at the deadline, and the HTTP layer keeps the parked request's connection suspended
+// meanwhile (http::AsyncHandler), so an idle agent costs a socket, not a thread.
 #pragma once
 
 #include <chrono>
@@ -11,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -27,11 +27,14 @@ class FleetWaiters {
   // Wakes everyone still waiting with false; later waits are woken at once (the server stops).
   void Shutdown();
 
-  void Wait(const std::string& machine, Clock::time_point deadline, Wake wake);
+  // `since`: a Generation() read before the caller looked for work; when any Notify came after
+  // it, `wake` runs at once (true), so a job created between that look and this wait is not
+  // missed until the deadline. Spurious at worst: the woken agent only polls again.
+  void Wait(const std::string& machine, Clock::time_point deadline, Wake wake,
+            std::optional<std::uint64_t> since = std::nullopt);
+  std::uint64_t Generation() const;
   void Notify(const std::string& machine);
   void NotifyAll();
-  // Blocks the calling thread until woken or the deadline (the cpp-httplib adapter).
-  bool WaitBlocking(const std::string& machine, Clock::time_point deadline);
 
   size_t waiting() const;
   bool IsWaiting(const std::string& machine) const;
@@ -52,6 +55,7 @@ class FleetWaiters {
   std::multimap<std::string, std::uint64_t> by_machine_;
   std::multimap<Clock::time_point, std::uint64_t> by_deadline_;
   std::uint64_t next_id_ = 1;
+  std::uint64_t generation_ = 0;  // Notify/NotifyAll calls so far
   bool stop_ = false;
   std::thread timer_;
 };

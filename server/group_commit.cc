@@ -2,11 +2,13 @@
 
 namespace ptsn::server {
 
-std::string GroupCommitter::Insert(const NewResult& result, const std::string& day_key, IdMaker make_id) {
+std::string GroupCommitter::Insert(const NewResult& result, const std::string& day_key, IdMaker make_id,
+                                   Dedupe dedupe) {
   Waiter me;
   me.request.result = &result;
   me.request.day_key = day_key;
   me.request.make_id = std::move(make_id);
+  me.request.dedupe = std::move(dedupe);
   {
     std::lock_guard lock(mu_);
     queue_.push_back(&me);

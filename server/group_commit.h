@@ -24,7 +24,7 @@ class GroupCommitter {
   explicit GroupCommitter(Storage& storage, size_t max_batch = 64) : storage_(storage), max_batch_(max_batch) {}
   // Returns once the insert is durable (its batch committed): the new ID. Throws StorageError
   // when it was refused or its batch's transaction failed.
-  std::string Insert(const NewResult& result, const std::string& day_key, IdMaker make_id);
+  std::string Insert(const NewResult& result, const std::string& day_key, IdMaker make_id, Dedupe dedupe = {});
 
  private:
   enum State : int { kQueued, kLead, kDone };

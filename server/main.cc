@@ -1,11 +1,11 @@
-// pts-native-server: serve results (`--data DIR --listen HOST:PORT`) or manage upload tokens
-// (`token create NAME --data DIR`).
+// pts-native-server: serve results (`--data DIR --listen HOST:PORT`), manage upload tokens
+// (`token create NAME --data DIR`) or import test downloads (`import-downloads DIR --data D`).
 
-#include <atomic>
-#include <chrono>
+#include <pthread.h>
+
 #include <csignal>
+#include <type_traits>
 #include <iostream>
-#include <thread>
 
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
@@ -15,6 +15,8 @@
 #include "runner/fleet/job_spec.h"
 #include "server/auth.h"
 #include "server/fleet_store.h"
+#include "runner/common/strings.h"
+#include "server/downloads.h"
 #include "server/http_server.h"
 
 namespace {
@@ -22,32 +24,47 @@ namespace {
 constexpr const char* kUsage =
     "usage: pts-native-server [--data DIR] [--database URL] [--listen HOST:PORT] [--public-url URL]\n"
     "                         [--threads N] [--write-rate PER_SECOND] [--write-burst N]\n"
+    "                         [--address-write-rate PER_SECOND] [--address-write-burst N]\n"
     "                         [--max-body BYTES] [--max-xml BYTES] [--cpu-slots N] [--cache-seconds S]\n"
-    "       [--fleet-lease S] [--fleet-poll S] [--fleet-return S] [--fleet-queue S] [--fleet-offline S]\n"
-    "       [--fleet-webhook URL] [--fleet-min-change PCT] [--fleet-window N]\n"
+    "                         [--max-connections N] [--max-connections-per-address N]\n"
+    "                         [--header-timeout S] [--body-timeout S] [--trust-proxy ADDR[,ADDR...]]\n"
+    "                         [--dedupe-seconds S]\n"
+    "                         [--fleet-lease S] [--fleet-poll S] [--fleet-return S] [--fleet-queue S]\n"
+    "                         [--fleet-offline S] [--fleet-webhook URL] [--fleet-min-change PCT] [--fleet-window N]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
     "       pts-native-server token create --agent MACHINE [--data DIR] [--database URL]\n"
+    "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
     "  --database URL   postgresql://... to use PostgreSQL instead of SQLite\n"
     "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
     "  --cpu-slots N    requests decoding/checking at once, the rest wait first come first served\n"
     "                   (default: one per core)\n"
+    "  --downloads DIR  test downloads served as GET /downloads/<sha256> (default DATA/downloads;\n"
+    "                   import-downloads fills it)\n"
     "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
     "                   0 = off; bounds how late a delete by another server process is seen)\n"
+    "  --threads N      threads running requests (default 64); connections beyond them wait, idle\n"
+    "                   or slow ones cost no thread\n"
+    "  --write-rate     uploads and deletes per second per token (default 10, burst 60; 0 = no limit)\n"
+    "  --address-write-rate  ... per client address, all tokens together (default 10x the above)\n"
+    "  --max-connections-per-address  open connections from one address (default 256; 0 = no cap,\n"
+    "                   e.g. behind a reverse proxy that caps them itself)\n"
+    "  --header-timeout S  a request's headers must be in within S seconds of the connection's\n"
+    "                   start or previous answer (default 30; also the keep-alive idle time)\n"
+    "  --body-timeout S its body within S seconds of its headers (default 120)\n"
+    "  --trust-proxy    addresses of reverse proxies whose X-Real-IP / X-Forwarded-For names the client\n"
+    "  --dedupe-seconds the same file uploaded again with the same token within S seconds gets the\n"
+    "                   first upload's ID (default 86400; 0 = off)\n"
     "  --fleet-lease S  an agent's hold on a running task; renewed every S/3 (default 30)\n"
-    "  --fleet-poll S   longest long-poll of an idle agent (default 25)\n"
+    "  --fleet-poll S   longest long-poll of an idle agent (default 25; a parked poll holds no thread)\n"
     "  --fleet-return S a machine that lost a task's lease has S seconds to come back for the\n"
     "                   retry before the task fails (default 3600)\n"
     "  --fleet-queue S  a task no machine took within S seconds fails (default 86400)\n"
-    "  --fleet-offline S machines not heard from in S seconds show as offline (default 90)\n"
+    "  --fleet-offline S  machines not heard from in S seconds show as offline (default 90)\n"
     "  --fleet-webhook URL  POST each regression/improvement there as JSON\n"
     "  --fleet-min-change PCT  smaller moves are never flagged (default 2)\n"
     "  --fleet-window N results of a machine each new one is compared with (default 5)\n"
     "  token create --agent MACHINE  a fleet agent's token (replaces that machine's earlier one)\n";
-
-std::atomic<bool> g_stop{false};
-
-void OnSignal(int) { g_stop = true; }
 
 std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
   if (auto db = args.Value("--database")) return ptsn::server::OpenStorage(*db);
@@ -56,35 +73,67 @@ std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
   return ptsn::server::OpenSqliteStorage(dir + "/results.db");
 }
 
-size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) {
+// The value of a numeric option, or `fallback` when it is not given.
+template <typename T>
+T NumberArg(const ptsn::Args& args, const std::string& name, T fallback) {
   auto v = args.Value(name);
   if (!v) return fallback;
   try {
-    return std::stoull(*v);
+    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::stod(*v));
+    else return static_cast<T>(std::stoull(*v));
   } catch (const std::exception&) {
     throw ptsn::Error(name + ": not a number: " + *v);
   }
 }
+size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) { return NumberArg(args, name, fallback); }
+double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) { return NumberArg(args, name, fallback); }
+
+std::string DownloadsDir(const ptsn::Args& args) {
+  return args.ValueOr("--downloads", args.ValueOr("--data", "pts-native-server-data") + "/downloads");
+}
 
 int Serve(const ptsn::Args& args) {
+  // Signals are taken by sigwait below, not by whichever thread they land on.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  const long files = ptsn::server::http::RaiseFileLimit();
+
   auto storage = OpenFromArgs(args);
   ptsn::server::ServerOptions options;
+  ptsn::server::http::ServerLimits limits;
   options.public_url = args.ValueOr("--public-url", "");
-  options.threads = static_cast<int>(SizeArg(args, "--threads", options.threads));
+  limits.workers = static_cast<int>(SizeArg(args, "--threads", limits.workers));
+  limits.max_connections_per_address =
+      static_cast<unsigned>(SizeArg(args, "--max-connections-per-address", limits.max_connections_per_address));
+  limits.max_connections = static_cast<unsigned>(SizeArg(args, "--max-connections", limits.max_connections));
+  // Each connection is a descriptor; keep room for the database's and the process's own.
+  if (files > 0 && limits.max_connections + 256 > static_cast<unsigned long>(files))
+    limits.max_connections = static_cast<unsigned>(std::max(64L, files - 256));
+  limits.header_timeout_seconds = static_cast<unsigned>(SizeArg(args, "--header-timeout", limits.header_timeout_seconds));
+  limits.body_timeout_seconds = static_cast<unsigned>(SizeArg(args, "--body-timeout", limits.body_timeout_seconds));
+  if (auto v = args.Value("--trust-proxy")) limits.trusted_proxies = ptsn::Split(*v, ',');
   options.max_body_bytes = SizeArg(args, "--max-body", options.max_body_bytes);
   options.max_xml_bytes = SizeArg(args, "--max-xml", options.max_xml_bytes);
-  if (auto v = args.Value("--write-rate")) options.write_rate_per_second = std::stod(*v);
-  if (auto v = args.Value("--write-burst")) options.write_burst = std::stod(*v);
+  options.write_rate_per_second = DoubleArg(args, "--write-rate", options.write_rate_per_second);
+  options.write_burst = DoubleArg(args, "--write-burst", options.write_burst);
+  options.address_rate_per_second = DoubleArg(args, "--address-write-rate", options.address_rate_per_second);
+  options.address_burst = DoubleArg(args, "--address-write-burst", options.address_burst);
   options.cpu_slots = static_cast<int>(SizeArg(args, "--cpu-slots", 0));
-  if (auto v = args.Value("--cache-seconds")) options.cache_seconds = std::stod(*v);
+  options.cache_seconds = DoubleArg(args, "--cache-seconds", options.cache_seconds);
+  options.dedupe_seconds = static_cast<int64_t>(SizeArg(args, "--dedupe-seconds", options.dedupe_seconds));
+  limits.max_body_bytes = options.max_body_bytes;
   auto& fleet = options.fleet;
-  fleet.limits.lease_seconds = static_cast<std::int64_t>(SizeArg(args, "--fleet-lease", fleet.limits.lease_seconds));
-  fleet.limits.return_seconds = static_cast<std::int64_t>(SizeArg(args, "--fleet-return", fleet.limits.return_seconds));
-  fleet.limits.queue_seconds = static_cast<std::int64_t>(SizeArg(args, "--fleet-queue", fleet.limits.queue_seconds));
-  fleet.poll_seconds = static_cast<int>(SizeArg(args, "--fleet-poll", fleet.poll_seconds));
-  fleet.offline_after = static_cast<std::int64_t>(SizeArg(args, "--fleet-offline", fleet.offline_after));
+  fleet.limits.lease_seconds = NumberArg<std::int64_t>(args, "--fleet-lease", fleet.limits.lease_seconds);
+  fleet.limits.return_seconds = NumberArg<std::int64_t>(args, "--fleet-return", fleet.limits.return_seconds);
+  fleet.limits.queue_seconds = NumberArg<std::int64_t>(args, "--fleet-queue", fleet.limits.queue_seconds);
+  fleet.poll_seconds = NumberArg<int>(args, "--fleet-poll", fleet.poll_seconds);
+  fleet.offline_after = NumberArg<std::int64_t>(args, "--fleet-offline", fleet.offline_after);
   fleet.policy.window = SizeArg(args, "--fleet-window", fleet.policy.window);
-  if (auto v = args.Value("--fleet-min-change")) fleet.policy.min_change_pct = std::stod(*v);
+  fleet.policy.min_change_pct = DoubleArg(args, "--fleet-min-change", fleet.policy.min_change_pct);
   fleet.webhook_url = args.ValueOr("--fleet-webhook", "");
   if (fleet.limits.lease_seconds < 3) throw ptsn::Error("--fleet-lease: at least 3 seconds");
 
@@ -95,33 +144,23 @@ int Serve(const ptsn::Args& args) {
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
   int port = std::stoi(listen.substr(colon + 1));
 
-  ptsn::server::HttpServer svr;
   ptsn::server::App app(*storage, options);
-  app.Install(svr);
-  if (port == 0) {
-    port = svr.bind_to_any_port(host);
-    if (port < 0) throw ptsn::Error("--listen: cannot bind " + host);
-  } else if (!svr.bind_to_port(host, port)) {
-    throw ptsn::Error("--listen: cannot bind " + listen + " (in use, or not a local address)");
+  ptsn::server::http::Router router;
+  app.Install(router);
+  ptsn::server::InstallDownloadRoutes(router, DownloadsDir(args));
+  ptsn::server::http::HttpServer svr(router, limits);
+  try {
+    port = svr.Start(host, port);
+  } catch (const std::runtime_error& e) {
+    throw ptsn::Error("--listen: " + std::string(e.what()));
   }
-  svr.WidenBacklog();
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  std::signal(SIGPIPE, SIG_IGN);
-  // Stops from a thread, not the signal handler: waiting agents are answered first, so the
-  // server does not wait out their long-polls.
-  std::thread stopper([&] {
-    while (!g_stop && !svr.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    while (!g_stop) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    app.fleet().waiters().Shutdown();
-    svr.stop();
-  });
   std::cout << "pts-native-server: listening on http://" << host << ":" << port << " (" << storage->Describe()
             << ")" << std::endl;
-  bool ok = svr.listen_after_bind();
-  g_stop = true;
-  stopper.join();
-  return ok ? 0 : 1;
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  app.fleet().waiters().Shutdown();  // parked long-polls are answered, so Stop need not wait them out
+  svr.Stop();
+  return 0;
 }
 
 }  // namespace
@@ -130,7 +169,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
   try {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
-                        "--write-burst", "--max-body", "--max-xml", "--cpu-slots", "--cache-seconds",
+                        "--write-burst", "--address-write-rate", "--address-write-burst", "--max-body", "--max-xml",
+                        "--cpu-slots", "--cache-seconds", "--max-connections", "--max-connections-per-address",
+                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads",
                         "--fleet-lease", "--fleet-poll", "--fleet-return", "--fleet-queue", "--fleet-offline",
                         "--fleet-webhook", "--fleet-min-change", "--fleet-window", "--agent"},
                        {"--help", "-h"}};
@@ -155,6 +196,12 @@ int main(int argc, char** argv) {
     if (pos.size() == 3 && pos[0] == "token" && pos[1] == "create") {
       auto storage = OpenFromArgs(args);
       std::cout << ptsn::server::CreateToken(*storage, pos[2]) << std::endl;
+      return 0;
+    }
+    if (pos.size() == 2 && pos[0] == "import-downloads") {
+      auto n = ptsn::server::ImportDownloads(pos[1], DownloadsDir(args));
+      std::cout << "Imported " << n.added << " file(s) (" << n.bytes << " bytes) into " << DownloadsDir(args) << "; "
+                << n.present << " already there" << std::endl;
       return 0;
     }
     std::cerr << kUsage;

@@ -6,6 +6,7 @@
 #include "results-xml/export_svg.h"
 #include "results-xml/merge.h"
 #include "results-xml/result_xml.h"
+#include "server/app.h"
 
 namespace ptsn::server {
 
@@ -39,13 +40,31 @@ std::string HtmlEscape(const std::string& s) {
   return out;
 }
 
-std::string RenderResultPage(const std::vector<StoredResult>& stored) {
+std::string RenderResultPage(const std::vector<StoredResult>& stored, PageWindow window) {
   // One result is shown as it is; several are merged as merge-results (and OpenBenchmarking's
   // /result/A,B) does, so their systems appear side by side in every chart.
   std::vector<results::MergeInput> inputs;
   for (const auto& r : stored) inputs.push_back({r.id, results::ParseResultFile(r.xml, r.id)});
   results::ResultFile file = inputs.size() == 1 ? std::move(inputs[0].file)
                                                 : results::MergeResultFiles(std::move(inputs)).merged;
+  inputs.clear();
+  std::string pager;
+  if (window.size > 0 && (file.results.size() > window.size || window.index > 0)) {
+    const size_t pages = (file.results.size() + window.size - 1) / window.size;
+    if (window.index >= pages)
+      throw HttpError{404, "no page " + std::to_string(window.index + 1) + ": this result has " + std::to_string(pages)};
+    const size_t first = window.index * window.size;
+    const size_t end = std::min(first + window.size, file.results.size());
+    file.results.erase(file.results.begin() + static_cast<std::ptrdiff_t>(end), file.results.end());
+    file.results.erase(file.results.begin(), file.results.begin() + static_cast<std::ptrdiff_t>(first));
+    pager = "<p class=\"pager\">Results " + std::to_string(first + 1) + "&ndash;" + std::to_string(end) +
+            " (page " + std::to_string(window.index + 1) + " of " + std::to_string(pages) + "):";
+    for (size_t p = 0; p < pages; ++p) {
+      pager += p == window.index ? " <b>" + std::to_string(p + 1) + "</b>"
+                                 : " <a href=\"?page=" + std::to_string(p + 1) + "\">" + std::to_string(p + 1) + "</a>";
+    }
+    pager += "</p>";
+  }
   std::string html = results::ResultFileToHtml(file);
   // Our header above the report: where it came from and how to get the file.
   std::string header = "<nav style=\"font:13px sans-serif;margin-bottom:1em\"><a href=\"/results\">All results</a>";
@@ -53,7 +72,7 @@ std::string RenderResultPage(const std::vector<StoredResult>& stored) {
     header += " &middot; <b>" + HtmlEscape(r.id) + "</b> uploaded " + FormatTime(r.uploaded_at) + " by " +
               HtmlEscape(r.owner) + " (<a href=\"/api/v1/results/" + HtmlEscape(r.id) + "/composite.xml\">composite.xml</a>)";
   }
-  header += "</nav>";
+  header += "</nav>" + pager;
   if (auto body = html.find("<body>"); body != std::string::npos) html.insert(body + 6, header);
   return html;
 }

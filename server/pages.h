@@ -11,7 +11,15 @@
 namespace ptsn::server {
 
 std::string HtmlEscape(const std::string& s);
-std::string RenderResultPage(const std::vector<StoredResult>& results);
+
+// Which charts a result page shows: the `index`-th run of `size` results (0 = the first page;
+// size 0 = all of them). Large results are paged so that no view renders them whole.
+struct PageWindow {
+  size_t index = 0;
+  size_t size = 0;
+};
+// Throws HttpError 404 for a page past the end.
+std::string RenderResultPage(const std::vector<StoredResult>& results, PageWindow window = {});
 std::string RenderListPage(const std::vector<ListedResult>& results, const SearchQuery& query);
 std::string RenderErrorPage(int status, const std::string& message);
 // The pages' frame (style, title) around `body_html`, for other pages of the server (fleet_pages).

@@ -111,9 +111,23 @@ class PgStorage : public Storage {
       // Two processes creating the schema at once would race; the advisory lock orders them.
       w.exec("SELECT pg_advisory_xact_lock(7077001)");
       for (const char* ddl : sql::kSchema) w.exec(sql::WithBlobType(ddl, "BYTEA"));
+      w.exec(std::string("ALTER TABLE results ADD COLUMN IF NOT EXISTS ") + sql::kUploadKeyColumn + " TEXT");
       // A result stored as plain XML (an upload not sent deflated) is ~78 KB for 100 results and
       // is compressed for TOAST: lz4 (PostgreSQL 14+, when built with it) costs the database
       // 0.5 ms per such upload where pglz cost 1.3 ms. Reads are unchanged; older servers keep pglz.
+      // Search's LIKE '%term%' on lower(column) found through trigram indexes (pg_trgm, a trusted
+      // extension since PostgreSQL 13) instead of a scan of every row; without the extension
+      // (not permitted, not installed) search scans as before.
+      w.exec("SAVEPOINT trigram");
+      try {
+        w.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public");
+        for (const char* column : {"title", "description", "tests", "systems", "hardware"})
+          w.exec(std::string("CREATE INDEX IF NOT EXISTS results_") + column + "_trgm ON results USING gin (lower(" +
+                 column + ") public.gin_trgm_ops)");
+        w.exec("RELEASE SAVEPOINT trigram");
+      } catch (const pqxx::sql_error&) {
+        w.exec("ROLLBACK TO SAVEPOINT trigram");
+      }
       w.exec("SAVEPOINT lz4");
       try {
         auto method = w.exec(
@@ -135,24 +149,27 @@ class PgStorage : public Storage {
     // statements per upload, each a round trip to the backend. Should any insert fail, that
     // transaction is rolled back whole (numbers included) and the batch redone below, one
     // savepoint per insert, so that only the failing uploads are refused.
+    // Either way a retried upload (Dedupe) is answered with its earlier row's ID, not inserted.
     if (batch.size() > 1 && Run([&](pqxx::connection& c) {
           pqxx::work w(c);
           try {
+            Duplicates dups = ResolveDuplicates(w, batch);
             std::map<std::string, int64_t> next;  // day → its next number in this batch
-            for (InsertRequest* req : batch) ++next[req->day_key];
+            for (InsertRequest* req : dups.fresh) ++next[req->day_key];
             for (auto& [day, n] : next) {
               auto rows = w.exec_prepared(kReserveSequencesName, day, n);
               if (rows.empty()) throw StorageError{"postgresql: the ID counter returned no row"};
               n = rows[0][0].as<int64_t>() - n + 1;  // the last number taken → the first
             }
             std::vector<std::string> ids;
-            ids.reserve(batch.size());
-            for (InsertRequest* req : batch) ids.push_back(req->make_id(next[req->day_key]++));
-            InsertRows(w, batch, ids);
-            for (size_t i = 0; i < batch.size(); ++i) {
-              batch[i]->error.clear();
-              batch[i]->id = std::move(ids[i]);
+            ids.reserve(dups.fresh.size());
+            for (InsertRequest* req : dups.fresh) ids.push_back(req->make_id(next[req->day_key]++));
+            if (!dups.fresh.empty()) InsertRows(w, dups.fresh, ids);
+            for (size_t i = 0; i < dups.fresh.size(); ++i) {
+              dups.fresh[i]->error.clear();
+              dups.fresh[i]->id = std::move(ids[i]);
             }
+            dups.Finish();
           } catch (const pqxx::broken_connection&) {
             throw;
           } catch (const pqxx::in_doubt_error&) {
@@ -167,14 +184,14 @@ class PgStorage : public Storage {
       return;
     Run([&](pqxx::connection& c) {
       pqxx::work w(c);
-      for (InsertRequest* req : batch) {
-        req->id.clear();
-        req->error.clear();
+      for (InsertRequest* req : batch) req->id.clear(), req->error.clear();
+      Duplicates dups = ResolveDuplicates(w, batch);
+      for (InsertRequest* req : dups.fresh) {
         // Plain SAVEPOINTs: pqxx 6's subtransaction did not roll back to its savepoint when a
         // statement in it failed, leaving the whole transaction aborted.
         w.exec("SAVEPOINT one_insert");
         try {
-          req->id = InsertOne(w, *req->result, req->day_key, req->make_id);
+          req->id = InsertOne(w, *req->result, req->day_key, req->make_id, req->dedupe.key);
           w.exec("RELEASE SAVEPOINT one_insert");
         } catch (const pqxx::broken_connection&) {
           throw;
@@ -186,9 +203,59 @@ class PgStorage : public Storage {
           w.exec("ROLLBACK TO SAVEPOINT one_insert");
         }
       }
+      dups.Finish();
       w.commit();
       return 0;
     });
+  }
+
+  // The requests of a batch to insert, and those answered by an earlier row or request.
+  struct Duplicates {
+    std::vector<InsertRequest*> fresh;
+    std::vector<std::pair<InsertRequest*, InsertRequest*>> same_as;  // (duplicate, the request it repeats)
+    void Finish() {
+      for (auto [dup, first] : same_as) {
+        dup->id = first->id;
+        dup->error = first->error;
+      }
+    }
+  };
+  // One query for the whole batch: rows of the same files by the same uploaders.
+  static Duplicates ResolveDuplicates(pqxx::transaction_base& w, const std::vector<InsertRequest*>& batch) {
+    Duplicates d;
+    std::vector<std::string> sha1s;
+    std::string in;
+    for (InsertRequest* req : batch) {
+      if (req->dedupe.key.empty()) continue;
+      sha1s.push_back(req->result->xml_sha1);
+      in += (in.empty() ? "$" : ", $") + std::to_string(sha1s.size());
+    }
+    std::map<std::pair<std::string, std::string>, std::pair<int64_t, std::string>> earlier;  // (sha1, key) → (time, id)
+    if (!sha1s.empty()) {
+      auto rows = w.exec_params("SELECT xml_sha1, upload_key, uploaded_at, id FROM results WHERE xml_sha1 IN (" + in +
+                                    ") AND upload_key IS NOT NULL ORDER BY uploaded_at DESC",
+                                pqxx::prepare::make_dynamic_params(sha1s));
+      for (const auto& row : rows)
+        earlier[{row[0].as<std::string>(), row[1].as<std::string>()}] = {row[2].as<int64_t>(), row[3].as<std::string>()};
+    }
+    std::map<std::pair<std::string, std::string>, InsertRequest*> in_batch;
+    for (InsertRequest* req : batch) {
+      if (req->dedupe.key.empty()) {
+        d.fresh.push_back(req);
+        continue;
+      }
+      std::pair<std::string, std::string> key{req->result->xml_sha1, req->dedupe.key};
+      if (auto it = earlier.find(key); it != earlier.end() && it->second.first >= req->dedupe.since) {
+        req->id = it->second.second;
+        req->error.clear();
+      } else if (auto first = in_batch.find(key); first != in_batch.end()) {
+        d.same_as.emplace_back(req, first->second);
+      } else {
+        in_batch.emplace(key, req);
+        d.fresh.push_back(req);
+      }
+    }
+    return d;
   }
 
   // Every upload of a batch in ONE multi-row INSERT: one round trip to the backend for the batch
@@ -197,7 +264,7 @@ class PgStorage : public Storage {
   // a run-time list of parameters of one type at a time); the values are InsertNumbered's.
   static void InsertRows(pqxx::transaction_base& w, const std::vector<InsertRequest*>& batch,
                          const std::vector<std::string>& ids) {
-    constexpr size_t kTexts = 13;  // per row
+    constexpr size_t kTexts = 14;  // per row
     std::vector<std::string> texts;
     texts.reserve(kTexts * batch.size());
     std::vector<pqxx::binarystring> blobs;
@@ -212,7 +279,8 @@ class PgStorage : public Storage {
                             r.summary.description, std::to_string(static_cast<int64_t>(r.uploaded_at)), r.xml_sha1,
                             r.local_file_name, std::to_string(r.summary.systems.size()),
                             std::to_string(r.summary.tests.size()), sql::JoinSummary(r.summary.systems),
-                            sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests)})
+                            sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests),
+                            batch[i]->dedupe.key})
         texts.push_back(std::move(v));
       const std::string_view xml = sql::StoredXml(r, scratch);
       const size_t xml_param = first_blob + blobs.size();
@@ -225,7 +293,7 @@ class PgStorage : public Storage {
       auto p = [&](size_t k) { return "$" + std::to_string(t + k); };
       values += (i ? ", (" : "(") + p(0) + ", " + p(1) + ", " + p(2) + "::integer, " + p(3) + ", " + p(4) + ", " +
                 p(5) + "::bigint, $" + std::to_string(xml_param) + ", " + p(6) + ", " + logs + ", " + p(7) + ", " +
-                p(8) + "::integer, " + p(9) + "::integer, " + p(10) + ", " + p(11) + ", " + p(12) + ")";
+                p(8) + "::integer, " + p(9) + "::integer, " + p(10) + ", " + p(11) + ", " + p(12) + ", NULLIF(" + p(13) + ", ''))";
     }
     const std::string_view one_row = sql::kInsertResult;  // "INSERT INTO results (...) VALUES ($1, ...)"
     w.exec_params(std::string(one_row.substr(0, one_row.find("VALUES ") + 7)) + values,
@@ -233,13 +301,13 @@ class PgStorage : public Storage {
   }
 
   std::string InsertOne(pqxx::transaction_base& w, const NewResult& r, const std::string& day_key,
-                        const IdMaker& make_id) {
+                        const IdMaker& make_id, const std::string& upload_key) {
     auto seq_rows = w.exec_prepared(kNextSequenceName, day_key);
     if (seq_rows.empty()) throw StorageError{"postgresql: the ID counter returned no row"};
-    return InsertNumbered(w, r, make_id(seq_rows[0][0].as<int64_t>()));
+    return InsertNumbered(w, r, make_id(seq_rows[0][0].as<int64_t>()), upload_key);
   }
 
-  std::string InsertNumbered(pqxx::transaction_base& w, const NewResult& r, std::string id) {
+  std::string InsertNumbered(pqxx::transaction_base& w, const NewResult& r, std::string id, const std::string& upload_key) {
     std::string scratch;
     const std::string_view xml = sql::StoredXml(r, scratch);
     // A null parameter is nullptr, a different type from binarystring: one call per case.
@@ -248,7 +316,8 @@ class PgStorage : public Storage {
                       static_cast<int64_t>(r.uploaded_at), pqxx::binarystring(xml.data(), xml.size()),
                       r.xml_sha1, logs, r.local_file_name, static_cast<int>(r.summary.systems.size()),
                       static_cast<int>(r.summary.tests.size()), sql::JoinSummary(r.summary.systems),
-                      sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests));
+                      sql::JoinSummary(r.summary.hardware), sql::JoinSummary(r.summary.tests),
+                      upload_key);
     };
     if (r.system_logs_zip)
       insert(pqxx::binarystring(r.system_logs_zip->data(), r.system_logs_zip->size()));

@@ -3,6 +3,12 @@
 // commit, is shared by a whole batch of uploads: InsertBatch), one connection per thread at a
 // time (a small pool) with its statements prepared once, BEGIN IMMEDIATE for writes with a busy
 // timeout.
+// Search uses an FTS5 trigram index of the searched columns (substring matches, as LIKE '%x%',
+// found from the index instead of a scan of every row); terms under three characters, which a
+// trigram cannot index, fall back to LIKE.
+// A full disk: a write failing with SQLITE_FULL checkpoints the WAL into the database and
+// truncates it (the WAL holds many copies of the same pages and never shrinks by itself), so
+// that freeing about what the failed write needed lets the next one through, without a restart.
 // Checkpoints (copying the WAL into the database file, with a flush of each) run on a thread of
 // their own: SQLite's automatic checkpoint ran in the committing thread and held up one batch
 // for ~30 ms every ~1,000 WAL frames. That thread cannot reset the WAL while batches keep coming
@@ -23,6 +29,12 @@
 namespace ptsn::server {
 
 namespace {
+
+// A failure with SQLite's error code (SQLITE_FULL: the disk is full).
+struct SqliteError : StorageError {
+  SqliteError(const std::string& what, int code) : StorageError(what), code(code) {}
+  int code;
+};
 
 // A connection and its prepared statements, keyed by the SQL text's address (the kXxx constants).
 struct Db {
@@ -93,7 +105,7 @@ class Stmt {
     if (rc != SQLITE_OK) Fail("bind");
   }
   [[noreturn]] void Fail(const char* what) {
-    throw StorageError{std::string("sqlite ") + what + ": " + sqlite3_errmsg(db_.handle)};
+    throw SqliteError(std::string("sqlite ") + what + ": " + sqlite3_errmsg(db_.handle), sqlite3_extended_errcode(db_.handle));
   }
   Db& db_;
   sqlite3_stmt* stmt_ = nullptr;
@@ -104,7 +116,7 @@ void Exec(Db& db, const std::string& sql) {
   if (sqlite3_exec(db.handle, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw StorageError{"sqlite: " + msg + " (in: " + sql.substr(0, 60) + ")"};
+    throw SqliteError("sqlite: " + msg + " (in: " + sql.substr(0, 60) + ")", sqlite3_extended_errcode(db.handle));
   }
 }
 
@@ -187,6 +199,48 @@ class SqliteTx : public SqlTx {
   Db& db_;
 };
 
+// The trigram index of what Search looks in, kept by triggers (external content: the text is
+// not stored twice).
+constexpr const char* kSearchIndex[] = {
+    "CREATE VIRTUAL TABLE IF NOT EXISTS results_fts USING fts5(title, description, tests, systems, hardware,"
+    " content='results', content_rowid='rowid', tokenize='trigram')",
+    "CREATE TRIGGER IF NOT EXISTS results_fts_insert AFTER INSERT ON results BEGIN"
+    " INSERT INTO results_fts (rowid, title, description, tests, systems, hardware)"
+    " VALUES (new.rowid, new.title, new.description, new.tests, new.systems, new.hardware); END",
+    "CREATE TRIGGER IF NOT EXISTS results_fts_delete AFTER DELETE ON results BEGIN"
+    " INSERT INTO results_fts (results_fts, rowid, title, description, tests, systems, hardware)"
+    " VALUES ('delete', old.rowid, old.title, old.description, old.tests, old.systems, old.hardware); END",
+};
+
+// Newest first is storage order here (rowid; uploaded_at is taken just before the commit, so the
+// two agree), which both the index and the table give without a sort: a search stops as soon as
+// it has its page, whether its terms match ten rows or most of them.
+// Without an index term: the table from its end, the short terms as LIKE patterns ($1..$3),
+// $4 limit, $5 offset.
+constexpr const char* kScanSearch =
+    "SELECT id, owner, title, uploaded_at, system_count, result_count, systems, tests FROM results"
+    " WHERE unlisted = 0"
+    " AND ($1 = '' OR lower(title) LIKE $1 ESCAPE '!' OR lower(description) LIKE $1 ESCAPE '!')"
+    " AND ($2 = '' OR lower(tests) LIKE $2 ESCAPE '!')"
+    " AND ($3 = '' OR lower(systems) LIKE $3 ESCAPE '!' OR lower(hardware) LIKE $3 ESCAPE '!')"
+    " ORDER BY rowid DESC LIMIT $4 OFFSET $5";
+// With one: the index's matches from the newest ($1 the MATCH expression), each row then read
+// and checked (listed, short terms $2..$4) by kSearchRow.
+constexpr const char* kIndexMatches = "SELECT rowid FROM results_fts WHERE results_fts MATCH $1 ORDER BY rowid DESC";
+constexpr const char* kSearchRow =
+    "SELECT id, owner, title, uploaded_at, system_count, result_count, systems, tests FROM results"
+    " WHERE rowid = $1 AND unlisted = 0"
+    " AND ($2 = '' OR lower(title) LIKE $2 ESCAPE '!' OR lower(description) LIKE $2 ESCAPE '!')"
+    " AND ($3 = '' OR lower(tests) LIKE $3 ESCAPE '!')"
+    " AND ($4 = '' OR lower(systems) LIKE $4 ESCAPE '!' OR lower(hardware) LIKE $4 ESCAPE '!')";
+
+// Characters (UTF-8 code points) in `s`: a trigram is three of them.
+size_t CodePoints(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
 // Prepared once per connection like the other statements (Exec compiled them at every upload).
 constexpr const char* kSavepoint = "SAVEPOINT one_insert";
 constexpr const char* kRelease = "RELEASE one_insert";
@@ -201,6 +255,19 @@ class SqliteStorage : public Storage {
   explicit SqliteStorage(std::string path) : path_(std::move(path)), pool_(8) {
     auto db = Open();
     for (const char* ddl : sql::kSchema) Exec(*db, sql::WithBlobType(ddl, "BLOB"));
+    bool has_key;
+    {
+      Stmt q(*db, "SELECT 1 FROM pragma_table_info('results') WHERE name = 'upload_key'");
+      has_key = q.Step();
+    }
+    if (!has_key) Exec(*db, std::string("ALTER TABLE results ADD COLUMN ") + sql::kUploadKeyColumn + " TEXT");
+    bool has_index;
+    {
+      Stmt q(*db, "SELECT 1 FROM sqlite_master WHERE name = 'results_fts'");
+      has_index = q.Step();
+    }
+    for (const char* ddl : kSearchIndex) Exec(*db, ddl);
+    if (!has_index) Exec(*db, "INSERT INTO results_fts(results_fts) VALUES ('rebuild')");  // rows stored before it
     checkpointer_ = std::thread([this] { CheckpointLoop(); });
   }
   ~SqliteStorage() override {
@@ -221,23 +288,42 @@ class SqliteStorage : public Storage {
       int log = 0, copied = 0;
       sqlite3_wal_checkpoint_v2(db->handle, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
     }
-    Transaction tx(*db);
-    for (InsertRequest* req : batch) {
-      Stmt(*db, kSavepoint).Step();
-      try {
-        req->id = InsertOne(*db, *req->result, req->day_key, req->make_id);
-        Stmt(*db, kRelease).Step();
-      } catch (const StorageError& e) {
-        req->id.clear();
-        req->error = e.what();
-        Exec(*db, "ROLLBACK TO one_insert");
-        Exec(*db, "RELEASE one_insert");
+    try {
+      Transaction tx(*db);
+      for (InsertRequest* req : batch) {
+        Stmt(*db, kSavepoint).Step();
+        try {
+          req->id = InsertOne(*db, *req->result, req->day_key, req->make_id, req->dedupe);
+          Stmt(*db, kRelease).Step();
+        } catch (const SqliteError& e) {
+          if ((e.code & 0xff) == SQLITE_FULL) throw;  // the whole batch fails: nothing more fits
+          req->id.clear();
+          req->error = e.what();
+          Exec(*db, "ROLLBACK TO one_insert");
+          Exec(*db, "RELEASE one_insert");
+        }
       }
+      tx.Commit();
+    } catch (const SqliteError& e) {
+      if ((e.code & 0xff) == SQLITE_FULL) ShrinkWal(*db);
+      throw;
     }
-    tx.Commit();
   }
 
-  std::string InsertOne(Db& db, const NewResult& r, const std::string& day_key, const IdMaker& make_id) {
+  // After SQLITE_FULL (the transaction rolled back): the WAL copied into the database and cut
+  // to nothing. Fails quietly when even that does not fit; the next failing write tries again.
+  void ShrinkWal(Db& db) {
+    int log = 0, copied = 0;
+    sqlite3_wal_checkpoint_v2(db.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, &log, &copied);
+  }
+
+  std::string InsertOne(Db& db, const NewResult& r, const std::string& day_key, const IdMaker& make_id,
+                        const Dedupe& dedupe) {
+    if (!dedupe.key.empty()) {
+      Stmt dup(db, sql::kFindDuplicate);
+      dup.Text(1, r.xml_sha1).Text(2, dedupe.key).Int(3, dedupe.since);
+      if (dup.Step()) return dup.ColText(0);
+    }
     int64_t sequence;
     {
       Stmt seq(db, sql::kNextSequence);
@@ -255,7 +341,7 @@ class SqliteStorage : public Storage {
     ins.Text(10, r.local_file_name);
     ins.Int(11, static_cast<int64_t>(r.summary.systems.size())).Int(12, static_cast<int64_t>(r.summary.tests.size()));
     ins.Text(13, sql::JoinSummary(r.summary.systems)).Text(14, sql::JoinSummary(r.summary.hardware));
-    ins.Text(15, sql::JoinSummary(r.summary.tests));
+    ins.Text(15, sql::JoinSummary(r.summary.tests)).Text(16, dedupe.key);
     ins.Step();
     return id;
   }
@@ -278,14 +364,41 @@ class SqliteStorage : public Storage {
   }
 
   std::vector<ListedResult> Search(const SearchQuery& query) override {
+    // Terms of three characters or more go to the trigram index (one MATCH for all of them);
+    // shorter ones are LIKE patterns on the rows the index (or, without any, the time order) gives.
+    std::string match;
+    auto indexed = [&](const std::string& term, const char* columns) {
+      if (CodePoints(term) < 3) return;
+      std::string phrase = "\"";
+      for (char c : term) phrase += c == '"' ? std::string("\"\"") : std::string(1, c);
+      match += (match.empty() ? "" : " AND ") + std::string(columns) + " : " + phrase + "\"";
+    };
+    auto like = [](const std::string& term) { return CodePoints(term) < 3 ? sql::ContainsPattern(term) : std::string(); };
+    indexed(query.text, "{title description}");
+    indexed(query.test, "{tests}");
+    indexed(query.system, "{systems hardware}");
     auto db = Lease();
-    Stmt q(*db, sql::kSearch);
-    q.Text(1, sql::ContainsPattern(query.text)).Text(2, sql::ContainsPattern(query.test));
-    q.Text(3, sql::ContainsPattern(query.system)).Int(4, query.limit).Int(5, query.offset);
     std::vector<ListedResult> out;
-    while (q.Step()) {
-      out.push_back({q.ColText(0), q.ColText(1), q.ColText(2), q.ColInt(3), static_cast<int>(q.ColInt(4)),
-                     static_cast<int>(q.ColInt(5)), q.ColText(6), q.ColText(7)});
+    auto listed = [](Stmt& q) {
+      return ListedResult{q.ColText(0), q.ColText(1), q.ColText(2), q.ColInt(3), static_cast<int>(q.ColInt(4)),
+                          static_cast<int>(q.ColInt(5)), q.ColText(6), q.ColText(7)};
+    };
+    if (match.empty()) {
+      Stmt q(*db, kScanSearch);
+      q.Text(1, like(query.text)).Text(2, like(query.test)).Text(3, like(query.system));
+      q.Int(4, query.limit).Int(5, query.offset);
+      while (q.Step()) out.push_back(listed(q));
+      return out;
+    }
+    Stmt matches(*db, kIndexMatches);
+    matches.Text(1, match);
+    const std::string text = like(query.text), test = like(query.test), system = like(query.system);
+    for (int skip = query.offset; static_cast<int>(out.size()) < query.limit && matches.Step();) {
+      Stmt row(*db, kSearchRow);
+      row.Int(1, matches.ColInt(0)).Text(2, text).Text(3, test).Text(4, system);
+      if (!row.Step()) continue;
+      if (skip > 0) --skip;
+      else out.push_back(listed(row));
     }
     return out;
   }
@@ -349,6 +462,8 @@ class SqliteStorage : public Storage {
     Exec(*db, "PRAGMA journal_mode=WAL");
     Exec(*db, "PRAGMA synchronous=FULL");
     Exec(*db, "PRAGMA foreign_keys=ON");
+    // A WAL that started over is cut back to this size (it otherwise keeps its longest length).
+    Exec(*db, "PRAGMA journal_size_limit=8388608");
     // Replaces SQLite's automatic checkpoint on this connection (see the top of this file).
     sqlite3_wal_hook(db->handle, &SqliteStorage::OnWalCommit, this);
     return db;

@@ -72,6 +72,13 @@ enum class DeleteOutcome { kDeleted, kNotFound, kForbidden };
 // The ID for the `sequence`-th upload of `day_key` (see result_id.h).
 using IdMaker = std::function<std::string(std::int64_t sequence)>;
 
+// A file stored again by the same client soon after (a retry whose answer was lost): answered
+// with the first one's ID instead of being stored twice.
+struct Dedupe {
+  std::string key;         // the uploader's token hash, kept with the row; "" = never a duplicate
+  std::int64_t since = 0;  // only rows stored at or after this time count
+};
+
 // One insert of a batch: what to store, and where its outcome goes.
 struct InsertRequest {
   const NewResult* result = nullptr;
@@ -80,6 +87,7 @@ struct InsertRequest {
   // Outcome, set by InsertBatch: the new ID, or why this one insert was refused.
   std::string id;
   std::string error;
+  Dedupe dedupe;
 };
 
 class Storage {
@@ -91,7 +99,8 @@ class Storage {
   // failed, and then nothing of the batch is stored.
   virtual void InsertBatch(std::vector<InsertRequest*>& batch) = 0;
   // One insert, its own transaction; returns the new ID. Throws StorageError when refused.
-  std::string Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id);
+  std::string Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id,
+                     const Dedupe& dedupe = {});
   virtual std::optional<StoredResult> Get(const std::string& id) = 0;
   // Public results only, newest first.
   virtual std::vector<ListedResult> Search(const SearchQuery& query) = 0;
@@ -99,6 +108,7 @@ class Storage {
   virtual void AddToken(const std::string& user, const std::string& token_sha256) = 0;
   // The user a token hash belongs to.
   virtual std::optional<std::string> UserForToken(const std::string& token_sha256) = 0;
+  // Whether the database answers (reads); a failing write shows in the write's StorageError.
   virtual bool Healthy() = 0;
   virtual std::string Describe() const = 0;  // "sqlite:/path" or "postgresql"
 

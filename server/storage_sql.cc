@@ -105,8 +105,9 @@ void PackForStorage(NewResult& r, std::optional<std::string> client) {
   else r.xml_deflated.reset();
 }
 
-std::string Storage::Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id) {
-  InsertRequest request{&result, day_key, make_id, "", ""};
+std::string Storage::Insert(const NewResult& result, const std::string& day_key, const IdMaker& make_id,
+                            const Dedupe& dedupe) {
+  InsertRequest request{&result, day_key, make_id, "", "", dedupe};
   std::vector<InsertRequest*> batch{&request};
   InsertBatch(batch);
   if (!request.error.empty()) throw StorageError{request.error};

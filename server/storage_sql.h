@@ -23,6 +23,7 @@ inline constexpr const char* kSchema[] = {
     " system_logs {blob}, local_file_name TEXT NOT NULL, system_count INTEGER NOT NULL,"
     " result_count INTEGER NOT NULL, systems TEXT NOT NULL, hardware TEXT NOT NULL, tests TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS results_by_time ON results (uploaded_at)",
+    "CREATE INDEX IF NOT EXISTS results_by_sha1 ON results (xml_sha1)",
     "CREATE TABLE IF NOT EXISTS id_counters (day TEXT PRIMARY KEY, n BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS tokens (token_sha256 TEXT PRIMARY KEY, user_name TEXT NOT NULL,"
     " created_at BIGINT NOT NULL)",
@@ -37,10 +38,18 @@ inline constexpr const char* kReserveSequences =
     "INSERT INTO id_counters (day, n) VALUES ($1, $2) ON CONFLICT (day) DO UPDATE SET n = id_counters.n + $2 "
     "RETURNING n";
 
+// Added after the first release: the uploader's token hash (Dedupe::key), NULL in older rows.
+inline constexpr const char* kUploadKeyColumn = "upload_key";
+
 inline constexpr const char* kInsertResult =
     "INSERT INTO results (id, owner, unlisted, title, description, uploaded_at, xml, xml_sha1, system_logs,"
-    " local_file_name, system_count, result_count, systems, hardware, tests)"
-    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+    " local_file_name, system_count, result_count, systems, hardware, tests, upload_key)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, NULLIF($16, ''))";
+
+// An earlier row of the same file and uploader (Dedupe): $1 xml_sha1, $2 upload_key, $3 since.
+inline constexpr const char* kFindDuplicate =
+    "SELECT id FROM results WHERE xml_sha1 = $1 AND upload_key = $2 AND uploaded_at >= $3"
+    " ORDER BY uploaded_at, id LIMIT 1";
 
 inline constexpr const char* kGetResult =
     "SELECT id, owner, unlisted, xml, xml_sha1, system_logs, title, uploaded_at FROM results WHERE id = $1";

@@ -430,3 +430,73 @@ TEST(SqliteCheckpoints, TheWalIsResetUnderBackToBackBatches) {
 
 }  // namespace
 }  // namespace ptsn::server
+
+namespace ptsn::server {
+namespace {
+
+// Search through the index finds exactly what a case-insensitive substring scan of the same
+// columns finds, for terms of every length (under three characters there is no trigram), with
+// the index's own syntax characters, quotes and non-ASCII text; a deleted row leaves the index.
+TYPED_TEST(StorageTest, SearchFindsWhatASubstringScanFinds) {
+  const std::vector<std::string> titles = {
+      "Disk Encryption \"AES\" Run", "NEAR the CPU: AND OR NOT", "Größe * prefix^ {cols} (x)", "a1", "ab",
+      "zz top", "Kernel Build 6.1 - Ryzen 7950X", "kernel-build on EPYC", "100%_off", "O'Brien's ZFS"};
+  std::vector<std::pair<std::string, std::string>> stored;  // id, title
+  for (size_t i = 0; i < titles.size(); ++i) {
+    auto r = this->Make(titles[i], "alice", false, static_cast<int>(i));
+    r.summary.description = "";
+    stored.emplace_back(this->Insert(r), titles[i]);
+  }
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::vector<std::string> terms = {"a", "ab", "AES", "\"aes\"", "near", "and or", "cpu:", "*", "größe", "{cols}",
+                                          "(x)", "build", "kernel build", "6.1 -", "%_", "o'brien", "zfs", "nothing here",
+                                          "^", "x)"};
+  for (const auto& term : terms) {
+    std::set<std::string> expected, found;
+    for (const auto& [id, title] : stored)
+      if (lower(title).find(lower(term)) != std::string::npos) expected.insert(id);
+    for (const auto& l : this->storage_->Search({.text = term, .limit = 500})) found.insert(l.id);
+    EXPECT_EQ(found, expected) << "term '" << term << "'";
+  }
+  ASSERT_EQ(this->storage_->Delete(stored[0].first, "alice"), DeleteOutcome::kDeleted);
+  EXPECT_TRUE(this->storage_->Search({.text = "encryption"}).empty());
+}
+
+// The same file from the same uploader within the window: the first row's ID, nothing stored
+// twice (also two copies in one batch); another uploader, or a later time, stores a new row.
+TYPED_TEST(StorageTest, ARepeatedUploadIsAnsweredWithTheFirstId) {
+  auto r = this->Make("Once Only");
+  r.xml_sha1 = "same-file";
+  auto id_of = [&](const NewResult& x) {
+    std::time_t when = x.uploaded_at;
+    return [&x, when](int64_t seq) { return FormatResultId(when, seq, x.owner, x.summary.title); };
+  };
+  const Dedupe alice{"token-a", r.uploaded_at - 100};
+  std::string first = this->storage_->Insert(r, DayKey(r.uploaded_at), id_of(r), alice);
+  EXPECT_EQ(this->storage_->Insert(r, DayKey(r.uploaded_at), id_of(r), alice), first);
+  std::string other = this->storage_->Insert(r, DayKey(r.uploaded_at), id_of(r), Dedupe{"token-b", r.uploaded_at - 100});
+  EXPECT_NE(other, first);
+  std::string later = this->storage_->Insert(r, DayKey(r.uploaded_at), id_of(r), Dedupe{"token-a", r.uploaded_at + 1});
+  EXPECT_NE(later, first);
+  auto twin = this->Make("Twin");
+  twin.xml_sha1 = "twin-file";
+  std::vector<InsertRequest> reqs(3);
+  std::vector<InsertRequest*> batch;
+  for (auto& req : reqs) {
+    req = {&twin, DayKey(twin.uploaded_at), id_of(twin), "", "", Dedupe{"token-t", 0}};
+    batch.push_back(&req);
+  }
+  reqs[2].dedupe.key = "token-u";
+  this->storage_->InsertBatch(batch);
+  EXPECT_EQ(reqs[0].id, reqs[1].id);
+  EXPECT_FALSE(reqs[0].id.empty());
+  EXPECT_NE(reqs[2].id, reqs[0].id);
+  EXPECT_EQ(this->storage_->Search({.text = "Twin", .limit = 500}).size(), 2u);
+  EXPECT_EQ(this->storage_->Search({.text = "Once Only", .limit = 500}).size(), 3u);
+}
+
+}  // namespace
+}  // namespace ptsn::server

@@ -16,7 +16,7 @@ namespace ptsn::cli {
 
 namespace {
 
-const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline"}};
+const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
 
 int Reproduce(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, kSpec);
@@ -30,6 +30,7 @@ int Reproduce(const std::vector<std::string>& argv) {
   o.upload = a.Has("--upload");
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
+  o.yes = a.Has("--yes");
   if (const char* w = std::getenv("TERMINAL_WIDTH")) o.width = std::max(40, std::atoi(w));
   return reproduce::RunSession(o, std::cout);
 }
@@ -50,7 +51,8 @@ std::optional<int> RunResultIfNamed(const std::vector<std::string>& args) {
 
 std::vector<Command> ReproduceCommands() {
   const std::string usage =
-      "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload [--token T]]";
+      "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--yes] [--upload "
+      "[--token T]]";
   return {
       {"reproduce", {}, "Running", usage,
        "run a published result's tests here (stand-ins where the original cannot run) and compare side by side",

@@ -96,15 +96,46 @@ struct Context {
 };
 
 // Dependencies first (nothing is downloaded for a test that cannot run), then parents, then the test.
-void InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force, bool quiet_if_installed) {
+// Installs missing Debian packages when allowed: install.dependencies=yes (or --yes, or batch
+// mode unless the setting says no), or asked on a terminal; as root and online only.
+bool MayInstallPackages(const Context& ctx, bool yes, bool batch, const std::vector<std::string>& packages) {
+  auto policy = install::ParseDependencyPolicy(ctx.settings.Get("install.dependencies"));
+  if (policy == install::DependencyPolicy::kNo || ctx.offline || geteuid() != 0 || !install::CommandExists("apt-get"))
+    return false;
+  if (yes || batch || policy == install::DependencyPolicy::kYes) return true;
+  if (!OnTerminal()) return false;
+  std::cout << "Install the Debian packages " << Join(packages, " ") << " (apt-get)? [Y/n] " << std::flush;
+  std::string answer;
+  std::getline(std::cin, answer);
+  answer = ToLower(Trim(answer));
+  return answer.empty() || answer == "y" || answer == "yes";
+}
+
+// Returns the notes of downloads that came from a fallback (for the System Notes).
+std::vector<std::string> InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force,
+                                        bool quiet_if_installed, bool yes = false, bool batch = false) {
   auto ictx = ctx.InstallCtx(force);
   std::vector<std::string> missing_packages, missing_commands;
-  for (const auto& t : targets) {
-    auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
-    for (const auto& p : check.missing_packages) missing_packages.push_back(p);
-    for (const auto& c : check.missing_commands) missing_commands.push_back(t.profile.identifier + " needs " + c);
-    for (const auto& u : check.unknown_names)
-      std::cerr << t.profile.identifier << ": dependency '" << u << "' has no Debian mapping; not checked\n";
+  auto check_all = [&] {
+    missing_packages.clear();
+    missing_commands.clear();
+    for (const auto& t : targets) {
+      auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
+      for (const auto& p : check.missing_packages)
+        if (std::find(missing_packages.begin(), missing_packages.end(), p) == missing_packages.end())
+          missing_packages.push_back(p);
+      for (const auto& c : check.missing_commands)
+        if (install::DebianPackagesFor(c).empty()) missing_commands.push_back(t.profile.identifier + " needs " + c);
+      for (const auto& u : check.unknown_names)
+        std::cerr << t.profile.identifier << ": dependency '" << u << "' has no Debian mapping; not checked\n";
+    }
+  };
+  check_all();
+  if (!missing_packages.empty() && MayInstallPackages(ctx, yes, batch, missing_packages)) {
+    std::cout << "Installing Debian packages: " << Join(missing_packages, " ") << "\n" << std::flush;
+    auto apt = install::InstallDebianPackages(missing_packages, std::cerr);
+    if (!apt.ok) throw Error(apt.failure);
+    check_all();
   }
   if (!missing_packages.empty() || !missing_commands.empty()) {
     std::vector<std::string> names;
@@ -114,11 +145,14 @@ void InstallTargets(Context& ctx, const std::vector<Target>& targets, bool force
                 "; run: pts-native install-dependencies " + Join(names, " "));
   }
   std::set<std::string> done;
+  std::vector<std::string> notes;
   for (const auto& t : targets)
-    run::InstallWithParents(ctx.repo, t.profile, ictx, ctx.runner, done, [&](const std::string& id, bool already) {
-      if (!already) std::cout << id << ": installed\n";
-      else if (!quiet_if_installed) std::cout << id << ": already installed\n";
-    });
+    for (auto& n : run::InstallWithParents(ctx.repo, t.profile, ictx, ctx.runner, done, [&](const std::string& id, bool already) {
+           if (!already) std::cout << id << ": installed\n";
+           else if (!quiet_if_installed) std::cout << id << ": already installed\n";
+         }))
+      notes.push_back(std::move(n));
+  return notes;
 }
 
 int Install(const std::vector<std::string>& argv) {
@@ -157,8 +191,9 @@ int InstallDependencies(const std::vector<std::string>& argv) {
     return 0;
   }
   std::cout << cmd << "\n" << std::flush;
-  int rc = std::system(("DEBIAN_FRONTEND=noninteractive " + cmd).c_str());
-  return rc == 0 ? 0 : 1;
+  auto apt = install::InstallDebianPackages(packages, std::cout);
+  if (!apt.ok) throw Error(apt.failure);
+  return 0;
 }
 
 // The interactive option menu: each option with several entries; answers become a preset string
@@ -233,19 +268,20 @@ std::string Prompt(const std::string& question) {
 }
 
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install"}});
+  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}});
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
   Context ctx(args.Has("--offline"));
   const Settings& s = ctx.settings;
   auto targets = ResolveTargets(ctx.repo, args.positional());
   auto plan = Plan(targets, batch, interactive);
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
+  std::vector<std::string> download_notes;
   {
     std::vector<Target> to_install;
     std::set<std::string> seen;
     for (const auto& t : plan)
       if (seen.insert(t.profile.identifier).second) to_install.push_back({t.profile, std::nullopt});
-    InstallTargets(ctx, to_install, args.Has("--force-install"), true);
+    download_notes = InstallTargets(ctx, to_install, args.Has("--force-install"), true, args.Has("--yes"), batch);
   }
 
   auto name = Env("TEST_RESULTS_NAME"), identifier = Env("TEST_RESULTS_IDENTIFIER");
@@ -262,6 +298,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
 
   run::RunConfig config =
       run::BaseRunConfig(s, *ctx.reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, EnvVars());
+  run::NoteDownloadFallbacks(config.system.notes, download_notes);
   config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
   config.title = naming.title;
   config.description = naming.description.value_or(run::AutoDescription(config.system.hardware, config.system.software));
@@ -342,14 +379,14 @@ std::vector<Command> RunCommands() {
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline]",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
          if (auto code = RunResultIfNamed(a)) return *code;
          return RunTests(a, false);
        }},
-      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline]",
+      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes]",
        "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
       {"system-info", {}, "Running", "[--json] [--root DIR]",

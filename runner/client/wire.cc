@@ -274,6 +274,69 @@ FormFields DecodeForm(std::string_view body) {
   return out;
 }
 
+namespace {
+
+// The value of parameter `name` in a header value ("multipart/form-data; boundary=xyz"), unquoted.
+std::optional<std::string> HeaderParam(std::string_view value, std::string_view name) {
+  size_t at = 0;
+  while ((at = value.find(';', at)) != std::string_view::npos) {
+    ++at;
+    while (at < value.size() && (value[at] == ' ' || value[at] == '\t')) ++at;
+    if (value.size() - at <= name.size() || value[at + name.size()] != '=') continue;
+    bool same = true;
+    for (size_t i = 0; i < name.size(); ++i)
+      same = same && std::tolower(static_cast<unsigned char>(value[at + i])) == name[i];
+    if (!same) continue;
+    std::string_view v = value.substr(at + name.size() + 1);
+    if (!v.empty() && v.front() == '"') {
+      v.remove_prefix(1);
+      return std::string(v.substr(0, v.find('"')));
+    }
+    return std::string(v.substr(0, v.find_first_of("; \t")));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+FormFields DecodeMultipart(std::string_view body, std::string_view content_type) {
+  const std::string boundary = HeaderParam(content_type, "boundary").value_or("");
+  if (boundary.empty() || boundary.size() > 200) throw WireError{"multipart/form-data: no usable boundary in the Content-Type"};
+  const std::string delimiter = "--" + boundary;
+  FormFields out;
+  size_t at = body.find(delimiter);
+  if (at == std::string_view::npos) throw WireError{"multipart/form-data: the body has no part"};
+  for (;;) {
+    at += delimiter.size();
+    if (body.substr(at, 2) == "--") return out;  // the closing delimiter
+    if (body.substr(at, 2) != "\r\n") throw WireError{"multipart/form-data: a delimiter is not followed by a line break"};
+    at += 2;
+    const size_t head_end = body.find("\r\n\r\n", at);
+    if (head_end == std::string_view::npos) throw WireError{"multipart/form-data: a part's headers do not end"};
+    std::optional<std::string> name;
+    for (std::string_view head = body.substr(at, head_end - at); !head.empty();) {
+      size_t eol = head.find("\r\n");
+      std::string_view line = head.substr(0, eol);
+      head = eol == std::string_view::npos ? std::string_view() : head.substr(eol + 2);
+      constexpr std::string_view kDisposition = "content-disposition:";
+      if (line.size() < kDisposition.size()) continue;
+      bool is_disposition = true;
+      for (size_t i = 0; i < kDisposition.size(); ++i)
+        is_disposition = is_disposition && std::tolower(static_cast<unsigned char>(line[i])) == kDisposition[i];
+      if (!is_disposition) continue;
+      std::string_view v = line.substr(kDisposition.size());
+      // The parameter search needs a ';' before each name: "form-data; name=..." has it.
+      name = HeaderParam(v, "name");
+    }
+    if (!name) throw WireError{"multipart/form-data: a part has no name"};
+    const size_t content = head_end + 4;
+    const size_t next = body.find("\r\n" + delimiter, content);
+    if (next == std::string_view::npos) throw WireError{"multipart/form-data: part '" + name->substr(0, 64) + "' does not end"};
+    out.emplace_back(std::move(*name), std::string(body.substr(content, next - content)));
+    at = next + 2;
+  }
+}
+
 FormFields EncodeUpload(const Upload& upload) {
   FormFields fields{{"r", "upload_test_result"}, {"client_version", "10860"}};
   // Above 10 000 bytes raw DEFLATE, as a stock PTS sends it (Debian's php-cli has zlib but not

@@ -61,6 +61,10 @@ std::string UrlEncode(std::string_view s);
 std::string EncodeForm(const FormFields& fields);
 // The inverse ('+' is a space); throws WireError on a malformed %-escape.
 FormFields DecodeForm(std::string_view body);
+// multipart/form-data (RFC 7578), as `curl -F` and browsers send forms: each part's content under
+// its name (file parts too; their file name is not kept). `content_type` is the request's
+// Content-Type header, which names the boundary. Throws WireError on a malformed body.
+FormFields DecodeMultipart(std::string_view body, std::string_view content_type);
 
 struct Upload {
   std::string xml;                         // composite.xml exactly as saved

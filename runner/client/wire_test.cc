@@ -45,6 +45,38 @@ TEST(Wire, FormDecodingInvertsEncodingAndRefusesBadEscapes) {
     EXPECT_THROW(DecodeForm(bad), WireError) << bad;
 }
 
+TEST(Wire, MultipartFormsDecodeAsCurlAndBrowsersSendThem) {
+  std::string every;
+  for (int i = 0; i < 256; ++i) every += static_cast<char>(i);
+  const std::string body = "preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"r\"\r\n\r\nupload_test_result\r\n"
+                           "--XyZ\r\ncontent-disposition: form-data; name=\"composite_xml\"; filename=\"c.xml\"\r\n"
+                           "Content-Type: application/octet-stream\r\n\r\n" + every + "\r\n--XyZ\r\n"
+                           "Content-Disposition: form-data; name=empty\r\n\r\n\r\n--XyZ--\r\n";
+  EXPECT_EQ(DecodeMultipart(body, "multipart/form-data; boundary=XyZ"),
+            (FormFields{{"r", "upload_test_result"}, {"composite_xml", every}, {"empty", ""}}));
+  EXPECT_EQ(DecodeMultipart(body, "Multipart/Form-Data; charset=utf-8; BOUNDARY=\"XyZ\""),
+            (FormFields{{"r", "upload_test_result"}, {"composite_xml", every}, {"empty", ""}}));
+  const std::string part = "--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue";
+  struct Bad {
+    std::string body, type, says;
+  } bad[] = {
+      {part + "\r\n--B--", "multipart/form-data", "boundary"},
+      {"no parts here", "multipart/form-data; boundary=B", "no part"},
+      {part, "multipart/form-data; boundary=B", "does not end"},
+      {"--B\r\nContent-Disposition: form-data\r\n\r\nv\r\n--B--", "multipart/form-data; boundary=B", "no name"},
+      {"--B\r\nContent-Disposition: form-data; name=a\r\nv\r\n--B--", "multipart/form-data; boundary=B", "headers"},
+      {"--Bjunk", "multipart/form-data; boundary=B", "line break"},
+  };
+  for (const auto& b : bad) {
+    try {
+      DecodeMultipart(b.body, b.type);
+      ADD_FAILURE() << "accepted: " << b.body;
+    } catch (const WireError& e) {
+      EXPECT_NE(e.message.find(b.says), std::string::npos) << e.message;
+    }
+  }
+}
+
 TEST(Wire, Sha1MatchesKnownValue) { EXPECT_EQ(Sha1Hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d"); }
 
 TEST(Wire, CompressionRoundTripsAndStopsAtTheLimit) {

@@ -1,122 +1,93 @@
 #include "runner/install/dependencies.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
+#include "runner/common/error.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::install {
 
-const std::vector<DependencyRow>& DebianDependencyTable() {
-  // Generic names as used by the profiles (most frequent first), Debian 12 package names.
-  static const std::vector<DependencyRow> table = {
-      {"build-utilities", "build-essential autoconf automake libtool pkg-config"},
-      {"cmake", "cmake"},
-      {"python", "python3"},
-      {"openmpi-development", "libopenmpi-dev openmpi-bin"},
-      {"opencl", "ocl-icd-opencl-dev"},
-      {"fortran-compiler", "gfortran"},
-      {"yasm", "yasm"},
-      {"zlib-development", "zlib1g-dev"},
-      {"openssl-development", "libssl-dev"},
-      {"java", "default-jre"},
-      {"p7zip", "p7zip-full"},
-      {"fftw3-development", "libfftw3-dev"},
-      {"boost-development", "libboost-all-dev"},
-      {"libpng-development", "libpng-dev"},
-      {"blas-development", "libopenblas-dev"},
-      {"perl", "perl"},
-      {"glut", "freeglut3-dev"},
-      {"xorg-development", "xorg-dev"},
-      {"vulkan-development", "libvulkan-dev"},
-      {"libtool", "libtool"},
-      {"curl", "curl"},
-      {"jpeg-development", "libjpeg-dev"},
-      {"bison", "bison"},
-      {"meson", "meson ninja-build"},
-      {"flex", "flex"},
-      {"sdl-development", "libsdl1.2-dev"},
-      {"sdl2-development", "libsdl2-dev"},
-      {"lapack-development", "liblapack-dev"},
-      {"libevent", "libevent-dev"},
-      {"pcre", "libpcre3-dev"},
-      {"hdf5", "libhdf5-dev"},
-      {"atlas-development", "libatlas-base-dev"},
-      {"tcl", "tcl"},
-      {"snappy", "libsnappy-dev"},
-      {"rust", "rustc cargo"},
-      {"nasm", "nasm"},
-      {"gmp-library", "libgmp-dev"},
-      {"git", "git"},
-      {"bc", "bc"},
-      {"ncurses-development", "libncurses-dev"},
-      {"libxml2", "libxml2-dev"},
-      {"libaio-development", "libaio-dev"},
-      {"glew", "libglew-dev"},
-      {"tiff", "libtiff-dev"},
-      {"opencv", "libopencv-dev"},
-      {"openal-development", "libopenal-dev"},
-      {"node-npm", "nodejs npm"},
-      {"gtk-development", "libgtk2.0-dev"},
-      {"golang", "golang"},
-      {"gflags", "libgflags-dev"},
-      {"uuid", "uuid-dev"},
-      {"scons", "scons"},
-      {"python-numpy", "python3-numpy"},
-      {"python-scipy", "python3-scipy"},
-      {"csh", "csh"},
-      {"autoconf", "autoconf"},
-      {"numa-development", "libnuma-dev"},
-      {"popt", "libpopt-dev"},
-      {"fio", "fio"},
-      {"sqlite", "sqlite3"},
-      {"smartmontools", "smartmontools"},
-      {"unzip", "unzip"},
-      {"bzip2", "bzip2"},
-      {"xz", "xz-utils"},
-      {"wget", "wget"},
-      {"php", "php-cli php-xml"},
-      {"ruby", "ruby"},
-      {"rsync", "rsync"},
-      {"redis-server", "redis-server"},
-      {"postgresql", "postgresql"},
-      {"mysql", "default-mysql-server"},
-      {"nginx", "nginx"},
-      {"apache", "apache2"},
-      {"fs-mark", "fs-mark"},
-      {"dbench", "dbench"},
-      {"iozone", "iozone3"},
-      {"openssl", "openssl"},
-      {"botan", "botan"},
-      {"cryptsetup", "cryptsetup-bin"},
-  };
-  return table;
+extern const char kDebianPackagesData[];  // debian_packages_data.cc, generated from debian-packages.txt
+
+namespace {
+
+// Debian policy's package name characters (plus ':' for an architecture qualifier), so a name
+// can be put on a shell command line as it is.
+bool ValidPackageName(std::string_view p) {
+  if (p.empty() || !std::isalnum(static_cast<unsigned char>(p[0]))) return false;
+  return std::all_of(p.begin(), p.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' || c == ':';
+  });
+}
+
+// Runs `command` through the shell, its standard output returned, its exit status in `status`.
+std::string Capture(const std::string& command, int* status) {
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) {
+    *status = -1;
+    return out;
+  }
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  int rc = pclose(p);
+  *status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  return out;
+}
+
+std::string LastLines(const std::string& text, size_t count) {
+  std::vector<std::string> lines;
+  for (const auto& l : Split(text, '\n'))
+    if (!Trim(l).empty()) lines.push_back(Trim(l));
+  if (lines.size() > count) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(count));
+  return Join(lines, " | ");
+}
+
+}  // namespace
+
+DependencyMap ParseDependencyMap(std::string_view text, const std::string& origin) {
+  DependencyMap map;
+  int line_no = 0;
+  for (const auto& raw : Split(text, '\n')) {
+    ++line_no;
+    std::string line = Trim(raw.substr(0, raw.find('#')));
+    if (line.empty()) continue;
+    size_t colon = line.find(':');
+    if (colon == std::string::npos || Trim(line.substr(0, colon)).empty())
+      throw Error(origin + ":" + std::to_string(line_no) + ": expected 'generic-name: package ...'");
+    std::vector<std::string> packages;
+    for (const auto& p : Split(line.substr(colon + 1), ' ')) {
+      if (p.empty()) continue;
+      if (!ValidPackageName(p)) throw Error(origin + ":" + std::to_string(line_no) + ": '" + p + "' is not a package name");
+      packages.push_back(p);
+    }
+    map[ToLower(Trim(line.substr(0, colon)))] = std::move(packages);
+  }
+  return map;
+}
+
+const DependencyMap& DebianDependencyMap() {
+  static const DependencyMap map = ParseDependencyMap(kDebianPackagesData, "runner/install/debian-packages.txt");
+  return map;
 }
 
 std::vector<std::string> DebianPackagesFor(const std::string& generic_name) {
-  std::string name = ToLower(Trim(generic_name));
-  for (const auto& row : DebianDependencyTable())
-    if (name == row.generic_name) {
-      std::vector<std::string> out;
-      for (const auto& p : Split(row.packages, ' '))
-        if (!p.empty()) out.push_back(p);
-      return out;
-    }
-  return {};
+  auto it = DebianDependencyMap().find(ToLower(Trim(generic_name)));
+  return it == DebianDependencyMap().end() ? std::vector<std::string>{} : it->second;
 }
 
 PackageProbe DpkgProbe() {
   return [](const std::string& package) {
-    std::string cmd = "dpkg-query -W -f='${Status}' '" + package + "' 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return false;
-    char buf[256] = {0};
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    pclose(p);
-    return std::string(buf, n).find("install ok installed") != std::string::npos;
+    if (!ValidPackageName(package)) return false;
+    int status = 0;
+    return Capture("dpkg-query -W -f='${Status}' '" + package + "' 2>/dev/null", &status).find("install ok installed") !=
+           std::string::npos;
   };
 }
 
@@ -156,6 +127,56 @@ DependencyCheck CheckDependencies(const std::vector<std::string>& external, cons
 
 std::string AptGetCommand(const std::vector<std::string>& packages, bool as_root) {
   return std::string(as_root ? "" : "sudo ") + "apt-get install -y " + Join(packages, " ");
+}
+
+std::vector<std::string> UnavailablePackages(const std::vector<std::string>& packages) {
+  std::vector<std::string> valid, out;
+  for (const auto& p : packages) (ValidPackageName(p) ? valid : out).push_back(p);
+  if (valid.empty()) return out;
+  int status = 0;
+  std::string text = Capture("apt-cache policy " + Join(valid, " ") + " 2>/dev/null", &status);
+  // "name:" at the start of a line, then "  Candidate: <version>" ("(none)" = cannot be installed).
+  std::set<std::string> installable;
+  std::string current;
+  for (const auto& line : Split(text, '\n')) {
+    if (!line.empty() && line[0] != ' ' && EndsWith(line, ":")) current = line.substr(0, line.size() - 1);
+    std::string t = Trim(line);
+    if (!current.empty() && StartsWith(t, "Candidate:") && Trim(t.substr(10)) != "(none)") installable.insert(current);
+  }
+  for (const auto& p : valid)
+    if (!installable.count(p)) out.push_back(p);
+  return out;
+}
+
+DependencyPolicy ParseDependencyPolicy(const std::string& value) {
+  std::string v = ToLower(Trim(value));
+  if (v == "ask" || v.empty()) return DependencyPolicy::kAsk;
+  if (v == "yes" || v == "true") return DependencyPolicy::kYes;
+  if (v == "no" || v == "false") return DependencyPolicy::kNo;
+  throw Error("install.dependencies: '" + value + "' is not ask, yes or no");
+}
+
+AptOutcome InstallDebianPackages(const std::vector<std::string>& packages, std::ostream& log) {
+  AptOutcome out;
+  for (const auto& p : packages)
+    if (!ValidPackageName(p)) {
+      out.failure = "'" + p + "' is not a Debian package name";
+      return out;
+    }
+  const std::string install = "DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=300 " +
+                              Join(packages, " ") + " 2>&1";
+  int status = 0;
+  std::string text = Capture(install, &status);
+  log << text;
+  if (status != 0 && text.find("Unable to locate package") != std::string::npos) {
+    std::string update = Capture("apt-get update -q -o DPkg::Lock::Timeout=300 2>&1", &status);
+    log << update;
+    text = Capture(install, &status);
+    log << text;
+  }
+  out.ok = status == 0;
+  if (!out.ok) out.failure = "apt-get install -y " + Join(packages, " ") + " failed: " + LastLines(text, 3);
+  return out;
 }
 
 }  // namespace ptsn::install

@@ -1,19 +1,25 @@
 // A profile's ExternalDependencies / SystemDependencies use PTS's generic names
-// (build-utilities, fio, sqlite, ...). This maps them to Debian/Ubuntu packages, finds which are
-// not installed, and builds the apt-get command line.
+// (build-utilities, popt, fio, ...). This maps them to Debian 12 packages (the map is data:
+// debian-packages.txt, compiled in), finds which are not installed, asks apt which it can
+// install, and installs them with apt-get.
 #pragma once
 
 #include <functional>
+#include <map>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptsn::install {
 
-struct DependencyRow {
-  const char* generic_name;
-  const char* packages;  // space-separated Debian 12 package names
-};
-const std::vector<DependencyRow>& DebianDependencyTable();
+using DependencyMap = std::map<std::string, std::vector<std::string>>;  // generic name -> packages
+
+// Parses the map's text ("name: pkg pkg", '#' comments). Throws ptsn::Error naming `origin`
+// and the line for a line without ':' or a package name apt would not accept.
+DependencyMap ParseDependencyMap(std::string_view text, const std::string& origin);
+// The compiled-in map (runner/install/debian-packages.txt).
+const DependencyMap& DebianDependencyMap();
 
 // The Debian packages of one generic name; empty when unknown (then the name itself is tried as
 // a package only for SystemDependencies, which PTS treats as file/command names).
@@ -40,5 +46,23 @@ std::string AptGetCommand(const std::vector<std::string>& packages, bool as_root
 
 // Is `name` a command in PATH or an existing absolute path?
 bool CommandExists(const std::string& name);
+
+// Which of `packages` apt has no installation candidate for in its lists (`apt-cache policy`;
+// opens no socket). Every package when apt-cache cannot be run.
+std::vector<std::string> UnavailablePackages(const std::vector<std::string>& packages);
+
+// Whether a run may install missing packages: install.dependencies (ask | yes | no).
+enum class DependencyPolicy { kAsk, kYes, kNo };
+// Throws ptsn::Error naming the setting for another value.
+DependencyPolicy ParseDependencyPolicy(const std::string& value);
+
+struct AptOutcome {
+  bool ok = false;
+  std::string failure;  // one line: the command and the last lines of its output
+};
+// `apt-get install -y` (non-interactive, waiting up to 5 minutes for another apt's lock); when a
+// package is not found, the lists are updated once (`apt-get update`) and the install retried.
+// Its output goes to `log`. Root only: the caller checks.
+AptOutcome InstallDebianPackages(const std::vector<std::string>& packages, std::ostream& log);
 
 }  // namespace ptsn::install

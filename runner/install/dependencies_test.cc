@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "runner/common/error.h"
+
 namespace ptsn::install {
 namespace {
 
@@ -22,6 +24,37 @@ TEST(DependenciesTest, MapsGenericNamesAndFindsMissingOnes) {
 TEST(DependenciesTest, TableCoversTheMostUsedCorpusNames) {
   for (const char* n : {"build-utilities", "cmake", "python", "fortran-compiler", "zlib-development", "p7zip"})
     EXPECT_FALSE(DebianPackagesFor(n).empty()) << n;
+}
+
+TEST(DependenciesTest, TheMapIsDataAndMalformedLinesAreNamed) {
+  EXPECT_EQ(DebianPackagesFor("popt"), std::vector<std::string>{"libpopt-dev"});
+  EXPECT_EQ(DebianPackagesFor(" Build-Utilities "), (std::vector<std::string>{"build-essential", "autoconf"}));
+  auto m = ParseDependencyMap("# comment\nfoo: a b  # trailing\n\nbar:\n", "x.txt");
+  EXPECT_EQ(m["foo"], (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(m.count("bar") && m["bar"].empty());
+  try {
+    ParseDependencyMap("ok: a\nno colon here\n", "x.txt");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "x.txt:2: expected 'generic-name: package ...'");
+  }
+  EXPECT_THROW(ParseDependencyMap("x: a;rm\n", "x.txt"), Error) << "never a shell word";
+}
+
+TEST(DependenciesTest, EveryMappedPackageIsKnownToApt) {
+  if (!UnavailablePackages({"dpkg"}).empty()) GTEST_SKIP() << "apt-cache has no package lists here (apt-get update)";
+  std::vector<std::string> all;
+  for (const auto& [name, packages] : DebianDependencyMap()) all.insert(all.end(), packages.begin(), packages.end());
+  EXPECT_EQ(UnavailablePackages(all), std::vector<std::string>{}) << "debian-packages.txt names packages apt lacks";
+  EXPECT_EQ(UnavailablePackages({"ptsn-no-such-package", "bad;name"}),
+            (std::vector<std::string>{"bad;name", "ptsn-no-such-package"}));
+}
+
+TEST(DependenciesTest, Policy) {
+  EXPECT_EQ(ParseDependencyPolicy("ask"), DependencyPolicy::kAsk);
+  EXPECT_EQ(ParseDependencyPolicy("YES"), DependencyPolicy::kYes);
+  EXPECT_EQ(ParseDependencyPolicy("no"), DependencyPolicy::kNo);
+  EXPECT_THROW(ParseDependencyPolicy("maybe"), Error);
 }
 
 TEST(DependenciesTest, RealProbesAnswer) {

@@ -1,6 +1,7 @@
 // Getting a profile's downloads.xml files into its install directory: caches first (ours, a PTS
 // download-cache, install.extra_caches: directories or file:// / http:// base URLs), then the
-// mirrors in the order the profile lists them. Every file is verified; a file with a wrong
+// mirrors in the order the profile lists them, then — for a file that has moved — the fallbacks
+// that find it by its SHA256 (fallbacks.h). Every file is verified; a file with a wrong
 // checksum is deleted and the report says which URL (or cache) gave what.
 #pragma once
 
@@ -9,6 +10,7 @@
 
 #include "runner/install/checksum.h"
 #include "runner/install/fetcher.h"
+#include "runner/install/fallbacks.h"
 
 namespace ptsn::install {
 
@@ -27,13 +29,16 @@ struct CacheLocation {
 struct DownloadOptions {
   std::string download_cache;          // ours: verified downloads are kept here ("" = none)
   std::vector<CacheLocation> caches;   // searched after the install dir and before the mirrors
-  bool skip_hashes = false;            // NO_FILE_HASH_CHECKS
+  bool skip_hashes = false;            // NO_FILE_HASH_CHECKS (never for fallbacks: they need the SHA256)
+  // Tried in order when every URL failed, for files whose SHA256 is known.
+  std::vector<std::shared_ptr<DownloadFallback>> fallbacks;
 };
 
 struct DownloadOutcome {
   std::string file_name;
   bool ok = false;
   std::string source;                 // where it came from: "install dir", a cache dir, a URL
+  std::string fallback;               // set when a fallback gave it: "the Debian archive (bookworm/main)"
   std::vector<std::string> problems;  // "URL: sha256 is X, expected Y", "URL: HTTP 404", ...
 };
 
@@ -41,6 +46,9 @@ struct DownloadReport {
   std::vector<DownloadOutcome> files;
   bool ok() const;                         // every non-optional file present
   std::vector<std::string> Missing() const;  // "name (tried: ...)" for each failed required file
+  // One sentence per file a fallback gave: "dbench-4.0.tar.gz was not at its URLs; it came from
+  // the Debian archive (bookworm/main): URL, SHA256 verified."
+  std::vector<std::string> FallbackNotes() const;
 };
 
 // The caches named by the settings: our download cache, <pts_home>/download-cache, then each

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <httplib.h>
+#include <lzma.h>
 
 #include <atomic>
 #include <chrono>
@@ -12,6 +13,31 @@
 #include <vector>
 
 namespace ptsn::install::test {
+
+// `text` as an .xz file's bytes (what Debian serves as Sources.xz).
+inline std::string XzCompress(const std::string& text) {
+  std::string out(lzma_stream_buffer_bound(text.size()), '\0');
+  size_t used = 0;
+  if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(text.data()), text.size(),
+                              reinterpret_cast<uint8_t*>(out.data()), &used, out.size()) != LZMA_OK)
+    return "";
+  out.resize(used);
+  return out;
+}
+
+// A Sources paragraph listing `files` ({name, sha256, size}) in `directory`.
+struct PoolFile {
+  std::string name, sha256;
+  size_t size = 0;
+};
+inline std::string SourcesParagraph(const std::string& package, const std::string& directory,
+                                    const std::vector<PoolFile>& files) {
+  std::string p = "Package: " + package + "\nBinary: " + package + "\nVersion: 1.0-1\nFiles:\n";
+  for (const auto& f : files) p += " d41d8cd98f00b204e9800998ecf8427e " + std::to_string(f.size) + " " + f.name + "\n";
+  p += "Checksums-Sha256:\n";
+  for (const auto& f : files) p += " " + f.sha256 + " " + std::to_string(f.size) + " " + f.name + "\n";
+  return p + "Directory: " + directory + "\nPriority: optional\nSection: misc\n\n";
+}
 
 class LoopbackServer {
  public:

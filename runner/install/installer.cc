@@ -53,12 +53,22 @@ std::string InstallChecksum(const std::string& install_script) {
 }
 
 void WriteInstallMarker(const std::string& install_dir, const std::string& identifier, const std::string& checksum,
-                        double seconds) {
+                        double seconds, const std::vector<std::string>& download_notes) {
   nlohmann::ordered_json j = {{"status", "INSTALLED"},
                               {"identifier", identifier},
                               {"install_checksum", checksum},
                               {"install_time_seconds", seconds}};
+  if (!download_notes.empty()) j["download_notes"] = download_notes;
   WriteFileAtomically(install_dir + "/pts-install.json", j.dump(2) + "\n");
+}
+
+std::vector<std::string> InstalledDownloadNotes(const std::string& install_dir) {
+  try {
+    auto j = nlohmann::json::parse(ReadFile(install_dir + "/pts-install.json"));
+    return j.value("download_notes", std::vector<std::string>{});
+  } catch (...) {
+    return {};
+  }
 }
 
 bool IsInstalled(const std::string& install_dir, const std::string& identifier, const std::string& checksum) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "runner/exec/process.h"
 
@@ -30,8 +31,12 @@ InstallOutcome RunInstallScript(const InstallRequest& request, exec::ProcessRunn
 
 // The marker: identifier, version and md5 of install.sh as installed.
 std::string InstallChecksum(const std::string& install_script);  // "" when no script
+// `download_notes`: where files that had moved came from (DownloadReport::FallbackNotes), kept so
+// every later run of the test can say so.
 void WriteInstallMarker(const std::string& install_dir, const std::string& identifier, const std::string& checksum,
-                        double seconds);
+                        double seconds, const std::vector<std::string>& download_notes = {});
+// The marker's download notes ([] when none or no marker).
+std::vector<std::string> InstalledDownloadNotes(const std::string& install_dir);
 // True when the marker exists and matches (PTS's needs_updated_install in reverse).
 bool IsInstalled(const std::string& install_dir, const std::string& identifier, const std::string& checksum);
 

@@ -44,6 +44,7 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
   std::string checksum = InstallChecksum(script);
   if (!ctx.force && IsInstalled(dir, p.identifier, checksum)) {
     result.ok = result.already_installed = true;
+    result.download_notes = InstalledDownloadNotes(dir);
     return result;
   }
   auto items = DownloadItemsFor(p, ctx.facts.arch);
@@ -63,6 +64,8 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
       result.failure = p.identifier + ": downloading failed: " + Join(report.Missing(), "; ");
       return result;
     }
+    result.download_notes = report.FallbackNotes();
+    for (const auto& note : result.download_notes) say("  " + note);
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -85,7 +88,7 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
                      " (log: " + dir + "/install-failed.log)";
     return result;
   }
-  WriteInstallMarker(dir, p.identifier, checksum, outcome.seconds);
+  WriteInstallMarker(dir, p.identifier, checksum, outcome.seconds, result.download_notes);
   result.ok = true;
   return result;
 }

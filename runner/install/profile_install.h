@@ -30,6 +30,7 @@ struct ProfileInstallResult {
   bool ok = false;
   bool already_installed = false;
   std::string failure;  // one line naming the profile and what failed
+  std::vector<std::string> download_notes;  // files that came from a fallback (this install or the one before)
 };
 
 std::string InstallDirectory(const std::string& install_root, const std::string& identifier);

@@ -32,11 +32,45 @@ std::string PtsJson(const Json& j) {
   return out;
 }
 
-void MarkEntry(results::Entry& e, const std::string& label, const std::string& scale_note) {
+void MarkEntry(results::Entry& e, const std::string& label, const std::string& scale_note,
+               const std::string& for_hash = "") {
   Json j = ParseEntryJson(e.json);
   j[kStandInJsonKey] = label;
-  if (!scale_note.empty()) j["stand-in-scale"] = scale_note;
+  if (!scale_note.empty()) j[results::kStandInScaleKey] = scale_note;
+  if (!for_hash.empty()) j[kStandInForJsonKey] = for_hash;
   e.json = PtsJson(j);
+}
+
+// Both directions known and different (HIB vs LIB).
+bool OppositeDirections(const std::string& a, const std::string& b) {
+  return !Trim(a).empty() && !Trim(b).empty() && Trim(a) != Trim(b);
+}
+
+// A stand-in that measured in another unit or direction keeps Results of its own (own unit, own
+// chart), marked and pointing at the original by hash, placed right after the original and its
+// monitor children so every view shows them together — but never on the original's axis.
+void KeepApart(results::ResultFile& file, const PlanItem& item, std::vector<size_t> stand_in_results,
+               const std::string& identifier) {
+  const size_t original = OriginalIndex(file, item);
+  const std::string original_hash = results::ComparisonHash(file.results[original]);
+  std::vector<size_t> taken = stand_in_results;
+  for (size_t c : stand_in_results) {
+    const std::string h = results::ComparisonHash(file.results[c]);
+    for (size_t j = 0; j < file.results.size(); ++j)
+      if (file.results[j].parent == h && std::find(taken.begin(), taken.end(), j) == taken.end()) taken.push_back(j);
+  }
+  std::sort(taken.begin(), taken.end());
+  std::vector<results::Result> moved;
+  for (size_t k : taken) {
+    results::Result r = file.results[k];
+    for (auto& e : r.entries)
+      if (e.identifier == identifier) MarkEntry(e, item.stand_in_label, "", original_hash);
+    moved.push_back(std::move(r));
+  }
+  for (auto it = taken.rbegin(); it != taken.rend(); ++it) file.results.erase(file.results.begin() + static_cast<std::ptrdiff_t>(*it));
+  size_t at = OriginalIndex(file, item) + 1;
+  while (at < file.results.size() && file.results[at].parent == original_hash) ++at;
+  file.results.insert(file.results.begin() + static_cast<std::ptrdiff_t>(at), moved.begin(), moved.end());
 }
 
 // Replaces a trailing `from` in `s` by `to` (monitor children append the test's arguments).
@@ -64,12 +98,26 @@ void MergeByHash(results::ResultFile& file, const results::Result& r, std::vecto
 
 }  // namespace
 
+size_t OriginalIndex(const results::ResultFile& file, const PlanItem& item) {
+  if (!item.original_hash.empty()) {
+    for (size_t i = 0; i < file.results.size(); ++i)
+      if (results::ComparisonHash(file.results[i]) == item.original_hash) return i;
+    return kNoResult;
+  }
+  return item.result_index < file.results.size() ? item.result_index : kNoResult;
+}
+
+std::optional<std::string> StandInForOf(const results::Entry& entry) {
+  return results::EntryJsonString(entry, kStandInForJsonKey);
+}
+
+bool LinesUp(const results::Result& stand_in, const results::Result& original) {
+  return SameUnit(stand_in.scale, original.scale) && !OppositeDirections(stand_in.proportion, original.proportion);
+}
+
 std::optional<std::string> StandInOf(const results::Entry& entry) { return results::StandInMark(entry); }
 std::optional<std::string> StandInScaleOf(const results::Entry& entry) {
-  Json j = ParseEntryJson(entry.json);
-  auto it = j.find("stand-in-scale");
-  if (it == j.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
+  return results::EntryJsonString(entry, results::kStandInScaleKey);
 }
 
 void PutEntry(results::Result& result, results::Entry entry, const std::optional<std::string>& stand_in_label) {
@@ -121,11 +169,23 @@ std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanIte
                                         const std::vector<results::Result>& produced, const std::string& identifier) {
   std::vector<std::string> hashes;
   if (item.kind == PlanKind::kUnavailable) return hashes;
-  if (item.result_index >= file.results.size())
+  const size_t original = OriginalIndex(file, item);
+  if (original == kNoResult)
     throw Error("reproduce: plan item refers to result " + std::to_string(item.result_index + 1) +
-                " but the file has " + std::to_string(file.results.size()));
+                ", which the file does not hold (" + std::to_string(file.results.size()) + " results)");
+  if (item.kind == PlanKind::kStandIn && !produced.empty() && !LinesUp(produced.front(), file.results[original])) {
+    const size_t first = file.results.size();
+    for (auto r : produced) {
+      std::erase_if(r.entries, [&](const results::Entry& e) { return e.identifier != identifier; });
+      if (!r.entries.empty()) file.results.push_back(std::move(r));
+    }
+    if (file.results.size() == first) return hashes;
+    hashes.push_back(results::ComparisonHash(file.results[first]));
+    KeepApart(file, item, {first}, identifier);
+    return hashes;
+  }
   std::vector<results::Result> filed =
-      item.kind == PlanKind::kStandIn ? RelabelAsOriginal(produced, file.results[item.result_index], item.stand_in_label)
+      item.kind == PlanKind::kStandIn ? RelabelAsOriginal(produced, file.results[original], item.stand_in_label)
                                       : produced;
   for (auto& r : filed) {
     // Only this run's entries travel; whatever else the runner's result held stays out.
@@ -133,14 +193,6 @@ std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanIte
     if (!r.entries.empty()) MergeByHash(file, r, hashes);
   }
   return hashes;
-}
-
-bool SameUnit(const std::string& a, const std::string& b) {
-  auto norm = [](const std::string& s) {
-    std::string n = ToLower(Trim(s));
-    return n == "mib/s" ? std::string("mb/s") : n;  // many PTS "MB/s" are MiB/s; the note says which
-  };
-  return norm(a) == norm(b);
 }
 
 size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier) {
@@ -151,7 +203,9 @@ size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const 
     });
   };
   for (const auto& item : plan.items) {
-    if (item.kind != PlanKind::kStandIn || item.result_index >= file.results.size()) continue;
+    if (item.kind != PlanKind::kStandIn) continue;
+    const size_t original = OriginalIndex(file, item);
+    if (original == kNoResult) continue;
     // A stand-in may report several results (MiB/s, IOPS, latency); the one in the original's
     // unit lines up, the others stay under the stand-in's own name, marked.
     std::vector<size_t> candidates;
@@ -161,13 +215,18 @@ size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const 
         candidates.push_back(i);
     }
     if (candidates.empty()) continue;
-    const std::string& want = file.results[item.result_index].scale;
+    const std::string want = file.results[original].scale;
     size_t chosen = candidates.front();
     for (size_t c : candidates)
       if (file.results[c].scale == want) { chosen = c; break; }
     if (file.results[chosen].scale != want)
       for (size_t c : candidates)
         if (SameUnit(file.results[c].scale, want)) { chosen = c; break; }
+    if (!LinesUp(file.results[chosen], file.results[original])) {
+      KeepApart(file, item, candidates, identifier);
+      ++moved;
+      continue;
+    }
 
     for (size_t c : candidates)
       for (auto& e : file.results[c].entries)

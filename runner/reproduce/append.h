@@ -20,6 +20,21 @@ namespace ptsn::reproduce {
 
 // The Entry JSON key that marks a stand-in entry (the views read it: results-xml/export_common.h).
 inline constexpr const char* kStandInJsonKey = results::kStandInKey;
+// On the entries of a stand-in that measured in another unit or direction than the original:
+// the original Result's comparison hash. Such a stand-in is never filed under the original (its
+// bar would sit on the original's axis): it keeps Results of its own, right after the original.
+inline constexpr const char* kStandInForJsonKey = "stand-in-for";
+
+inline constexpr size_t kNoResult = static_cast<size_t>(-1);
+// Where `item`'s published Result is in `file` now (by its comparison hash, so results inserted
+// before it do not matter); kNoResult when it is not there.
+size_t OriginalIndex(const results::ResultFile& file, const PlanItem& item);
+
+// The original's comparison hash when `entry` is a stand-in kept apart from it, else nullopt.
+std::optional<std::string> StandInForOf(const results::Entry& entry);
+// Whether a stand-in's result may be filed under (drawn on the axis of) the original's: the
+// same unit (SameUnit) and not the opposite direction (HIB vs LIB).
+bool LinesUp(const results::Result& stand_in, const results::Result& original);
 
 // "native/fs-files-1.0.0 for pts/fs-mark-1.0" when `entry` is a stand-in's, else nullopt.
 std::optional<std::string> StandInOf(const results::Entry& entry);
@@ -45,19 +60,22 @@ std::vector<results::Result> RelabelAsOriginal(const std::vector<results::Result
 //    is new, e.g. the newer profile changed AppVersion — exactly what PTS does);
 //  * stand-in: the test entry goes into file.results[item.result_index]; its monitor children
 //    are re-labelled as children of the original (Title/AppVersion/arguments of the original,
-//    Parent = the original's hash) so they line up with the published monitor results too.
+//    Parent = the original's hash) so they line up with the published monitor results too;
+//  * a stand-in that does not line up (LinesUp: another unit or the opposite direction) keeps its
+//    own Results, marked with the label and kStandInForJsonKey, placed right after the original.
 // Returns the comparison hashes the entries were filed under, test result first.
 std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanItem& item,
                                         const std::vector<results::Result>& produced, const std::string& identifier);
 
-// Units that compare directly: equal, or MB/s vs MiB/s (PTS's "MB/s" is often MiB/s; the
-// comparison prints the caveat).
-bool SameUnit(const std::string& a, const std::string& b);
+// Units that compare directly: equal, or MB/s vs MiB/s (the comparison prints the caveat).
+using results::SameUnit;
 
 // For a run loop that files every result by its own hash (the runner's AddResult): moves each
 // stand-in's result (Identifier = the stand-in profile, Arguments = the plan's) and its monitor
 // children for `identifier` under the original results, marked, and drops what is left empty.
-// Idempotent, so it can run after every save; returns how many stand-in results were moved.
+// A stand-in that does not line up (LinesUp) is instead marked with kStandInForJsonKey and its
+// Results are moved, whole, to just after the original's. Idempotent, so it can run after every
+// save; returns how many stand-ins were filed.
 size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const std::string& identifier);
 
 // PTS 10.8.6 names a sensor's per-test monitor result "<name> (<qualifier>) <test arguments>"

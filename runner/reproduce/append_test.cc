@@ -7,6 +7,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
+#include "runner/reproduce/consent.h"
 
 namespace ptsn::reproduce {
 
@@ -113,15 +114,76 @@ TEST(Append, StandInFilesUnderTheOriginalHashAndIsMarked) {
   EXPECT_EQ(file.results[1].parent, original_hash);
 }
 
-TEST(Append, StandInInAnotherUnitSaysSo) {
+TEST(Append, StandInInTheSameUnitUnderAnotherNameSaysSo) {
+  auto file = Published();
+  file.results[0].scale = "MB/s";
+  PlanItem item;
+  item.kind = PlanKind::kStandIn;
+  item.stand_in_label = "native/x-1.0.0 for pts/fs-mark-1.0";
+  auto produced = Res("native/x-1.0.0", "X", "", "MiB/s");
+  produced.entries = {E("New", "55")};
+  FoldRunResults(file, item, {produced}, "New");
+  EXPECT_NE(file.results[0].entries.back().json->find("\"stand-in-scale\":\"MiB\\/s\""), std::string::npos);
+}
+
+// MiB/s standing in for "Files/s" (or for Seconds, lower is better) is never filed under the
+// original: its Results stay its own, right after the original's, and point at it.
+TEST(Append, StandInInAnotherUnitOrDirectionKeepsItsOwnResult) {
+  for (auto [scale, proportion] : {std::pair{"MiB/s", "HIB"}, std::pair{"Files/s", "LIB"}}) {
+    auto file = Published();
+    file.results.push_back(Res("pts/other-1.0.0", "Other", "", "Seconds"));
+    file.results.back().entries = {E("A", "3")};
+    const std::string original_hash = results::ComparisonHash(file.results[0]);
+    ReproducePlan plan;
+    PlanItem item;
+    item.result_index = 0;
+    item.original_hash = original_hash;
+    item.kind = PlanKind::kStandIn;
+    item.profile = "native/x-1.0.0";
+    item.arguments = "--files 1000";
+    item.stand_in_label = "native/x-1.0.0 for pts/fs-mark-1.0";
+    plan.items = {item};
+    auto produced = Res("native/x-1.0.0", "X", "--files 1000", scale);
+    produced.proportion = proportion;
+    produced.entries = {E("New", "55")};
+    file.results.push_back(produced);
+    file.results.push_back(Monitor(produced, "New", "5,6,7"));
+    EXPECT_EQ(FoldStandIns(file, plan, "New"), 1u) << scale;
+    ASSERT_EQ(file.results.size(), 5u);
+    EXPECT_EQ(file.results[0].entries.size(), 2u) << "nothing of New on the original's axis";
+    EXPECT_EQ(file.results[1].entries.size(), 1u) << "nor in its monitor result";
+    // Original, its monitor child, then the stand-in and its child, then the rest.
+    EXPECT_EQ(file.results[2].identifier, "native/x-1.0.0");
+    EXPECT_EQ(file.results[2].scale, scale);
+    EXPECT_EQ(file.results[2].proportion, proportion);
+    EXPECT_EQ(StandInOf(file.results[2].entries[0]), item.stand_in_label);
+    EXPECT_EQ(StandInForOf(file.results[2].entries[0]), original_hash);
+    EXPECT_EQ(file.results[3].parent, results::ComparisonHash(file.results[2]));
+    EXPECT_EQ(StandInOf(file.results[3].entries[0]), item.stand_in_label);
+    EXPECT_EQ(file.results[4].identifier, "pts/other-1.0.0");
+    EXPECT_EQ(OriginalIndex(file, item), 0u);
+    // Idempotent, and a resumed run knows this test is done.
+    EXPECT_EQ(FoldStandIns(file, plan, "New"), 0u);
+    EXPECT_EQ(file.results.size(), 5u);
+    EXPECT_TRUE(RemainingItems(file, plan, "New").empty());
+    EXPECT_EQ(RemainingItems(file, plan, "Other").size(), 1u);
+  }
+}
+
+TEST(Append, FoldRunResultsKeepsAForeignStandInApartToo) {
   auto file = Published();
   PlanItem item;
   item.kind = PlanKind::kStandIn;
   item.stand_in_label = "native/x-1.0.0 for pts/fs-mark-1.0";
   auto produced = Res("native/x-1.0.0", "X", "", "MB/s");
-  produced.entries = {E("New", "55")};
-  FoldRunResults(file, item, {produced}, "New");
-  EXPECT_NE(file.results[0].entries.back().json->find("\"stand-in-scale\":\"MB\\/s\""), std::string::npos);
+  produced.entries = {E("New", "55"), E("Someone else", "1")};
+  auto hashes = FoldRunResults(file, item, {produced}, "New");
+  ASSERT_EQ(file.results.size(), 3u);
+  EXPECT_EQ(file.results[0].entries.size(), 2u);
+  EXPECT_EQ(file.results[2].scale, "MB/s");
+  ASSERT_EQ(file.results[2].entries.size(), 1u);
+  EXPECT_EQ(hashes, std::vector<std::string>{results::ComparisonHash(produced)});
+  EXPECT_FALSE(LinesUp(produced, file.results[0]));
 }
 
 TEST(Append, FoldStandInsAfterARunLoopFiledThemByTheirOwnHash) {

@@ -11,8 +11,17 @@
 namespace ptsn::reproduce {
 
 RepositoryCatalog::RepositoryCatalog(const profile::ProfileRepository& repo, RunnableCheck runnable,
-                                     InstalledCheck installed)
-    : repo_(repo), runnable_(std::move(runnable)), installed_(std::move(installed)) {}
+                                     InstalledCheck installed, PackagesCheck packages)
+    : repo_(repo), runnable_(std::move(runnable)), installed_(std::move(installed)), packages_(std::move(packages)) {}
+
+std::vector<std::string> RepositoryCatalog::PackagesToInstall(const std::string& identifier) const {
+  if (!packages_) return {};
+  try {
+    return packages_(repo_.LoadProfile(identifier));
+  } catch (const Error&) {
+    return {};  // not loadable: WhyNotRunnable said so already
+  }
+}
 
 std::vector<std::string> RepositoryCatalog::Available(const std::string& base) const {
   std::vector<std::string> out;

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
+#include "results-xml/comparison_hash.h"
 #include "results-xml/export_text.h"
 #include "results-xml/statistics.h"
 #include "runner/reproduce/append.h"
@@ -15,6 +17,23 @@ namespace {
 const results::Entry* FindEntry(const results::Result& r, const std::string& identifier) {
   for (const auto& e : r.entries)
     if (e.identifier == identifier) return &e;
+  return nullptr;
+}
+
+// "MiB/s, higher is better".
+std::string UnitWords(const results::Result& r) {
+  std::string out = r.scale.empty() ? "no unit" : r.scale;
+  if (r.proportion == "HIB") out += ", higher is better";
+  else if (r.proportion == "LIB") out += ", lower is better";
+  return out;
+}
+
+// The published Result a kept-apart stand-in entry points at; nullptr when none.
+const results::Result* KeptApartOriginal(const results::ResultFile& file, const results::Entry& e) {
+  auto hash = StandInForOf(e);
+  if (!hash) return nullptr;
+  for (const auto& r : file.results)
+    if (results::ComparisonHash(r) == *hash) return &r;
   return nullptr;
 }
 
@@ -37,7 +56,10 @@ std::vector<ResultComparison> CompareWithPublished(const results::ResultFile& fi
     c.result_index = i;
     c.stand_in = StandInOf(*mine);
     auto scale = StandInScaleOf(*mine);
-    if (scale && !SameUnit(*scale, r.scale)) c.not_comparable = "the stand-in measured in " + *scale + ", not " + r.scale;
+    if (const results::Result* original = KeptApartOriginal(file, *mine))
+      c.not_comparable = "stand-in for " + original->title + " measured in " + UnitWords(r) + "; the original reports " +
+                         UnitWords(*original) + ": no percentage across units";
+    else if (scale && !SameUnit(*scale, r.scale)) c.not_comparable = "the stand-in measured in " + *scale + ", not " + r.scale;
     else if (scale) c.caveat = "stand-in measured in " + *scale + ", published in " + r.scale;
     else if (!results::PhpIsNumeric(mine->value)) c.not_comparable = mine->value.empty() ? "this run failed" : "not a number";
     else if (r.display_format != "BAR_GRAPH") c.not_comparable = "not a bar result";
@@ -73,6 +95,7 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
   // measured something else).
   std::map<std::string, std::pair<double, int>> geo;
   std::vector<std::string> order;
+  std::set<const results::Result*> shown;  // published charts already printed above a stand-in's
 
   for (size_t i = 0; i < file.results.size(); ++i) {
     const results::Result& r = file.results[i];
@@ -80,6 +103,11 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
     if (!mine) continue;
     // The text view marks stand-in rows ("This Box *") and footnotes them itself.
     std::optional<std::string> stand_in = StandInOf(*mine);
+    // A stand-in kept apart: the published chart first (once), untouched, then the stand-in's own.
+    if (const results::Result* original = KeptApartOriginal(file, *mine); original && shown.insert(original).second) {
+      results::AppendResultText(out, *original, width, "");
+      out += '\n';
+    }
     results::AppendResultText(out, r, width, "");
     out += '\n';
     if (by_index.count(i) && !by_index[i]->caveat.empty()) out += "    note: " + by_index[i]->caveat + "\n";

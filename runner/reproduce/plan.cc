@@ -1,5 +1,6 @@
 #include "runner/reproduce/plan.h"
 
+#include "results-xml/comparison_hash.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/profile_id.h"
 
@@ -45,7 +46,36 @@ std::string OriginalProblem(const std::string& original, const std::optional<std
   return why.empty() ? "" : *chosen + ": " + why;
 }
 
+// The first declared stand-in for `r` that can run here, as a plan item; why the others cannot
+// is appended to `problems` ("; stand-in X: why").
+std::optional<PlanItem> RunnableStandIn(const PlanItem& base, const results::Result& r, const ProfileCatalog& catalog,
+                                        const std::vector<StandInRule>& stand_ins, std::string& problems) {
+  for (const auto& m : FindStandIns(stand_ins, r.identifier, r.arguments)) {
+    std::string why_not = catalog.WhyNotRunnable(m.rule->stand_in_profile);
+    if (!why_not.empty()) {
+      problems += "; stand-in " + m.rule->stand_in_profile + ": " + why_not;
+      continue;
+    }
+    PlanItem item = base;
+    item.kind = PlanKind::kStandIn;
+    item.profile = m.rule->stand_in_profile;
+    item.arguments = m.arguments;
+    item.description = m.description;
+    item.stand_in_label = StandInLabel(m.rule->stand_in_profile, r.identifier);
+    item.note = m.rule->note;
+    item.packages = catalog.PackagesToInstall(m.rule->stand_in_profile);
+    return item;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+PlanItem UseAlternative(const PlanItem& original, const std::string& why) {
+  PlanItem alt = original.alternative.at(0);
+  alt.reason = why;
+  return alt;
+}
 
 ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& catalog,
                         const std::vector<StandInRule>& stand_ins) {
@@ -62,32 +92,27 @@ ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& c
     }
     PlanItem item;
     item.result_index = i;
+    item.original_hash = results::ComparisonHash(r);
     item.original = r.identifier;
     ProfileId id = SplitProfileId(r.identifier);
     auto chosen = ChooseProfileVersion(r.identifier, catalog.Installed(id.base), catalog.Available(id.base));
     std::string problem = OriginalProblem(r.identifier, chosen, catalog);
+    std::string stand_in_problems;
+    std::optional<PlanItem> stand_in = RunnableStandIn(item, r, catalog, stand_ins, stand_in_problems);
     if (problem.empty()) {
       item.kind = PlanKind::kOriginal;
       item.profile = *chosen;
       item.arguments = r.arguments;
       item.description = r.description;
+      item.packages = catalog.PackagesToInstall(*chosen);
+      if (stand_in) item.alternative.push_back(std::move(*stand_in));
       plan.items.push_back(std::move(item));
       continue;
     }
-    item.reason = problem;
-    for (const auto& m : FindStandIns(stand_ins, r.identifier, r.arguments)) {
-      std::string why_not = catalog.WhyNotRunnable(m.rule->stand_in_profile);
-      if (!why_not.empty()) {
-        item.reason += "; stand-in " + m.rule->stand_in_profile + ": " + why_not;
-        continue;
-      }
-      item.kind = PlanKind::kStandIn;
-      item.profile = m.rule->stand_in_profile;
-      item.arguments = m.arguments;
-      item.description = m.description;
-      item.stand_in_label = StandInLabel(m.rule->stand_in_profile, r.identifier);
-      item.note = m.rule->note;
-      break;
+    item.reason = problem + stand_in_problems;
+    if (stand_in) {
+      stand_in->reason = item.reason;
+      item = std::move(*stand_in);
     }
     plan.items.push_back(std::move(item));
   }
@@ -107,12 +132,16 @@ std::string FormatPlan(const results::ResultFile& file, const ReproducePlan& pla
         ++originals;
         out += "       run      " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) +
                (it.profile != it.original ? "  (in place of " + it.original + ")" : "") + "\n";
+        if (!it.packages.empty()) out += "                (installs Debian packages " + Join(it.packages, " ") + " first)\n";
+        if (!it.alternative.empty())
+          out += "                (should installing fail: STAND-IN " + it.alternative[0].profile + ")\n";
         break;
       case PlanKind::kStandIn:
         ++stand_ins;
         out += "       STAND-IN " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) + "\n";
         out += "                (" + it.stand_in_label + "; original: " + it.reason + ")\n";
         if (!it.note.empty()) out += "                note: " + it.note + "\n";
+        if (!it.packages.empty()) out += "                (installs Debian packages " + Join(it.packages, " ") + " first)\n";
         break;
       case PlanKind::kUnavailable:
         ++unavailable;

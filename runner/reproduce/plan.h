@@ -25,12 +25,18 @@ class ProfileCatalog {
   // "" when `identifier` can be installed and run here; otherwise why not, in a few words
   // ("program fs_mark not found and no Debian package", "unsupported platform").
   virtual std::string WhyNotRunnable(const std::string& identifier) const = 0;
+  // The Debian packages that must be installed before `identifier` can run (only asked for a
+  // runnable one: a profile whose packages cannot be installed is not runnable).
+  virtual std::vector<std::string> PackagesToInstall(const std::string& identifier) const {
+    return (void)identifier, std::vector<std::string>{};
+  }
 };
 
 enum class PlanKind { kOriginal, kStandIn, kUnavailable };
 
 struct PlanItem {
-  size_t result_index = 0;     // into ResultFile::results
+  size_t result_index = 0;     // into ResultFile::results as planned
+  std::string original_hash;   // the published Result's comparison hash: finds it after results were added
   PlanKind kind = PlanKind::kUnavailable;
   std::string original;        // stored Identifier, "pts/fs-mark-1.0.0"
   std::string profile;         // what runs: "pts/fs-mark-1.0.3" or the stand-in "native/fs-files-1.0.0"
@@ -39,6 +45,9 @@ struct PlanItem {
   std::string stand_in_label;  // "native/fs-files-1.0.0 for pts/fs-mark-1.0" (stand-ins only)
   std::string note;            // the stand-in's Note
   std::string reason;          // unavailable: why; stand-in: why the original cannot run
+  std::vector<std::string> packages;  // Debian packages installed before it runs
+  // Original only: the stand-in to run instead if installing the original fails (at most one).
+  std::vector<PlanItem> alternative;
 };
 
 struct NotRerun {
@@ -60,6 +69,9 @@ std::vector<EnvVar> ParsePresetEnvironment(const std::string& preset);
 
 ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& catalog,
                         const std::vector<StandInRule>& stand_ins);
+
+// `original`'s stand-in alternative as the item to run, `why` the original could not.
+PlanItem UseAlternative(const PlanItem& original, const std::string& why);
 
 // The plan as the user sees it before anything runs (and what --dry-run prints).
 std::string FormatPlan(const results::ResultFile& file, const ReproducePlan& plan);

@@ -21,6 +21,7 @@ struct SessionOptions {
   bool upload = false;
   bool non_interactive = false;
   bool offline = false;               // --offline (or setting network.offline): caches only
+  bool yes = false;                   // --yes: install missing Debian packages without asking
   int width = 79;                     // TERMINAL_WIDTH for the bars
 };
 

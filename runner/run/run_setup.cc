@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "runner/common/error.h"
+#include "runner/common/strings.h"
 #include "runner/install/downloads.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -71,6 +72,30 @@ RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, 
   return c;
 }
 
+install::FallbackSources FallbackSourcesFrom(const Settings& s, const std::vector<install::CacheLocation>& caches) {
+  auto words = [](std::string list) {
+    for (char& c : list)
+      if (c == ',' || c == '\t' || c == '\n') c = ' ';
+    std::vector<std::string> out;
+    for (const auto& w : Split(list, ' '))
+      if (!Trim(w).empty()) out.push_back(Trim(w));
+    return out;
+  };
+  install::FallbackSources f;
+  f.order = s.Get("install.fallbacks");
+  for (const auto& c : caches)
+    if (!c.IsUrl()) f.cache_directories.push_back(c.location);
+  f.servers = words(s.Get("install.download_servers"));
+  if (f.servers.empty()) f.servers = words(s.Get("server.url"));
+  f.debian.mirror = s.Get("install.debian_mirror");
+  while (EndsWith(f.debian.mirror, "/")) f.debian.mirror.pop_back();
+  f.debian.suites = words(s.Get("install.debian_suites"));
+  f.debian.components = words(s.Get("install.debian_components"));
+  f.debian.cache_dir = s.Home() + "/cache/debian-sources";
+  f.debian.ttl_seconds = s.GetInt("install.debian_index_ttl");
+  return f;
+}
+
 install::InstallContext MakeInstallContext(const Settings& s, install::Fetcher& fetcher, bool offline, bool force,
                                            const exec::HostFacts& facts, const EnvLookup& env) {
   install::InstallContext c;
@@ -80,6 +105,7 @@ install::InstallContext MakeInstallContext(const Settings& s, install::Fetcher& 
                                                    s.Get("install.extra_caches"),
                                                    env("PTS_DOWNLOAD_CACHE").value_or(""));
   c.downloads.skip_hashes = env("NO_FILE_HASH_CHECKS").has_value();
+  c.downloads.fallbacks = install::MakeFallbacks(FallbackSourcesFrom(s, c.downloads.caches));
   c.fetcher = &fetcher;
   c.offline = offline;
   c.force = force;
@@ -89,18 +115,30 @@ install::InstallContext MakeInstallContext(const Settings& s, install::Fetcher& 
   return c;
 }
 
-void InstallWithParents(const profile::ProfileRepository& repo, const profile::TestProfile& p,
-                        const install::InstallContext& ctx, exec::ProcessRunner& runner, std::set<std::string>& done,
-                        const std::function<void(const std::string&, bool)>& report) {
+std::vector<std::string> InstallWithParents(const profile::ProfileRepository& repo, const profile::TestProfile& p,
+                                            const install::InstallContext& ctx, exec::ProcessRunner& runner,
+                                            std::set<std::string>& done,
+                                            const std::function<void(const std::string&, bool)>& report) {
   std::vector<profile::TestProfile> chain;
   for (auto it = p.extends_chain.rbegin(); it != p.extends_chain.rend(); ++it) chain.push_back(repo.LoadProfile(*it));
   chain.push_back(p);
+  std::vector<std::string> notes;
   for (const auto& each : chain) {
     if (!done.insert(each.identifier).second) continue;
     auto r = install::InstallProfile(each, ctx, runner);
     if (!r.ok) throw Error(r.failure);
+    for (const auto& n : r.download_notes) notes.push_back(each.identifier + ": " + n);
     if (report) report(each.identifier, r.already_installed);
   }
+  return notes;
+}
+
+void NoteDownloadFallbacks(std::optional<std::string>& system_notes, const std::vector<std::string>& notes) {
+  if (notes.empty()) return;
+  std::string note = "Test downloads not at their URLs: " + Join(notes, " ");
+  std::string current = system_notes.value_or("");
+  if (current.find(note) != std::string::npos) return;
+  system_notes = current.empty() ? note : current + " " + note;
 }
 
 std::vector<std::string> MonitorHook::Record(results::ResultFile& file, const results::Result& test,

@@ -41,6 +41,10 @@ struct RunSetup {
 RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, const RunSetup& setup,
                         const EnvLookup& env);
 
+// Where moved downloads are looked up (install.fallbacks, install.download_servers or else
+// server.url, install.debian_*), the download-cache directories among `caches`.
+install::FallbackSources FallbackSourcesFrom(const Settings& s, const std::vector<install::CacheLocation>& caches);
+
 // The install context `install` and `run` use: install root, our and PTS's download caches
 // (PTS_DOWNLOAD_CACHE, NO_FILE_HASH_CHECKS), `fetcher` (the caller picks the offline one when
 // offline), progress lines to stderr.
@@ -49,9 +53,14 @@ install::InstallContext MakeInstallContext(const Settings& s, install::Fetcher& 
 
 // Installs `p`'s <Extends> parents, oldest first, then `p`, each at most once per `done`.
 // `report(identifier, already_installed)` after each; throws ptsn::Error on the first failure.
-void InstallWithParents(const profile::ProfileRepository& repo, const profile::TestProfile& p,
-                        const install::InstallContext& ctx, exec::ProcessRunner& runner, std::set<std::string>& done,
-                        const std::function<void(const std::string&, bool)>& report);
+// Returns the notes of files that came from a download fallback ("<identifier>: <note>").
+std::vector<std::string> InstallWithParents(const profile::ProfileRepository& repo, const profile::TestProfile& p,
+                                            const install::InstallContext& ctx, exec::ProcessRunner& runner,
+                                            std::set<std::string>& done,
+                                            const std::function<void(const std::string&, bool)>& report);
+
+// Adds "Test downloads not at their URLs: <notes>" to a System's notes (nothing when empty).
+void NoteDownloadFallbacks(std::optional<std::string>& system_notes, const std::vector<std::string>& notes);
 
 // Adapts runner/monitor's session to the run loop's hook: sampling around each test, its
 // monitor results after it, the MONITOR variables into the file at the end.

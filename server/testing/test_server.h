@@ -1,8 +1,6 @@
 // An in-process results server on a free loopback port, for tests of the HTTP surface.
 #pragma once
 
-#include <httplib.h>
-
 #include <filesystem>
 #include <random>
 #include <thread>
@@ -20,16 +18,18 @@ class TestServer {
     dir_ = (std::filesystem::temp_directory_path() / ("ptsn_app_" + std::to_string(rd()))).string();
     std::filesystem::create_directories(dir_);
     storage_ = OpenSqliteStorage(dir_ + "/results.db");
+    http::ServerLimits limits;
+    limits.max_body_bytes = options.max_body_bytes;
     app_ = std::make_unique<App>(*storage_, std::move(options));
-    app_->Install(server_);
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    server_.WidenBacklog();
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::yield();
+    app_->Install(router_);
+    server_ = std::make_unique<http::HttpServer>(router_, limits);
+    port_ = server_->Start("127.0.0.1", 0);
   }
   ~TestServer() {
-    server_.stop();
-    thread_.join();
+    app_->fleet().waiters().Shutdown();  // parked long-polls answered: Stop need not wait them out
+    server_.reset();
+    app_.reset();
+    storage_.reset();
     std::filesystem::remove_all(dir_);
   }
   int port() const { return port_; }
@@ -41,9 +41,9 @@ class TestServer {
   std::string dir_;
   std::unique_ptr<Storage> storage_;
   std::unique_ptr<App> app_;
-  HttpServer server_;
+  http::Router router_;
+  std::unique_ptr<http::HttpServer> server_;
   int port_ = 0;
-  std::thread thread_;
 };
 
 }  // namespace ptsn::server::testing

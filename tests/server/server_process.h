@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,8 +17,10 @@ namespace ptsn::test {
 class ServerProcess {
  public:
   // `args` follow the binary, e.g. {"--data", dir}; "--listen 127.0.0.1:0" is added.
+  // PTSN_SERVER_UNDER_TEST runs another build's binary instead (to show a test fails on it).
   explicit ServerProcess(std::vector<std::string> args) {
-    args.insert(args.begin(), PTSN_SERVER_BINARY);
+    const char* other = std::getenv("PTSN_SERVER_UNDER_TEST");
+    args.insert(args.begin(), other && *other ? other : PTSN_SERVER_BINARY);
     args.push_back("--listen");
     args.push_back("127.0.0.1:0");
     int out[2];
@@ -52,6 +55,7 @@ class ServerProcess {
   ServerProcess(const ServerProcess&) = delete;
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
   void Kill(int sig = SIGKILL) {
     if (pid_ > 0) {

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Abusive clients for bench_server_abuse.sh, on loopback only. Each prints one line of key=value.
+
+  abuse_client.py chunked PORT TOKEN TOTAL_MIB
+      one chunked POST of TOTAL_MIB to /api/v1/results in 64 KiB chunks, stopping at the first
+      byte of an answer: status, MiB sent before it, seconds.
+  abuse_client.py slowloris PORT TOKEN UPLOAD_FILE CONNECTIONS
+      opens CONNECTIONS connections (250 per source address 127.0.0.2...), half idle, half
+      trickling a header byte per second each; meanwhile times /healthz and uploads on fresh
+      connections (medians of 20 and 10; 'none' when no answer came within 10 s).
+  abuse_client.py pages PORT PATH VIEWS
+      VIEWS concurrent GETs of PATH: wall seconds, bytes of one page, failures.
+"""
+import http.client
+import os
+import resource
+import socket
+import statistics
+import sys
+import threading
+import time
+
+
+def timed_get(port, path, headers=None, timeout=10.0):
+    t0 = time.monotonic()
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        c.request("GET", path, headers=headers or {})
+        r = c.getresponse()
+        body = r.read()
+        c.close()
+        return time.monotonic() - t0, r.status, len(body)
+    except Exception:
+        return None, 0, 0
+
+
+def timed_upload(port, token, body, timeout=10.0):
+    t0 = time.monotonic()
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        c.request("POST", "/f/client.php", body=body,
+                  headers={"Authorization": "Bearer " + token, "Content-Type": "application/x-www-form-urlencoded"})
+        r = c.getresponse()
+        r.read()
+        c.close()
+        return (time.monotonic() - t0) if r.status == 200 else None
+    except Exception:
+        return None
+
+
+def chunked(port, token, total_mib):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(("POST /api/v1/results HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer %s\r\n"
+               "Content-Type: application/xml\r\nTransfer-Encoding: chunked\r\n\r\n" % token).encode())
+    chunk = b"10000\r\n" + b"a" * 65536 + b"\r\n"
+    sent = 0
+    t0 = time.monotonic()
+    s.setblocking(False)
+    answered = b""
+    import select
+    while sent < total_mib << 20:
+        r, w, _ = select.select([s], [s], [], 30)
+        if r:
+            try:
+                answered = s.recv(4096)
+            except OSError:
+                answered = b""
+            break
+        if w:
+            try:
+                n = s.send(chunk)
+            except OSError:
+                break
+            if n < len(chunk):  # finish this chunk before checking again
+                s.setblocking(True)
+                try:
+                    s.sendall(chunk[n:])
+                except OSError:
+                    break
+                s.setblocking(False)
+            sent += 65536
+    if not answered:
+        s.setblocking(True)
+        s.settimeout(600)
+        try:
+            s.sendall(b"0\r\n\r\n")
+            answered = s.recv(4096)
+        except OSError:
+            pass
+    took = time.monotonic() - t0
+    status = answered.split(b" ")[1].decode() if answered.startswith(b"HTTP/") else "none"
+    print("status=%s sent_mib=%.1f seconds=%.2f" % (status, sent / 1048576, took))
+
+
+def slowloris(port, token, upload_file, connections):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    body = open(upload_file, "rb").read()
+    socks = []
+    t0 = time.monotonic()
+    for i in range(connections):
+        s = socket.socket()
+        s.bind(("127.0.0.%d" % (2 + i // 250), 0))
+        s.setblocking(False)
+        try:
+            s.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        socks.append(s)
+    opened = time.monotonic() - t0
+    stop = threading.Event()
+    line = b"GET / HTTP/1.1\r\nX-Slow: " + b"a" * 1000
+
+    def trickle():
+        k = 0
+        while not stop.is_set():
+            for s in socks[::2]:
+                try:
+                    s.send(line[k % len(line):k % len(line) + 1])
+                except OSError:
+                    pass
+            k += 1
+            stop.wait(1.0)
+
+    th = threading.Thread(target=trickle)
+    th.start()
+    time.sleep(3)
+    def probe(fn, n):  # n tries; three unanswered in a row end it (each waited 10 s)
+        out = []
+        for _ in range(n):
+            out.append(fn())
+            if len(out) >= 3 and out[-3:] == [None, None, None]:
+                break
+        return out + [None] * (n - len(out))
+    health = probe(lambda: timed_get(port, "/healthz")[0], 20)
+    uploads = probe(lambda: timed_upload(port, token, body), 10)
+    alive = 0
+    for s in socks:
+        try:
+            alive += s.recv(1, socket.MSG_PEEK) != b""
+        except BlockingIOError:
+            alive += 1
+        except OSError:
+            pass
+    stop.set()
+    th.join()
+    for s in socks:
+        s.close()
+
+    def med(xs):
+        ok = [x for x in xs if x is not None]
+        if len(ok) < len(xs):
+            return "none(%d/%d answered)" % (len(ok), len(xs))
+        return "%.1f" % (statistics.median(ok) * 1000)
+    print("connections=%d open_after=%d opened_s=%.1f healthz_ms=%s upload_ms=%s" %
+          (connections, alive, opened, med(health), med(uploads)))
+
+
+def pages(port, path, views):
+    results = [None] * views
+
+    def one(i):
+        results[i] = timed_get(port, path, timeout=120)
+
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(views)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    took = time.monotonic() - t0
+    failed = sum(1 for r in results if r[0] is None or r[1] != 200)
+    size = max(r[2] for r in results)
+    print("views=%d wall_s=%.2f page_mb=%.1f failed=%d" % (views, took, size / 1e6, failed))
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "chunked":
+        chunked(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+    elif mode == "slowloris":
+        slowloris(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif mode == "pages":
+        pages(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+    else:
+        sys.exit(__doc__)

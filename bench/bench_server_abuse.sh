@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The results server under abuse, this build beside an earlier one (BEFORE=path to its
+# pts-native-server, e.g. main's), each on a fresh SQLite directory, loopback only:
+#   chunked   one chunked POST of CHUNKED_MIB (1024) to /api/v1/results: the answer, MiB sent
+#             before it, and the server's peak RSS;
+#   slowloris CONNECTIONS (10,000) connections, half idle, half trickling a header byte a second
+#             (250 per source address 127.0.0.x): median /healthz and upload latency on fresh
+#             connections while they are open, beside the same with none open;
+#   pages     VIEWS (16) concurrent views of one ~7 MB upload's page (/result/ID): wall time,
+#             server CPU, peak RSS and RSS after the load; then the same views again;
+#   mixed     the load test's mix: 50 uploaders (100-result files, bzip2 as PTS with php-bz2
+#             sends them) and 10 readers of one stored result at once, MIXED_UPLOADS (3000)
+#             uploads; uploads/s, p99, fetches/s, p99 (median of MIXED_RUNS (3), client on the
+#             same cores);
+#   search    SEARCH_ROWS (100,000) results: a search through the index against the LIKE scan
+#             (bench_search, in-process).
+#   BEFORE=/tmp/main/build/pts-native-server bench/bench_server_abuse.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="${1:-build}"
+AFTER="$BUILD/pts-native-server" BEFORE="${BEFORE:-}"
+CONNECTIONS="${CONNECTIONS:-10000}" CHUNKED_MIB="${CHUNKED_MIB:-1024}" VIEWS="${VIEWS:-16}"
+SEARCH_ROWS="${SEARCH_ROWS:-100000}" MIXED_UPLOADS="${MIXED_UPLOADS:-3000}" MIXED_RUNS="${MIXED_RUNS:-3}"
+LOAD="$BUILD/bench_load_client"
+[ -x "$AFTER" ] && [ -x "$BUILD/bench/gen_results" ] || { echo "build pts-native-server and gen_results first" >&2; exit 1; }
+WORK="$(mktemp -d /tmp/ptsn-bench-abuse.XXXXXX)"
+PID=""
+cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+ulimit -n "$(ulimit -Hn)"
+CLIENT="python3 bench/abuse_client.py"
+TICK="$(getconf CLK_TCK)"
+
+# start BINARY NAME [ARGS...]: a fresh server; sets PORT, PID, TOKEN.
+start() {
+  local bin="$1" dir="$WORK/$2"; shift 2
+  rm -rf "$dir"; mkdir -p "$dir"
+  TOKEN="$("$bin" token create bench --data "$dir" | tail -1)"
+  "$bin" --data "$dir" --listen 127.0.0.1:0 --write-rate 0 "$@" >"$dir/out" 2>&1 &
+  PID=$!
+  for _ in $(seq 100); do grep -q listening "$dir/out" && break; sleep 0.1; done
+  PORT="$(sed -n 's/.*listening.*127.0.0.1:\([0-9]*\).*/\1/p' "$dir/out" | head -1)"
+}
+stop() { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; PID=""; }
+kb() { awk -v k="$1" '/^'"$2"':/ {print $2}' "/proc/$PID/status"; }
+cpu_s() { awk -v t="$TICK" '{printf "%.2f", ($14 + $15) / t}' "/proc/$PID/stat"; }
+
+# An upload body (the protocol's form) for a result file.
+form_body() {
+  python3 - "$1" <<'PY'
+import base64, hashlib, sys, urllib.parse
+xml = open(sys.argv[1], "rb").read()
+sys.stdout.write(urllib.parse.urlencode({"r": "upload_test_result", "composite_xml": base64.b64encode(xml).decode(),
+                                        "composite_xml_hash": hashlib.sha1(xml).hexdigest()}))
+PY
+}
+upload_id() {  # FILE → the new ID
+  curl -s -H "Authorization: Bearer $TOKEN" --data-binary "@$1" -H "Content-Type: application/x-www-form-urlencoded" \
+    "http://127.0.0.1:$PORT/f/client.php" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'
+}
+
+"$BUILD/bench/gen_results" --out "$WORK/small" --files 1 --results 30 --systems 2 >/dev/null
+"$BUILD/bench/gen_results" --out "$WORK/large" --files 1 --results "${PAGE_RESULTS:-1100}" --systems 4 >/dev/null
+form_body "$WORK/small/file-001.xml" >"$WORK/small.form"
+form_body "$WORK/large/file-001.xml" >"$WORK/large.form"
+
+echo "pts-native-server under abuse; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "large upload: $(($(stat -c %s "$WORK/large/file-001.xml") / 1000)) kB of XML"
+for side in before after; do
+  bin="$AFTER"; [ "$side" = before ] && bin="$BEFORE"
+  if [ -z "$bin" ]; then echo "$side: not run (set BEFORE=path/to/an/earlier/pts-native-server)"; continue; fi
+  echo "== $side: $bin"
+  start "$bin" chunked
+  base="$(kb x VmRSS)"
+  out="$($CLIENT chunked "$PORT" "$TOKEN" "$CHUNKED_MIB")"
+  echo "chunked $CHUNKED_MIB MiB:  $out  rss_before_mb=$((base / 1024)) peak_rss_mb=$(($(kb x VmHWM) / 1024))"
+  stop
+
+  start "$bin" slowloris
+  quiet_h="$($CLIENT slowloris "$PORT" "$TOKEN" "$WORK/small.form" 0 | sed -n 's/.*healthz_ms=\([^ ]*\).*upload_ms=\([^ ]*\).*/healthz_ms=\1 upload_ms=\2/p')"
+  echo "no slow connections:    $quiet_h"
+  echo "slowloris:              $($CLIENT slowloris "$PORT" "$TOKEN" "$WORK/small.form" "$CONNECTIONS")  server_alive=$(kill -0 "$PID" 2>/dev/null && echo yes || echo no)"
+  stop
+
+  start "$bin" mixed
+  "$LOAD" upload 127.0.0.1 "$PORT" "$TOKEN" 1 1 100 >/dev/null
+  one="$(curl -s "http://127.0.0.1:$PORT/api/v1/results?limit=1" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')"
+  ups=() upp=() fes=() fep=()
+  for _ in $(seq "$MIXED_RUNS"); do
+    "$LOAD" fetch 127.0.0.1 "$PORT" "/api/v1/results/$one/composite.xml" 10 100000000 >"$WORK/fetch.out" 2>&1 &
+    fetcher=$!
+    up="$("$LOAD" upload 127.0.0.1 "$PORT" "$TOKEN" 50 "$MIXED_UPLOADS" 100 || true)"
+    kill -USR1 "$fetcher" 2>/dev/null || true; wait "$fetcher" 2>/dev/null || true
+    fe="$(cat "$WORK/fetch.out")"
+    ups+=("$(echo "$up" | sed -n 's/.* rps=\([0-9.]*\).*/\1/p')"); upp+=("$(echo "$up" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')")
+    fes+=("$(echo "$fe" | sed -n 's/.* rps=\([0-9.]*\).*/\1/p')"); fep+=("$(echo "$fe" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')")
+  done
+  med() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+  echo "mixed (50 uploaders + 10 readers): uploads/s $(med "${ups[@]}")  upload p99 $(med "${upp[@]}") ms  fetches/s $(med "${fes[@]}")  fetch p99 $(med "${fep[@]}") ms  (median of $MIXED_RUNS)"
+  stop
+
+  start "$bin" pages
+  id="$(upload_id "$WORK/large.form")"
+  if [ -z "$id" ]; then echo "pages: the large upload was refused"; stop; continue; fi
+  for round in first again; do
+    c0="$(cpu_s)"
+    out="$($CLIENT pages "$PORT" "/result/$id" "$VIEWS")"
+    c1="$(cpu_s)"
+    sleep 1
+    echo "pages ($round $VIEWS views): $out  server_cpu_s=$(awk -v a="$c0" -v b="$c1" 'BEGIN {printf "%.2f", b - a}')  peak_rss_mb=$(($(kb x VmHWM) / 1024))  rss_after_mb=$(($(kb x VmRSS) / 1024))"
+  done
+  stop
+done
+
+if [ -x "$BUILD/bench_search" ]; then
+  echo "== search ($SEARCH_ROWS results, SQLite)"
+  "$BUILD/bench_search" "$WORK/search.db" "$SEARCH_ROWS"
+fi

@@ -1,0 +1,107 @@
+// The reverse-proxy deployment of contrib/nginx/: nginx with TLS (a self-signed certificate made
+// by the script) in front of pts-native-server. Health, an upload (its URL names the public
+// https address), a page, and an oversized chunked body refused by nginx. Skips when nginx,
+// openssl or curl is not installed (contrib/setup.sh installs them).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "runner/client/wire.h"
+#include "server/testing/sample_result.h"
+#include "tests/server/server_process.h"
+
+namespace ptsn::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool Installed(const std::string& tool) { return Shell("command -v " + tool + " >/dev/null").first == 0; }
+
+int FreePort() {
+  auto [rc, out] = Shell("python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\",0)); print(s.getsockname()[1])'");
+  return rc == 0 ? std::atoi(out.c_str()) : 0;
+}
+
+class NginxProxyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* tool : {"nginx", "openssl", "curl", "python3"})
+      if (!Installed(tool) && !fs::exists(std::string("/usr/sbin/") + tool)) GTEST_SKIP() << tool << " is not installed";
+    std::random_device rd;
+    dir_ = (fs::temp_directory_path() / ("ptsn_nginx_" + std::to_string(rd()))).string();
+    fs::create_directories(dir_);
+    port_ = FreePort();
+    int out[2];
+    ASSERT_EQ(pipe(out), 0);
+    pid_ = fork();
+    if (pid_ == 0) {
+      setsid();
+      dup2(out[1], 1);
+      close(out[0]);
+      close(out[1]);
+      std::string script = std::string(PTSN_SOURCE_DIR) + "/contrib/nginx/run-behind-nginx.sh";
+      std::string port = std::to_string(port_);
+      execl("/bin/bash", "bash", script.c_str(), dir_.c_str(), port.c_str(), PTSN_SERVER_BINARY, nullptr);
+      _exit(127);
+    }
+    close(out[1]);
+    FILE* f = fdopen(out[0], "r");
+    char line[512] = {0};
+    bool started = fgets(line, sizeof line, f) != nullptr;
+    fclose(f);
+    ASSERT_TRUE(started && std::string(line).find("behind nginx: https://") != std::string::npos)
+        << "run-behind-nginx.sh did not start: " << line << Shell("cat " + dir_ + "/nginx.log " + dir_ + "/server.log").second;
+    base_ = "https://127.0.0.1:" + std::to_string(port_);
+    curl_ = "curl -s --cacert " + dir_ + "/tls/cert.pem ";
+  }
+  void TearDown() override {
+    if (pid_ > 0) {
+      ::kill(-pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  std::string dir_, base_, curl_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+TEST_F(NginxProxyTest, ServesOverTlsAndRefusesWhatTheServerWould) {
+  auto health = Shell(curl_ + base_ + "/healthz");
+  ASSERT_EQ(health.first, 0) << health.second;
+  EXPECT_NE(health.second.find("\"status\":\"ok\""), std::string::npos) << health.second;
+
+  auto [rc, token_out] = Shell(std::string(PTSN_SERVER_BINARY) + " token create proxied --data " + dir_ + "/results");
+  ASSERT_EQ(rc, 0) << token_out;
+  const std::string token = LastLine(token_out);
+  const std::string form = dir_ + "/upload.form";
+  {
+    std::ofstream(form) << wire::EncodeForm(wire::EncodeUpload({.xml = server::testing::SampleCompositeXml("Via Nginx", 5)}));
+  }
+  auto upload = Shell(curl_ + "-H 'Authorization: Bearer " + token + "' --data-binary @" + form + " " + base_ + "/f/client.php");
+  ASSERT_EQ(upload.first, 0) << upload.second;
+  EXPECT_NE(upload.second.find("\"url\":\"" + base_ + "/result/"), std::string::npos) << upload.second;
+  const auto at = upload.second.find("\"id\":\"");
+  ASSERT_NE(at, std::string::npos) << upload.second;
+  const std::string id = upload.second.substr(at + 6, 22);
+  auto page = Shell(curl_ + "-o /dev/null -w '%{http_code}' " + base_ + "/result/" + id);
+  EXPECT_EQ(page.second, "200");
+
+  // 20 MB chunked: over nginx's client_max_body_size (the server's --max-body), refused there.
+  const std::string big = dir_ + "/big";
+  ASSERT_EQ(Shell("head -c 20000000 /dev/zero > " + big).first, 0);
+  auto refused = Shell(curl_ + "-o /dev/null -w '%{http_code}' -H 'Transfer-Encoding: chunked' -H 'Authorization: Bearer " +
+                       token + "' --data-binary @" + big + " " + base_ + "/api/v1/results");
+  EXPECT_EQ(refused.second, "413");
+  // Plain HTTP on the TLS port is refused by nginx.
+  auto plain = Shell("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:" + std::to_string(port_) + "/healthz");
+  EXPECT_EQ(plain.second, "400");
+}
+
+}  // namespace
+}  // namespace ptsn::test
