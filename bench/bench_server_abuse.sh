@@ -13,7 +13,8 @@
 #             uploads; uploads/s, p99, fetches/s, p99 (median of MIXED_RUNS (3), client on the
 #             same cores);
 #   search    SEARCH_ROWS (100,000) results: a search through the index against the LIKE scan
-#             (bench_search, in-process).
+#             (bench_search, in-process); on PostgreSQL too when SEARCH_PG is a conninfo
+#             (its tables are dropped first: give it a throwaway database).
 #   BEFORE=/tmp/main/build/pts-native-server bench/bench_server_abuse.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -115,4 +116,8 @@ done
 if [ -x "$BUILD/bench_search" ]; then
   echo "== search ($SEARCH_ROWS results, SQLite)"
   "$BUILD/bench_search" "$WORK/search.db" "$SEARCH_ROWS"
+  if [ -n "${SEARCH_PG:-}" ]; then
+    echo "== search ($SEARCH_ROWS results, PostgreSQL)"
+    "$BUILD/bench_search" "$SEARCH_PG" "$SEARCH_ROWS"
+  fi
 fi

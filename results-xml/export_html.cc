@@ -6,6 +6,7 @@
 #include "results-xml/export_common.h"
 #include "results-xml/export_svg.h"
 #include "results-xml/statistics.h"
+#include "results-xml/system_notes.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -19,7 +20,7 @@ constexpr const char* kStyle =
     "th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
     "th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}"
     ".meta{color:#666;font-size:.85em}.outlier{color:#c80000;font-weight:bold}"
-    ".stand-in{color:#c80000;font-weight:bold}"
+    ".stand-in{color:#c80000;font-weight:bold}.notes{font-size:.85em}"
     "section{page-break-inside:avoid}";
 
 void Esc(std::string& out, std::string_view s) { AppendXmlEscaped(out, s); }
@@ -68,6 +69,30 @@ void SystemsTable(std::string& out, const ResultFile& file) {
     out += "</td>";
   }
   out += "</tr></table>";
+}
+
+// Each system's notes as PTS's HTML export words them ("Kernel Notes: ..."), after the systems
+// table; systems whose notes equal the previous one's are not repeated.
+void SystemNotes(std::string& out, const ResultFile& file) {
+  std::string section, previous;
+  for (const auto& s : file.systems) {
+    std::string notes;
+    for (const auto& [name, text] : SystemNoteSections(s)) {
+      notes += "<strong>";
+      Esc(notes, name);
+      notes += " Notes:</strong> ";
+      Esc(notes, text);
+      notes += "<br>";
+    }
+    if (notes.empty()) continue;
+    section += "<p class=\"notes\"><b>";
+    Esc(section, s.identifier);
+    section += "</b><br>";
+    section += notes == previous ? std::string("(as above)") : notes;
+    section += "</p>";
+    previous = notes;
+  }
+  if (!section.empty()) out += "<h2>System Notes</h2>" + section;
 }
 
 void ValuesTable(std::string& out, const Result& r) {
@@ -132,6 +157,7 @@ std::string ResultFileToHtml(const ResultFile& file) {
   }
   out += "</p><h2>Systems</h2>";
   SystemsTable(out, file);
+  SystemNotes(out, file);
   SvgOptions svg;
   svg.xml_declaration = false;
   for (size_t i = 0; i < file.results.size(); ++i) {

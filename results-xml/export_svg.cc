@@ -100,7 +100,10 @@ struct Bar {
 int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, const SvgOptions& o) {
   const int width = std::max(o.width, 300);
   double label_width = 60;
-  for (const auto& b : bars) label_width = std::max(label_width, TextWidth(EntryLabel(*b.entry), 11));
+  // Room left of the bars for the identifier and, under it, the smaller "SE +/- x, N = n": with a
+  // short identifier the SE label is the wider of the two.
+  for (const auto& b : bars)
+    label_width = std::max({label_width, TextWidth(EntryLabel(*b.entry), 11), TextWidth(StandardErrorLabel(*b.entry), 8)});
   label_width = std::min(label_width + 12, width * 0.45);
   const double x0 = label_width, x1 = width - 16.0, top = 64, row = 46, bar_height = 30;
   const int height = static_cast<int>(top + row * static_cast<double>(bars.size()) + 36) + FootnoteHeight(r);

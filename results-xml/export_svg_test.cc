@@ -47,6 +47,24 @@ TEST(ExportSvg, BarChartHasBarsValuesAndSeLabels) {
   EXPECT_NE(svg.find("MB/s, More Is Better"), std::string::npos);
 }
 
+// The SE label is drawn right-aligned where the bars start; with one-letter identifiers the
+// margin must still hold it (it used to start left of the chart: clipped).
+TEST(ExportSvg, SeLabelFitsLeftOfTheBarsWithAShortIdentifier) {
+  ResultFile f = test::SmallResultFile();
+  Result r = f.results[0];
+  for (auto& e : r.entries) e.identifier = e.identifier.substr(0, 1);
+  r.entries[0].raw_string = "1234567.25:1034567.5:1434567.75";  // a wide SE figure
+  const std::string svg = ResultToSvg(r);
+  static const std::regex se_text(R"re(<text x="([0-9.]+)" [^>]*text-anchor="end">(SE \+/- [^<]+)</text>)re");
+  size_t labels = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), se_text); it != std::sregex_iterator(); ++it, ++labels) {
+    const double right = std::stod((*it)[1].str());
+    const double width = static_cast<double>((*it)[2].str().size()) * 8 * 0.58;  // the export's own estimate
+    EXPECT_GE(right - width, 0.0) << (*it)[2].str() << " starts left of the chart";
+  }
+  EXPECT_EQ(labels, 2u) << svg;
+}
+
 TEST(ExportSvg, LineChartHasOnePolylinePerSystemAndALegend) {
   const std::string svg = ResultToSvg(test::SmallResultFile().results[1]);
   EXPECT_TRUE(WellFormed(svg)) << svg;

@@ -410,7 +410,8 @@ TEST(StreamOnTwoThreads, BrokenFilesGiveTheSameCallsAndTheSameError) {
     for (double share : {0.3, 0.69, 0.9, at_nested})
       EXPECT_EQ(StreamOutcome(broken[i], 2, 0, share), sequential) << "case " << i << " " << share;
   }
-  EXPECT_EQ(StreamOutcome(broken.back(), 1).substr(0, 7), "error: ");
+  // (An unknown element is read past, as PTS reads past it: the nested <Result> is no error.)
+  EXPECT_NE(StreamOutcome(broken.back(), 1).substr(0, 7), "error: ");
 }
 
 TEST(StreamOnTwoThreads, AVisitorExceptionStopsTheParseAndComesOutUnchanged) {

@@ -17,8 +17,11 @@
 #include <exception>
 #include <functional>
 #include <initializer_list>
+#include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <atomic>
 #include <string>
 #include <string_view>
@@ -343,7 +346,7 @@ class SaxReader {
   bool FastLeaf(const xmlChar* name, std::string_view text) {
     // A field of its container seen for the first time, nothing failed or bounded: the text goes
     // straight into it (what Start, Characters and End make of it, in one step).
-    if (!limits_ && !failed() && open_ > 0) {
+    if (!limits_ && !failed() && open_ > 0 && ignored_depth_ == 0) {
       Open& parent = Top();
       switch (parent.kind) {
         case Kind::kGenerated:
@@ -388,6 +391,9 @@ class SaxReader {
   // The ReadLimits bound that stopped the parse, "" if none did.
   const std::string& limit_error() const { return limit_error_; }
   const std::string& error() const { return error_; }
+  // Unknown elements and attributes read past: how many, and the first ("line N: ...").
+  size_t ignored_count() const { return ignored_count_; }
+  const std::string& first_ignored() const { return first_ignored_; }
   ResultFile Take() {
     file_.results.resize(results_read_);  // (recycled ones left over)
     return std::move(file_);
@@ -635,8 +641,20 @@ class SaxReader {
     return CountNode();
   }
 
+  // An element PTS does not know. PTS reads past it (SimpleXML picks the elements it knows) and
+  // drops it when it writes the file again; so does this reader, skipping the element and all it
+  // holds, and the read reports it (Parse: NoteIgnored). The XSD refuses it: schema_structure
+  // still does.
   void Unknown(const xmlChar* name, const Open& parent) {
-    Fail(Line(), {"unknown element <", reinterpret_cast<const char*>(name), "> in <", parent.name, ">"});
+    const char* element = reinterpret_cast<const char*>(name);
+    if (schema_) return Fail(Line(), {"unknown element <", element, "> in <", parent.name, ">"});
+    Ignored({"unknown element <", element, "> in <", parent.name, ">"});
+    ignored_depth_ = 1;
+  }
+  [[gnu::cold, gnu::noinline]] void Ignored(std::initializer_list<std::string_view> what) {
+    if (ignored_count_++ > 0) return;
+    first_ignored_ = "line " + std::to_string(Line()) + ": ";
+    for (std::string_view part : what) first_ignored_ += part;
   }
 
   static void StartElement(void* ctx, const xmlChar* localname, const xmlChar*, const xmlChar* uri, int,
@@ -670,7 +688,11 @@ class SaxReader {
     const char* name = reinterpret_cast<const char*>(localname);
     if (r.limits_ && r.LimitStart(name)) return;
     if (r.failed()) return;
-    if (nb_attributes > 0) return r.Fail(r.Line(), {"unexpected attribute on <", name, ">"});
+    if (r.ignored_depth_ > 0) return void(++r.ignored_depth_);  // inside an unknown element
+    if (nb_attributes > 0) {
+      if (r.schema_) return r.Fail(r.Line(), {"unexpected attribute on <", name, ">"});
+      r.Ignored({"attribute on <", name, ">"});  // PTS reads no attribute
+    }
     if (uri && r.schema_) return r.Fail(r.Line(), {"<", name, "> is in an XML namespace; result files use none"});
     if (r.open_ == 0) {
       if (!Is(localname, r.names_.root, "PhoronixTestSuite"))
@@ -745,6 +767,7 @@ class SaxReader {
   static void End(SaxReader& r) {
     if (r.limits_) r.text_bytes_ = 0, --r.nesting_;
     if (r.failed() || r.open_ == 0) return;
+    if (r.ignored_depth_ > 0) return void(--r.ignored_depth_);
     const Open open = r.stack_[--r.open_];
     switch (open.kind) {
       case Kind::kLeaf:
@@ -776,7 +799,7 @@ class SaxReader {
     if (r.limits_ && r.LimitText(len)) return;
     // leaf_ is set exactly while a leaf element is open and nothing has failed.
     if (r.leaf_) return void(r.leaf_->append(reinterpret_cast<const char*>(ch), static_cast<size_t>(len)));
-    if (r.failed() || r.open_ == 0) return;
+    if (r.failed() || r.open_ == 0 || r.ignored_depth_ > 0) return;
     if (!IsBlank(ch, len)) r.Fail(r.Line(), {"unexpected text inside <", r.Top().name, ">"});
   }
 
@@ -829,6 +852,9 @@ class SaxReader {
   size_t max_depth_ = SIZE_MAX, max_nodes_ = SIZE_MAX, max_value_bytes_ = SIZE_MAX;  // limits_, SIZE_MAX for 0
   std::string limit_error_;
   bool needs_sax2_ = false;
+  size_t ignored_depth_ = 0;  // > 0: inside an unknown element (this deep), whose content is skipped
+  size_t ignored_count_ = 0;
+  std::string first_ignored_;
   std::array<const xmlChar*, 64> colon_free_{};  // WithoutColon
   Given skip_, given_;
 };
@@ -1139,6 +1165,28 @@ class SaxRun {
   std::optional<SaxReader> reader_;
 };
 
+// Where the notices of what a read skipped go (SetReadNoticeHandler), and the files already
+// named: one notice per file and process, however often it is read.
+struct ReadNotices {
+  std::mutex mutex;
+  ReadNoticeHandler handler;
+  std::set<std::string> noted;
+};
+ReadNotices& Notices() {
+  static auto* notices = new ReadNotices();  // (never destroyed: a read may come late in exit)
+  return *notices;
+}
+
+void NoteIgnored(const std::string& source_name, const std::string& first, size_t count) {
+  std::string message = source_name + ": " + first + (count > 1 ? " (and " + std::to_string(count - 1) + " more)" : "") +
+                        " ignored: PTS does not read it either, and it is not written back when the file is saved";
+  ReadNotices& n = Notices();
+  std::lock_guard<std::mutex> lock(n.mutex);
+  if (!n.noted.insert(source_name).second) return;
+  if (n.handler) n.handler(message);
+  else std::cerr << "pts-native: warning: " << message << "\n";
+}
+
 // The checks on the whole text that come before the parse (and its errors).
 void CheckText(std::string_view xml, const std::string& source_name) {
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
@@ -1172,6 +1220,8 @@ bool Parse(std::string_view xml, const std::string& source_name, ResultVisitor* 
                                      "malformed XML: " + msg);
   }
   reader.FinishHead();
+  if (reader.ignored_count() > 0 && !(doc && doc->fragment))
+    NoteIgnored(source_name, reader.first_ignored(), reader.ignored_count());
   if (model) *model = reader.Take();
   return true;
 }
@@ -1405,6 +1455,13 @@ bool StreamResultFile(std::string_view xml, const std::string& source_name, Resu
 bool StreamResultFile(std::string_view xml, const std::string& source_name, ResultVisitor& visitor,
                       const ReadLimits& limits) {
   return Parse(xml, source_name, &visitor, nullptr, &limits);
+}
+
+void SetReadNoticeHandler(ReadNoticeHandler handler) {
+  ReadNotices& n = Notices();
+  std::lock_guard<std::mutex> lock(n.mutex);
+  n.handler = std::move(handler);
+  n.noted.clear();
 }
 
 std::string CurrentTimestamp() {

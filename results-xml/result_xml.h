@@ -2,12 +2,15 @@
 // DOMDocument with formatOutput) does: XML declaration, the program-title comment, 2-space
 // indentation, `<X></X>` for empty elements, fixed element order, libxml2's text escaping.
 //
-// The reader is strict where PTS is silent: a missing required element, an unknown element or a
-// duplicate child is an error naming the file and line, never a silently dropped value. It keeps
-// everything it reads (absent vs empty optional elements, the leading comment, every Result even
-// if two share a comparison hash) so Serialize(Parse(x)) == x for every file PTS writes.
+// The reader is strict where PTS is silent: a missing required element or a duplicate child is an
+// error naming the file and line, never a silently dropped value. An element or attribute PTS does
+// not know is read past as PTS reads past it (and, as PTS, not written back), with a notice (see
+// SetReadNoticeHandler). It keeps everything else it reads (absent vs empty optional elements, the
+// leading comment, every Result even if two share a comparison hash) so Serialize(Parse(x)) == x
+// for every file PTS writes.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,7 +27,8 @@ inline constexpr const char* kPtsProgramTitle = "Phoronix Test Suite v10.8.6";
 // Throws ptsn::Error "SOURCE: line N: what is wrong" on: malformed or truncated XML, bytes that
 // are not UTF-8, any DOCTYPE (entity declarations are how XML bombs and external-entity reads
 // start; result files never carry one), entity references, a root other than
-// <PhoronixTestSuite>, a missing or duplicated required element, an unknown element.
+// <PhoronixTestSuite>, a missing or duplicated required element, an element inside a leaf
+// element. Unknown elements (with all they hold) and attributes are skipped and noted.
 // Never touches the network or the file system beyond `xml`.
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name);
 
@@ -38,7 +42,8 @@ struct ReadLimits {
   size_t max_value_bytes = 0;  // one text node
   // Also refuse what result-file.xsd refuses and the reader otherwise lets through: elements out
   // of the schema's sequence order (Generated, Systems, Results; fields in table order), a
-  // <Data> without <Entry>, namespaced elements. Files PTS writes always pass.
+  // <Data> without <Entry>, namespaced elements, unknown elements and attributes. Files PTS
+  // writes always pass.
   bool schema_structure = false;
 };
 ResultFile ParseResultFile(std::string_view xml, const std::string& source_name, const ReadLimits& limits);
@@ -93,6 +98,13 @@ class ResultVisitor {
   }
   virtual void Join(ResultVisitor& fork) { (void)fork; }
 };
+
+// Unknown elements and attributes a read skipped are noted once per file (source name) and
+// process: "SOURCE: line N: unknown element <X> in <Result> (and M more) ignored: ...". By default
+// the note is one line on standard error ("pts-native: warning: ..."); `handler` (nullptr: the
+// default again) takes it instead. Setting one forgets which files were noted.
+using ReadNoticeHandler = std::function<void(const std::string& message)>;
+void SetReadNoticeHandler(ReadNoticeHandler handler);
 
 // Parses `xml` as ParseResultFile does (same checks, same errors), feeding `visitor` as it goes.
 // Returns false, having stopped early, when a <Generated> or <System> follows a <Result> (legal,

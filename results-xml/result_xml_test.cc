@@ -216,13 +216,65 @@ TEST(ResultXml, MissingRequiredElement) {
   EXPECT_EQ(ErrorOf(xml), "in.xml: line 29: <Entry> lacks the required element <Value>");
 }
 
-TEST(ResultXml, DuplicateAndUnknownElements) {
+TEST(ResultXml, DuplicateElementsAreRefused) {
   std::string xml = kMinimal;
   xml.insert(xml.find("    <Title>X</Title>"), "    <Title>Y</Title>\n");
   EXPECT_EQ(ErrorOf(xml), "in.xml: line 22: duplicate <Title> in <Result>");
-  xml = kMinimal;
-  xml.insert(xml.find("    <Title>X</Title>"), "    <Colour>red</Colour>\n");
-  EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: unknown element <Colour> in <Result>");
+}
+
+// Collects the read notices for one test, and restores the default after it.
+struct CapturedNotices {
+  std::vector<std::string> lines;
+  CapturedNotices() { SetReadNoticeHandler([this](const std::string& m) { lines.push_back(m); }); }
+  ~CapturedNotices() { SetReadNoticeHandler(nullptr); }
+};
+
+// PTS reads a result file with SimpleXML and picks the elements it knows: anything else (and every
+// attribute) is read past, and gone when PTS writes the file again. So here, with one notice.
+TEST(ResultXml, UnknownElementsAndAttributesAreReadPastWithOneNotice) {
+  CapturedNotices notices;
+  std::string xml = kMinimal;
+  xml.insert(xml.find("    <Title>X</Title>"), "    <Colour shade=\"dark\">red<Title>inner</Title></Colour>\n");
+  xml.insert(xml.find("  </Generated>"), "    <Mood>fine</Mood>\n");
+  xml.replace(xml.find("<Entry>"), 7, "<Entry id=\"1\">");
+  xml.insert(xml.find("</PhoronixTestSuite>"), "  <Extra><Result><Title>nested</Title></Result></Extra>\n");
+  ResultFile f = ParseResultFile(xml, "unknown.xml");
+  EXPECT_EQ(f.results.size(), 1u);
+  EXPECT_EQ(f.results[0].title, "X");  // not the <Title> inside the unknown element
+  EXPECT_EQ(f.results[0].entries.at(0).value, "1.5");
+  EXPECT_EQ(SerializeResultFile(f, {.keep_as_read = true}), std::string(kMinimal));
+  ASSERT_EQ(notices.lines.size(), 1u);
+  EXPECT_EQ(notices.lines[0],
+            "unknown.xml: line 9: unknown element <Mood> in <Generated> (and 4 more) ignored: PTS does not read it "
+            "either, and it is not written back when the file is saved");
+  ParseResultFile(xml, "unknown.xml");  // once per file
+  EXPECT_EQ(notices.lines.size(), 1u);
+  // The XSD refuses them: so does a read under schema_structure (the server's upload check).
+  try {
+    ParseResultFile(xml, "in.xml", ReadLimits{.schema_structure = true});
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "in.xml: line 9: unknown element <Mood> in <Generated>");
+  }
+}
+
+TEST(ResultXml, GoldenFileWithUnknownElementsReadsAndSavesAsPtsWouldSaveIt) {
+  PTSN_REQUIRE_REFERENCE();
+  CapturedNotices notices;
+  const std::string path = test::ReferenceDir() + "/pts-output/merged/composite.xml";
+  const std::string golden = ReadFile(path);
+  std::string extended = golden;
+  // What a newer PTS (or another tool) might add: an element per level and an attribute.
+  extended.insert(extended.find("    <Description>"), "    <UploadedBy>someone</UploadedBy>\n");
+  extended.insert(extended.find("    <Notes>"), "    <Accelerator>none</Accelerator>\n");
+  extended.insert(extended.find("    <Data>"), "    <Footnote>f</Footnote>\n");
+  extended.insert(extended.find("        <RawString>"), "        <Min>1</Min>\n");
+  extended.replace(extended.find("<Result>"), 8, "<Result version=\"2\">");
+  SerializeOptions keep;
+  keep.keep_as_read = true;
+  EXPECT_EQ(SerializeResultFile(ParseResultFile(extended, "extended.xml"), keep), golden);
+  ASSERT_EQ(notices.lines.size(), 1u);
+  EXPECT_NE(notices.lines[0].find("(and 4 more) ignored"), std::string::npos) << notices.lines[0];
 }
 
 TEST(ResultXml, StrayTextAndNestedElements) {
@@ -298,9 +350,12 @@ TEST(ResultXml, MalformedNamesTheFirstErrorNotItsEcho) {
 // The reader runs libxml2's SAX1 tag parser first and reads again with SAX2 whatever SAX1 would
 // read differently: attributes, prefixed names, every libxml2 error. The outcomes are SAX2's.
 TEST(ResultXml, AttributesNamespacesAndTagErrorsAreReadAsSax2ReadsThem) {
+  CapturedNotices notices;
   std::string xml = kMinimal;
   xml.replace(xml.find("<Title>X</Title>"), 16, "<Title lang=\"en\">X</Title>");
-  EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: unexpected attribute on <Title>");
+  EXPECT_EQ(ErrorOf(xml), "");
+  EXPECT_EQ(ParseResultFile(xml, "in.xml").results.at(0).title, "X");
+  EXPECT_EQ(notices.lines.at(0).substr(0, 43), "in.xml: line 21: attribute on <Title> ignor");
   xml = kMinimal;
   xml.replace(xml.find("<Title>X</Title>"), 16, "<p:Title>X</p:Title>");
   EXPECT_EQ(ErrorOf(xml), "in.xml: line 21: malformed XML: Namespace prefix p on Title is not defined");
@@ -365,15 +420,21 @@ TEST(ResultXml, StreamingThatStartsOverGivesEachCallOnce) {
   Log log;
   EXPECT_TRUE(StreamResultFile(ok, "in.xml", log));
   EXPECT_EQ(log.calls, (std::vector<std::string>{"head T", "result R1", "result R2", "result R3"}));
-  // An attribute in the third Result: the first two, once each, then SAX2's error.
+  // An attribute in the third Result: read again with SAX2 from there, every call once.
+  std::string attributed = xml;
+  attributed.replace(attributed.find("<Title>R3</Title>"), 17, "<Title x=\"1\">R3</Title>");
+  Log all;
+  EXPECT_TRUE(StreamResultFile(attributed, "attributed.xml", all));
+  EXPECT_EQ(all.calls, (std::vector<std::string>{"head T", "result R1", "result R2", "result R3"}));
+  // An error in the third Result: the first two, once each, then SAX2's error.
   std::string bad = xml;
-  bad.replace(bad.find("<Title>R3</Title>"), 17, "<Title x=\"1\">R3</Title>");
+  bad.replace(bad.find("<Title>R3</Title>"), 17, "<Title>R3</Titel>");
   Log partial;
   try {
     StreamResultFile(bad, "in.xml", partial);
     ADD_FAILURE() << "accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("unexpected attribute on <Title>"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Opening and ending tag mismatch"), std::string::npos) << e.what();
   }
   EXPECT_EQ(partial.calls, (std::vector<std::string>{"head T", "result R1", "result R2"}));
 }

@@ -5,6 +5,7 @@
 
 #include "runner/cli/command.h"
 #include "runner/common/args.h"
+#include "runner/common/error.h"
 #include "runner/common/settings.h"
 
 namespace ptsn::cli {
@@ -14,19 +15,15 @@ namespace {
 int Help(const std::vector<std::string>& args) {
   if (!args.empty()) {
     if (const Command* c = FindCommand(args[0])) {
-      std::cout << "pts-native " << c->name << " " << c->usage << "\n  " << c->summary << "\n";
-      if (!c->aliases.empty()) {
-        std::cout << "  aliases:";
-        for (const auto& a : c->aliases) std::cout << " " << a;
-        std::cout << "\n";
-      }
+      std::cout << CommandHelp(*c);
       return 0;
     }
-    std::cerr << "pts-native: unknown command '" << args[0] << "'\n";
+    std::cerr << UnknownCommandMessage(args[0]) << "\n";
     return 2;
   }
   std::cout << "pts-native — a native backend for Phoronix Test Suite profiles and result files\n\n"
-               "usage: pts-native COMMAND [ARGS]   (names as in PTS; '-'/'_' and case do not matter)\n";
+               "usage: pts-native COMMAND [ARGS]   (names as in PTS; '-'/'_' and case do not matter;\n"
+               "       pts-native COMMAND --help shows one command)\n";
   std::map<std::string, std::vector<const Command*>> groups;
   std::vector<std::string> order;
   for (const auto& c : AllCommands()) {
@@ -36,7 +33,7 @@ int Help(const std::vector<std::string>& args) {
   for (const auto& g : order) {
     std::cout << "\n" << g << ":\n";
     for (const Command* c : groups[g]) {
-      std::string head = c->name + " " + c->usage;
+      std::string head = c->name + " " + c->usage.substr(0, c->usage.find('\n'));
       if (head.size() < 44) head.resize(44, ' ');
       std::cout << "  " << head << " " << c->summary << "\n";
     }
@@ -65,6 +62,25 @@ int Config(const std::vector<std::string>& argv) {
   return 0;
 }
 
+// PTS's user-config-set KEY=VALUE...: each into the config file, in order.
+int UserConfigSet(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{}, {}});
+  if (args.positional().empty())
+    throw Error("user-config-set: give KEY=VALUE (e.g. run.trial_timeout=600 or CacheDirectory=~/cache)", 2);
+  const std::string path = GlobalSettings().config_path();
+  for (const auto& item : args.positional()) {
+    auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("user-config-set: '" + item + "' is not KEY=VALUE", 2);
+    std::string value = item.substr(eq + 1);
+    if (!value.empty() && value.front() == '"') value.erase(0, 1);  // as PTS strips quotes
+    if (!value.empty() && value.back() == '"') value.pop_back();
+    std::string key = SetInConfigFile(path, item.substr(0, eq), value);
+    std::cout << key << " = " << value << "\n";
+  }
+  std::cout << "New user configuration file written: " << path << "\n";
+  return 0;
+}
+
 int Completion(const std::vector<std::string>&) {
   // bash: complete -W "$(pts-native list-commands)" pts-native
   for (const auto& c : AllCommands()) {
@@ -81,6 +97,12 @@ std::vector<Command> CoreCommands() {
       {"help", {"--help", "-h"}, "General", "[COMMAND]", "list the commands, or show one", Help},
       {"version", {"--version"}, "General", "", "print the version", Version},
       {"config", {"show-config"}, "General", "", "show every setting, its value and where it came from", Config},
+      {"user-config-set", {}, "General", "KEY=VALUE...", "set settings in the config file (keys as `config` shows them)",
+       UserConfigSet,
+       "KEY is a setting (run.trial_timeout, results.directory, ...) or the PTS user-config option it\n"
+       "stands for (EnvironmentDirectory, CacheDirectory, ResultsDirectory, SleepTimeBetweenTests,\n"
+       "DynamicRunCount, StandardDeviationThreshold, MinimalTestTime, NoInternetCommunication).\n"
+       "The value is checked (true/false, a number) before the file is written; comments in it are not kept."},
       {"list-commands", {}, "General", "", "command names, one per line (for shell completion)", Completion},
   };
 }

@@ -26,6 +26,7 @@
 #include "runner/common/error.h"
 #include "runner/common/output_spool.h"
 #include "runner/common/settings.h"
+#include "runner/common/terminal.h"
 
 namespace ptsn::cli {
 
@@ -60,18 +61,10 @@ const std::string& SingleFile(const Args& args, const char* command) {
   return args.positional()[0];
 }
 
-// PTS honours TERMINAL_WIDTH; its text export defaults to 79 columns.
+// --width, else PTS's terminal_width(): TERMINAL_WIDTH, the terminal's columns, 80 (terminal.h).
 int TextWidth(const Args& args) {
-  std::string w = args.ValueOr("--width", "");
-  if (w.empty()) {
-    const char* env = std::getenv("TERMINAL_WIDTH");
-    w = env ? env : "";
-  }
-  if (w.empty()) return results::kDefaultTextWidth;
-  char* end = nullptr;
-  long v = std::strtol(w.c_str(), &end, 10);
-  if (*end != '\0' || v < 20 || v > 10000) throw Error("--width/TERMINAL_WIDTH: '" + w + "' is not a width (20..10000)", 2);
-  return static_cast<int>(v);
+  if (auto w = args.Value("--width")) return ParseTextWidth(*w, "--width");
+  return TerminalWidth();
 }
 
 const ArgSpec kOutputSpec{{"-o", "--output"}, {}};
@@ -219,7 +212,7 @@ int ToHtml(const std::vector<std::string>& argv) {
 
 int Compare(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, kOutputSpec);
-  if (a.positional().size() < 2) throw Error("compare-results: expected at least two FILEs", 2);
+  if (a.positional().empty()) throw Error("compare-results: expected a FILE with several systems, or two or more FILEs", 2);
   std::vector<ResultFile> files;
   std::vector<std::string> names;
   for (const auto& p : a.positional()) {
@@ -227,6 +220,11 @@ int Compare(const std::vector<std::string>& argv) {
     names.push_back(fs::path(p).filename() == "composite.xml" ? fs::path(p).parent_path().filename().string()
                                                                : fs::path(p).stem().string());
   }
+  // One file compares its own systems (each system is a column either way).
+  if (files.size() == 1 && files[0].systems.size() < 2)
+    throw Error("compare-results: " + a.positional()[0] + " has " + std::to_string(files[0].systems.size()) +
+                    " system; give a file with several systems, or two or more FILEs",
+                2);
   Emit(a, results::ComparisonToText(results::CompareResultFiles(files, names)));
   return 0;
 }
@@ -237,7 +235,7 @@ std::vector<Command> ExportCommands() {
   const std::string file_o = "FILE [-o PATH]";
   return {
       {"result-file-to-text", {"to-text"}, "Results", "FILE [-o PATH] [--width N]",
-       "the result file as PTS's text view (bars, MIN/AVG/MAX; width: --width, TERMINAL_WIDTH, 79)", ToText},
+       "the result file as PTS's text view (bars, MIN/AVG/MAX; width: --width, TERMINAL_WIDTH, the terminal's, 80)", ToText},
       {"show-result", {"show"}, "Results", "FILE [--width N]", "print the text view of a result file", ToText},
       {"result-file-to-csv", {"to-csv"}, "Results", file_o,
        "results x systems CSV matrix (empty cell = no result)", ToCsv},
@@ -251,7 +249,7 @@ std::vector<Command> ExportCommands() {
        "SVG charts (bars with SE labels, line charts for monitor series); --result N: only the Nth", ToSvg},
       {"result-file-to-html", {"to-html"}, "Results", file_o,
        "self-contained HTML report: systems table, one inline SVG chart and statistics table per result", ToHtml},
-      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH]",
+      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH]\nFILE [-o PATH]",
        "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap)",
        Compare},
   };

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "runner/cli/command.h"
@@ -185,6 +186,68 @@ int ListTests(const std::vector<std::string>& argv) {
   return failed > 0 && shown == 0 ? 1 : 0;
 }
 
+// PTS ranks OpenBenchmarking.org's tests by their download counts; with no network here, the
+// ranking is what runs soonest on this machine: tests the suites found here run, then tests with
+// nothing to download, then the rest. PTS's filters are kept: supported on Linux, Verified (or no
+// status), a title; at most ten per subsystem.
+int ListRecommended(const std::vector<std::string>& argv) {
+  Args::Parse(argv, {{}, {}});
+  ProfileRepository repo = Repository();
+  auto unversioned = [](const std::string& id) {
+    const size_t slash = id.find('/') + 1;  // (npos + 1 == 0: no repository part)
+    return id.substr(0, slash) + SplitNameVersion(id.substr(slash)).first;
+  };
+  std::set<std::string> in_suites;
+  for (const auto& ref : repo.ListSuites()) {
+    try {
+      for (const auto& e : repo.LoadSuite(ref.identifier).executes)
+        if (auto found = repo.FindProfile(e.test)) in_suites.insert(unversioned(found->identifier));
+    } catch (const Error&) {
+    }
+  }
+  struct Pick {
+    int rank;
+    std::string identifier, title;
+  };
+  std::map<std::string, std::vector<Pick>> by_type;
+  std::vector<std::string> types;
+  for (const auto& ref : NewestOnly(repo.ListProfiles())) {
+    TestProfile p;
+    try {
+      p = repo.LoadProfile(ref.identifier);
+    } catch (const Error&) {
+      continue;
+    }
+    const bool on_linux = p.supported_platforms.empty() ||
+                       std::any_of(p.supported_platforms.begin(), p.supported_platforms.end(),
+                                   [](const std::string& os) { return ToLower(os) == "linux"; });
+    if (!on_linux || p.title.empty() || p.software_type == "BaseTestProfile") continue;
+    if (!p.status.empty() && p.status != "Verified") continue;
+    const int rank = in_suites.count(p.IdentifierWithoutVersion()) ? 0 : p.downloads.empty() ? 1 : 2;
+    const std::string type = p.test_type.empty() ? "Other" : p.test_type;
+    if (!by_type.count(type)) types.push_back(type);
+    by_type[type].push_back({rank, p.identifier, p.title});
+  }
+  if (types.empty()) {
+    std::cerr << "no test profiles found (search paths: " << Join(repo.roots(), ", ") << ")\n";
+    return 0;
+  }
+  std::sort(types.begin(), types.end());
+  std::cout << "Recommended Test Profiles (runnable here soonest: in a suite, then nothing to download)\n";
+  for (const auto& type : types) {
+    auto& picks = by_type[type];
+    std::stable_sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) { return a.rank < b.rank; });
+    if (picks.size() > 10) picks.resize(10);
+    std::cout << "\n" << type << " Tests\n";
+    for (const auto& pick : picks) {
+      std::string id = pick.identifier;
+      if (id.size() < 34) id.resize(34, ' ');
+      std::cout << "  " << id << " " << pick.title << "\n";
+    }
+  }
+  return 0;
+}
+
 int ListSuites(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {{}, {}});
   ProfileRepository repo = Repository();
@@ -321,6 +384,12 @@ std::vector<Command> ProfileCommands() {
       {"list-available-tests", {"list-tests"}, "Profiles", "[--type Disk|System|Processor...] [--all-versions]",
        "test profiles found in the search paths", ListTests},
       {"list-available-suites", {"list-suites"}, "Profiles", "", "test suites found in the search paths", ListSuites},
+      {"list-recommended-tests", {}, "Profiles", "",
+       "up to ten tests per subsystem that run here soonest (in a suite, nothing to download)", ListRecommended,
+       "PTS ranks OpenBenchmarking.org's tests by download counts, which needs the network; this command\n"
+       "opens no socket and ranks the profiles found here: tests of the suites first, then tests with\n"
+       "nothing to download, then the rest. Like PTS it lists only Verified (or unrated) tests that\n"
+       "support Linux."},
       {"validate-test-profile", {"validate-profile"}, "Profiles",
        "PROFILE_DIR|NAME... [--strict] [--schemas DIR] [--no-schemas]",
        "check that profiles load; report schema and structural problems", ValidateCmd},

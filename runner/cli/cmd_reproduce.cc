@@ -1,13 +1,20 @@
 // Reproducing a published result (runner/reproduce/): `reproduce <ID>`, and `run|benchmark <ID>`
-// when the argument names a saved result or a result ID rather than a profile or suite.
+// when the argument names a saved result or a result ID rather than a profile or suite; and
+// `finish-run`, which runs what a saved result's own system is missing through the same session.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include "results-xml/result_store.h"
+#include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
 #include "runner/common/args.h"
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/common/terminal.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/reproduce/result_id.h"
 #include "runner/reproduce/session.h"
@@ -18,20 +25,82 @@ namespace {
 
 const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
 
-int Reproduce(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kSpec);
-  if (a.positional().size() != 1) throw Error("reproduce: give exactly one result ID or saved result name");
+// The session options `reproduce` and `finish-run` share: the flags, and the text width.
+reproduce::SessionOptions CommonOptions(const Args& a, const std::string& name) {
   reproduce::SessionOptions o;
-  o.name = a.positional()[0];
-  o.servers = a.Values("--server");
-  o.token = a.ValueOr("--token", "");
+  o.name = name;
   o.dry_run = a.Has("--dry-run");
   o.skip_unavailable = a.Has("--skip-unavailable");
-  o.upload = a.Has("--upload");
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
   o.yes = a.Has("--yes");
-  if (const char* w = std::getenv("TERMINAL_WIDTH")) o.width = std::max(40, std::atoi(w));
+  o.width = TerminalWidth();
+  return o;
+}
+
+int Reproduce(const std::vector<std::string>& argv) {
+  Args a = Args::Parse(argv, kSpec);
+  if (a.positional().size() != 1) throw Error("reproduce: give exactly one result ID or saved result name");
+  reproduce::SessionOptions o = CommonOptions(a, a.positional()[0]);
+  o.servers = a.Values("--server");
+  o.token = a.ValueOr("--token", "");
+  o.upload = a.Has("--upload");
+  return reproduce::RunSession(o, std::cout);
+}
+
+// PTS's has_missing_or_incomplete_data() over the tests (monitor results are not tests to run):
+// a test without an entry for the system, or with an empty value.
+std::vector<std::string> IncompleteSystems(const results::ResultFile& file) {
+  std::vector<std::string> out;
+  for (const auto& system : file.systems) {
+    bool incomplete = false;
+    for (const auto& r : file.results) {
+      if (r.identifier.empty()) continue;
+      auto it = std::find_if(r.entries.begin(), r.entries.end(),
+                             [&](const results::Entry& e) { return e.identifier == system.identifier; });
+      incomplete |= it == r.entries.end() || it->value.empty();
+    }
+    if (incomplete) out.push_back(system.identifier);
+  }
+  return out;
+}
+
+int FinishRun(const std::vector<std::string>& argv) {
+  Args a = Args::Parse(argv, {{}, {"--dry-run", "--skip-unavailable", "--non-interactive", "--offline", "--yes"}});
+  if (a.positional().size() != 1) throw Error("usage: pts-native finish-run SAVED-NAME", 2);
+  const std::string& name = a.positional()[0];
+  const auto dirs = results::ResultDirectories(GlobalSettings());
+  auto dir = results::FindSavedResultDir(name, dirs);
+  if (!dir) throw Error(name + ": no saved result of that name (looked in " + Join(dirs, ", ") + ")", 2);
+  auto file = results::ReadResultFile(*dir + "/composite.xml");
+  auto incomplete = IncompleteSystems(file);
+  if (incomplete.empty()) {
+    std::cout << "It appears that there are no incomplete test results within this saved file.\n";
+    return 0;
+  }
+  std::string chosen;
+  if (const char* given = std::getenv("TEST_RESULTS_IDENTIFIER"); given && *given) {
+    chosen = Trim(given);
+    if (std::find(incomplete.begin(), incomplete.end(), chosen) == incomplete.end())
+      throw Error("TEST_RESULTS_IDENTIFIER '" + chosen + "' is not an incomplete run of " + name + " (incomplete: " +
+                  Join(incomplete, ", ") + ")", 2);
+  } else if (incomplete.size() == 1) {
+    chosen = incomplete[0];
+  } else if (!a.Has("--non-interactive") && isatty(STDIN_FILENO)) {
+    std::cout << "Select which incomplete test run you would like to finish:\n";
+    for (size_t i = 0; i < incomplete.size(); ++i) std::cout << "  " << i + 1 << ": " << incomplete[i] << "\n";
+    std::cout << "choice: " << std::flush;
+    std::string line;
+    std::getline(std::cin, line);
+    const size_t n = std::strtoul(Trim(line).c_str(), nullptr, 10);
+    if (n < 1 || n > incomplete.size()) throw Error("finish-run: no run chosen", 2);
+    chosen = incomplete[n - 1];
+  } else {
+    throw Error("finish-run: " + name + " has several incomplete runs (" + Join(incomplete, ", ") +
+                "); pick one with TEST_RESULTS_IDENTIFIER", 2);
+  }
+  reproduce::SessionOptions o = CommonOptions(a, name);
+  o.resume_identifier = chosen;
   return reproduce::RunSession(o, std::cout);
 }
 
@@ -57,6 +126,10 @@ std::vector<Command> ReproduceCommands() {
       {"reproduce", {}, "Running", usage,
        "run a published result's tests here (stand-ins where the original cannot run) and compare side by side",
        Reproduce},
+      {"finish-run", {"resume-run"}, "Running", "SAVED-NAME [--dry-run] [--non-interactive] [--offline] [--yes]",
+       "run the tests a saved result's system is still missing (an interrupted or failed run)", FinishRun,
+       "The system to finish: TEST_RESULTS_IDENTIFIER, else the only incomplete one, else asked. Its\n"
+       "missing or failed tests run again and are saved into the same file under the same system."},
   };
 }
 

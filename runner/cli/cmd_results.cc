@@ -11,6 +11,7 @@
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
+#include "results-xml/wins_losses.h"
 #include "runner/cli/command.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
@@ -129,6 +130,13 @@ int RemoveRunCmd(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int WinsAndLosses(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{}, {}});
+  if (args.positional().size() != 1) throw Error("usage: pts-native wins-and-losses FILE", 2);
+  std::cout << WinsLossesText(ReadResultFile(ResolveResultFile(args.positional()[0], Dirs())));
+  return 0;
+}
+
 int RemoveResultCmd(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {});
   if (args.positional().size() != 1) throw Error("usage: remove-result SAVED-NAME", 2);
@@ -169,7 +177,13 @@ int ValidateCmd(const std::vector<std::string>& argv) {
 std::vector<Command> ResultCommands() {
   return {
       {"merge-results", {"merge"}, "Results", "A B ... [-o OUT.xml] [--on-clash=rename|error|keep]",
-       "merge result files (paths or saved names); without -o saves as a new saved result", MergeResults},
+       "merge result files (paths or saved names); without -o saves as a new saved result", MergeResults,
+       "--on-clash: what happens when two inputs each have a system of the same identifier:\n"
+       "  rename  (default) the later one becomes \"Name #2\" (#3, ...), and the merge says so;\n"
+       "  error   the merge is refused, nothing is written;\n"
+       "  keep    PTS's own merge-results behaviour: both systems are kept under the one name,\n"
+       "          so no view can tell their results apart.\n"
+       "The same run merged twice is no clash: its system and entries are added once."},
       {"list-saved-results", {"list-test-results"}, "Results", "",
        "list saved results (ours, then PTS's test-results)", ListSavedCmd},
       {"rename-identifier-in-result-file", {"rename-identifier"}, "Results", "FILE OLD NEW",
@@ -179,6 +193,11 @@ std::vector<Command> ResultCommands() {
       {"remove-run-from-result-file", {"remove-system"}, "Results", "FILE SYSTEM-IDENTIFIER",
        "remove one system (run) and all its entries from a result file", RemoveRunCmd},
       {"remove-result", {}, "Results", "SAVED-NAME", "delete a saved result directory", RemoveResultCmd},
+      {"wins-and-losses", {"winners-and-losers"}, "Results", "FILE",
+       "which system wins and loses the most tests of a result file (PTS's table)", WinsAndLosses,
+       "Per test with results from at least two systems (and half of them): the best value by the test's\n"
+       "proportion wins, the worst loses. PTS counts only tests whose profile it has locally; every test\n"
+       "result in the file counts here."},
       {"validate-result-file", {"validate"}, "Results", "FILE [--schema XSD]",
        "check a result file (our rules; PTS's XSD too with --schema or results.xsd)", ValidateCmd},
   };

@@ -17,6 +17,7 @@
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/common/terminal.h"
 #include "runner/exec/process.h"
 #include "runner/install/profile_install.h"
 #include "runner/monitor/monitor_session.h"
@@ -267,9 +268,22 @@ std::string Prompt(const std::string& question) {
   return Trim(line);
 }
 
+// A new system named like one already in the result file but for case, spacing or punctuation
+// would read as the same machine in every view: refused before anything runs.
+void RefuseNearDuplicateIdentifier(const std::string& composite, const std::string& identifier) {
+  std::error_code ec;
+  if (!fs::exists(composite, ec)) return;
+  std::vector<std::string> systems;
+  for (const auto& system : results::ReadResultFile(composite).systems) systems.push_back(system.identifier);
+  if (auto near = run::NearDuplicateIdentifier(systems, identifier))
+    throw Error("TEST_RESULTS_IDENTIFIER '" + identifier + "' differs from the system '" + *near + "' of " + composite +
+                " only in case, spacing or punctuation; use exactly '" + *near + "' to add to that system, or another name");
+}
+
 int RunTests(const std::vector<std::string>& argv, bool batch) {
   Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}});
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
+  const int text_width = TerminalWidth();  // (a bad TERMINAL_WIDTH is refused before anything runs)
   Context ctx(args.Has("--offline"));
   const Settings& s = ctx.settings;
   auto targets = ResolveTargets(ctx.repo, args.positional());
@@ -322,6 +336,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     std::string automatic = run::AutoResultsIdentifier(config.system.hardware, config.system.software, types, batch);
     if (!automatic.empty()) config.system.identifier = automatic;
   }
+  RefuseNearDuplicateIdentifier(config.result_dir + "/composite.xml", config.system.identifier);
   monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
   run::MonitorHook hook(monitor_session);
   if (!json)
@@ -333,9 +348,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   std::error_code ec;
   if (fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
-    int width = 80;
-    if (auto w = Env("TERMINAL_WIDTH")) width = std::max(40, std::atoi(w->c_str()));
-    std::string text = results::ResultFileToText(file, width);
+    std::string text = results::ResultFileToText(file, text_width);
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);
@@ -379,13 +392,18 @@ std::vector<Command> RunCommands() {
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes]",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes]\n"
+       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
          if (auto code = RunResultIfNamed(a)) return *code;
          return RunTests(a, false);
-       }},
+       },
+       "With a result ID (from upload-result or a results server) or a saved result's name, runs that\n"
+       "result's tests here and adds this system to it (as `reproduce`; stand-ins where the original\n"
+       "program cannot run; see docs/reproduce.md). Names: TEST_RESULTS_NAME, TEST_RESULTS_IDENTIFIER,\n"
+       "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'."},
       {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes]",
        "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},

@@ -13,9 +13,10 @@ struct Command {
   std::string name;                  // PTS's name where PTS has one, e.g. "merge-results"
   std::vector<std::string> aliases;  // our own short names, e.g. "merge"
   std::string group;                 // "Results", "Profiles", "Running", ...
-  std::string usage;                 // arguments after the name, e.g. "FILE [-o PATH]"
+  std::string usage;                 // arguments after the name, e.g. "FILE [-o PATH]"; one line per form
   std::string summary;               // one line
   std::function<int(const std::vector<std::string>& args)> run;  // returns the exit code
+  std::string details;               // more lines for `help NAME` / `NAME --help` ("" = none)
 };
 
 // Each area contributes its rows (cmd_<area>.cc); AllCommands() concatenates them.
@@ -29,6 +30,7 @@ std::vector<Command> ClientCommands();
 std::vector<Command> RunCommands();
 std::vector<Command> ReproduceCommands();
 std::vector<Command> FleetCommands();
+std::vector<Command> InstalledCommands();
 // cmd_reproduce.cc: when args[0] names a saved result or an OpenBenchmarking-style result ID (and
 // no profile or suite of that name exists), runs the reproduction and returns its exit code;
 // nullopt otherwise. `run`/`benchmark` call this before treating args[0] as a profile or suite.
@@ -48,5 +50,12 @@ T& KeepUntilExit(T value) {
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.
 const Command* FindCommand(const std::string& name);
+// For an unknown name: up to three command names it may have meant (by edit distance, or that
+// start with it), closest first; empty when none is close.
+std::vector<std::string> SimilarCommands(const std::string& name);
+// "pts-native: unknown command 'x'" with "did you mean ...?" when there is something close.
+std::string UnknownCommandMessage(const std::string& name);
+// The help of one command: its usage lines, summary, details and aliases.
+std::string CommandHelp(const Command& command);
 
 }  // namespace ptsn::cli

@@ -32,6 +32,8 @@ Args Args::Parse(const std::vector<std::string>& argv, const ArgSpec& spec) {
       a.options_.emplace(name, value);
     } else if (spec.flags.count(name) && !has_inline) {
       a.options_.emplace(name, "");
+    } else if ((name == "--help" || name == "-h") && !has_inline) {
+      throw HelpRequested();
     } else {
       throw Error("unknown option " + name);
     }

@@ -17,7 +17,8 @@ struct ArgSpec {
 
 class Args {
  public:
-  // Throws ptsn::Error ("unknown option --x", "--o needs a value") on bad input.
+  // Throws ptsn::Error ("unknown option --x", "--o needs a value") on bad input, and
+  // ptsn::HelpRequested at --help or -h (unless the spec has it).
   static Args Parse(const std::vector<std::string>& argv, const ArgSpec& spec);
 
   const std::vector<std::string>& positional() const { return positional_; }

@@ -17,6 +17,13 @@ class Error : public std::runtime_error {
   int exit_code_;
 };
 
+// A command's arguments asked for its help (--help where a command does not take it as an option
+// of its own): thrown by Args::Parse, answered by main with the command's help and exit code 0.
+class HelpRequested : public Error {
+ public:
+  HelpRequested() : Error("help requested", 0) {}
+};
+
 // "FILE: what is wrong" — the form every file-related error takes.
 inline Error FileError(const std::string& path, const std::string& what, int exit_code = 1) {
   return Error(path + ": " + what, exit_code);

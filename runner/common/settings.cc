@@ -2,9 +2,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
+#include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 
@@ -208,6 +210,92 @@ long Settings::GetInt(const std::string& key) const { return GetIntImpl(key, Get
 void Settings::SetFromCommandLine(const std::string& key, const std::string& value) {
   GetWithOrigin(key);  // validates the key
   values_[key] = {value, SettingOrigin::kCommandLine};
+}
+
+namespace {
+
+// PTS user-config.xml options (by their tag) that have a setting here.
+const std::map<std::string, std::string>& PtsOptionSettings() {
+  static const std::map<std::string, std::string> table = {
+      {"EnvironmentDirectory", "install.directory"},     {"CacheDirectory", "install.download_cache"},
+      {"ResultsDirectory", "results.directory"},         {"SleepTimeBetweenTests", "run.settle_seconds"},
+      {"DynamicRunCount", "run.dynamic_run_count"},      {"StandardDeviationThreshold", "run.sd_threshold"},
+      {"MinimalTestTime", "run.minimal_test_time"},      {"NoInternetCommunication", "network.offline"},
+      {"NoNetworkCommunication", "network.offline"},
+  };
+  return table;
+}
+
+bool IsBoolText(const std::string& v) {
+  static const char* kWords[] = {"1", "0", "true", "false", "yes", "no", "on", "off"};
+  const std::string lower = ToLower(v);
+  return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return lower == w; });
+}
+
+bool IsNumberText(const std::string& v) {
+  try {
+    size_t used = 0;
+    std::stod(v, &used);
+    return used == v.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string SetInConfigFile(const std::string& config_path, const std::string& given_key, const std::string& given_value) {
+  std::string key = Trim(given_key);
+  const SettingSpec* spec = nullptr;
+  auto find = [&](const std::string& k) {
+    for (const auto& s : SettingsTable())
+      if (k == s.key) return &s;
+    return static_cast<const SettingSpec*>(nullptr);
+  };
+  spec = find(key);
+  if (!spec) {
+    std::string tag = key.substr(key.rfind('/') + 1);
+    auto it = PtsOptionSettings().find(tag);
+    if (it != PtsOptionSettings().end()) spec = find(it->second);
+  }
+  if (!spec)
+    throw Error("user-config-set: '" + given_key + "' is not a setting (pts-native config lists them) nor a PTS option "
+                "with one here",
+                2);
+  std::string value = given_value;
+  const std::string def = spec->default_value;
+  if ((def == "true" || def == "false") && !IsBoolText(value))
+    throw Error(std::string("user-config-set: ") + spec->key + " takes true or false, not '" + value + "'", 2);
+  if (!def.empty() && IsNumberText(def) && !IsNumberText(value))
+    throw Error(std::string("user-config-set: ") + spec->key + " takes a number, not '" + value + "'", 2);
+  if (def == "true" || def == "false") value = ToLower(value);
+
+  YAML::Node root;
+  std::error_code ec;
+  if (std::filesystem::exists(config_path, ec)) {
+    try {
+      root = YAML::LoadFile(config_path);
+    } catch (const YAML::Exception& e) {
+      throw FileError(config_path, "malformed YAML: " + std::string(e.what()));
+    }
+    if (root && !root.IsNull() && !root.IsMap()) throw FileError(config_path, "the top level must be a mapping of setting names");
+  }
+  if (!root || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  std::vector<std::string> parts = Split(spec->key, '.');
+  YAML::Node node;
+  node.reset(root);  // (reset: rebinds the handle; assignment would write through it)
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!node[parts[i]] || !node[parts[i]].IsMap()) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node child = node[parts[i]];
+    node.reset(child);
+  }
+  node[parts.back()] = value;
+  YAML::Emitter out;
+  out << root;
+  const std::filesystem::path dir = std::filesystem::path(config_path).parent_path();
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+  WriteFileAtomically(config_path, std::string(out.c_str()) + "\n");
+  return spec->key;
 }
 
 Settings& MutableGlobalSettings() {

@@ -60,6 +60,13 @@ class Settings {
   bool config_file_found_ = false;
 };
 
+// user-config-set: `key` is a setting of the table ("run.trial_timeout") or the PTS user-config
+// option it stands for ("ResultsDirectory", "PhoronixTestSuite/Options/Testing/ResultsDirectory").
+// The value is checked against the setting's kind (true/false, a number, text) and written into
+// the YAML file `config_path` (created if missing; its other settings kept, its comments not),
+// atomically. Returns the setting's key. Throws ptsn::Error naming the key, value or file.
+std::string SetInConfigFile(const std::string& config_path, const std::string& key, const std::string& value);
+
 // The process-wide settings, loaded on first use (commands use this; tests construct their own).
 const Settings& GlobalSettings();
 Settings& MutableGlobalSettings();

@@ -59,6 +59,33 @@ TEST(Settings, MalformedConfigNamesTheFile) {
   fs::remove_all(dir);
 }
 
+TEST(Settings, UserConfigSetWritesTheConfigFileAndKeepsOtherSettings) {
+  fs::path dir = fs::temp_directory_path() / ("ptsn-settings-set-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "config.yaml").string();
+  std::ofstream(path) << "run:\n  max_runs: 9\nserver:\n  url: http://x:1\n";
+  EXPECT_EQ(ptsn::SetInConfigFile(path, "run.sd_threshold", "3.5"), "run.sd_threshold");
+  // A PTS user-config option by its tag, or its whole path, sets the setting it stands for.
+  EXPECT_EQ(ptsn::SetInConfigFile(path, "DynamicRunCount", "FALSE"), "run.dynamic_run_count");
+  EXPECT_EQ(ptsn::SetInConfigFile(path, "PhoronixTestSuite/Options/Testing/ResultsDirectory", dir.string() + "/r"),
+            "results.directory");
+  auto s = ptsn::Settings::Load(FakeEnv({{"HOME", "/h"}, {"PTS_NATIVE_CONFIG", path}}));
+  EXPECT_DOUBLE_EQ(s.GetDouble("run.sd_threshold"), 3.5);
+  EXPECT_EQ(s.GetInt("run.max_runs"), 9);
+  EXPECT_EQ(s.Get("server.url"), "http://x:1");
+  EXPECT_FALSE(s.GetBool("run.dynamic_run_count"));
+  EXPECT_EQ(s.ResultsDirectory(), dir.string() + "/r");
+  EXPECT_THROW(ptsn::SetInConfigFile(path, "run.max_runs", "many"), ptsn::Error);
+  EXPECT_THROW(ptsn::SetInConfigFile(path, "run.dynamic_run_count", "maybe"), ptsn::Error);
+  EXPECT_THROW(ptsn::SetInConfigFile(path, "AnonymousUsageReporting", "FALSE"), ptsn::Error);  // no such setting here
+  EXPECT_EQ(ptsn::Settings::Load(FakeEnv({{"HOME", "/h"}, {"PTS_NATIVE_CONFIG", path}})).GetInt("run.max_runs"), 9);
+  // A new file is created.
+  const std::string fresh = (dir / "sub" / "new.yaml").string();
+  ptsn::SetInConfigFile(fresh, "run.max_runs", "7");
+  EXPECT_EQ(ptsn::Settings::Load(FakeEnv({{"HOME", "/h"}, {"PTS_NATIVE_CONFIG", fresh}})).GetInt("run.max_runs"), 7);
+  fs::remove_all(dir);
+}
+
 TEST(Settings, UnknownKeyAndBadNumbersAreErrors) {
   auto s = ptsn::Settings::Load(FakeEnv({{"HOME", "/h"}, {"PTS_NATIVE_MAX_RUNS", "many"}}));
   EXPECT_THROW(s.Get("no.such.key"), ptsn::Error);

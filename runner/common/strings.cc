@@ -44,6 +44,15 @@ std::string ToLower(std::string_view s) {
   return out;
 }
 
+std::string ReplaceAll(std::string_view s, std::string_view from, std::string_view to) {
+  if (from.empty()) return std::string(s);
+  std::string out;
+  size_t pos = 0;
+  for (size_t hit; (hit = s.find(from, pos)) != std::string_view::npos; pos = hit + from.size())
+    out.append(s.substr(pos, hit - pos)).append(to);
+  return out.append(s.substr(pos));
+}
+
 bool SameCommandName(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {

@@ -15,6 +15,8 @@ std::string Join(const std::vector<std::string>& parts, std::string_view sep);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);
+// Every occurrence of `from` (non-empty) replaced by `to`, left to right (PHP str_replace).
+std::string ReplaceAll(std::string_view s, std::string_view from, std::string_view to);
 // Case-insensitive equality with '-' and '_' treated alike (command names, option names).
 bool SameCommandName(std::string_view a, std::string_view b);
 

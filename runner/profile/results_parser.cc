@@ -749,6 +749,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
   bool produced = false;
   bool did_dynamic_append = false;
   bool have_primary = false;
+  ResultState primary;  // the first block of this trial that produced a value, as it was then
   std::vector<Value> avoid_duplicates;
   int block_no = 0;
   for (const auto& e : definition_.parsers) {
@@ -794,6 +795,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
       nb.proportion = tr.proportion;
       nb.display_format = tr.display_format;
       nb.is_secondary = tr.secondary;
+      if (tr.secondary) nb.primary_description = primary.description, nb.primary_scale = primary.scale;
       nb.result_precision = tr.precision;
       nb.block = block_no;
       bucket = &buckets_.emplace_back(std::move(nb));
@@ -802,6 +804,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     bucket->trial_min.push_back(mn ? std::optional<std::string>(mn->ToString()) : std::nullopt);
     bucket->trial_max.push_back(mx ? std::optional<std::string>(mx->ToString()) : std::nullopt);
     produced = true;
+    if (!have_primary) primary = tr;
     have_primary = true;
   }
   return produced;

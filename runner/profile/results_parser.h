@@ -34,6 +34,10 @@ ParseContext ParseContextFor(const TestProfile& profile, const std::string& argu
 struct ParsedResult {
   std::string description, arguments, scale, proportion, display_format;
   bool is_secondary = false;  // Importance=Secondary with a primary result
+  // When is_secondary: the description and scale the trial's primary result had as this one was
+  // made (PTS's set_parent_hash_from_result($primary_result)); with the test's identifier,
+  // arguments and AppVersion they give the comparison hash stored as this result's <Parent>.
+  std::string primary_description, primary_scale;
   std::string result_precision;  // ResultPrecision of the block that created it ("" = none)
   std::vector<std::string> trial_values;               // as PHP prints them
   std::vector<std::optional<std::string>> trial_min;   // MIN_ key / MultiMatch min, else nullopt

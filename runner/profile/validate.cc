@@ -54,6 +54,21 @@ std::vector<LoadIssue> ValidateAgainstSchema(const std::string& xml_path, const 
   return issues;
 }
 
+bool AllowedInTestPackage(const std::string& name) {
+  // pts_validation::test_profile_permitted_files(); changelog.json and generated.json are
+  // deleted by PTS's validate-test-profile before it looks, so they never fail it.
+  static const std::set<std::string> kAllowed = [] {
+    std::set<std::string> files = {"downloads.xml", "test-definition.xml", "results-definition.xml", "install.sh",
+                                   "support-check.sh", "pre.sh", "post.sh", "interim.sh", "post-cache-share.sh",
+                                   "changelog.json", "generated.json"};
+    for (const char* os : {"linux", "solaris", "bsd", "macosx", "windows", "hurd"})
+      for (const char* script : {"support-check", "install", "pre", "post", "interim"})
+        files.insert(std::string(script) + "_" + os + ".sh");
+    return files;
+  }();
+  return kAllowed.count(name) > 0;
+}
+
 std::vector<LoadIssue> StructuralChecks(const TestProfile& p) {
   std::vector<LoadIssue> out;
   std::string def = p.directory + "/test-definition.xml";
@@ -61,6 +76,14 @@ std::vector<LoadIssue> StructuralChecks(const TestProfile& p) {
     out.push_back({file, element, msg, false});
   };
   bool base = p.software_type == "BaseTestProfile";
+  std::error_code ec;
+  std::vector<std::string> extra;
+  for (fs::directory_iterator it(p.directory, ec), end; !ec && it != end; it.increment(ec))
+    if (!it->is_regular_file() || !AllowedInTestPackage(it->path().filename().string()))
+      extra.push_back(it->path().filename().string());
+  std::sort(extra.begin(), extra.end());
+  for (const auto& name : extra)
+    warn(p.directory + "/" + name, "", "not allowed in the test package (PTS's validate-test-profile fails the profile)");
   if (!base && p.title.empty()) warn(def, "TestInformation/Title", "missing: PTS skips profiles without a title");
   if (!base && p.test_type.empty()) warn(def, "TestProfile/TestType", "missing (Disk, System, Processor, ...)");
   static const std::set<std::string> kFormats = {"BAR_GRAPH", "LINE_GRAPH", "FILLED_LINE_GRAPH", "PASS_FAIL",

@@ -22,7 +22,12 @@ std::string DefaultSchemaDirectory(const std::string& setting_value);
 // Throws ptsn::Error when the schema itself cannot be read.
 std::vector<LoadIssue> ValidateAgainstSchema(const std::string& xml_path, const std::string& xsd_path);
 
-// Checks PTS does not make but that catch mistakes: missing Title/TestType/ResultScale, unknown
+// PTS's test_profile_permitted_files(): the file names validate-test-profile lets a profile
+// directory hold (anything else, directories too, fails PTS's validation).
+bool AllowedInTestPackage(const std::string& file_name);
+
+// Files PTS's validate-test-profile does not allow in the profile directory, and checks PTS does
+// not make but that catch mistakes: missing Title/TestType/ResultScale, unknown
 // Proportion/DisplayFormat/ResultQuantifier values, a Version that differs from the directory
 // name, duplicate option identifiers, DefaultEntry out of range, MultiMatch values...
 std::vector<LoadIssue> StructuralChecks(const TestProfile& profile);

@@ -73,6 +73,14 @@ std::string ChooseIdentifier(const results::ResultFile& file, const std::optiona
     const results::System* s = FindSystem(file, id);
     if (s && !IsReproductionSystem(*s))
       return "'" + id + "' is a published system of this result; choose another identifier for this one";
+    std::vector<std::string> names;
+    for (const auto& system : file.systems) names.push_back(system.identifier);
+    if (auto near = run::NearDuplicateIdentifier(names, id)) {
+      const results::System* other = FindSystem(file, *near);
+      return "'" + id + "' differs from the system '" + *near +
+             "' only in case, spacing or punctuation, so the two would read as one in every view; choose another "
+             "identifier" + (other && IsReproductionSystem(*other) ? " (or exactly '" + *near + "' to resume that run)" : "");
+    }
     return std::string();
   };
   if (from_environment && !Trim(*from_environment).empty()) {

@@ -117,6 +117,11 @@ TEST(Consent, IdentifierIsCleanedAsPtsCleansIt) {
   // "Published" is a published system: a typed "(Published)" cleans to it and is refused too.
   EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string("(Published)"), p); }).find("is a published system"),
             std::string::npos);
+  // One that differs from a published system only in case, spacing or punctuation is refused too.
+  for (const char* near : {"published", "PUBLISHED", "Pub-lished", "Pub lished."})
+    EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string(near), p); }).find("differs from the system 'Published' only"),
+              std::string::npos)
+        << near;
   EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string("((()))"), p); }).find("empty once cleaned"),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] { ChooseIdentifier(file, std::string("0"), p); }).find("empty once cleaned"),

@@ -162,7 +162,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     return client::CloneResult(url, id);
   });
   results::ResultFile& file = resolved.file;
-  out << "Reproducing \"" << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
+  out << (o.resume_identifier.empty() ? "Reproducing \"" : "Finishing \"") << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
       << file.results.size() << " results): " << resolved.origin << "\n";
 
   profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(s);
@@ -197,7 +197,10 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
     out << "Without installing packages:\n" << FormatPlan(file, plan);
   }
   RequireConsentToSkip(file, plan, o.skip_unavailable, *prompter);
-  std::string identifier = ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, run::LiveIdentifierVariables(*reader));
+  std::string identifier =
+      !o.resume_identifier.empty()
+          ? o.resume_identifier
+          : ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, run::LiveIdentifierVariables(*reader));
   ApplyPresetEnvironment(env_vars, s);
   install_ctx.host_env = exec::CurrentEnvironment();  // install.sh sees the stored variables too
 
@@ -253,7 +256,7 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
 
   std::string test_dir = run::TestDirectory(s);
   run::RunConfig cfg = run::BaseRunConfig(s, *reader, {identifier, test_dir, disk_test, std::time(nullptr)}, env);
-  NoteReproduction(cfg.system, o.name, plan);
+  if (o.resume_identifier.empty()) NoteReproduction(cfg.system, o.name, plan);
   run::NoteDownloadFallbacks(cfg.system.notes, download_notes);
   cfg.result_dir = fs::path(resolved.path).parent_path().string();
   cfg.title = file.generated.title;

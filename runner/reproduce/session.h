@@ -23,6 +23,9 @@ struct SessionOptions {
   bool offline = false;               // --offline (or setting network.offline): caches only
   bool yes = false;                   // --yes: install missing Debian packages without asking
   int width = 79;                     // TERMINAL_WIDTH for the bars
+  // finish-run: the system of the saved result whose missing tests are run (it is continued, not
+  // reproduced: no identifier is asked and no "Reproduction of" note is added). "" = reproduce.
+  std::string resume_identifier;
 };
 
 // Returns the exit code: 0 when every planned test produced a result, 1 when some failed (they

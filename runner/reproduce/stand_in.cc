@@ -81,18 +81,17 @@ std::vector<StandInRule> LoadStandIns(const std::vector<std::string>& profile_ro
   std::vector<StandInRule> all;
   for (const auto& root : profile_roots) {
     std::error_code ec;
-    if (!fs::is_directory(root, ec)) continue;
+    const fs::path dir = fs::path(root) / kStandInsDirectory;
+    if (!fs::is_directory(dir, ec)) continue;
     std::vector<fs::path> files;
-    for (const auto& repo : fs::directory_iterator(root, ec)) {
+    for (const auto& repo : fs::directory_iterator(dir, ec)) {
       if (!repo.is_directory()) continue;
-      for (const auto& prof : fs::directory_iterator(repo.path(), ec)) {
-        fs::path decl = prof.path() / "stand-in-for.xml";
-        if (fs::is_regular_file(decl, ec)) files.push_back(decl);
-      }
+      for (const auto& decl : fs::directory_iterator(repo.path(), ec))
+        if (decl.path().extension() == ".xml" && decl.is_regular_file()) files.push_back(decl.path());
     }
     std::sort(files.begin(), files.end());  // directory order is arbitrary; rule order must not be
     for (const auto& f : files) {
-      std::string id = f.parent_path().parent_path().filename().string() + "/" + f.parent_path().filename().string();
+      std::string id = f.parent_path().filename().string() + "/" + f.stem().string();
       auto rules = ParseStandInDeclaration(ReadFile(f.string()), id, f.string());
       all.insert(all.end(), rules.begin(), rules.end());
     }

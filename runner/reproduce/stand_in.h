@@ -1,8 +1,10 @@
 // Stand-in declarations: a bundled profile saying "when the original program of test X with
 // arguments like Y cannot be run here, I measure the same thing with arguments Z".
 //
-// The declaration is a file `stand-in-for.xml` beside the stand-in profile's test-definition.xml
-// (kept separate so the profile stays a plain PTS profile the real PTS can also run):
+// The declaration of profile <repo>/<name-version> is the file
+// <profile root>/stand-ins/<repo>/<name-version>.xml, beside the repositories rather than in the
+// profile's own directory: PTS's validate-test-profile refuses any file it does not know in a test
+// package, and the profile must stay a plain PTS profile the real PTS can also validate and run.
 //
 //   <StandInFor>
 //     <Test>
@@ -25,6 +27,9 @@
 
 namespace ptsn::reproduce {
 
+// The directory of declarations in a profile root: <root>/stand-ins/<repo>/<name-version>.xml.
+inline constexpr const char* kStandInsDirectory = "stand-ins";
+
 struct StandInRule {
   std::string stand_in_profile;   // "native/fs-files-1.0.0": the profile that declares itself
   std::string for_profile;        // "pts/fs-mark-1.0" or "pts/fs-mark" (any version)
@@ -46,8 +51,8 @@ struct StandInMatch {
 std::vector<StandInRule> ParseStandInDeclaration(const std::string& xml, const std::string& stand_in_profile,
                                                  const std::string& path);
 
-// Reads every <root>/<repo>/<name-version>/stand-in-for.xml under the given profile roots
-// (missing roots are fine). The stand-in profile's identifier is "<repo>/<name-version>".
+// Reads every <root>/stand-ins/<repo>/<name-version>.xml under the given profile roots (missing
+// roots are fine). The stand-in profile's identifier is "<repo>/<name-version>".
 std::vector<StandInRule> LoadStandIns(const std::vector<std::string>& profile_roots);
 
 // Every rule (in the order given, one match per stand-in profile) that covers

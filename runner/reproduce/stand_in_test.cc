@@ -73,17 +73,32 @@ TEST(StandIn, BadDeclarationsNameTheFile) {
   EXPECT_NE(message(xxe).find("DOCTYPE is not allowed"), std::string::npos);
 }
 
-TEST(StandIn, LoadsDeclarationsFromProfileTrees) {
+TEST(StandIn, LoadsDeclarationsFromTheStandInsDirectoryOfEachProfileTree) {
   namespace fs = std::filesystem;
   fs::path root = fs::path(::testing::TempDir()) / "standin-tree";
   fs::remove_all(root);
   MakeDirectories((root / "native/fs-files-1.0.0").string());
-  MakeDirectories((root / "native/plain-1.0.0").string());
+  MakeDirectories((root / "stand-ins/native").string());
+  WriteFileAtomically((root / "stand-ins/native/fs-files-1.0.0.xml").string(), kFsMark);
+  WriteFileAtomically((root / "stand-ins/native/notes.txt").string(), "not a declaration");
+  // The old place, inside the profile (PTS's validate-test-profile refuses it there), is not read.
   WriteFileAtomically((root / "native/fs-files-1.0.0/stand-in-for.xml").string(), kFsMark);
   auto rules = LoadStandIns({root.string(), (root / "missing").string()});
   ASSERT_EQ(rules.size(), 2u);
   EXPECT_EQ(rules[0].stand_in_profile, "native/fs-files-1.0.0");
+  EXPECT_EQ(rules[0].declared_in, (root / "stand-ins/native/fs-files-1.0.0.xml").string());
   fs::remove_all(root);
+}
+
+TEST(StandIn, BundledProfilesCarryNoDeclarationInsideThemAndEachDeclarationNamesABundledProfile) {
+  namespace fs = std::filesystem;
+  const fs::path profiles = fs::path(PTSN_SOURCE_DIR) / "profiles";
+  for (const auto& f : fs::recursive_directory_iterator(profiles))
+    EXPECT_NE(f.path().filename(), "stand-in-for.xml") << f.path();
+  auto rules = LoadStandIns({profiles.string()});
+  EXPECT_GE(rules.size(), 10u);
+  for (const auto& r : rules)
+    EXPECT_TRUE(fs::is_regular_file(profiles / r.stand_in_profile / "test-definition.xml")) << r.declared_in;
 }
 
 }  // namespace ptsn::reproduce

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "results-xml/result_store.h"
 #include "runner/common/error.h"
@@ -141,6 +142,22 @@ std::string AutoResultsIdentifier(const std::string& hardware, const std::string
     id = space == std::string::npos ? "" : id.substr(0, space);
   }
   return id;
+}
+
+std::optional<std::string> NearDuplicateIdentifier(const std::vector<std::string>& systems, const std::string& identifier) {
+  auto letters_and_digits = [](const std::string& s) {
+    std::string out;
+    for (unsigned char c : s)
+      if (std::isalnum(c) || c >= 0x80) out += static_cast<char>(std::tolower(c));
+    return out;
+  };
+  const std::string key = letters_and_digits(identifier);
+  if (key.empty()) return std::nullopt;
+  for (const auto& existing : systems)
+    if (existing == identifier) return std::nullopt;
+  for (const auto& existing : systems)
+    if (letters_and_digits(existing) == key) return existing;
+  return std::nullopt;
 }
 
 }  // namespace ptsn::run

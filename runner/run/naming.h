@@ -39,6 +39,12 @@ std::map<std::string, std::string> IdentifierVariables(const std::vector<std::pa
 // IdentifierVariables of this machine (components read through `reader`, gethostname()).
 std::map<std::string, std::string> LiveIdentifierVariables(const sysinfo::SystemReader& reader);
 
+// The identifier of a system already in `systems` that `identifier` differs from only in case,
+// spacing or punctuation ("baseline" vs "Baseline", "Tuned-2" vs "Tuned 2"): a new system so named
+// would read as the same machine in every view. nullopt when there is none (an exact match is
+// the same system, not a near duplicate).
+std::optional<std::string> NearDuplicateIdentifier(const std::vector<std::string>& systems, const std::string& identifier);
+
 // name/identifier/description: the values given (env or prompt), nullopt when absent.
 // `now` fills the PTS defaults: name "Y-m-d-Hi" (both title and directory), identifier "Y-m-d H:i".
 // `variables` fill "$NAME" tokens of the identifier (CleanResultsIdentifier).

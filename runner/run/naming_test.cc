@@ -66,6 +66,17 @@ TEST(NamingTest, CleanResultsIdentifierMatchesPtsOnAwkwardInput) {
   EXPECT_EQ(CleanResultsIdentifier("$HOSTNAME"), "HOSTNAME") << "no variables: the name stays, '$' goes";
 }
 
+TEST(NamingTest, NearDuplicateIdentifiersDifferOnlyInCaseSpacingOrPunctuation) {
+  const std::vector<std::string> systems = {"Baseline", "Tuned 2", "AMD EPYC"};
+  EXPECT_EQ(NearDuplicateIdentifier(systems, "baseline"), "Baseline");
+  EXPECT_EQ(NearDuplicateIdentifier(systems, "Tuned-2"), "Tuned 2");
+  EXPECT_EQ(NearDuplicateIdentifier(systems, "amd_epyc."), "AMD EPYC");
+  EXPECT_EQ(NearDuplicateIdentifier(systems, "Baseline"), std::nullopt);  // the same system
+  EXPECT_EQ(NearDuplicateIdentifier(systems, "Tuned 3"), std::nullopt);
+  EXPECT_EQ(NearDuplicateIdentifier(systems, "Base line 2"), std::nullopt);
+  EXPECT_EQ(NearDuplicateIdentifier(systems, "--"), std::nullopt);
+}
+
 TEST(NamingTest, IdentifierVariablesComeFromTheComponents) {
   auto vars = IdentifierVariables({{"Processor", "AMD EPYC 7B13 (8 Cores)"}, {"Memory", "32GB"}},
                                   {{"OS", "Debian 12"}, {"Kernel", "6.1.0-13-amd64 (x86_64)"}}, "buildbox");

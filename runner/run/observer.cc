@@ -46,6 +46,23 @@ std::string FormatDuration(double seconds) {
   return buf;
 }
 
+std::string LabelledTrialValues(const TrialReport& t, const std::string& test_description) {
+  if (t.values.empty()) return t.value;
+  std::string out;
+  for (const auto& v : t.values) {
+    if (!out.empty()) out += ", ";
+    out += v.value;
+    if (!v.scale.empty()) out += " " + v.scale;
+    // A result of its own within the test (a latency beside the throughput) says which.
+    std::string what = v.description;
+    if (what == test_description) what.clear();
+    else if (!test_description.empty() && what.rfind(test_description + " - ", 0) == 0)
+      what = what.substr(test_description.size() + 3);
+    if (!what.empty()) out += " (" + what + ")";
+  }
+  return out;
+}
+
 namespace {
 
 // Elapsed time and a remaining-time estimate shared by the human printers: the remaining
@@ -83,9 +100,9 @@ class Progress {
   std::vector<double> estimates_;
 };
 
-std::string TrialText(const TrialReport& t) {
+std::string TrialText(const TestHeader& h, const TrialReport& t) {
   std::string s = t.warmup ? "warm-up" : "trial " + std::to_string(t.trial) + " of " + std::to_string(t.of);
-  return s + (t.ok ? ": " + t.value : ": FAILED (" + t.failure + ")");
+  return s + (t.ok ? ": " + LabelledTrialValues(t, h.description) : ": FAILED (" + t.failure + ")");
 }
 
 std::string TestName(const TestHeader& h) {
@@ -105,11 +122,11 @@ class PlainPrinter : public RunObserver {
     out_ << "Test " << h.index << " of " << h.total << ": " << TestName(h) << " (" << h.scheduled_trials
          << " trials)\n";
   }
-  void TrialFinished(const TestHeader&, const TrialReport& t) override {
+  void TrialFinished(const TestHeader& h, const TrialReport& t) override {
     if (!t.warmup) progress_.TrialDone();
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", t.seconds);
-    out_ << "  " << TrialText(t) << " [" << secs << " s]\n";
+    out_ << "  " << TrialText(h, t) << " [" << secs << " s]\n";
   }
   void RunsAdded(const TestHeader&, int count, const std::string& reason) override {
     out_ << "  +" << count << " run(s): " << reason << "\n";
@@ -144,7 +161,7 @@ class TtyPrinter : public PlainPrinter {
     if (!t.warmup) progress_.TrialDone();
     if (!t.ok) {
       ClearLine();
-      out_ << "  " << TrialText(t) << "\n";
+      out_ << "  " << TrialText(h, t) << "\n";
     }
     Status(h, t.warmup ? 0 : t.trial, t.of);
   }
@@ -197,8 +214,16 @@ class JsonPrinter : public RunObserver {
   void TrialFinished(const TestHeader& h, const TrialReport& t) override {
     nlohmann::ordered_json j = {{"event", "trial-finished"}, {"test", h.index}, {"trial", t.trial},
                                 {"of", t.of}, {"warmup", t.warmup}, {"ok", t.ok}, {"seconds", t.seconds}};
-    if (t.ok) j["value"] = t.value;
-    else j["failure"] = t.failure;
+    if (t.ok) {
+      j["value"] = t.value;
+      if (!t.values.empty()) {
+        j["values"] = nlohmann::ordered_json::array();
+        for (const auto& v : t.values)
+          j["values"].push_back({{"value", v.value}, {"scale", v.scale}, {"description", v.description}});
+      }
+    } else {
+      j["failure"] = t.failure;
+    }
     Emit(j);
   }
   void RunsAdded(const TestHeader& h, int count, const std::string& reason) override {

@@ -25,6 +25,15 @@ struct TestHeader {
   double estimated_seconds = 0;  // for the ETA: profile estimate, 0 when unknown
 };
 
+// One value a trial produced, with what it measures: a test may report several (MiB/s, IOPS and
+// a p99 latency from one run).
+struct TrialValue {
+  std::string value;        // "1237.56"
+  std::string scale;        // "MiB/s"
+  std::string description;  // the result's description ("Block Size: 4KB - p99 Latency")
+  bool operator==(const TrialValue&) const = default;
+};
+
 struct TrialReport {
   int trial = 0;         // 1-based
   int of = 0;            // current planned trials (grows when runs are added)
@@ -33,7 +42,13 @@ struct TrialReport {
   std::string value;     // the parsed trial value(s), "" when failed
   std::string failure;   // why it failed
   double seconds = 0;
+  std::vector<TrialValue> values;  // the same values with their units (empty: only `value` is known)
 };
+
+// "1237.56 MiB/s, 19800.89 IOPS, 442.37 Microseconds (p99 Latency)": each value with its unit and,
+// where its description says more than the test's (`test_description`), what it is. `value`
+// when the report has no `values`.
+std::string LabelledTrialValues(const TrialReport& trial, const std::string& test_description);
 
 struct TestReport {
   std::string value;      // entry value, "" when failed

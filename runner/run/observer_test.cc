@@ -74,6 +74,32 @@ TEST(JsonPrinterTest, EveryLineIsAJsonEvent) {
   EXPECT_DOUBLE_EQ(events[5]["t"].get<double>(), 4.0);
 }
 
+TEST(PlainPrinterTest, TrialValuesAreLabelledWithTheirUnits) {
+  // A disk test reports throughput, IOPS and a p99 latency from one trial: each value says what
+  // it is ("1237.56, 19800.89, 442.37" told nothing).
+  TestHeader h{1, 1, "native/disk-rand-read-1.0.0", "Native Random Read", "Block Size: 4KB", 3, 10};
+  TrialReport t{1, 3, false, true, "1237.56, 19800.89, 442.37", "", 2,
+                {{"1237.56", "MiB/s", "Block Size: 4KB"},
+                 {"19800.89", "IOPS", "Block Size: 4KB"},
+                 {"442.37", "Microseconds", "Block Size: 4KB - p99 Latency"}}};
+  EXPECT_EQ(LabelledTrialValues(t, h.description), "1237.56 MiB/s, 19800.89 IOPS, 442.37 Microseconds (p99 Latency)");
+  std::ostringstream out;
+  FakeClock clock;
+  auto p = MakePrinter(PrinterKind::kPlain, out, clock.AsClock());
+  p->TrialFinished(h, t);
+  EXPECT_EQ(out.str(), "  trial 1 of 3: 1237.56 MiB/s, 19800.89 IOPS, 442.37 Microseconds (p99 Latency) [2.00 s]\n");
+  std::ostringstream json;
+  auto j = MakePrinter(PrinterKind::kJson, json, clock.AsClock());
+  j->TrialFinished(h, t);
+  auto event = nlohmann::json::parse(json.str());
+  EXPECT_EQ(event["values"][2]["scale"], "Microseconds");
+  EXPECT_EQ(event["values"][2]["description"], "Block Size: 4KB - p99 Latency");
+  // Without units (a report that only has the text) the text is shown as it is.
+  EXPECT_EQ(LabelledTrialValues({1, 3, false, true, "1.5", "", 2}, ""), "1.5");
+  // A description unrelated to the test's is shown whole.
+  EXPECT_EQ(LabelledTrialValues({1, 1, false, true, "7", "", 1, {{"7", "s", "Other"}}}, "Size: 4KB"), "7 s (Other)");
+}
+
 TEST(FormatDurationTest, Units) {
   EXPECT_EQ(FormatDuration(42.4), "42s");
   EXPECT_EQ(FormatDuration(65), "1m 05s");

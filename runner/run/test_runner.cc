@@ -252,7 +252,7 @@ void TestRunner::NextTrial(const PlannedTest& t, const TestEnvironment& env, Tri
   ParsedTrial parsed = ParseTrial(series, run, !series.ignored_runs.count(number));
   CountTrial(series, run, parsed, Now());
   observer_.TrialFinished(header, {number, series.planned, false, parsed.failure.empty(), parsed.value,
-                                   parsed.failure, run.seconds});
+                                   parsed.failure, run.seconds, parsed.values});
   if (series.interrupted) return;
   if (series.state.runs_done == series.planned) {
     ExtraRunDecision decision = steps_.DecideMoreTrials(series);

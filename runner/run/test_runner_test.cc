@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
 #include "runner/common/strings.h"
 
@@ -151,6 +152,70 @@ TEST_F(TestRunnerTest, ThreeTrialsBecomeOneEntryWithRawStringTimesAndLog) {
   }
   EXPECT_EQ(logs, 1);
   EXPECT_EQ(settles_, 2);  // between trials only
+}
+
+TEST_F(TestRunnerTest, RunTimesHaveTwoDecimalsEachAsPtsWritesThem) {
+  // pts_math::set_precision($t, 2) is number_format: "8.00", never "8" (the golden files: "7.92:7.97:8.00").
+  fake_.steps = {{"Result: 10", 0, exec::ProcessStatus::kExited, 10.5}, {"Result: 11", 0, exec::ProcessStatus::kExited, 8},
+                 {"Result: 12", 0, exec::ProcessStatus::kExited, 0.004}};
+  config_.overrides.force_times_to_run = 3;
+  RunPlan({Test()});
+  auto e = Saved().results.at(0).entries.at(0);
+  EXPECT_EQ(nlohmann::json::parse(*e.json)["test-run-times"], "10.50:8.00:0.00");
+  // Every run time PTS wrote in the golden files has that form.
+  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/dynamic-run-count/composite.xml";
+  if (!fs::exists(golden)) GTEST_SKIP() << "shared reference tree absent: " << golden;
+  auto times = nlohmann::json::parse(*results::ReadResultFile(golden).results.at(0).entries.at(0).json)["test-run-times"];
+  for (const auto& t : Split(times.get<std::string>(), ':')) {
+    ASSERT_GE(t.size(), 4u) << t;
+    EXPECT_EQ(t[t.size() - 3], '.') << t;
+  }
+}
+
+TEST_F(TestRunnerTest, SecondaryResultsNameTheirPrimaryAsParent) {
+  // pts_test_result_parser: a block with <Importance>Secondary</Importance> after a block that
+  // produced a value gets the primary's comparison hash as its parent hash (<Parent>).
+  profile_.results.parsers[0].result_scale = "MiB/s";
+  profile::ResultsParserBlock iops;
+  iops.output_template = "IOPS: #_RESULT_#";
+  iops.result_scale = "IOPS";
+  iops.importance = "Secondary";
+  profile::ResultsParserBlock latency;
+  latency.output_template = "p99: #_RESULT_# us";
+  latency.result_scale = "Microseconds";
+  latency.result_proportion = "LIB";
+  latency.append_to_arguments_description = "p99 Latency";
+  latency.importance = "Secondary";
+  profile_.results.parsers.push_back(iops);
+  profile_.results.parsers.push_back(latency);
+  fake_.steps = {{"Result: 10\nIOPS: 2560\np99: 120 us"}, {"Result: 11\nIOPS: 2816\np99: 130 us"}};
+  config_.overrides.force_times_to_run = 2;
+  RunPlan({Test("--bs 4k", "Block Size: 4KB")});
+  auto file = Saved();
+  ASSERT_EQ(file.results.size(), 3u);
+  const auto& primary = file.results[0];
+  EXPECT_EQ(primary.scale, "MiB/s");
+  EXPECT_FALSE(primary.parent);
+  std::string hash = results::ComparisonHash(primary);
+  for (size_t i : {1u, 2u}) {
+    EXPECT_EQ(file.results[i].parent.value_or("(none)"), hash) << file.results[i].scale;
+    EXPECT_EQ(file.results[i].identifier, "local/fake-1.0.0");  // still a test of its own, unlike a monitor child
+  }
+  EXPECT_EQ(file.results[2].description, "Block Size: 4KB - p99 Latency");
+  // The same hash PTS writes as <Parent> of a result derived from a test (golden: the monitor
+  // result after the 4KB test names that test's comparison hash).
+  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/result-a/composite.xml";
+  if (fs::exists(golden)) {
+    auto a = results::ReadResultFile(golden);
+    EXPECT_EQ(a.results.at(1).parent.value_or(""), results::ComparisonHash(a.results.at(0)));
+  }
+  // A secondary block without a primary value in the trial is not marked (PTS: !empty($primary_result)).
+  fake_.steps = {{"IOPS: 2560"}, {"IOPS: 2561"}};
+  config_.result_dir += "-2";
+  RunPlan({Test("--bs 4k", "Block Size: 4KB")});
+  auto alone = Saved();
+  ASSERT_EQ(alone.results.size(), 1u);
+  EXPECT_FALSE(alone.results[0].parent);
 }
 
 TEST_F(TestRunnerTest, ArgumentsAreWordSplitIntoTheCommandLine) {

@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/php_number.h"
 #include "runner/common/strings.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -77,20 +79,31 @@ std::string ProcessFailure(const exec::ProcessOutcome& out, std::optional<int> e
   return "";
 }
 
+// A secondary result's primary as PTS hashed it for <Parent>: at parse time, before the run
+// script's override files (pts-test-version, pts-test-description...) and the SubTitle fill.
+results::Result WithPrimaryOf(results::Result base, const profile::ParsedResult& secondary) {
+  base.description = secondary.primary_description;
+  base.scale = secondary.primary_scale;
+  return base;
+}
+
 size_t FirstResultTrials(const profile::ParseSession& session) {
   auto results = session.Results();
   return results.empty() ? 0 : results.front().trial_values.size();
 }
 
-// Parses the trial's log into the session. Returns why it gave no value ("" = it did); `value`
-// gets the last trial value of each result.
-std::string ParseLog(profile::ParseSession& session, const TrialRun& run, std::string* value) {
+// Parses the trial's log into the session. Returns why it gave no value ("" = it did); `parsed`
+// gets the last trial value of each result, as text and with its unit.
+std::string ParseLog(profile::ParseSession& session, const TrialRun& run, ParsedTrial* parsed) {
   std::vector<std::string> trace;
   if (session.ParseLog(run.log, &trace)) {
     std::vector<std::string> values;
     for (const auto& r : session.Results())
-      if (!r.trial_values.empty()) values.push_back(r.trial_values.back());
-    *value = Join(values, ", ");
+      if (!r.trial_values.empty()) {
+        values.push_back(r.trial_values.back());
+        parsed->values.push_back({r.trial_values.back(), r.scale, r.description});
+      }
+    parsed->value = Join(values, ", ");
     return "";
   }
   if (!run.monitor_notes.empty())
@@ -105,8 +118,8 @@ std::string ParseLog(profile::ParseSession& session, const TrialRun& run, std::s
 // how many dynamic runs were added and why, and what bounded them.
 std::string EntryJson(const TrialSeries& s, const profile::FinalValue* fv, const std::string& error) {
   std::string times;
-  for (double seconds : s.state.run_seconds)
-    times += (times.empty() ? "" : ":") + results::PhpFloatToString(results::PhpRound(seconds, 2));
+  // pts_math::set_precision($seconds, 2): number_format, so always two decimals ("8.00", "0.01").
+  for (double seconds : s.state.run_seconds) times += (times.empty() ? "" : ":") + PhpNumberFormat(seconds, 2);
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   if (!times.empty()) j["test-run-times"] = times;
   if (fv && fv->min) j["min-result"] = *fv->min;
@@ -274,10 +287,13 @@ ParsedTrial ParseTrial(TrialSeries& series, const TrialRun& run, bool parse) {
     size_t before = FirstResultTrials(*series.session);
     if (!run.monitor_values.empty()) {
       // PTS does not parse the log of a trial whose monitor produced a value.
-      for (const auto& v : run.monitor_values) series.session->AddMonitorValue(v);
+      for (const auto& v : run.monitor_values) {
+        series.session->AddMonitorValue(v);
+        parsed.values.push_back({v, series.base.scale, series.base.description});
+      }
       parsed.value = Join(run.monitor_values, ", ");
     } else {
-      parsed.failure = ParseLog(*series.session, run, &parsed.value);
+      parsed.failure = ParseLog(*series.session, run, &parsed);
     }
     auto results = series.session->Results();
     if (!results.empty() && results.front().trial_values.size() > before)
@@ -335,6 +351,7 @@ TestRecord TestSteps::RecordResult(const PlannedTest& t, const TestEnvironment& 
     result.proportion = overrides.proportion ? *overrides.proportion : r.proportion;
     if (overrides.version) result.app_version = *overrides.version;
     if (!r.display_format.empty()) result.display_format = r.display_format;
+    if (r.is_secondary) result.parent = results::ComparisonHash(WithPrimaryOf(series.base, r));
     auto fv = profile::FinalizeResult(r, t.profile.result_quantifier);
     if (post_failure.empty() && fv.saved) {
       results::Entry e = results::MakeEntry(system, fv.value, r.trial_values);

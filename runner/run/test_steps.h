@@ -24,6 +24,7 @@
 #include "runner/exec/process.h"
 #include "runner/exec/pts_environment.h"
 #include "runner/profile/results_parser.h"
+#include "runner/run/observer.h"
 #include "runner/run/result_monitor.h"
 #include "runner/run/run_count.h"
 #include "runner/run/run_plan.h"
@@ -95,6 +96,7 @@ struct TrialRun {
 // What a trial is worth.
 struct ParsedTrial {
   std::string value;    // the trial value(s) for display, "" when it gave none
+  std::vector<TrialValue> values;  // the same, each with its unit and description
   std::string failure;  // why it gave none ("" = ok)
   std::optional<std::string> first_value;  // its value for the test's first result (what the run count reads)
 };

@@ -310,7 +310,7 @@ TEST_F(TestStepsTest, RecordResultMakesTheEntryFromTheSeries) {
   EXPECT_EQ(r.entries[0].identifier, "Box A");
   EXPECT_EQ(r.entries[0].value, "11");
   EXPECT_EQ(r.entries[0].raw_string.value_or(""), "10:11:12");
-  EXPECT_EQ(nlohmann::json::parse(*r.entries[0].json)["test-run-times"], "0.5:0.5:0.5");
+  EXPECT_EQ(nlohmann::json::parse(*r.entries[0].json)["test-run-times"], "0.50:0.50:0.50");  // two decimals, as PTS
   EXPECT_EQ(record.log, "entry[Result: 10]entry[Result: 11]entry[Result: 12]");
 }
 

@@ -24,14 +24,6 @@ std::string IReplace(const std::string& s, const std::string& from, const std::s
   return out + s.substr(pos);
 }
 
-std::string ReplaceAll(const std::string& s, const std::string& from, const std::string& to) {
-  std::string out;
-  size_t pos = 0;
-  for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
-    out += s.substr(pos, hit - pos) + to;
-  return out + s.substr(pos);
-}
-
 std::string PhpTrim(const std::string& s) {
   static const char* kWs = " \t\n\r\v";
   size_t a = s.find_first_not_of(std::string(kWs) + '\0');

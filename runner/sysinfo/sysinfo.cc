@@ -102,7 +102,108 @@ std::string PciDevicesOf(const SystemReader& r, const std::string& cls_dir, cons
   return Join(names, " + ");
 }
 
+// pts_strings::is_version(): digits and dots only, with at least one dot.
+bool IsVersion(const std::string& s) {
+  return s.find('.') != std::string::npos && s.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+std::string FirstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// "Clang 14.0.6" from `clang --version` ("Debian clang version 14.0.6\nTarget: ..."): the word
+// after "clang version" (suffixes such as "-1ubuntu1" kept, as PTS keeps them); its first line
+// when it says no version; `clang -dumpversion` when it says nothing.
+std::string ClangVersion(const SystemReader& r, const std::string& text) {
+  std::string info;
+  if (auto at = ToLower(text).find("clang version"); at != std::string::npos) {
+    std::string rest = text.substr(at + 14);
+    for (char& ch : rest)
+      if (ch == '\n') ch = ' ';
+    info = "Clang " + rest.substr(0, rest.find(' '));
+  } else if (!Trim(text).empty()) {
+    info = FirstLine(text);
+  }
+  if (Trim(info).empty() || ToLower(info).find("not found") != std::string::npos) {
+    auto dump = r.RunCommand({"clang", "-dumpversion"});
+    info = "Clang " + (dump ? Trim(*dump) : std::string());
+  }
+  return info;
+}
+
+// "LLVM 14.0.6": the last word of the line of `llvm-link -version` that says "version" (without
+// llvm-link, `llvm-config --version`).
+std::string LlvmVersion(const SystemReader& r) {
+  if (auto out = r.RunCommand({"llvm-link", "-version"})) {
+    std::string info = Trim(*out);
+    auto at = info.find("version");
+    if (at == std::string::npos || at == 0) return "";
+    info = info.substr(0, info.find('\n', at));
+    info = info.substr(info.rfind(' ') + 1);
+    std::string plain = info;
+    for (auto p = plain.find("svn"); p != std::string::npos; p = plain.find("svn")) plain.erase(p, 3);
+    return IsVersion(plain) ? "LLVM " + info : "";
+  }
+  if (auto out = r.RunCommand({"llvm-config", "--version"})) {
+    std::string info = Trim(*out), plain = info;
+    for (auto p = plain.find("svn"); p != std::string::npos; p = plain.find("svn")) plain.erase(p, 3);
+    return IsVersion(plain) ? "LLVM " + info : "";
+  }
+  return "";
+}
+
+// "CUDA 13.0" from nvcc's "... release 13.0, V13.0.88"; nvcc in PATH or where the CUDA Toolkit
+// installs it by default (/usr/local/cuda/bin, often not in PATH).
+std::string CudaVersion(const SystemReader& r) {
+  auto out = r.RunCommand({"nvcc", "--version"});
+  if (!out) out = r.RunCommand({"/usr/local/cuda/bin/nvcc", "--version"});
+  if (!out) return "";
+  auto at = out->find("release ");
+  if (at == std::string::npos) return "";
+  std::string v;
+  for (char ch : out->substr(at + 8))
+    if (ch != ',') v += ch;
+  v = v.substr(0, v.find_first_of(" \n"));
+  return IsVersion(v) ? "CUDA " + v : "";
+}
+
 }  // namespace
+
+std::string CompilerString(const SystemReader& r) {
+  // phodevi_system::sw_compiler(), keyed as PTS keys them, in its order.
+  std::vector<std::pair<std::string, std::string>> found;
+  if (auto gcc = r.RunCommand({"gcc", "-dumpfullversion"}); gcc && !Trim(*gcc).empty())
+    found.emplace_back("gcc", "GCC " + Trim(*gcc));
+  if (auto clang = r.RunCommand({"clang", "--version"})) found.emplace_back("clang", ClangVersion(r, *clang));
+  if (auto llvm = LlvmVersion(r); !llvm.empty()) found.emplace_back("llvmc", llvm);
+  if (auto cuda = CudaVersion(r); !cuda.empty()) found.emplace_back("CUDA", cuda);
+  // The compiler $CC names goes first.
+  for (const auto& [name, value] : r.Environment()) {
+    if (name != "CC") continue;
+    std::string first = Trim(value).substr(0, Trim(value).find(' '));
+    std::string base = first.substr(first.rfind('/') + 1);
+    auto it = std::find_if(found.begin(), found.end(), [&](const auto& f) { return f.first == base; });
+    if (it != found.end()) std::rotate(found.begin(), it, it + 1);
+  }
+  std::vector<std::string> out;
+  for (const auto& [key, value] : found)
+    if (std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);  // array_unique
+  return Join(out, " + ");
+}
+
+std::string SecurityFeatures(const SystemReader& r) {
+  // phodevi_system::sw_security_features() on Linux: SELinux when enforcing, then each CPU
+  // vulnerability file, shortened as PTS shortens it.
+  std::vector<std::string> security;
+  if (auto se = r.RunCommand({"getenforce"}); se && se->find("Enforcing") != std::string::npos)
+    security.push_back("SELinux");
+  for (const auto& v : r.ListDir("/sys/devices/system/cpu/vulnerabilities")) {
+    std::string state = ReadTrimmed(r, "/sys/devices/system/cpu/vulnerabilities/" + v);
+    state = ReplaceAll(state, "Mitigation: ", "Mitigation of ");
+    state = ReplaceAll(state, "Speculative Store Bypass", "SSB");
+    state = ReplaceAll(state, " + ", " plus ");
+    if (!state.empty()) security.push_back(v + ": " + state);
+  }
+  return Join(security, " + ");
+}
 
 CpuInfo ReadCpu(const SystemReader& r) {
   CpuInfo cpu;
@@ -253,14 +354,8 @@ Components SoftwareComponents(const SystemReader& r, const std::string& test_dir
     std::string arch = Architecture(r);
     c.push_back({"Kernel", kernel + (arch.empty() ? "" : " (" + arch + ")")});
   }
-  std::vector<std::string> compilers;
-  if (auto gcc = r.RunCommand({"gcc", "-dumpfullversion"})) compilers.push_back("GCC " + Trim(*gcc));
-  if (auto clang = r.RunCommand({"clang", "--version"})) {
-    std::smatch m;
-    std::string text = *clang;
-    if (std::regex_search(text, m, std::regex(R"(clang version ([0-9][0-9.]*))"))) compilers.push_back("Clang " + m[1].str());
-  }
-  if (!compilers.empty()) c.push_back({"Compiler", Join(compilers, " + ")});
+  std::string compilers = CompilerString(r);
+  if (!compilers.empty()) c.push_back({"Compiler", compilers});
   MountInfo mount = MountFor(r, test_dir);
   if (!mount.type.empty()) c.push_back({"File-System", mount.type});
   // Containers first (what the benchmark really runs in), then the hypervisor.
@@ -307,12 +402,7 @@ std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, 
   std::string thp = ReadTrimmed(r, "/sys/kernel/mm/transparent_hugepage/enabled");
   if (!thp.empty()) put("kernel-extra-details", "Transparent Huge Pages: " + Bracketed(thp));
   put("environment-variables", EnvironmentVariablesNote(r.Environment()));
-  std::vector<std::string> security;
-  for (const auto& v : r.ListDir("/sys/devices/system/cpu/vulnerabilities")) {
-    std::string state = ReadTrimmed(r, "/sys/devices/system/cpu/vulnerabilities/" + v);
-    if (!state.empty()) security.push_back(v + ": " + state);
-  }
-  put("security", Join(security, " + "));
+  put("security", SecurityFeatures(r));
   if (notes.empty()) return "";
   return PhpEscapeSlashes(notes.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }

@@ -44,6 +44,17 @@ Components HardwareComponents(const SystemReader& r);
 Components SoftwareComponents(const SystemReader& r, const std::string& test_dir);
 std::string JoinComponents(const Components& c);  // "Processor: X, Memory: Y"
 
+// The Software string's "Compiler": GCC, Clang, LLVM and CUDA as PTS's phodevi finds and words
+// them ("GCC 12.2.0 + Clang 14.0.6 + LLVM 14.0.6 + CUDA 13.0"), the one $CC names first; "" when
+// none is installed. (PTS also probes PGI, PCC, Intel, Sun and Xcode compilers; see
+// docs/pts-differences.md.)
+std::string CompilerString(const SystemReader& r);
+// The System/JSON "security" note: "SELinux" when enforcing, then "<vulnerability>: <state>" for
+// each /sys/devices/system/cpu/vulnerabilities file, shortened as PTS does ("Mitigation: " ->
+// "Mitigation of ", "Speculative Store Bypass" -> "SSB", " + " inside a state -> " plus "),
+// joined by " + ".
+std::string SecurityFeatures(const SystemReader& r);
+
 // json_encode()d notes as PTS writes them in System/JSON ('/' escaped as "\/"). Disk keys only
 // when a disk test is part of the run, as in PTS. "" when there is nothing to say.
 std::string SystemNotesJson(const SystemReader& r, const std::string& test_dir, bool include_disk_notes);

@@ -22,12 +22,58 @@ TEST(SysinfoDebianVm, HardwareMatchesWhatPtsWrote) {
   EXPECT_EQ(JoinComponents(HardwareComponents(*r)), "Processor: AMD EPYC (2 Cores), Memory: 24GB, Disk: 252GB");
 }
 
-TEST(SysinfoDebianVm, SoftwareMatchesWhatPtsWroteForTheComponentsWeProbe) {
+std::string GoldenText(const std::string& rel) {
+  std::ifstream in(std::string(PTSN_SHARED_DIR) + "/reference/pts-output/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(SysinfoDebianVm, SoftwareMatchesWhatPtsWrote) {
   auto r = Fixture("debian12-kvm-docker");
-  // PTS also listed Clang, LLVM and CUDA there; the fixture machine capture only has gcc.
-  EXPECT_EQ(JoinComponents(SoftwareComponents(*r, "/work/x")),
-            "OS: Debian 12, Kernel: 6.18.44-fc-v782 (x86_64), Compiler: GCC 12.2.0, File-System: ext4, "
-            "System Layer: docker");
+  // The compilers as phodevi words them: gcc, clang --version, llvm-link -version, and nvcc from
+  // /usr/local/cuda/bin (not in PATH there), in PTS's order.
+  const std::string ours = JoinComponents(SoftwareComponents(*r, "/work/x"));
+  EXPECT_EQ(ours,
+            "OS: Debian 12, Kernel: 6.18.44-fc-v782 (x86_64), Compiler: GCC 12.2.0 + Clang 14.0.6 + LLVM 14.0.6 + "
+            "CUDA 13.0, File-System: ext4, System Layer: docker");
+  std::string golden = GoldenText("result-a/composite.xml");
+  if (golden.empty()) GTEST_SKIP() << "shared reference tree absent";
+  EXPECT_NE(golden.find("<Software>" + ours + "</Software>"), std::string::npos) << ours;
+}
+
+TEST(SysinfoCompiler, ClangSuffixesCcFirstAndNothingInstalled) {
+  auto root = std::filesystem::temp_directory_path() / ("ptsn-compilers-" + std::to_string(getpid()));
+  std::filesystem::create_directories(root / ".commands");
+  auto put = [&](const std::string& name, const std::string& text) { std::ofstream(root / ".commands" / name) << text; };
+  EXPECT_EQ(CompilerString(*MakeRootedReader(root.string())), "");
+  put("gcc_-dumpfullversion", "13.2.0\n");
+  put("clang_--version", "Ubuntu clang version 18.1.3 (1ubuntu1)\nTarget: x86_64-pc-linux-gnu\n");
+  put("llvm-config_--version", "18.1.3\n");
+  put("nvcc_--version", "Cuda compilation tools, release 12.4, V12.4.131\n");
+  EXPECT_EQ(CompilerString(*MakeRootedReader(root.string())), "GCC 13.2.0 + Clang 18.1.3 + LLVM 18.1.3 + CUDA 12.4");
+  std::ofstream(root / ".environ") << "CC=/usr/bin/clang -fuse-ld=lld\n";
+  EXPECT_EQ(CompilerString(*MakeRootedReader(root.string())), "Clang 18.1.3 + GCC 13.2.0 + LLVM 18.1.3 + CUDA 12.4");
+  put("clang_--version", "clang version 19.0.0-++20240101+git\n");  // the word after "version", suffix kept
+  EXPECT_EQ(CompilerString(*MakeRootedReader(root.string())).substr(0, 29), "Clang 19.0.0-++20240101+git +");
+  std::filesystem::remove_all(root);
+}
+
+TEST(SysinfoSecurity, ShortenedAsPtsShortensIt) {
+  auto root = std::filesystem::temp_directory_path() / ("ptsn-security-" + std::to_string(getpid()));
+  auto vulns = root / "sys/devices/system/cpu/vulnerabilities";
+  std::filesystem::create_directories(vulns);
+  std::filesystem::create_directories(root / ".commands");
+  std::ofstream(vulns / "meltdown") << "Mitigation: PTI\n";
+  std::ofstream(vulns / "spec_store_bypass") << "Mitigation: Speculative Store Bypass disabled via prctl\n";
+  std::ofstream(vulns / "spectre_v2") << "Mitigation: Enhanced IBRS + IBPB\n";
+  std::ofstream(vulns / "srbds") << "\n";
+  EXPECT_EQ(SecurityFeatures(*MakeRootedReader(root.string())),
+            "meltdown: Mitigation of PTI + spec_store_bypass: Mitigation of SSB disabled via prctl + "
+            "spectre_v2: Mitigation of Enhanced IBRS plus IBPB");
+  std::ofstream(root / ".commands/getenforce") << "Enforcing\n";
+  EXPECT_EQ(SecurityFeatures(*MakeRootedReader(root.string())).substr(0, 19), "SELinux + meltdown:");
+  std::filesystem::remove_all(root);
 }
 
 TEST(SysinfoDebianVm, NotesAgreeWithTheGoldenFileKeyByKey) {
@@ -46,8 +92,15 @@ TEST(SysinfoDebianVm, NotesAgreeWithTheGoldenFileKeyByKey) {
   for (const char* key : {"disk-scheduler", "disk-mount-options", "disk-details", "kernel-extra-details",
                           "environment-variables"})
     EXPECT_EQ(ours[key], golden[key]) << key;
-  // The security text differs host to host; the format (name: state joined by " + ") must not.
+  // The security text differs host to host; the format (name: state joined by " + ") must not,
+  // nor the shortening: a state both hosts share reads the same, and "Mitigation: " never stays.
   EXPECT_EQ(ours["security"].get<std::string>().substr(0, 65), golden["security"].get<std::string>().substr(0, 65));
+  const std::string spectre_v1 = "spectre_v1: Mitigation of usercopy/swapgs barriers and __user pointer sanitization + ";
+  EXPECT_NE(golden["security"].get<std::string>().find(spectre_v1), std::string::npos);
+  EXPECT_NE(ours["security"].get<std::string>().find(spectre_v1), std::string::npos) << ours["security"];
+  EXPECT_EQ(ours["security"].get<std::string>().find("Mitigation: "), std::string::npos) << ours["security"];
+  EXPECT_NE(ours["security"].get<std::string>().find("spec_store_bypass: Mitigation of SSB disabled via prctl"),
+            std::string::npos);
   // PHP escapes '/' in JSON strings; so must we, byte for byte.
   EXPECT_NE(ours_text.find("usercopy\\/swapgs"), std::string::npos);
   // Key order as PTS: disk keys first.
@@ -86,8 +139,8 @@ TEST(SysinfoDesktop, NotesForAPartitionOnASecondDisk) {
   EXPECT_EQ(notes["disk-mount-options"], "attr2,inode64,noquota,relatime,rw");
   EXPECT_EQ(notes["cpu-scaling-governor"], "intel_pstate powersave");
   EXPECT_EQ(notes["cpu-microcode"], "0xf4");
-  EXPECT_EQ(notes["security"], "l1tf: Mitigation: PTE Inversion; VMX: conditional cache flushes, SMT vulnerable + "
-                               "meltdown: Mitigation: PTI");
+  EXPECT_EQ(notes["security"], "l1tf: Mitigation of PTE Inversion; VMX: conditional cache flushes, SMT vulnerable + "
+                               "meltdown: Mitigation of PTI");
   auto root = nlohmann::json::parse(SystemNotesJson(*r, "/", true));
   EXPECT_EQ(root["disk-scheduler"], "NONE");  // nvme0n1p2 -> nvme0n1
 }

@@ -37,10 +37,58 @@ TEST_F(ExportsE2E, TextToStdoutMatchesPts) {
                                     "TERMINAL_WIDTH=80", /*merge_stderr=*/false);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output + "\n", ptsn::ReadFile(Golden("pts-output/merged/result-file-to-text.txt")));
-  // The default width is PTS's 79 (the seed result's golden was made with it).
-  auto seed = ptsn::test::RunPtsNative("show " + Golden("seed-results/ubuntu-1304-disk-encryption/composite.xml"),
+  // The seed result's golden was made at 79 columns (PTS's library default).
+  auto seed = ptsn::test::RunPtsNative("show --width 79 " + Golden("seed-results/ubuntu-1304-disk-encryption/composite.xml"),
                                        "", false);
   EXPECT_EQ(seed.output + "\n", ptsn::ReadFile(Golden("seed-results/ubuntu-1304-disk-encryption/result-file-to-text.txt")));
+}
+
+TEST_F(ExportsE2E, TextWidthOffATerminalIsPtsCommands80) {
+  REQUIRE_GOLDEN();
+  // PTS's result-file-to-text passes pts_client::terminal_width(): TERMINAL_WIDTH, else `stty size`
+  // of standard input, else 80. The merged golden was made at 80, so with neither set (standard
+  // input not a terminal) the command must print it byte for byte, and not the library's 79.
+  auto r = ptsn::test::RunPtsNative("result-file-to-text " + Golden("pts-output/merged/composite.xml") + " < /dev/null",
+                                    "env -u TERMINAL_WIDTH", /*merge_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output + "\n", ptsn::ReadFile(Golden("pts-output/merged/result-file-to-text.txt")));
+  auto bad = ptsn::test::RunPtsNative("result-file-to-text " + Golden("pts-output/merged/composite.xml"),
+                                      "TERMINAL_WIDTH=wide");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("TERMINAL_WIDTH: 'wide' is not a width"), std::string::npos) << bad.output;
+}
+
+TEST_F(ExportsE2E, CompareResultsTakesOneFileWithSeveralSystems) {
+  REQUIRE_GOLDEN();
+  auto one = ptsn::test::RunPtsNative("compare-results " + Golden("pts-output/merged/composite.xml"), "", false);
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_NE(one.output.find("Baseline"), std::string::npos) << one.output;
+  EXPECT_NE(one.output.find("Tuned"), std::string::npos) << one.output;
+  // The same table as the two single-system files side by side.
+  auto two = ptsn::test::RunPtsNative("compare-results " + Golden("pts-output/result-a/composite.xml") + " " +
+                                      Golden("pts-output/result-b/composite.xml"), "", false);
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_EQ(one.output, two.output);
+  auto single = ptsn::test::RunPtsNative("compare-results " + Golden("pts-output/result-a/composite.xml"));
+  EXPECT_EQ(single.exit_code, 2);
+  EXPECT_NE(single.output.find("has 1 system"), std::string::npos) << single.output;
+}
+
+TEST_F(ExportsE2E, WinsAndLossesPrintsPtsTable) {
+  REQUIRE_GOLDEN();
+  auto r = ptsn::test::RunPtsNative("winners-and-losers " + Golden("pts-output/merged/composite.xml"), "", false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("   WINS:                  \n   Baseline:  1   [50.0%] \n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("   TESTS COUNTED: 2\n"), std::string::npos) << r.output;
+}
+
+TEST_F(ExportsE2E, HtmlShowsSystemNotes) {
+  REQUIRE_GOLDEN();
+  auto r = ptsn::test::RunPtsNative("result-file-to-html " + Golden("pts-output/result-a/composite.xml"), "", false);
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("<h2>System Notes</h2>"), std::string::npos);
+  EXPECT_NE(r.output.find("<strong>Disk Notes:</strong> MQ-DEADLINE / discard,relatime"), std::string::npos);
+  EXPECT_NE(r.output.find("<strong>Security Notes:</strong> gather_data_sampling: Not affected"), std::string::npos);
 }
 
 // The merged golden file's results repeated (arguments made distinct) to at least `min_bytes`.
@@ -193,8 +241,11 @@ TEST_F(ExportsE2E, BadInputIsOneLineAndNonZero) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_FALSE(fs::exists(dir_ / "no"));
 
-  auto usage = ptsn::test::RunPtsNative("compare-results only-one.xml");
+  auto usage = ptsn::test::RunPtsNative("compare-results");
   EXPECT_EQ(usage.exit_code, 2);
+  auto one_missing = ptsn::test::RunPtsNative("compare-results only-one.xml");  // one file is fine, if it exists
+  EXPECT_EQ(one_missing.exit_code, 1);
+  EXPECT_NE(one_missing.output.find("only-one.xml: no such file"), std::string::npos) << one_missing.output;
 }
 
 }  // namespace

@@ -89,6 +89,28 @@ TEST(ProfileCli, ValidateExitsZeroWhenTheProfileLoads) {
   EXPECT_NE(bad.output.find("malformed-1.0.0/test-definition.xml:5: malformed XML"), std::string::npos) << bad.output;
 }
 
+TEST(ProfileCli, ValidateReportsFilesPtsDoesNotAllowInATestPackage) {
+  // PTS's validate-test-profile fails a profile holding any file outside its permitted list
+  // ("stand-in-for.xml is not allowed in the test package."); ours names the file as a warning
+  // (--strict fails), and no bundled profile holds one.
+  Home home;
+  fs::path copy = home.dir / "local/extra-2.0.0";
+  fs::create_directories(copy);
+  for (const auto& f : fs::directory_iterator(kFixtures + "/local/mini-2.0.0")) fs::copy(f.path(), copy / f.path().filename());
+  auto clean = RunPtsNative("validate-test-profile --strict --no-schemas " + copy.string(), home.Env());
+  EXPECT_EQ(clean.output.find("not allowed"), std::string::npos) << clean.output;
+  ptsn::WriteFileAtomically((copy / "stand-in-for.xml").string(), "<StandInFor/>");
+  auto extra = RunPtsNative("validate-test-profile --strict --no-schemas " + copy.string(), home.Env());
+  EXPECT_EQ(extra.exit_code, 1) << extra.output;
+  EXPECT_NE(extra.output.find("stand-in-for.xml: not allowed in the test package"), std::string::npos) << extra.output;
+  const fs::path bundled = fs::path(PTSN_SOURCE_DIR) / "profiles";
+  for (const char* repo : {"native", "debian"})
+    for (const auto& dir : fs::directory_iterator(bundled / repo)) {
+      auto r = RunPtsNative("validate-test-profile --no-schemas " + dir.path().string(), home.Env());
+      EXPECT_EQ(r.output.find("not allowed in the test package"), std::string::npos) << r.output;
+    }
+}
+
 TEST(ProfileCli, UserProfilesAreFoundWithAndWithoutVersion) {
   Home home;
   fs::path trivial = home.dir / "test-profiles/local/trivial-1.0.0";

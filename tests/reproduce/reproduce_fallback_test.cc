@@ -111,7 +111,7 @@ class ReproduceFallback : public ::testing::Test {
                  PrintScore("$(cat payload.tar)"));
     WriteProfile(profiles / "popt-1.0.0", "Popt", "popt", "", PrintScore("7"));
     WriteProfile(profiles / "popt-standin-1.0.0", "Popt Stand-In", "", "", PrintScore("1"));
-    Put(profiles / "popt-standin-1.0.0/stand-in-for.xml",
+    Put(root_ / "profiles/stand-ins/local/popt-standin-1.0.0.xml",
         "<?xml version=\"1.0\"?>\n<StandInFor><Test><Profile>local/popt-1.0</Profile><Note>test stand-in</Note></Test>"
         "</StandInFor>\n");
 

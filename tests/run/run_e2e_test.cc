@@ -337,6 +337,99 @@ TEST_F(DownloadE2E, OfflineOpensNoSocketAndListsWhatIsMissing) {
   EXPECT_TRUE(server_.Requests().empty());
 }
 
+// list-installed-tests, make-download-cache and remove-installed-test over one installed test.
+TEST_F(DownloadE2E, InstalledTestsTheirDownloadCacheAndRemoval) {
+  server_.Serve("/good/payload.txt", "42\n");
+  WriteProfile({server_.Url("/good/payload.txt")}, Sha256Of("42\n"));
+  auto none = RunPtsNative("list-installed-tests", Env());
+  EXPECT_EQ(none.exit_code, 0);
+  EXPECT_NE(none.output.find("No tests are installed"), std::string::npos) << none.output;
+  ASSERT_EQ(RunPtsNative("install local/download", Env()).exit_code, 0);
+  auto list = RunPtsNative("list-installed-tests", Env());
+  EXPECT_NE(list.output.find("1 Tests Installed"), std::string::npos) << list.output;
+  EXPECT_NE(list.output.find("local/download-1.0.0"), std::string::npos) << list.output;
+  // The cache is rebuilt from the install directory (the file is taken from there, verified).
+  fs::remove(home_ / "download-cache" / "payload.txt");
+  const size_t requests = server_.Requests().size();
+  auto cache = RunPtsNative("make-download-cache --offline", Env());
+  ASSERT_EQ(cache.exit_code, 0) << cache.output;
+  EXPECT_NE(cache.output.find("Caching: payload.txt"), std::string::npos) << cache.output;
+  EXPECT_EQ(Slurp(home_ / "download-cache" / "payload.txt"), "42\n");
+  auto index = nlohmann::json::parse(Slurp(home_ / "download-cache" / "pts-download-cache.json"));
+  const auto& entry = index["phoronix-test-suite"]["download-cache"]["payload.txt"];
+  EXPECT_EQ(entry["sha256"], Sha256Of("42\n"));
+  EXPECT_EQ(entry["file_size"], 3);
+  EXPECT_EQ(entry["associated_tests"], nlohmann::json::array({"local/download-1.0.0"}));
+  EXPECT_EQ(index["phoronix-test-suite"]["cached-tests"], nlohmann::json::array({"local/download-1.0.0"}));
+  EXPECT_EQ(server_.Requests().size(), requests);  // nothing downloaded: it came from the install
+  // Removing asks first: off a terminal without --yes nothing is removed.
+  auto refused = RunPtsNative("remove-installed-test local/download < /dev/null", Env());
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_TRUE(fs::exists(home_ / "installed-tests" / "local" / "download-1.0.0"));
+  auto removed = RunPtsNative("remove-installed-test local/download --yes", Env());
+  EXPECT_EQ(removed.exit_code, 0) << removed.output;
+  EXPECT_FALSE(fs::exists(home_ / "installed-tests" / "local" / "download-1.0.0"));
+  auto again = RunPtsNative("remove-installed-test local/download --yes", Env());
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_NE(again.output.find("not installed"), std::string::npos) << again.output;
+  EXPECT_NE(RunPtsNative("remove-installed-test ../../etc --yes", Env()).exit_code, 0);
+}
+
+// finish-run: the tests a saved run's system lacks (here a failed one, its value empty) run again
+// into the same file, under the same system, which is continued and not marked a reproduction.
+TEST_F(RunE2E, FinishRunRunsWhatASavedRunIsMissing) {
+  const std::string profiles = "PTS_NATIVE_PROFILES_DIR='" + std::string(PTSN_SOURCE_DIR) + "/tests/run/profiles' ";
+  ASSERT_EQ(RunPtsNative("batch-run local/trivial", Env(profiles + "TEST_RESULTS_NAME=fin TEST_RESULTS_IDENTIFIER=A "
+                                                                  "FORCE_TIMES_TO_RUN=1"))
+                .exit_code,
+            0);
+  auto done = RunPtsNative("finish-run fin --non-interactive", Env(profiles));
+  EXPECT_EQ(done.exit_code, 0) << done.output;
+  EXPECT_NE(done.output.find("no incomplete test results"), std::string::npos) << done.output;
+  // The trial failed: the entry is there without a value.
+  const fs::path composite = home_ / "test-results" / "fin" / "composite.xml";
+  std::string xml = Slurp(composite);
+  xml.replace(xml.find("<Value>1.5</Value>"), 18, "<Value></Value>");
+  std::ofstream(composite) << xml;
+  auto finished = RunPtsNative("finish-run fin --non-interactive", Env(profiles + "FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(finished.exit_code, 0) << finished.output;
+  auto file = Saved("fin");
+  ASSERT_EQ(file.systems.size(), 1u);
+  EXPECT_EQ(file.systems[0].identifier, "A");
+  EXPECT_EQ(file.systems[0].notes.value_or("").find("Reproduction"), std::string::npos);
+  ASSERT_EQ(file.results.size(), 1u);
+  ASSERT_EQ(file.results[0].entries.size(), 1u);
+  EXPECT_EQ(file.results[0].entries[0].value, "1.5");
+  EXPECT_NE(RunPtsNative("finish-run no-such-result", Env()).exit_code, 0);
+}
+
+// A second system named like the first but for case or punctuation would read as the same one.
+TEST_F(RunE2E, NearDuplicateIdentifierIsRefusedBeforeAnythingRuns) {
+  ASSERT_EQ(RunPtsNative("batch-run " + Profile("trivial"),
+                         Env("TEST_RESULTS_NAME=near TEST_RESULTS_IDENTIFIER='Box One' FORCE_TIMES_TO_RUN=1"))
+                .exit_code,
+            0);
+  const std::string before = Slurp(home_ / "test-results" / "near" / "composite.xml");
+  for (const char* near : {"box one", "Box-One", "BOX_ONE."}) {
+    auto r = RunPtsNative("batch-run " + Profile("trivial"),
+                          Env(std::string("TEST_RESULTS_NAME=near TEST_RESULTS_IDENTIFIER='") + near + "' FORCE_TIMES_TO_RUN=1"));
+    EXPECT_NE(r.exit_code, 0) << near;
+    EXPECT_NE(r.output.find("differs from the system 'Box One'"), std::string::npos) << r.output;
+    EXPECT_EQ(Slurp(home_ / "test-results" / "near" / "composite.xml"), before) << near;
+  }
+  auto other = RunPtsNative("batch-run " + Profile("trivial"),
+                            Env("TEST_RESULTS_NAME=near TEST_RESULTS_IDENTIFIER='Box Two' FORCE_TIMES_TO_RUN=1"));
+  EXPECT_EQ(other.exit_code, 0) << other.output;
+  EXPECT_EQ(Saved("near").systems.size(), 2u);
+}
+
+// Each trial line says what its numbers are.
+TEST_F(RunE2E, TrialLinesLabelEachValueWithItsUnit) {
+  auto r = RunPtsNative("batch-run " + Profile("multi"), Env("TEST_RESULTS_NAME=lab TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("trial 1 of 1: 250.5 MB/s (Read), 0.75 ms (Latency)"), std::string::npos) << r.output;
+}
+
 TEST_F(RunE2E, SystemInfoPrintsThePtsStrings) {
   auto r = RunPtsNative("system-info", Env());
   ASSERT_EQ(r.exit_code, 0) << r.output;

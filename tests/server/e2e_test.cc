@@ -47,6 +47,22 @@ class ServerE2E : public ::testing::Test {
   std::unique_ptr<ServerProcess> server_;
 };
 
+// The result page shows each system's notes (System/JSON and System/Notes), as PTS's pages do.
+TEST_F(ServerE2E, ResultPageShowsSystemNotes) {
+  const std::string golden = std::string(PTSN_SHARED_DIR) + "/reference/pts-output/result-a/composite.xml";
+  if (!fs::exists(golden)) GTEST_SKIP() << "shared reference tree absent: " << golden;
+  fs::create_directories(dir_ + "/home/test-results/golden-a");
+  fs::copy_file(golden, dir_ + "/home/test-results/golden-a/composite.xml");
+  auto r = Cli("upload-result golden-a --no-system-logs --server " + server_->url() + " --token " + token_);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  httplib::Client http("127.0.0.1", server_->port());
+  auto page = http.Get("/result/" + LastLine(r.output));
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->status, 200);
+  EXPECT_NE(page->body.find("<h2>System Notes</h2>"), std::string::npos);
+  EXPECT_NE(page->body.find("<strong>Kernel Notes:</strong> Transparent Huge Pages: madvise"), std::string::npos);
+}
+
 TEST_F(ServerE2E, UploadPrintsTheIdThenCloneAndListFindIt) {
   std::string id = Upload();
   ASSERT_TRUE(server::IsResultIdCompliant(id)) << id;
