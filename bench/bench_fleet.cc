@@ -40,6 +40,17 @@ double CpuSeconds(int pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+// The process's "Threads:" and "VmRSS:" (kB) from /proc/PID/status.
+std::pair<long, long> ThreadsAndRssKb(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  long threads = -1, rss = -1;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Threads:", 0) == 0) threads = std::atol(line.c_str() + 8);
+    if (line.rfind("VmRSS:", 0) == 0) rss = std::atol(line.c_str() + 6);
+  }
+  return {threads, rss};
+}
+
 std::string HostPort(const std::string& url) { return url.substr(url.find("://") + 3); }
 
 int Latency(const std::string& url, const std::string& user_token, const std::string& agent_token,
@@ -127,9 +138,10 @@ int Idle(const std::string& url, const std::string& tokens_file, double seconds,
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   const double cpu = CpuSeconds(server_pid) - cpu0;
   const long answered = polls - polls0;
+  const auto [threads, rss] = ThreadsAndRssKb(server_pid);
   std::printf("%zu idle agents long-polling (%d s polls) for %.0f s: server CPU %.2f%% of one core, %ld polls answered (%.1f/s), "
-              "%ld errors\n",
-              agents.size(), poll_seconds, wall, 100 * cpu / wall, answered, answered / wall, errors.load());
+              "%ld errors; server threads %ld, RSS %ld kB\n",
+              agents.size(), poll_seconds, wall, 100 * cpu / wall, answered, answered / wall, errors.load(), threads, rss);
   stop = true;
   for (auto& t : threads) t.detach();  // their polls end with the server
   return errors.load() == 0 ? 0 : 1;
