@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "runner/client/bunzip2.h"
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/testing/sample_result.h"
 
 namespace {

@@ -16,7 +16,7 @@
 #include <bzlib.h>
 #include <libxml/parser.h>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
 #include "server/storage.h"

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/testing/sample_result.h"
 
 namespace {

@@ -12,8 +12,10 @@ PACKAGES=(
   libxml2-dev libxml2-utils libcurl4-openssl-dev libssl-dev libgcrypt20-dev
   libyaml-cpp-dev libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libsqlite3-dev sqlite3 libpqxx-dev libpq-dev postgresql
-  libcpp-httplib-dev libmicrohttpd-dev nginx-light liburing-dev libaio-dev libdeflate-dev liblzma-dev
+  libcpp-httplib-dev libmicrohttpd-dev nginx-light liburing-dev libaio-dev libdeflate-dev liblzma-dev libminizip-dev
+  php-cli php-xml php-zip iproute2
   fio procps bonnie++ strace
+  e2fsprogs xfsprogs btrfs-progs cryptsetup-bin util-linux
   chromium
 )
 

@@ -22,6 +22,7 @@ ComparedValue Measure(const Entry& e) {
     if (!numbers.empty()) v.value = Mean(numbers);
     return v;
   }
+  v.trials = numbers;
   v.value = NumericValue(e.value);
   if (v.value && numbers.size() >= 2) {
     const TrialSummary s = Summarize(numbers);
@@ -31,9 +32,16 @@ ComparedValue Measure(const Entry& e) {
   return v;
 }
 
-void Judge(ComparedValue& v, const ComparedValue& first, const std::string& proportion) {
+void Judge(ComparedValue& v, const ComparedValue& first, const std::string& proportion, CompareMode mode) {
   if (!v.value || !first.value || !v.other_unit.empty() || !first.other_unit.empty()) return;
   if (*first.value != 0) v.change_pct = (*v.value - *first.value) / std::fabs(*first.value) * 100;
+  if (mode == CompareMode::kPaired) {
+    v.paired = PairRatio(first.trials, v.trials);
+    if (!v.paired || (proportion != "HIB" && proportion != "LIB")) return;
+    if (v.paired->within_noise()) v.verdict = 0;
+    else v.verdict = (v.paired->ratio > 1) == (proportion == "HIB") ? 1 : -1;
+    return;
+  }
   if (!v.ci_low || !first.ci_low || (proportion != "HIB" && proportion != "LIB")) return;
   if (*v.ci_low <= *first.ci_high && *first.ci_low <= *v.ci_high) {
     v.verdict = 0;
@@ -58,7 +66,8 @@ void Pad(std::string& out, const std::string& s, size_t width, bool right) {
 
 }  // namespace
 
-Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names) {
+Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names,
+                              CompareMode mode) {
   Comparison c;
   // Columns: (file, system identifier); identifiers that repeat get "name: " prefixes.
   struct Column {
@@ -104,7 +113,7 @@ Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::v
     }
   }
   for (auto& row : c.results)
-    for (size_t k = 1; k < row.values.size(); ++k) Judge(row.values[k], row.values[0], row.proportion);
+    for (size_t k = 1; k < row.values.size(); ++k) Judge(row.values[k], row.values[0], row.proportion, mode);
   return c;
 }
 
@@ -142,7 +151,12 @@ std::string ComparisonToText(const Comparison& c) {
         out += "  (reference)\n";
         continue;
       }
-      if (v.change_pct) {
+      if (v.paired) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "  x%.3f [%.3f, %.3f] paired over %zu rounds (%+.2f%%)", v.paired->ratio,
+                      v.paired->ci_low, v.paired->ci_high, v.paired->pairs, (v.paired->ratio - 1) * 100);
+        out += buf;
+      } else if (v.change_pct) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "  %+.2f%%", *v.change_pct);
         out += buf;

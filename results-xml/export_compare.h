@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "results-xml/result_file.h"
+#include "results-xml/statistics.h"
 
 namespace ptsn::results {
 
@@ -18,11 +19,19 @@ struct ComparedValue {
   std::optional<double> ci_low, ci_high;  // 95 % CI of the trials (N >= 2 only)
   size_t n = 0;                       // trials
   std::optional<double> change_pct;   // (value - first) / first * 100; columns after the first
-  // Relative to the first column: +1 better, -1 worse, 0 within noise (CIs overlap),
-  // nullopt when it cannot be told (a missing value or a side with fewer than 2 trials).
+  // Relative to the first column: +1 better, -1 worse, 0 within noise (CIs overlap, or with
+  // `paired` the ratio's interval spans 1), nullopt when it cannot be told (a missing value or a
+  // side with fewer than 2 trials).
   std::optional<int> verdict;
+  std::vector<double> trials;         // the numeric trials, in run order
+  std::optional<PairedRatio> paired;  // CompareMode::kPaired: this column's trials / the first's, round by round
   std::string other_unit;  // a stand-in's own unit when it is not the row's: shown, never compared
 };
+
+// kUnpaired: each column's trials on their own (independent runs). kPaired: the columns' trials
+// were run in rounds (interleaved targets), so trial i of each column is paired with trial i of
+// the first, and the change is judged by the interval of the paired ratio.
+enum class CompareMode { kUnpaired, kPaired };
 
 struct ComparedResult {
   std::string label;       // "Sample Disk 1.0 - Block Size: 4KB"
@@ -37,7 +46,8 @@ struct Comparison {
 };
 
 // `names` label the files in column headers when identifiers repeat across files.
-Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names);
+Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names,
+                              CompareMode mode = CompareMode::kUnpaired);
 
 std::string ComparisonToText(const Comparison& comparison);
 

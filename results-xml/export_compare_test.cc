@@ -35,6 +35,30 @@ TEST(ExportCompare, ChangeAgainstTheFirstAndNoise) {
   EXPECT_NE(text.find("C         1 better, 0 worse, 0 within noise"), std::string::npos) << text;
 }
 
+TEST(ExportCompare, PairedRoundsJudgeTheRatioNotTheOverlap) {
+  // One file, three targets run in rounds on a machine that slowed down during the run: B is
+  // a steady 10 % slower than A round by round, C the same as A. Unpaired, B's change drowns in
+  // the drift; paired, it is clear, and C is within noise.
+  ResultFile f = OneSystem("A", "250", "400:300:200:100");
+  f.systems.resize(3);
+  f.systems[1].identifier = "B";
+  f.systems[2].identifier = "C";
+  f.results[0].entries.push_back({"B", "225", "360:270:180:90", {}});
+  f.results[0].entries.push_back({"C", "250", "404:297:202:99", {}});
+  const Comparison unpaired = CompareResultFiles({f}, {"f"});
+  EXPECT_EQ(*unpaired.results[0].values[1].verdict, 0);
+  const Comparison c = CompareResultFiles({f}, {"f"}, CompareMode::kPaired);
+  const auto& v = c.results[0].values;
+  ASSERT_TRUE(v[1].paired);
+  EXPECT_NEAR(v[1].paired->ratio, 0.9, 1e-9);
+  EXPECT_EQ(*v[1].verdict, -1);
+  ASSERT_TRUE(v[2].paired);
+  EXPECT_EQ(*v[2].verdict, 0);
+  const std::string text = ComparisonToText(c);
+  EXPECT_NE(text.find("x0.900 [0.900, 0.900] paired over 4 rounds (-10.00%)  worse"), std::string::npos) << text;
+  EXPECT_NE(text.find("x1.000 [0.982, 1.018] paired over 4 rounds (-0.01%)  within noise"), std::string::npos) << text;
+}
+
 TEST(ExportCompare, LowerIsBetterSingleTrialsAndMissingResults) {
   ResultFile a = OneSystem("A", "100", "99:100:101");
   a.results[0].proportion = "LIB";

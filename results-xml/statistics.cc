@@ -343,6 +343,24 @@ double StudentT95(int df) {
 }
 }  // namespace
 
+std::optional<PairedRatio> PairRatio(std::span<const double> reference, std::span<const double> other) {
+  size_t n = std::min(reference.size(), other.size());
+  if (n < 2) return std::nullopt;
+  std::vector<double> logs;
+  for (size_t i = 0; i < n; ++i) {
+    if (!(reference[i] > 0) || !(other[i] > 0)) return std::nullopt;
+    logs.push_back(std::log(other[i] / reference[i]));
+  }
+  double mean = Mean(logs), se = StandardError(logs);
+  double t = StudentT95(static_cast<int>(n) - 1);
+  PairedRatio r;
+  r.pairs = n;
+  r.ratio = std::exp(mean);
+  r.ci_low = std::exp(mean - t * se);
+  r.ci_high = std::exp(mean + t * se);
+  return r;
+}
+
 TrialSummary Summarize(const std::vector<double>& v) {
   TrialSummary s;
   SummarizeInto(v, s);

@@ -100,6 +100,22 @@ struct TrialSummary {
   std::vector<bool> outliers;          // one flag per value, same order
 };
 TrialSummary Summarize(const std::vector<double>& v);
+
+// Trials of two set-ups run in pairs (round i of `other` right after, or before, round i of
+// `reference`, as interleaved target runs do): the ratio other/reference as the geometric mean
+// of the per-round ratios, with a 95 % Student-t interval of the mean log ratio. Pairing takes
+// out what the rounds share (a machine that drifts or is busy for a while), so the interval is
+// that of the difference the set-up makes. nullopt when fewer than two rounds have both values
+// or a value is not positive.
+struct PairedRatio {
+  size_t pairs = 0;
+  double ratio = 0;
+  double ci_low = 0, ci_high = 0;
+  bool within_noise() const { return ci_low <= 1 && 1 <= ci_high; }
+  // Half the interval's width relative to the ratio, in percent (the "± x %" of a cost).
+  double half_width_percent() const { return (ci_high - ci_low) / 2 / ratio * 100; }
+};
+std::optional<PairedRatio> PairRatio(std::span<const double> reference, std::span<const double> other);
 // Summarize() into `s`, reusing its storage (an export summarizes every entry). Without
 // `flag_outliers` s.outliers is left empty: a view that shows no verdicts skips their cost.
 void SummarizeInto(std::span<const double> v, TrialSummary& s, bool flag_outliers = true);

@@ -281,3 +281,43 @@ TEST(Statistics, StandardErrorLabelFromKnownStandardError) {
 
 }  // namespace
 }  // namespace ptsn::results
+
+namespace ptsn::results {
+namespace {
+
+TEST(PairedRatio, GeometricMeanOfRoundRatiosWithATInterval) {
+  std::vector<double> reference = {100, 110, 90, 105}, other = {50, 57.2, 43.2, 52.5};
+  auto r = PairRatio(reference, other);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->pairs, 4u);
+  EXPECT_NEAR(r->ratio, 0.49979988, 1e-7);
+  EXPECT_NEAR(r->ci_low, 0.47447347, 1e-6);
+  EXPECT_NEAR(r->ci_high, 0.52647816, 1e-6);
+  EXPECT_FALSE(r->within_noise());
+  EXPECT_NEAR(r->half_width_percent(), 5.2026, 1e-3);
+}
+
+TEST(PairedRatio, DriftSharedByBothSetUpsCancels) {
+  // The machine slows down fourfold over the run; the set-up always costs half. Unpaired, the two
+  // sets of trials overlap; paired, the cost is exact.
+  std::vector<double> reference = {400, 300, 200, 100}, other = {200, 150, 100, 50};
+  auto r = PairRatio(reference, other);
+  ASSERT_TRUE(r);
+  EXPECT_DOUBLE_EQ(r->ratio, 0.5);
+  EXPECT_DOUBLE_EQ(r->ci_low, 0.5);
+  EXPECT_DOUBLE_EQ(r->ci_high, 0.5);
+  TrialSummary a = Summarize(reference), b = Summarize(other);
+  EXPECT_LT(a.ci95_low, b.ci95_high) << "unpaired intervals overlap: 'within noise' by that test";
+}
+
+TEST(PairedRatio, SpanningOneIsWithinNoiseAndTooFewPairsIsNothing) {
+  auto r = PairRatio(std::vector<double>{100, 100, 100}, std::vector<double>{99, 101, 100});
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->within_noise());
+  EXPECT_FALSE(PairRatio(std::vector<double>{100}, std::vector<double>{50}));
+  EXPECT_FALSE(PairRatio(std::vector<double>{100, 0}, std::vector<double>{50, 20}));
+  EXPECT_EQ(PairRatio(std::vector<double>{1, 2, 3}, std::vector<double>{2, 4})->pairs, 2u);  // extra rounds unpaired
+}
+
+}  // namespace
+}  // namespace ptsn::results

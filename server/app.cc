@@ -11,9 +11,10 @@
 #include <thread>
 #include <nlohmann/json.hpp>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/strings.h"
 #include "server/auth.h"
+#include "server/ob_protocol.h"
 #include "server/pages.h"
 #include "server/result_id.h"
 
@@ -117,7 +118,8 @@ App::App(Storage& storage, ServerOptions options, WallClock clock, RateLimiter::
                [](const StoredResult& r) { return r.xml.size() + (r.system_logs_zip ? r.system_logs_zip->size() : 0); }),
       users_(options_.cache_seconds, 4096, rate_clock),
       pages_(options_.page_cache_seconds, 4096, rate_clock, options_.page_cache_bytes,
-             [](const std::string& html) { return html.size(); }) {
+             [](const std::string& html) { return html.size(); }),
+      mirror_(options_.mirror_dir.empty() ? nullptr : std::make_unique<ProfileMirror>(options_.mirror_dir)) {
   fleet_ = std::make_unique<FleetService>(
       storage_, options_.fleet,
       [this](const std::string& token) -> std::optional<std::string> {
@@ -262,7 +264,9 @@ struct Routes {
       auto user = UserOf(req);
       if (!user && token_required) throw HttpError{401, Unauthenticated()};
       if (user && write) LimitWrites(req);
-      a.max_body = user ? app.options_.max_body_bytes : app.options_.anonymous_body_bytes;
+      // With --anonymous-uploads a request without a token may be an upload: the full limit.
+      a.max_body = user || (!token_required && app.options_.anonymous_uploads) ? app.options_.max_body_bytes
+                                                                               : app.options_.anonymous_body_bytes;
     }, shape);
     a.refused = a.refusal.status != 200;
     if (a.refused) a.refusal.close_connection = true;
@@ -304,7 +308,10 @@ struct Routes {
     const std::string r = form.get("r");
     if (r == "upload_test_result") {
       Guard(res, [&] {
-        std::string user = RequireUser(req);
+        // A stock PTS sends no token: with --anonymous-uploads its uploads are taken as
+        // OpenBenchmarking.org takes them, owned by 'anonymous' (rate limits still apply).
+        const bool anonymous = app.options_.anonymous_uploads && BearerToken(req).empty();
+        std::string user = anonymous ? "anonymous" : RequireUser(req);
         LimitWrites(req);
         auto pass = app.gate_.Enter();  // decoding and checking are the CPU-heavy part
         wire::Upload up;
@@ -343,6 +350,9 @@ struct Routes {
         json logs = stored->system_logs_zip ? json(wire::Sha1Hex(*stored->system_logs_zip)) : json(false);
         SendJson(res, 200, Ob("result", {{"composite_xml", stored->xml}, {"system_logs_available", logs}}));
       }, [](const std::string& m) { return Ob("result", {{"error", m}}); });
+    } else if (auto answer = AnswerProfileRequest(r, [&](const std::string& k) { return form.get(k); }, app.mirror_.get())) {
+      res.status = answer->status;
+      res.set_content(std::move(answer->body), answer->content_type);
     } else {
       SendJson(res, 400, Ob("error", r.empty() ? "missing request field r" : "unsupported request r=" + r.substr(0, 64)));
     }
@@ -466,6 +476,8 @@ struct Routes {
     auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
     auto ob_upload_shape = [](const std::string& m) { return Ob("upload", {{"error", m}}); };
     svr.Get("/healthz", [this](const Request& req, Response& res) { Healthz(req, res); });
+    // PTS's connectivity check (pts_network): any other body is "No Internet Connectivity".
+    svr.Get("/PTS", [](const Request&, Response& res) { res.set_content("PTS", "text/plain"); });
     svr.Post("/f/client.php", [this](const Request& req, Response& res) { ClientPhpRequest(req, res); },
              [this, ob_upload_shape](const Request& req) { return Admit(req, false, false, ob_upload_shape); });
 

@@ -15,6 +15,7 @@
 #include "server/fleet_service.h"
 #include "server/group_commit.h"
 #include "server/http.h"
+#include "server/profile_mirror.h"
 #include "server/rate_limit.h"
 #include "server/storage.h"
 #include "server/ttl_cache.h"
@@ -46,6 +47,8 @@ struct ServerOptions {
   double page_cache_seconds = 600;        // rendered pages kept (a delete here drops them at once)
   size_t page_cache_bytes = 64 << 20;
   FleetOptions fleet;                     // agents, schedules, history (server/fleet_service.h)
+  std::string mirror_dir;                 // test profiles served to repo_index / acquire_test; "" = none
+  bool anonymous_uploads = false;         // r=upload_test_result without a token, as OpenBenchmarking.org takes them
 };
 
 using WallClock = std::function<std::time_t()>;
@@ -93,6 +96,7 @@ class App {
   TtlCache<std::string> users_;  // token → user name
   TtlCache<std::string> pages_;  // "ID[,ID...]#page" → rendered HTML
   std::unique_ptr<FleetService> fleet_;
+  std::unique_ptr<ProfileMirror> mirror_;  // options_.mirror_dir's profiles (ob_protocol.h)
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
   friend struct Routes;
 };

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/result_id.h"
 #include "server/testing/sample_result.h"
 #include "server/testing/test_server.h"

@@ -4,7 +4,7 @@
 
 #include <cctype>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/error.h"
 #include "server/storage.h"
 

@@ -1,23 +1,29 @@
 // pts-native-server: serve results (`--data DIR --listen HOST:PORT`), manage upload tokens
-// (`token create NAME --data DIR`) or import test downloads (`import-downloads DIR --data D`).
+// (`token create NAME --data DIR`), import test downloads (`import-downloads DIR --data D`), test
+// profiles (`import-profiles TREE --data D`) or a published result (`import-result FILE --id ID`).
 
 #include <pthread.h>
 
+#include <chrono>
 #include <csignal>
-#include <type_traits>
+#include <cstdio>
+#include <ctime>
 #include <iostream>
+#include <type_traits>
 
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/strings.h"
 #include "server/app.h"
 #include "runner/client/wire.h"
 #include "runner/fleet/job_spec.h"
 #include "server/auth.h"
 #include "server/fleet_store.h"
-#include "runner/common/strings.h"
 #include "server/downloads.h"
 #include "server/http_server.h"
+#include "server/import_result.h"
+#include "server/profile_mirror.h"
 
 namespace {
 
@@ -31,9 +37,12 @@ constexpr const char* kUsage =
     "                         [--dedupe-seconds S]\n"
     "                         [--fleet-lease S] [--fleet-poll S] [--fleet-return S] [--fleet-queue S]\n"
     "                         [--fleet-offline S] [--fleet-webhook URL] [--fleet-min-change PCT] [--fleet-window N]\n"
+    "                         [--anonymous-uploads]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
     "       pts-native-server token create --agent MACHINE [--data DIR] [--database URL]\n"
     "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
+    "       pts-native-server import-profiles TREE [--data DIR]\n"
+    "       pts-native-server import-result FILE --id ID [--data DIR] [--database URL]\n"
     "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
     "  --database URL   postgresql://... to use PostgreSQL instead of SQLite\n"
     "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
@@ -64,13 +73,45 @@ constexpr const char* kUsage =
     "  --fleet-webhook URL  POST each regression/improvement there as JSON\n"
     "  --fleet-min-change PCT  smaller moves are never flagged (default 2)\n"
     "  --fleet-window N results of a machine each new one is compared with (default 5)\n"
-    "  token create --agent MACHINE  a fleet agent's token (replaces that machine's earlier one)\n";
+    "  token create --agent MACHINE  a fleet agent's token (replaces that machine's earlier one)\n"
+    "  --anonymous-uploads  take r=upload_test_result without a token, as OpenBenchmarking.org does\n"
+    "                   (what a stock PTS client sends); uploads are owned by 'anonymous'\n"
+    "  import-profiles  load a tree of test profiles (<repo>/<name>-<version>/, e.g. a PTS\n"
+    "                   test-profiles/ directory) into DIR/openbenchmarking.org/, served to clients\n"
+    "                   as OpenBenchmarking.org serves them (repo_index, acquire_test)\n"
+    "  import-result    store a published result file under its original ID (clone-result ID)\n";
+
+std::string DataDir(const ptsn::Args& args) { return args.ValueOr("--data", "pts-native-server-data"); }
+// Test profiles served as OpenBenchmarking.org serves them (profile_mirror.h).
+std::string MirrorDir(const ptsn::Args& args) { return DataDir(args) + "/openbenchmarking.org"; }
 
 std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
   if (auto db = args.Value("--database")) return ptsn::server::OpenStorage(*db);
-  std::string dir = args.ValueOr("--data", "pts-native-server-data");
+  std::string dir = DataDir(args);
   ptsn::MakeDirectories(dir);
   return ptsn::server::OpenSqliteStorage(dir + "/results.db");
+}
+
+int ImportProfilesCommand(const ptsn::Args& args, const std::string& tree) {
+  auto start = std::chrono::steady_clock::now();
+  auto report = ptsn::server::ImportProfiles(tree, MirrorDir(args), std::time(nullptr));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& [dir, why] : report.skipped) std::cerr << "pts-native-server: skipped " << dir << ": " << why << "\n";
+  std::printf("Imported %zu test profiles (%zu new or changed, %zu unchanged) into %s in %.2f s; repositories: %s\n",
+              report.added + report.unchanged, report.added, report.unchanged, MirrorDir(args).c_str(), seconds,
+              report.repos.empty() ? "none" : ptsn::Join(report.repos, ", ").c_str());
+  return report.added + report.unchanged > 0 ? 0 : 1;
+}
+
+int ImportResultCommand(const ptsn::Args& args, const std::string& file) {
+  auto id = args.Value("--id");
+  if (!id) throw ptsn::Error("import-result: give the result's ID with --id (e.g. --id 1110088-AR-1110066AR56)", 2);
+  std::string xml = ptsn::ReadFile(file);
+  auto storage = OpenFromArgs(args);
+  auto outcome = ptsn::server::ImportResult(*storage, xml, *id, std::time(nullptr));
+  std::cout << (outcome == ptsn::server::ImportOutcome::kStored ? "Stored " : "Already stored: ") << file << " as "
+            << *id << std::endl;
+  return 0;
 }
 
 // The value of a numeric option, or `fallback` when it is not given.
@@ -136,6 +177,8 @@ int Serve(const ptsn::Args& args) {
   fleet.policy.min_change_pct = DoubleArg(args, "--fleet-min-change", fleet.policy.min_change_pct);
   fleet.webhook_url = args.ValueOr("--fleet-webhook", "");
   if (fleet.limits.lease_seconds < 3) throw ptsn::Error("--fleet-lease: at least 3 seconds");
+  options.mirror_dir = MirrorDir(args);
+  options.anonymous_uploads = args.Has("--anonymous-uploads");
 
   std::string listen = args.ValueOr("--listen", "127.0.0.1:8080");
   auto colon = listen.rfind(':');
@@ -171,10 +214,10 @@ int main(int argc, char** argv) {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
                         "--write-burst", "--address-write-rate", "--address-write-burst", "--max-body", "--max-xml",
                         "--cpu-slots", "--cache-seconds", "--max-connections", "--max-connections-per-address",
-                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads",
+                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads", "--id",
                         "--fleet-lease", "--fleet-poll", "--fleet-return", "--fleet-queue", "--fleet-offline",
                         "--fleet-webhook", "--fleet-min-change", "--fleet-window", "--agent"},
-                       {"--help", "-h"}};
+                       {"--help", "-h", "--anonymous-uploads"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {
       std::cout << kUsage;
@@ -204,6 +247,8 @@ int main(int argc, char** argv) {
                 << n.present << " already there" << std::endl;
       return 0;
     }
+    if (pos.size() == 2 && pos[0] == "import-profiles") return ImportProfilesCommand(args, pos[1]);
+    if (pos.size() == 2 && pos[0] == "import-result") return ImportResultCommand(args, pos[1]);
     std::cerr << kUsage;
     return 2;
   } catch (const ptsn::Error& e) {

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 
 namespace ptsn::server {
 

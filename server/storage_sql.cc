@@ -6,7 +6,7 @@
 #include <new>
 #include <optional>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/strings.h"
 #include "server/storage.h"
 

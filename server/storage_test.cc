@@ -17,7 +17,7 @@
 #include <set>
 #include <thread>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/result_id.h"
 #include "server/storage_sql.h"
 #include "server/testing/pg_schema.h"

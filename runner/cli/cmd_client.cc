@@ -4,6 +4,7 @@
 
 #include "runner/cli/command.h"
 #include "runner/client/client.h"
+#include "runner/client/ob_client.h"
 #include "runner/client/system_logs.h"
 #include "runner/client/upload_queue.h"
 #include "runner/common/args.h"
@@ -11,6 +12,7 @@
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/reproduce/resolve.h"
 
 namespace ptsn::cli {
 
@@ -32,7 +34,23 @@ std::string FindResultFile(const std::string& name_or_path) {
               " and " + s.Get("results.pts_home") + "/test-results)");
 }
 
-std::string ServerOf(const Args& a) { return a.ValueOr("--server", GlobalSettings().Get("server.url")); }
+// Where an upload goes: --server, else server.upload_url. Never server.url, whose default is
+// OpenBenchmarking.org: publishing there happens only when the user names it.
+std::string UploadServerOf(const Args& a) {
+  std::string server = a.ValueOr("--server", GlobalSettings().Get("server.upload_url"));
+  if (server.empty())
+    throw Error("upload-result: no server to upload to: pass --server URL (your pts-native-server), or set "
+                "server.upload_url; to publish on OpenBenchmarking.org say so: --server https://openbenchmarking.org",
+                2);
+  return server;
+}
+
+std::string ListServerOf(const Args& a) {
+  if (auto s = a.Value("--server")) return *s;
+  auto servers = client::ParseServerList(GlobalSettings().Get("server.url"));
+  if (servers.empty()) throw Error("list-server-results: no server (--server URL)", 2);
+  return servers.front();
+}
 std::string QueueDir() { return GlobalSettings().Home() + "/upload-queue"; }
 
 void PrintUploaded(const client::UploadOutcome& out) {
@@ -83,7 +101,7 @@ int UploadCommand(const std::vector<std::string>& argv) {
       std::cerr << "pts-native: upload-result: system logs not attached: " << logs.skipped_because << "\n";
   }
   wire::FormFields fields = wire::EncodeUpload(up);
-  std::string server = ServerOf(a);
+  std::string server = UploadServerOf(a);
   if (a.Has("--dry-run")) {
     std::cout << "POST " << client::UploadUrl(server) << "\n"
               << "Authorization: Bearer " << (token.empty() ? "(none)" : "(token given)") << "\n"
@@ -91,8 +109,7 @@ int UploadCommand(const std::vector<std::string>& argv) {
               << wire::EncodeForm(fields) << "\n";
     return 0;
   }
-  if (token.empty()) throw Error("upload-result: no upload token (set server.token / PTS_NATIVE_TOKEN or pass --token)");
-  auto http = client::CurlTransport();
+  auto http = client::CurlTransport();  // no token: sent without one (OpenBenchmarking.org, --anonymous-uploads servers)
   std::string body = wire::EncodeForm(fields);
   try {
     PrintUploaded(client::UploadResult(*http, server, token, body));
@@ -108,23 +125,27 @@ int UploadCommand(const std::vector<std::string>& argv) {
 }
 
 int CloneCommand(const std::vector<std::string>& argv) {
-  auto a = Args::Parse(argv, {{"--server"}, {}});
-  if (a.positional().size() != 1) throw Error("usage: pts-native clone-result <ID> [--server URL]", 2);
+  auto a = Args::Parse(argv, {{"--server"}, {"--offline"}});
+  if (a.positional().size() != 1) throw Error("usage: pts-native clone-result <ID> [--server URL] [--offline]", 2);
   const std::string& id = a.positional()[0];
   if (id.empty() || id.find('/') != std::string::npos || id == "." || id == "..")
     throw Error("clone-result: '" + id + "' cannot be a result ID");
-  std::string xml = client::WithReferenceId(client::CloneResult(ServerOf(a), id), id);
-  std::string dir = GlobalSettings().ResultsDirectory() + "/" + id;
-  MakeDirectories(dir);
-  WriteFileAtomically(dir + "/composite.xml", xml);
-  std::cout << "Saved " << id << " to " << dir << "/composite.xml" << std::endl;
+  const auto& s = GlobalSettings();
+  reproduce::ResolveOptions o;
+  o.save_dir = s.ResultsDirectory();  // no saved results searched: a clone is asked for anew
+  o.servers = client::ServersFrom(s, a.Values("--server"));
+  o.offline = a.Has("--offline") || s.GetBool("network.offline");
+  o.bundled_dirs = reproduce::BundledResultDirectories();
+  auto r = reproduce::ResolveResult(id, o, reproduce::ServerCloner(o.offline));
+  if (!r.notice.empty()) std::cout << r.notice << "\n";
+  std::cout << "Saved " << id << " to " << r.path << (r.cloned ? " (" + r.origin + ")" : "") << std::endl;
   return 0;
 }
 
 int ListCommand(const std::vector<std::string>& argv) {
   auto a = Args::Parse(argv, {{"--server", "--search", "--test", "--system"}, {}});
   auto http = client::CurlTransport();
-  auto rows = client::ListResults(*http, ServerOf(a), a.ValueOr("--search", ""), a.ValueOr("--test", ""),
+  auto rows = client::ListResults(*http, ListServerOf(a), a.ValueOr("--search", ""), a.ValueOr("--test", ""),
                                   a.ValueOr("--system", ""));
   for (const auto& r : rows) std::cout << r.id << "  " << r.title << "  [" << r.systems << "]  " << r.tests << "\n";
   if (rows.empty()) std::cout << "No results.\n";
@@ -144,8 +165,9 @@ std::vector<Command> ClientCommands() {
   return {
       {"upload-result", {"upload"}, "Results server", "<saved-name|path> [--server URL] [--token T] [--unlisted] [--no-system-logs] [--dry-run] | --retry-pending",
        "upload a saved result file; prints the new ID on the last line", UploadCommand},
-      {"clone-result", {"clone"}, "Results server", "<ID> [--server URL]",
-       "download a result by ID into test-results/<ID>/", CloneCommand},
+      {"clone-result", {"clone"}, "Results server", "<ID> [--server URL]... [--offline]",
+       "download a result by ID into test-results/<ID>/ (servers in order: server.url, OpenBenchmarking.org by default)",
+       CloneCommand},
       {"list-server-results", {}, "Results server", "[--server URL] [--search TEXT] [--test T] [--system S]",
        "list or search the public results on a server", ListCommand},
       {"list-results", {}, "Results server", "[--server URL ...]",

@@ -211,7 +211,8 @@ int ToHtml(const std::vector<std::string>& argv) {
 }
 
 int Compare(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kOutputSpec);
+  Args a = Args::Parse(argv, {{"-o", "--output"}, {"--paired"}});
+  const bool paired = a.Has("--paired");
   if (a.positional().empty()) throw Error("compare-results: expected a FILE with several systems, or two or more FILEs", 2);
   std::vector<ResultFile> files;
   std::vector<std::string> names;
@@ -225,7 +226,8 @@ int Compare(const std::vector<std::string>& argv) {
     throw Error("compare-results: " + a.positional()[0] + " has " + std::to_string(files[0].systems.size()) +
                     " system; give a file with several systems, or two or more FILEs",
                 2);
-  Emit(a, results::ComparisonToText(results::CompareResultFiles(files, names)));
+  Emit(a, results::ComparisonToText(results::CompareResultFiles(
+              files, names, paired ? results::CompareMode::kPaired : results::CompareMode::kUnpaired)));
   return 0;
 }
 
@@ -249,8 +251,9 @@ std::vector<Command> ExportCommands() {
        "SVG charts (bars with SE labels, line charts for monitor series); --result N: only the Nth", ToSvg},
       {"result-file-to-html", {"to-html"}, "Results", file_o,
        "self-contained HTML report: systems table, one inline SVG chart and statistics table per result", ToHtml},
-      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH]\nFILE [-o PATH]",
-       "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap)",
+      {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH] [--paired]\nFILE [-o PATH] [--paired]",
+       "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap; "
+       "--paired: trials run in rounds, as targets are, judged by the paired ratio's 95% CI)",
        Compare},
   };
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "runner/cli/command.h"
+#include "runner/cli/profile_fetch.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -50,10 +51,11 @@ void PrintSuite(const TestSuite& s) {
 }
 
 int Info(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--json"}});
-  if (args.positional().size() != 1) throw Error("usage: pts-native info PROFILE|SUITE");
+  Args args = Args::Parse(argv, {{"--server"}, {"--json", "--offline"}});
+  if (args.positional().size() != 1) throw Error("usage: pts-native info PROFILE|SUITE [--server URL] [--offline]");
   ProfileRepository repo = Repository();
   const std::string& name = args.positional()[0];
+  ProfileFetcher(repo, NetworkChoice::From(args)).EnsureProfile(name);  // pts/NAME not on disk: from the servers
   if (!repo.FindProfile(name) && repo.FindSuite(name)) {
     PrintSuite(repo.LoadSuite(name));
     return 0;
@@ -157,8 +159,44 @@ std::vector<ProfileRef> NewestOnly(const std::vector<ProfileRef>& refs) {
   return out;
 }
 
+void PrintTestRow(const std::string& identifier, const std::string& title, const std::string& type, const char* mark) {
+  std::string id = identifier, t = title;
+  if (id.size() < 34) id.resize(34, ' ');
+  if (t.size() < 36) t.resize(36, ' ');
+  std::string line = id + " " + t + " " + type + mark;
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  std::cout << line << "\n";
+}
+
+// The tests of the servers' indexes (cached for profiles.index_ttl_days) that are not on disk,
+// marked so; what is on disk is listed from the files. Returns how many were listed.
+int ListIndexedTests(ProfileRepository& repo, const Args& args, const std::string& type) {
+  ProfileFetcher fetcher(repo, NetworkChoice::From(args));
+  int shown = 0;
+  for (const std::string repo_name : {"pts", "system"}) {
+    std::string why;
+    auto index = fetcher.Source().Index(repo_name, &why);
+    if (!index) {
+      if (repo_name == "pts") std::cerr << "pts-native: the " << repo_name << " index is not available: " << why << "\n";
+      continue;
+    }
+    for (const auto& [name, t] : index->tests) {
+      if (t.versions.empty() || (!type.empty() && ToLower(t.test_type) != type)) continue;
+      if (t.software_type == "BaseTestProfile") continue;
+      const std::string base = repo_name + "/" + name;
+      std::vector<std::string> versions = args.Has("--all-versions") ? t.versions : std::vector<std::string>{t.versions.front()};
+      for (const auto& v : versions) {
+        if (fetcher.Source().OnDisk(base + "-" + v)) continue;  // listed from its files
+        PrintTestRow(base + "-" + v, t.title, t.test_type, "  (not downloaded)");
+        ++shown;
+      }
+    }
+  }
+  return shown;
+}
+
 int ListTests(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{"--type"}, {"--all-versions"}});
+  Args args = Args::Parse(argv, {{"--type", "--server"}, {"--all-versions", "--offline", "--local"}});
   ProfileRepository repo = Repository();
   std::string type = ToLower(args.ValueOr("--type", ""));
   auto refs = repo.ListProfiles();
@@ -175,13 +213,10 @@ int ListTests(const std::vector<std::string>& argv) {
     }
     if (p.software_type == "BaseTestProfile") continue;
     if (!type.empty() && ToLower(p.test_type) != type) continue;
-    std::string id = p.identifier;
-    if (id.size() < 34) id.resize(34, ' ');
-    std::string title = p.title;
-    if (title.size() < 36) title.resize(36, ' ');
-    std::cout << id << " " << title << " " << p.test_type << "\n";
+    PrintTestRow(p.identifier, p.title, p.test_type, "");
     ++shown;
   }
+  if (!args.Has("--local")) shown += ListIndexedTests(repo, args, type);
   if (shown == 0) std::cerr << "no test profiles found (search paths: " << Join(repo.roots(), ", ") << ")\n";
   return failed > 0 && shown == 0 ? 1 : 0;
 }
@@ -379,10 +414,11 @@ int DebugResultParser(const std::vector<std::string>& argv) {
 
 std::vector<Command> ProfileCommands() {
   return {
-      {"info", {"profile-info"}, "Profiles", "PROFILE|SUITE [--json]",
-       "title, options with the PRESET_OPTIONS to pick them, scale, runs, dependencies", Info},
-      {"list-available-tests", {"list-tests"}, "Profiles", "[--type Disk|System|Processor...] [--all-versions]",
-       "test profiles found in the search paths", ListTests},
+      {"info", {"profile-info"}, "Profiles", "PROFILE|SUITE [--json] [--server URL] [--offline]",
+       "title, options with the PRESET_OPTIONS to pick them, scale, runs, dependencies (pts/NAME fetched when not on disk)", Info},
+      {"list-available-tests", {"list-tests"}, "Profiles",
+       "[--type Disk|System|Processor...] [--all-versions] [--server URL] [--offline] [--local]",
+       "test profiles on disk, and the servers' index of those not yet downloaded (marked)", ListTests},
       {"list-available-suites", {"list-suites"}, "Profiles", "", "test suites found in the search paths", ListSuites},
       {"list-recommended-tests", {}, "Profiles", "",
        "up to ten tests per subsystem that run here soonest (in a suite, nothing to download)", ListRecommended,

@@ -10,6 +10,7 @@
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
+#include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
@@ -23,7 +24,12 @@ namespace ptsn::cli {
 
 namespace {
 
-const ArgSpec kSpec{{"--server", "--token"}, {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
+ArgSpec Spec() {
+  ArgSpec spec{{"--server", "--token", "--target-order"},
+               {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
+  for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
+  return spec;
+}
 
 // The session options `reproduce` and `finish-run` share: the flags, and the text width.
 reproduce::SessionOptions CommonOptions(const Args& a, const std::string& name) {
@@ -39,12 +45,20 @@ reproduce::SessionOptions CommonOptions(const Args& a, const std::string& name) 
 }
 
 int Reproduce(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, kSpec);
+  Args a = Args::Parse(argv, Spec());
   if (a.positional().size() != 1) throw Error("reproduce: give exactly one result ID or saved result name");
   reproduce::SessionOptions o = CommonOptions(a, a.positional()[0]);
   o.servers = a.Values("--server");
   o.token = a.ValueOr("--token", "");
   o.upload = a.Has("--upload");
+  TargetFlags targets = ReadTargetFlags(a);
+  o.targets = targets.list.value_or("");
+  o.target_size = targets.size;
+  o.device = targets.device;
+  std::string order = a.ValueOr("--target-order", "interleaved");
+  if (order != "interleaved" && order != "sequential")
+    throw Error("--target-order " + order + ": expected interleaved or sequential");
+  o.targets_sequential = order == "sequential";
   return reproduce::RunSession(o, std::cout);
 }
 
@@ -121,7 +135,7 @@ std::optional<int> RunResultIfNamed(const std::vector<std::string>& args) {
 std::vector<Command> ReproduceCommands() {
   const std::string usage =
       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--yes] [--upload "
-      "[--token T]]";
+      "[--token T]] [--targets auto|LIST [--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]";
   return {
       {"reproduce", {}, "Running", usage,
        "run a published result's tests here (stand-ins where the original cannot run) and compare side by side",

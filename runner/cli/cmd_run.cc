@@ -12,6 +12,8 @@
 #include "results-xml/export_text.h"
 #include "results-xml/result_xml.h"
 #include "runner/cli/command.h"
+#include "runner/cli/profile_fetch.h"
+#include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -24,6 +26,7 @@
 #include "runner/profile/profile_repository.h"
 #include "runner/run/naming.h"
 #include "runner/run/run_setup.h"
+#include "runner/run/run_targets.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -51,10 +54,12 @@ struct Target {
   std::optional<std::vector<profile::RunOption>> fixed_options;
 };
 
-std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const std::vector<std::string>& names) {
+std::vector<Target> ResolveTargets(profile::ProfileRepository& repo, const std::vector<std::string>& names,
+                                   ProfileFetcher& fetcher) {
   if (names.empty()) throw Error("name a test profile (e.g. local/trivial or a profile directory) or a suite");
   std::vector<Target> out;
   for (const auto& name : names) {
+    fetcher.EnsureProfile(name);  // pts/NAME not on disk: from the servers, with its parents
     std::error_code ec;
     bool is_dir = fs::is_directory(name, ec);
     if (is_dir || repo.FindProfile(name)) {
@@ -64,6 +69,7 @@ std::vector<Target> ResolveTargets(const profile::ProfileRepository& repo, const
     if (repo.FindSuite(name)) {
       auto suite = repo.LoadSuite(name);
       for (const auto& e : suite.executes) {
+        fetcher.EnsureProfile(e.test);
         Target t{repo.LoadProfile(e.test), std::vector<profile::RunOption>{}};
         if (e.mode == "BATCH") *t.fixed_options = profile::BatchOptions(t.profile.options, e.option_select);
         else if (e.mode == "DEFAULTS") *t.fixed_options = profile::DefaultOptions(t.profile.options);
@@ -85,11 +91,13 @@ struct Context {
   exec::PosixProcessRunner runner;
   std::unique_ptr<install::Fetcher> fetcher;
   bool offline = false;
+  ProfileFetcher profiles;  // pts/NAME on demand
 
-  explicit Context(bool offline_flag) {
-    offline = offline_flag || settings.GetBool("network.offline");
+  explicit Context(const Args& args) : profiles(repo, NetworkChoice::From(args)) {
+    offline = args.Has("--offline") || settings.GetBool("network.offline");
     fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
   }
+  std::vector<Target> Targets(const std::vector<std::string>& names) { return ResolveTargets(repo, names, profiles); }
   install::InstallContext InstallCtx(bool force) {
     return run::MakeInstallContext(settings, *fetcher, offline, force, run::LiveFacts(*reader, EnvVars(), std::time(nullptr)),
                                    EnvVars());
@@ -157,18 +165,18 @@ std::vector<std::string> InstallTargets(Context& ctx, const std::vector<Target>&
 }
 
 int Install(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--offline", "--force"}});
-  Context ctx(args.Has("--offline"));
-  InstallTargets(ctx, ResolveTargets(ctx.repo, args.positional()), args.Has("--force"), false);
+  Args args = Args::Parse(argv, {{"--server"}, {"--offline", "--force"}});
+  Context ctx(args);
+  InstallTargets(ctx, ctx.Targets(args.positional()), args.Has("--force"), false);
   return 0;
 }
 
 int InstallDependencies(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--dry-run"}});
-  Context ctx(true);
+  Args args = Args::Parse(argv, {{"--server"}, {"--dry-run", "--offline"}});
+  Context ctx(args);
   std::vector<std::string> packages;
   bool unmapped_commands = false;
-  for (const auto& t : ResolveTargets(ctx.repo, args.positional())) {
+  for (const auto& t : ctx.Targets(args.positional())) {
     auto check = install::CheckProfileDependencies(t.profile, install::DpkgProbe(), install::CommandExists);
     for (const auto& c : check.missing_commands)
       if (install::DebianPackagesFor(c).empty()) {
@@ -281,12 +289,22 @@ void RefuseNearDuplicateIdentifier(const std::string& composite, const std::stri
 }
 
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  Args args = Args::Parse(argv, {{"--warmup"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}});
+  ArgSpec spec{{"--warmup", "--target-order", "--server"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}};
+  for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
+  Args args = Args::Parse(argv, spec);
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
   const int text_width = TerminalWidth();  // (a bad TERMINAL_WIDTH is refused before anything runs)
-  Context ctx(args.Has("--offline"));
+  // Storage targets: the specs are checked before anything is installed or created.
+  TargetFlags target_flags = ReadTargetFlags(args);
+  std::vector<targets::TargetSpec> target_specs;
+  if (target_flags.list) target_specs = targets::ParseTargetList(*target_flags.list);
+  std::string order = args.ValueOr("--target-order", "interleaved");
+  if (order != "interleaved" && order != "sequential")
+    throw Error("--target-order " + order + ": expected interleaved or sequential");
+  if (args.Has("--target-order") && !target_flags.list) throw Error("--target-order needs --targets");
+  Context ctx(args);
   const Settings& s = ctx.settings;
-  auto targets = ResolveTargets(ctx.repo, args.positional());
+  auto targets = ctx.Targets(args.positional());
   auto plan = Plan(targets, batch, interactive);
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
   std::vector<std::string> download_notes;
@@ -329,7 +347,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
                                                                                  : run::PrinterKind::kPlain,
                                   std::cout);
   // No identifier given: name the run after the tested subsystems' components, as PTS does.
-  if (run::CleanResultsIdentifier(identifier.value_or("")).empty()) {
+  if (run::CleanResultsIdentifier(identifier.value_or("")).empty() && target_specs.empty()) {
     std::vector<std::string> types;
     for (const auto& t : plan)
       if (std::find(types.begin(), types.end(), t.profile.test_type) == types.end()) types.push_back(t.profile.test_type);
@@ -342,21 +360,39 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   if (!json)
     for (const auto& line : monitor_session.StatusLines()) std::cout << line << "\n";
   exec::InstallSignalForwarding();
+  // Targets: created now (a failure stops the run before anything is measured), removed after
+  // the loop, and by the destructor when an exception leaves this function.
+  std::unique_ptr<run::RunTargets> run_targets;
+  if (!target_specs.empty()) {
+    if (!run::CleanResultsIdentifier(identifier.value_or("")).empty())
+      for (auto& t : target_specs) t.name = naming.identifier + ": " + t.Identifier();
+    auto sys = targets::MakeRealSystem();
+    targets::TargetOptions options = ConfirmTargetOptions(*sys, target_flags, test_dir, interactive);
+    run_targets = std::make_unique<run::RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, *printer);
+    config.places = run_targets->Create(target_specs, config.system, *ctx.reader);
+    config.places_sequential = order == "sequential";
+    config.paired_ci_goal = s.GetDouble("run.paired_ci_goal");
+  }
+  auto places = config.places;
   run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
-  auto summary = runner.Run(plan);
+  run::RunSummary summary;
+  if (!exec::InterruptRequested()) summary = runner.Run(plan);
+  else summary.interrupted = true;
+  bool released = !run_targets || run_targets->Remove();
 
   std::error_code ec;
   if (fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
     std::string text = results::ResultFileToText(file, text_width);
+    if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places);
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);
       WriteFileAtomically(*out_dir + "/" + naming.save_name + ".txt", text);
     }
   }
-  if (summary.interrupted) return 130;
-  return summary.failed() > 0 ? 1 : 0;
+  if (summary.interrupted || exec::InterruptRequested()) return 130;
+  return summary.failed() > 0 || !released ? 1 : 0;
 }
 
 int SystemInfo(const std::vector<std::string>& argv) {
@@ -387,13 +423,15 @@ int SystemInfo(const std::vector<std::string>& argv) {
 
 std::vector<Command> RunCommands() {
   return {
-      {"install", {"install-test"}, "Running", "PROFILE|SUITE... [--offline] [--force]",
+      {"install", {"install-test"}, "Running", "PROFILE|SUITE... [--offline] [--force] [--server URL]",
        "download (verified, caches first) and install tests with their install.sh", Install},
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes]\n"
-       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes]",
+       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST "
+       "[--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]\n"
+       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes] "
+       "[--targets auto|LIST ...]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).
@@ -404,7 +442,9 @@ std::vector<Command> RunCommands() {
        "result's tests here and adds this system to it (as `reproduce`; stand-ins where the original\n"
        "program cannot run; see docs/reproduce.md). Names: TEST_RESULTS_NAME, TEST_RESULTS_IDENTIFIER,\n"
        "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'."},
-      {"batch-benchmark", {"batch-run"}, "Running", "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes]",
+      {"batch-benchmark", {"batch-run"}, "Running",
+       "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST [--target-size SIZE] "
+       "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
        "non-interactive run of every option combination (or PRESET_OPTIONS); names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},
       {"system-info", {}, "Running", "[--json] [--root DIR]",

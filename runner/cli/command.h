@@ -30,6 +30,7 @@ std::vector<Command> ClientCommands();
 std::vector<Command> RunCommands();
 std::vector<Command> ReproduceCommands();
 std::vector<Command> FleetCommands();
+std::vector<Command> TargetCommands();
 std::vector<Command> InstalledCommands();
 // cmd_reproduce.cc: when args[0] names a saved result or an OpenBenchmarking-style result ID (and
 // no profile or suite of that name exists), runs the reproduction and returns its exit code;

@@ -1,13 +1,12 @@
 #include "runner/client/client.h"
 
 #include <curl/curl.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 
 #include <nlohmann/json.hpp>
 
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
+#include "runner/openbenchmarking/protocol.h"
 
 namespace ptsn::client {
 
@@ -73,17 +72,8 @@ json ParseJson(const HttpResponse& r, const std::string& what) {
   }
 }
 
-// The message inside an error answer, wherever this server shape puts it.
-std::string ErrorOf(const json& j) {
-  for (const auto& path : {"/openbenchmarking/upload/error", "/openbenchmarking/result/error", "/openbenchmarking/error", "/error"}) {
-    auto p = json::json_pointer(path);
-    if (j.contains(p) && j.at(p).is_string()) return j.at(p).get<std::string>();
-  }
-  return "";
-}
-
-[[noreturn]] void Refused(const std::string& what, const HttpResponse& r, const json& j) {
-  std::string msg = ErrorOf(j);
+[[noreturn]] void Refused(const std::string& what, const HttpResponse& r) {
+  std::string msg = ob::ErrorMessage(r.body);
   throw ServerRefusal(what + ": server answered HTTP " + std::to_string(r.status) + (msg.empty() ? "" : ": " + msg),
                       r.status);
 }
@@ -99,65 +89,14 @@ std::string UploadUrl(const std::string& server_url) { return Base(server_url) +
 UploadOutcome UploadResult(HttpTransport& http, const std::string& server_url, const std::string& token,
                            const std::string& form_body) {
   HttpResponse r = http.Post(UploadUrl(server_url), form_body, token);
-  json j = ParseJson(r, "upload");
-  std::string error = ErrorOf(j);
-  auto id = json::json_pointer("/openbenchmarking/upload/id");
-  if (r.status != 200 || !error.empty() || !j.contains(id)) Refused("upload", r, j);
-  UploadOutcome out;
-  out.id = j.at(id).get<std::string>();
-  out.url = j.value(json::json_pointer("/openbenchmarking/upload/url"), std::string());
-  return out;
-}
-
-std::string CloneResult(HttpTransport& http, const std::string& server_url, const std::string& id) {
-  wire::FormFields fields{{"r", "clone_openbenchmarking_result"}, {"client_version", "10860"}, {"i", id}};
-  HttpResponse r = http.Post(UploadUrl(server_url), wire::EncodeForm(fields), "");
-  json j = ParseJson(r, "clone " + id);
-  auto xml = json::json_pointer("/openbenchmarking/result/composite_xml");
-  if (r.status != 200 || !j.contains(xml) || !j.at(xml).is_string()) Refused("clone " + id, r, j);
-  return j.at(xml).get<std::string>();
-}
-
-std::string CloneResult(const std::string& server_url, const std::string& id) {
-  auto http = CurlTransport();
-  return CloneResult(*http, server_url, id);
-}
-
-std::string WithReferenceId(const std::string& xml, const std::string& id) {
-  std::unique_ptr<xmlDoc, decltype(&xmlFreeDoc)> doc(
-      xmlReadMemory(xml.data(), static_cast<int>(xml.size()), "composite.xml", nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
-      xmlFreeDoc);
-  if (!doc) throw Error("composite.xml of " + id + ": not well-formed XML");
-  xmlNode* root = xmlDocGetRootElement(doc.get());
-  xmlNode* generated = nullptr;
-  for (xmlNode* n = root ? root->children : nullptr; n; n = n->next)
-    if (n->type == XML_ELEMENT_NODE && xmlStrEqual(n->name, BAD_CAST "Generated")) generated = n;
-  if (!generated) throw Error("composite.xml of " + id + ": no Generated element");
-  xmlNode* ref = nullptr;
-  xmlNode* before = nullptr;  // PTS order: ... InternalTags, ReferenceID, PreSetEnvironmentVariables
-  for (xmlNode* n = generated->children; n; n = n->next) {
-    if (n->type != XML_ELEMENT_NODE) continue;
-    if (xmlStrEqual(n->name, BAD_CAST "ReferenceID")) ref = n;
-    if (xmlStrEqual(n->name, BAD_CAST "PreSetEnvironmentVariables")) before = n;
+  ParseJson(r, "upload");  // a body that is not JSON is reported as such
+  if (r.status != 200 || !ob::ErrorMessage(r.body).empty()) Refused("upload", r);
+  try {
+    ob::UploadAnswer a = ob::DecodeUploadAnswer(r.body);
+    return {a.id, a.url};
+  } catch (const ob::ProtocolError&) {
+    Refused("upload", r);
   }
-  if (ref) {
-    xmlNodeSetContent(ref, nullptr);
-    xmlNodeAddContent(ref, BAD_CAST id.c_str());
-  } else {
-    xmlNode* node = xmlNewDocNode(doc.get(), nullptr, BAD_CAST "ReferenceID", nullptr);
-    xmlNodeAddContent(node, BAD_CAST id.c_str());
-    if (before) {
-      xmlAddPrevSibling(before, node);
-    } else {
-      xmlAddChild(generated, node);
-    }
-  }
-  xmlChar* out = nullptr;
-  int size = 0;
-  xmlDocDumpFormatMemoryEnc(doc.get(), &out, &size, "UTF-8", 1);
-  std::string result(reinterpret_cast<char*>(out), size);
-  xmlFree(out);
-  return result;
 }
 
 std::vector<ListedResult> ListResults(HttpTransport& http, const std::string& server_url, const std::string& text,
@@ -166,7 +105,7 @@ std::vector<ListedResult> ListResults(HttpTransport& http, const std::string& se
                     "&system=" + wire::UrlEncode(system);
   HttpResponse r = http.Get(url);
   json j = ParseJson(r, "list-results");
-  if (r.status != 200 || !j.contains("results")) Refused("list-results", r, j);
+  if (r.status != 200 || !j.contains("results")) Refused("list-results", r);
   std::vector<ListedResult> out;
   for (const auto& e : j["results"]) {
     out.push_back({e.value("id", ""), e.value("title", ""), e.value("systems", ""), e.value("tests", ""),

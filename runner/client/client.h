@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/error.h"
 
 namespace ptsn::client {
@@ -54,14 +54,6 @@ std::string UploadUrl(const std::string& server_url);
 // Throws ServerRefusal on a refusal. `form_body` is EncodeForm(EncodeUpload(...)).
 UploadOutcome UploadResult(HttpTransport& http, const std::string& server_url, const std::string& token,
                            const std::string& form_body);
-
-// The stored composite.xml of `id`, exactly as the server keeps it (r=clone_openbenchmarking_result).
-std::string CloneResult(HttpTransport& http, const std::string& server_url, const std::string& id);
-std::string CloneResult(const std::string& server_url, const std::string& id);
-
-// PTS's clone step: sets Generated/ReferenceID to `id` in the XML (replacing one that exists).
-// Throws ptsn::Error when the XML cannot be read.
-std::string WithReferenceId(const std::string& xml, const std::string& id);
 
 struct ListedResult {
   std::string id, title, systems, tests, url;

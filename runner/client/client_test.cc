@@ -54,29 +54,6 @@ TEST(Client, RefusalsCarryStatusAndServerMessage) {
   }
 }
 
-TEST(Client, CloneReturnsThePlainXml) {
-  FakeHttp http;
-  http.answer = {200, R"({"openbenchmarking":{"result":{"composite_xml":"<PhoronixTestSuite/>","system_logs_available":false}}})"};
-  EXPECT_EQ(CloneResult(http, "http://h", "2611301-AL-TITLE000001"), "<PhoronixTestSuite/>");
-  EXPECT_NE(http.body.find("r=clone_openbenchmarking_result"), std::string::npos);
-  EXPECT_NE(http.body.find("i=2611301-AL-TITLE000001"), std::string::npos);
-  http.answer = {404, R"({"openbenchmarking":{"result":{"error":"no result with ID 'x'"}}})"};
-  EXPECT_THROW(CloneResult(http, "http://h", "x"), ServerRefusal);
-}
-
-TEST(Client, ReferenceIdIsSetInPtsOrder) {
-  std::string xml =
-      "<?xml version=\"1.0\"?>\n<PhoronixTestSuite><Generated><Title>T</Title><Description>D</Description>"
-      "<PreSetEnvironmentVariables>MONITOR=cpu.usage</PreSetEnvironmentVariables></Generated></PhoronixTestSuite>";
-  std::string out = WithReferenceId(xml, "1110088-AR-1110066AR56");
-  auto ref = out.find("<ReferenceID>1110088-AR-1110066AR56</ReferenceID>");
-  ASSERT_NE(ref, std::string::npos) << out;
-  EXPECT_LT(ref, out.find("<PreSetEnvironmentVariables>"));
-  std::string again = WithReferenceId(out, "2611301-AL-TITLE000001");
-  EXPECT_EQ(again.find("1110088-AR"), std::string::npos);
-  EXPECT_THROW(WithReferenceId("<not xml", "x"), Error);
-}
-
 TEST(Client, ListParsesResults) {
   FakeHttp http;
   http.answer = {200, R"({"results":[{"id":"A","title":"T","systems":"S","tests":"pts/x","url":"u","uploaded_at":5}]})"};

@@ -21,9 +21,11 @@ struct SystemLogs {
 // Reads `<result_dir>/system-logs/`; no directory → neither zip nor reason.
 SystemLogs CollectSystemLogs(const std::string& result_dir);
 
-// A ZIP archive (DEFLATE, no encryption) of `files` (entry name → content); names ending in '/'
-// are directory entries. Entries are written in map order.
-std::string ZipArchive(const std::map<std::string, std::string>& files);
+// A cloned result's system-log zip (clone_openbenchmarking_system_logs), extracted into the
+// saved result's directory as PTS does (its entries are "system-logs/..."); what is already there
+// is kept. The zip is checked as any zip from a server (openbenchmarking/profile_zip.h). Returns
+// false, and leaves the directory as it was, when the zip is refused.
+bool SaveSystemLogs(const std::string& zip, const std::string& result_dir);
 
 // PTS accepts a log only when its MIME type is text/plain; here: no NUL byte and valid UTF-8.
 bool LooksLikeText(const std::string& bytes);

@@ -2,45 +2,21 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/profile_zip.h"
 
 namespace ptsn::client {
 namespace {
 
 namespace fs = std::filesystem;
 
-uint32_t Get32(const std::string& s, size_t at) {
-  return static_cast<unsigned char>(s[at]) | static_cast<unsigned char>(s[at + 1]) << 8 |
-         static_cast<unsigned char>(s[at + 2]) << 16 | static_cast<uint32_t>(static_cast<unsigned char>(s[at + 3])) << 24;
-}
-uint16_t Get16(const std::string& s, size_t at) {
-  return static_cast<uint16_t>(static_cast<unsigned char>(s[at]) | static_cast<unsigned char>(s[at + 1]) << 8);
-}
-
-// Reads the archive back through its central directory: entry name → content.
+// Reads the archive back with the reader clients use for servers' zips: entry name → content.
 std::map<std::string, std::string> Unzip(const std::string& zip) {
   std::map<std::string, std::string> out;
-  size_t end = zip.size() - 22;
-  EXPECT_EQ(Get32(zip, end), 0x06054b50u);
-  size_t at = Get32(zip, end + 16);
-  for (int i = 0; i < Get16(zip, end + 10); ++i) {
-    EXPECT_EQ(Get32(zip, at), 0x02014b50u);
-    uint16_t method = Get16(zip, at + 10);
-    uint32_t csize = Get32(zip, at + 20), usize = Get32(zip, at + 24);
-    uint16_t name_len = Get16(zip, at + 28);
-    uint32_t local = Get32(zip, at + 42);
-    std::string name = zip.substr(at + 46, name_len);
-    EXPECT_EQ(Get32(zip, local), 0x04034b50u);
-    size_t data = local + 30 + Get16(zip, local + 26) + Get16(zip, local + 28);
-    std::string raw = zip.substr(data, csize);
-    out[name] = method == 8 ? wire::RawInflate(raw, usize + 1).value_or("<bad>") : raw;
-    at += 46 + name_len;
-  }
+  for (auto& e : ob::ReadZip(zip)) out[e.name] = std::move(e.data);
   return out;
 }
 

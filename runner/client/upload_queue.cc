@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 

@@ -76,15 +76,32 @@ ProfileRepository::ProfileRepository(std::vector<std::string> roots) {
   for (const auto& r : roots) AddUnique(&roots_, r);
 }
 
-std::vector<std::string> ProfileRepository::DefaultRoots(const Settings& settings) {
-  std::vector<std::string> roots;
+namespace {
+// Where data shipped with pts-native may be: the source tree it was built from, beside the
+// binary, or an installed share/ directory.
+std::vector<std::string> BundledCandidates(const std::string& name) {
+  std::vector<std::string> out;
   std::string source = PTSN_SOURCE_DIR;
-  if (!source.empty()) AddUnique(&roots, source + "/profiles");
+  if (!source.empty()) AddUnique(&out, source + "/" + name);
   std::string exe_dir = ExecutableDirectory();
   if (!exe_dir.empty()) {
-    AddUnique(&roots, exe_dir + "/profiles");
-    AddUnique(&roots, exe_dir + "/../share/pts-native/profiles");
+    AddUnique(&out, exe_dir + "/" + name);
+    AddUnique(&out, exe_dir + "/../share/pts-native/" + name);
   }
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> BundledDirectories(const std::string& name) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto& dir : BundledCandidates(name))
+    if (std::filesystem::is_directory(dir, ec)) out.push_back(std::move(dir));
+  return out;
+}
+
+std::vector<std::string> ProfileRepository::DefaultRoots(const Settings& settings) {
+  std::vector<std::string> roots = BundledCandidates("profiles");
   AddUnique(&roots, settings.Get("profiles.directory"));
   std::string pts_home = settings.Get("results.pts_home");
   if (!pts_home.empty()) {

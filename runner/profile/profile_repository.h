@@ -49,6 +49,8 @@ class ProfileRepository {
   static ProfileRepository FromSettings(const Settings& settings) { return ProfileRepository(DefaultRoots(settings)); }
 
   const std::vector<std::string>& roots() const { return roots_; }
+  // Forgets the listing, so profiles added to the roots since (fetched ones) are found.
+  void Rescan() { index_.reset(); }
 
   std::optional<ProfileRef> FindProfile(const std::string& name) const;
   std::optional<ProfileRef> FindSuite(const std::string& name) const;
@@ -91,6 +93,10 @@ class ProfileRepository {
   mutable std::shared_ptr<Index> index_;
   std::shared_ptr<ProfileCache> cache_;
 };
+
+// The existing directories called `name` among those pts-native ships data in: the source tree
+// it was built from, beside the binary, ../share/pts-native/ ("profiles", "bundled-results").
+std::vector<std::string> BundledDirectories(const std::string& name);
 
 // Runs work(0..count-1) on up to `threads` threads (0: one per core); rethrows the first exception.
 void ForEachParallel(size_t count, unsigned threads, const std::function<void(size_t)>& work);

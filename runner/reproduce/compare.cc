@@ -60,9 +60,9 @@ std::vector<ResultComparison> CompareWithPublished(const results::ResultFile& fi
       c.not_comparable = "stand-in for " + original->title + " measured in " + UnitWords(r) + "; the original reports " +
                          UnitWords(*original) + ": no percentage across units";
     else if (scale && !SameUnit(*scale, r.scale)) c.not_comparable = "the stand-in measured in " + *scale + ", not " + r.scale;
-    else if (scale) c.caveat = "stand-in measured in " + *scale + ", published in " + r.scale;
     else if (!results::PhpIsNumeric(mine->value)) c.not_comparable = mine->value.empty() ? "this run failed" : "not a number";
     else if (r.display_format != "BAR_GRAPH") c.not_comparable = "not a bar result";
+    else if (scale) c.caveat = "stand-in measured in " + *scale + ", published in " + r.scale;
     if (c.not_comparable.empty()) {
       double value = results::PhpToNumber(mine->value);
       auto my_stats = results::Summarize(results::NumericTrials(*mine));

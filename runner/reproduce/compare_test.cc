@@ -84,6 +84,14 @@ TEST(Compare, FailedAndForeignUnitEntriesAreNotCompared) {
   EXPECT_EQ(cmp[0].not_comparable, "this run failed");
   EXPECT_EQ(cmp[1].not_comparable, "the stand-in measured in MB/s, not TPS");
   EXPECT_TRUE(cmp[1].versus.empty());
+  // A failed stand-in in a unit like the original's (MiB/s for MB/s): failed, never 0.0 %.
+  results::Entry failed_stand_in = Trials("Me", "", "");
+  failed_stand_in.json = "{\"stand-in\":\"native\\/y-1.0.0 for pts\\/x-1.0\",\"stand-in-scale\":\"TPS\"}";
+  PutEntry(f.results[1], failed_stand_in, std::nullopt);
+  cmp = CompareWithPublished(f, "Me");
+  EXPECT_EQ(cmp[1].not_comparable, "this run failed");
+  EXPECT_TRUE(cmp[1].versus.empty());
+  EXPECT_EQ(ComparisonText(f, "Me", 80).find("0.0%"), std::string::npos) << ComparisonText(f, "Me", 80);
   // Single trials on both sides: a percentage but no noise verdict.
   PutEntry(f.results[0], Trials("Me", "120", ""), std::nullopt);
   cmp = CompareWithPublished(f, "Me");

@@ -119,6 +119,8 @@ ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& c
   return plan;
 }
 
+// Each test: its published title, then one line that begins with what happens to it (run,
+// STAND-IN or CANNOT RUN), so the plan can be read, and grepped, line by line.
 std::string FormatPlan(const results::ResultFile& file, const ReproducePlan& plan) {
   std::string out;
   size_t originals = 0, stand_ins = 0, unavailable = 0;
@@ -130,22 +132,22 @@ std::string FormatPlan(const results::ResultFile& file, const ReproducePlan& pla
     switch (it.kind) {
       case PlanKind::kOriginal:
         ++originals;
-        out += "       run      " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) +
+        out += "run      " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) +
                (it.profile != it.original ? "  (in place of " + it.original + ")" : "") + "\n";
-        if (!it.packages.empty()) out += "                (installs Debian packages " + Join(it.packages, " ") + " first)\n";
+        if (!it.packages.empty()) out += "         (installs Debian packages " + Join(it.packages, " ") + " first)\n";
         if (!it.alternative.empty())
-          out += "                (should installing fail: STAND-IN " + it.alternative[0].profile + ")\n";
+          out += "         (should installing fail: STAND-IN " + it.alternative[0].profile + ")\n";
         break;
       case PlanKind::kStandIn:
         ++stand_ins;
-        out += "       STAND-IN " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) + "\n";
-        out += "                (" + it.stand_in_label + "; original: " + it.reason + ")\n";
-        if (!it.note.empty()) out += "                note: " + it.note + "\n";
-        if (!it.packages.empty()) out += "                (installs Debian packages " + Join(it.packages, " ") + " first)\n";
+        out += "STAND-IN " + it.profile + (it.arguments.empty() ? "" : " " + it.arguments) + "\n";
+        out += "         (" + it.stand_in_label + "; original: " + it.reason + ")\n";
+        if (!it.note.empty()) out += "         note: " + it.note + "\n";
+        if (!it.packages.empty()) out += "         (installs Debian packages " + Join(it.packages, " ") + " first)\n";
         break;
       case PlanKind::kUnavailable:
         ++unavailable;
-        out += "       CANNOT RUN " + it.original + ": " + it.reason + "\n";
+        out += "CANNOT RUN " + it.original + ": " + it.reason + "\n";
         break;
     }
   }

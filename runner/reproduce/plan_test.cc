@@ -123,10 +123,11 @@ TEST(Plan, FormatListsEveryDecision) {
   cat.available = {"pts/fs-mark-1.0.3", "native/sqlite-insert-1.0.0"};
   auto file = SampleFile();
   std::string text = FormatPlan(file, BuildPlan(file, cat, Rules()));
-  EXPECT_NE(text.find("run      pts/fs-mark-1.0.3 -s 1048576 -n 1000  (in place of pts/fs-mark-1.0.0)"),
+  // One line per test begins with what happens to it.
+  EXPECT_NE(text.find("\nrun      pts/fs-mark-1.0.3 -s 1048576 -n 1000  (in place of pts/fs-mark-1.0.0)\n"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("STAND-IN native/sqlite-insert-1.0.0"), std::string::npos) << text;
-  EXPECT_NE(text.find("CANNOT RUN pts/dbench-1.0.0: no profile pts/dbench-1.0.x here"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nSTAND-IN native/sqlite-insert-1.0.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nCANNOT RUN pts/dbench-1.0.0: no profile pts/dbench-1.0.x here\n"), std::string::npos) << text;
   EXPECT_NE(text.find("Plan: 4 tests: 1 original, 2 stand-in, 1 cannot run; 2 derived/refused"), std::string::npos)
       << text;
 }

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 
 namespace ptsn::reproduce {
 

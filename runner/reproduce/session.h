@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/targets/device_safety.h"
+
 namespace ptsn::reproduce {
 
 struct SessionOptions {
@@ -23,6 +25,12 @@ struct SessionOptions {
   bool offline = false;               // --offline (or setting network.offline): caches only
   bool yes = false;                   // --yes: install missing Debian packages without asking
   int width = 79;                     // TERMINAL_WIDTH for the bars
+  // Storage targets (docs/targets.md): "" = this system as it is; "auto" = the published
+  // systems mapped to targets (target_map.h); else a --targets list. --yes also confirms them.
+  std::string targets;
+  uint64_t target_size = 1ull << 30;
+  bool targets_sequential = false;
+  targets::DeviceFlags device;
   // finish-run: the system of the saved result whose missing tests are run (it is continued, not
   // reproduced: no identifier is asked and no "Reproduction of" note is added). "" = reproduce.
   std::string resume_identifier;

@@ -30,6 +30,12 @@ void ObserverList::Message(const std::string& t) {
 void ObserverList::RunFinished(int ok, int failed) {
   for (auto* o : list_) o->RunFinished(ok, failed);
 }
+void ObserverList::TargetReady(const std::string& id, double seconds, const std::string& dir) {
+  for (auto* o : list_) o->TargetReady(id, seconds, dir);
+}
+void ObserverList::TargetRemoved(const std::string& id, double seconds) {
+  for (auto* o : list_) o->TargetRemoved(id, seconds);
+}
 
 Clock SteadyClock() {
   return [] {
@@ -102,6 +108,7 @@ class Progress {
 
 std::string TrialText(const TestHeader& h, const TrialReport& t) {
   std::string s = t.warmup ? "warm-up" : "trial " + std::to_string(t.trial) + " of " + std::to_string(t.of);
+  if (!t.target.empty()) s += " on " + t.target;
   return s + (t.ok ? ": " + LabelledTrialValues(t, h.description) : ": FAILED (" + t.failure + ")");
 }
 
@@ -132,14 +139,25 @@ class PlainPrinter : public RunObserver {
     out_ << "  +" << count << " run(s): " << reason << "\n";
   }
   void TestFinished(const TestHeader&, const TestReport& r) override {
-    if (r.skipped) out_ << "  skipped: " << r.failure << "\n";
-    else if (r.value.empty()) out_ << "  result: FAILED (" << r.failure << ")\n";
-    else out_ << "  result: " << r.value << " " << r.scale << " (" << r.trials << " trials)\n";
+    out_ << (r.target.empty() ? "  " : "  " + r.target + ": ");
+    if (r.skipped) out_ << "skipped: " << r.failure << "\n";
+    else if (r.value.empty()) out_ << "result: FAILED (" << r.failure << ")\n";
+    else out_ << "result: " << r.value << " " << r.scale << " (" << r.trials << " trials)\n";
   }
   void Saved(const std::string& path) override { out_ << "Saved " << path << "\n"; }
   void Message(const std::string& text) override { out_ << text << "\n"; }
   void RunFinished(int ok, int failed) override {
     out_ << ok << " test(s) completed, " << failed << " failed, in " << FormatDuration(progress_.Elapsed()) << "\n";
+  }
+  void TargetReady(const std::string& id, double seconds, const std::string& dir) override {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.2f", seconds);
+    out_ << "Target " << id << ": ready in " << secs << " s (" << dir << ")\n";
+  }
+  void TargetRemoved(const std::string& id, double seconds) override {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.2f", seconds);
+    out_ << "Target " << id << ": removed in " << secs << " s\n";
   }
 
  protected:
@@ -185,6 +203,14 @@ class TtyPrinter : public PlainPrinter {
     ClearLine();
     PlainPrinter::RunFinished(ok, failed);
   }
+  void TargetReady(const std::string& id, double seconds, const std::string& dir) override {
+    ClearLine();
+    PlainPrinter::TargetReady(id, seconds, dir);
+  }
+  void TargetRemoved(const std::string& id, double seconds) override {
+    ClearLine();
+    PlainPrinter::TargetRemoved(id, seconds);
+  }
 
  private:
   void ClearLine() {
@@ -214,6 +240,7 @@ class JsonPrinter : public RunObserver {
   void TrialFinished(const TestHeader& h, const TrialReport& t) override {
     nlohmann::ordered_json j = {{"event", "trial-finished"}, {"test", h.index}, {"trial", t.trial},
                                 {"of", t.of}, {"warmup", t.warmup}, {"ok", t.ok}, {"seconds", t.seconds}};
+    if (!t.target.empty()) j["target"] = t.target;
     if (t.ok) {
       j["value"] = t.value;
       if (!t.values.empty()) {
@@ -232,6 +259,7 @@ class JsonPrinter : public RunObserver {
   void TestFinished(const TestHeader& h, const TestReport& r) override {
     nlohmann::ordered_json j = {{"event", "test-finished"}, {"test", h.index}, {"ok", !r.value.empty()},
                                 {"trials", r.trials}, {"extra_runs", r.extra_runs}};
+    if (!r.target.empty()) j["target"] = r.target;
     if (!r.value.empty()) {
       j["value"] = r.value;
       j["scale"] = r.scale;
@@ -245,6 +273,12 @@ class JsonPrinter : public RunObserver {
   void Message(const std::string& text) override { Emit({{"event", "message"}, {"text", text}}); }
   void RunFinished(int ok, int failed) override {
     Emit({{"event", "run-finished"}, {"tests_ok", ok}, {"tests_failed", failed}});
+  }
+  void TargetReady(const std::string& id, double seconds, const std::string& dir) override {
+    Emit({{"event", "target-ready"}, {"target", id}, {"setup_seconds", seconds}, {"work_dir", dir}});
+  }
+  void TargetRemoved(const std::string& id, double seconds) override {
+    Emit({{"event", "target-removed"}, {"target", id}, {"teardown_seconds", seconds}});
   }
 
  private:

@@ -43,6 +43,7 @@ struct TrialReport {
   std::string failure;   // why it failed
   double seconds = 0;
   std::vector<TrialValue> values;  // the same values with their units (empty: only `value` is known)
+  std::string target;    // the storage target it ran on ("" = no targets)
 };
 
 // "1237.56 MiB/s, 19800.89 IOPS, 442.37 Microseconds (p99 Latency)": each value with its unit and,
@@ -57,6 +58,7 @@ struct TestReport {
   int extra_runs = 0;
   std::string failure;    // "" when a value was produced
   bool skipped = false;
+  std::string target;     // the storage target this report is for ("" = no targets)
 };
 
 class RunObserver {
@@ -71,6 +73,9 @@ class RunObserver {
   virtual void Saved(const std::string& /*path*/) {}
   virtual void Message(const std::string& /*text*/) {}
   virtual void RunFinished(int /*tests_ok*/, int /*tests_failed*/) {}
+  // Storage targets (runner/targets): created before the first test, removed after the last.
+  virtual void TargetReady(const std::string& /*identifier*/, double /*setup_seconds*/, const std::string& /*work_dir*/) {}
+  virtual void TargetRemoved(const std::string& /*identifier*/, double /*teardown_seconds*/) {}
 };
 
 // Fans out to several observers (printer + monitor, ...).
@@ -85,6 +90,8 @@ class ObserverList : public RunObserver {
   void Saved(const std::string& p) override;
   void Message(const std::string& t) override;
   void RunFinished(int ok, int failed) override;
+  void TargetReady(const std::string& id, double seconds, const std::string& dir) override;
+  void TargetRemoved(const std::string& id, double seconds) override;
 
  private:
   std::vector<RunObserver*> list_;

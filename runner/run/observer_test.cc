@@ -74,6 +74,32 @@ TEST(JsonPrinterTest, EveryLineIsAJsonEvent) {
   EXPECT_DOUBLE_EQ(events[5]["t"].get<double>(), 4.0);
 }
 
+TEST(JsonPrinterTest, TargetsAreNamedInTrialsAndTheirLifeIsReported) {
+  FakeClock clock;
+  std::ostringstream out;
+  auto p = MakePrinter(PrinterKind::kJson, out, clock.AsClock());
+  TestHeader h{1, 1, "local/target-write-1.0.0", "Target Write", "", 3, 1};
+  p->TargetReady("plain ext4", 0.25, "/t/.ptsn-targets-1/t1-plain");
+  p->TrialFinished(h, {1, 3, false, true, "120", "", 1, {}, "plain ext4"});
+  p->TestFinished(h, {"120", "MB/s", 3, 0, "", false, "plain ext4"});
+  p->TargetRemoved("plain ext4", 0.125);
+  std::istringstream lines(out.str());
+  std::vector<nlohmann::json> events;
+  for (std::string line; std::getline(lines, line);) events.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0]["event"], "target-ready");
+  EXPECT_EQ(events[0]["setup_seconds"], 0.25);
+  EXPECT_EQ(events[1]["target"], "plain ext4");
+  EXPECT_EQ(events[2]["target"], "plain ext4");
+  EXPECT_EQ(events[3]["event"], "target-removed");
+  EXPECT_EQ(events[3]["teardown_seconds"], 0.125);
+
+  std::ostringstream plain;
+  auto q = MakePrinter(PrinterKind::kPlain, plain, clock.AsClock());
+  q->TrialFinished(h, {2, 3, false, true, "121", "", 1, {}, "fscrypt AES-256-XTS ext4"});
+  EXPECT_EQ(plain.str(), "  trial 2 of 3 on fscrypt AES-256-XTS ext4: 121 [1.00 s]\n");
+}
+
 TEST(PlainPrinterTest, TrialValuesAreLabelledWithTheirUnits) {
   // A disk test reports throughput, IOPS and a p99 latency from one trial: each value says what
   // it is ("1237.56, 19800.89, 442.37" told nothing).

@@ -72,6 +72,20 @@ RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, 
   return c;
 }
 
+results::System TargetSystem(const results::System& base, const sysinfo::SystemReader& reader,
+                             const std::string& identifier, const std::string& test_dir, const std::string& notes) {
+  results::System s = base;
+  s.identifier = identifier;
+  s.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(reader, test_dir));
+  std::string json = sysinfo::SystemNotesJson(reader, test_dir, true);
+  if (json.empty()) s.json.reset();
+  else s.json = json;
+  // This machine's notes (download fallbacks, a reproduction...) first, then the target's set-up.
+  std::string own = base.notes.value_or("");
+  s.notes = own.empty() ? notes : own + " " + notes;
+  return s;
+}
+
 install::FallbackSources FallbackSourcesFrom(const Settings& s, const std::vector<install::CacheLocation>& caches) {
   auto words = [](std::string list) {
     for (char& c : list)

@@ -41,6 +41,12 @@ struct RunSetup {
 RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, const RunSetup& setup,
                         const EnvLookup& env);
 
+// The System of one storage target (runner/targets) in a run across targets: `base` (this
+// machine) with the target's identifier, the Software string's File-System and the disk notes
+// of the target's directory, and its set-up as the Notes text.
+results::System TargetSystem(const results::System& base, const sysinfo::SystemReader& reader,
+                             const std::string& identifier, const std::string& test_dir, const std::string& notes);
+
 // Where moved downloads are looked up (install.fallbacks, install.download_servers or else
 // server.url, install.debian_*), the download-cache directories among `caches`.
 install::FallbackSources FallbackSourcesFrom(const Settings& s, const std::vector<install::CacheLocation>& caches);

@@ -153,3 +153,24 @@ TEST_F(RunSetupTest, InstallWithParentsInstallsTheParentFirstAndEachOnce) {
 
 }  // namespace
 }  // namespace ptsn::run
+
+namespace ptsn::run {
+namespace {
+
+TEST_F(RunSetupTest, TargetSystemDescribesTheTargetsFileSystemOnThisMachine) {
+  Put("sys/proc/mounts", "/dev/vda / ext4 rw,relatime 0 0\n/dev/loop3 /t/.ptsn-targets-9/t1-plain xfs rw,noatime 0 0\n");
+  results::System base;
+  base.identifier = "box";
+  base.hardware = "Processor: Test CPU";
+  base.software = "OS: Debian, File-System: ext4";
+  auto s = TargetSystem(base, *reader_, "plain xfs", "/t/.ptsn-targets-9/t1-plain", "pts-native target plain xfs.");
+  EXPECT_EQ(s.identifier, "plain xfs");
+  EXPECT_EQ(s.hardware, base.hardware);
+  EXPECT_NE(s.software.find("File-System: xfs"), std::string::npos) << s.software;
+  ASSERT_TRUE(s.json);
+  EXPECT_NE(s.json->find("\"disk-mount-options\":\"noatime,rw\""), std::string::npos) << *s.json;
+  EXPECT_EQ(s.notes, "pts-native target plain xfs.");
+}
+
+}  // namespace
+}  // namespace ptsn::run

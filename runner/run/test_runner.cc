@@ -13,6 +13,7 @@
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/strings.h"
+#include "runner/run/round_count.h"
 #include "runner/sysinfo/phodevi_strings.h"
 #include "runner/sysinfo/sysinfo.h"
 
@@ -40,6 +41,17 @@ TestReport ReportOf(const TestRecord& record) {
   }
   report.failure = record.failure;
   return report;
+}
+
+// Adds `key: true` to the JSON of every entry of `record` (the entries are this system's only).
+void MarkEntries(TestRecord& record, const std::string& key) {
+  for (auto& r : record.results)
+    for (auto& e : r.entries) {
+      auto j = nlohmann::ordered_json::parse(e.json.value_or("{}"), nullptr, false);
+      if (!j.is_object()) j = nlohmann::ordered_json::object();
+      j[key] = true;
+      e.json = sysinfo::PhpEscapeSlashes(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    }
 }
 
 }  // namespace
@@ -113,7 +125,9 @@ RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
     scheduled.push_back(ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides));
     estimates.push_back(p.estimated_time_per_run * scheduled.back());
   }
-  observer_.RunStarted(config_.title, config_.system.identifier, estimates);
+  std::vector<std::string> systems;
+  for (const auto& place : config_.places) systems.push_back(place.system.identifier);
+  observer_.RunStarted(config_.title, systems.empty() ? config_.system.identifier : Join(systems, ", "), estimates);
   for (size_t i = 0; i < plan.size(); ++i) {
     const auto& t = plan[i];
     if (exec::InterruptRequested()) {
@@ -131,7 +145,7 @@ RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
     if (!summary.tests.back().skipped && i + 1 < plan.size()) settle_(config_.settle_seconds);
   }
   if (hook_ && !file.results.empty()) {
-    hook_->Finish(file, config_.system.identifier);
+    hook_->Finish(file, MainSystem());
     results::WriteResultFile(summary.composite_path, file);
   }
   observer_.RunFinished(summary.ok(), summary.failed());
@@ -148,10 +162,13 @@ results::ResultFile TestRunner::OpenResultFile(const std::string& path) const {
     file.generated.title = config_.title;
     file.generated.description = config_.description;
   }
-  auto sys = std::find_if(file.systems.begin(), file.systems.end(),
-                          [&](const results::System& s) { return s.identifier == config_.system.identifier; });
-  if (sys == file.systems.end()) {
-    results::System s = config_.system;
+  std::vector<results::System> ours;
+  for (const auto& place : config_.places) ours.push_back(place.system);
+  if (ours.empty()) ours.push_back(config_.system);
+  for (auto s : ours) {
+    auto known = std::find_if(file.systems.begin(), file.systems.end(),
+                              [&](const results::System& existing) { return existing.identifier == s.identifier; });
+    if (known != file.systems.end()) continue;
     if (s.timestamp.empty()) s.timestamp = results::CurrentTimestamp();
     if (!s.notes) s.notes = "";
     file.systems.push_back(s);
@@ -159,19 +176,28 @@ results::ResultFile TestRunner::OpenResultFile(const std::string& path) const {
   return file;
 }
 
-bool TestRunner::AlreadyDone(const results::ResultFile& file, const PlannedTest& t) const {
+std::string TestRunner::TargetOf(const TrialSeries& series) const {
+  return config_.places.empty() ? "" : series.system;
+}
+
+const std::string& TestRunner::MainSystem() const {
+  return config_.places.empty() ? config_.system.identifier : config_.places.front().system.identifier;
+}
+
+bool TestRunner::AlreadyDone(const results::ResultFile& file, const PlannedTest& t, const std::string& system) const {
   for (const auto& r : file.results) {
     if (r.identifier != t.profile.identifier || r.parent) continue;
     if (!StartsWith(r.arguments, t.option.arguments)) continue;
     for (const auto& e : r.entries)
-      if (e.identifier == config_.system.identifier && !e.value.empty()) return true;
+      if (e.identifier == system && !e.value.empty()) return true;
   }
   return false;
 }
 
 TestOutcome TestRunner::RunAndSave(results::ResultFile& file, const PlannedTest& t, const TestHeader& header) {
+  if (!config_.places.empty()) return RunAndSaveOnPlaces(file, t, header);
   TestOutcome outcome{t.profile.identifier, t.option.description};
-  if (AlreadyDone(file, t)) {
+  if (AlreadyDone(file, t, config_.system.identifier)) {
     outcome.skipped = true;
     outcome.failure = "already in " + config_.result_dir + "/composite.xml for " + config_.system.identifier;
     observer_.TestFinished(header, {"", "", 0, 0, outcome.failure, true});
@@ -189,20 +215,77 @@ TestOutcome TestRunner::RunAndSave(results::ResultFile& file, const PlannedTest&
   outcome.failure = record.failure;
   TestReport report = ReportOf(record);
   if (!record.results.empty()) {
-    Save(file, record);
+    Save(file, record, config_.system.identifier);
     observer_.Saved(config_.result_dir + "/composite.xml");
   }
   observer_.TestFinished(header, report);
   return outcome;
 }
 
+TestOutcome TestRunner::RunAndSaveOnPlaces(results::ResultFile& file, const PlannedTest& t, const TestHeader& header) {
+  TestOutcome outcome{t.profile.identifier, t.option.description};
+  // A test that is not a disk test does not depend on the target: once, for the first.
+  bool disk = t.profile.test_type == "Disk";
+  std::vector<const TestPlace*> todo;
+  for (const auto& place : config_.places) {
+    if (!disk && &place != &config_.places.front()) break;
+    if (!AlreadyDone(file, t, place.system.identifier)) todo.push_back(&place);
+  }
+  if (todo.empty()) {
+    outcome.skipped = true;
+    outcome.failure = "already in " + config_.result_dir + "/composite.xml for every target";
+    observer_.TestFinished(header, {"", "", 0, 0, outcome.failure, true});
+    return outcome;
+  }
+  std::vector<TestRecord> records;
+  if (!disk) {
+    records.push_back(RunOne(t, header, nullptr, todo.front()->system.identifier));
+    MarkEntries(records.back(), "target-independent");
+  } else if (config_.places_sequential) {
+    for (const TestPlace* place : todo) {
+      if (exec::InterruptRequested()) break;
+      records.push_back(RunOne(t, header, place));
+    }
+  } else {
+    records = RunOnPlaces(t, header, todo);
+    if (todo.size() > 1)
+      for (auto& record : records) MarkEntries(record, "interleaved");
+  }
+  bool interrupted = exec::InterruptRequested() || records.size() < todo.size();
+  for (const auto& record : records) interrupted |= record.failure == "interrupted";
+  if (interrupted) {  // the unfinished test is not saved, on any target; everything before it is
+    outcome.interrupted = true;
+    outcome.failure = "interrupted";
+    observer_.TestFinished(header, {"", "", 0, 0, "interrupted", false});
+    return outcome;
+  }
+  outcome.ok = true;
+  for (size_t k = 0; k < records.size(); ++k) {
+    const std::string& system = todo[k]->system.identifier;
+    if (!records[k].results.empty()) Save(file, records[k], system);
+    if (!records[k].failure.empty()) {
+      outcome.ok = false;
+      if (outcome.failure.empty()) outcome.failure = system + ": " + records[k].failure;
+    }
+    TestReport report = ReportOf(records[k]);
+    report.target = system;
+    observer_.TestFinished(header, report);
+  }
+  observer_.Saved(config_.result_dir + "/composite.xml");
+  return outcome;
+}
+
 // One test, step by step (test_steps.h). A storage target (issue 22) slots in after
 // PrepareEnvironment: each target gets its own environment (its test directory) and series, and
 // the targets' series are advanced a trial at a time in turn (NextTrial) instead of RunTrials.
-TestRecord TestRunner::RunOne(const PlannedTest& t, const TestHeader& header) {
+TestRecord TestRunner::RunOne(const PlannedTest& t, const TestHeader& header, const TestPlace* place,
+                              const std::string& system) {
   TestEnvironment env = steps_.PrepareEnvironment(t);
   if (!env.failure.empty()) return {{}, "", env.failure};
+  if (place) env = steps_.OnPlace(env, *place, static_cast<size_t>(place - config_.places.data()));
   TrialSeries series = steps_.StartSeries(t, env);
+  if (place) series.system = place->system.identifier;
+  if (!system.empty()) series.system = system;
   if (hook_) hook_->BeforeTest(series.base);
   TestRecord record;
   if (std::string failure = steps_.RunScript(t, "pre", env); !failure.empty()) {
@@ -224,7 +307,7 @@ void TestRunner::RunWarmups(const PlannedTest& t, const TestEnvironment& env, Tr
     if (run.interrupted) series.interrupted = true;
     ParsedTrial parsed = ParseTrial(series, run, false);
     observer_.TrialFinished(header, {w, config_.warmup_runs, true, parsed.failure.empty(), "", parsed.failure,
-                                     run.seconds});
+                                     run.seconds, {}, TargetOf(series)});
     settle_(config_.settle_seconds);
   }
 }
@@ -252,7 +335,7 @@ void TestRunner::NextTrial(const PlannedTest& t, const TestEnvironment& env, Tri
   ParsedTrial parsed = ParseTrial(series, run, !series.ignored_runs.count(number));
   CountTrial(series, run, parsed, Now());
   observer_.TrialFinished(header, {number, series.planned, false, parsed.failure.empty(), parsed.value,
-                                   parsed.failure, run.seconds, parsed.values});
+                                   parsed.failure, run.seconds, parsed.values, TargetOf(series)});
   if (series.interrupted) return;
   if (series.state.runs_done == series.planned) {
     ExtraRunDecision decision = steps_.DecideMoreTrials(series);
@@ -264,19 +347,115 @@ void TestRunner::NextTrial(const PlannedTest& t, const TestEnvironment& env, Tri
   }
 }
 
-void TestRunner::Save(results::ResultFile& file, const TestRecord& record) {
+// One disk test on several targets, trials interleaved: every target's environment and series,
+// pre.sh and warm-ups on each, the rounds, then post.sh and the result of each.
+std::vector<TestRecord> TestRunner::RunOnPlaces(const PlannedTest& t, const TestHeader& header,
+                                                const std::vector<const TestPlace*>& places) {
+  TestEnvironment prepared = steps_.PrepareEnvironment(t);
+  if (!prepared.failure.empty()) return std::vector<TestRecord>(places.size(), TestRecord{{}, "", prepared.failure});
+  std::vector<TestEnvironment> envs;
+  std::vector<TrialSeries> series;
+  for (const TestPlace* place : places) {
+    envs.push_back(steps_.OnPlace(prepared, *place, static_cast<size_t>(place - config_.places.data())));
+    series.push_back(steps_.StartSeries(t, envs.back()));
+    series.back().system = place->system.identifier;
+  }
+  if (hook_) hook_->BeforeTest(series.front().base);  // the monitor samples the whole test
+  std::vector<std::string> pre_failures(places.size());
+  for (size_t k = 0; k < places.size(); ++k) {
+    pre_failures[k] = steps_.RunScript(t, "pre", envs[k]);
+    if (!pre_failures[k].empty()) series[k].planned = 0;  // no trials on this target
+    else RunWarmups(t, envs[k], series[k], header);
+  }
+  RunRounds(t, envs, series, header);
+  std::vector<TestRecord> records;
+  for (size_t k = 0; k < places.size(); ++k) {
+    if (!pre_failures[k].empty()) {
+      records.push_back({{}, "", pre_failures[k]});
+      continue;
+    }
+    std::string post_failure = steps_.RunScript(t, "post", envs[k]);
+    records.push_back(steps_.RecordResult(t, envs[k], series[k], post_failure));
+  }
+  if (hook_) hook_->AfterTest(series.front().base);
+  return records;
+}
+
+// Round after round, one trial on every target that still has trials planned; at the last planned
+// round, whether to add one more on all (round_count.h); interim.sh and a settle before the next.
+void TestRunner::RunRounds(const PlannedTest& t, const std::vector<TestEnvironment>& envs,
+                           std::vector<TrialSeries>& series, const TestHeader& header) {
+  RoundState rounds;
+  rounds.scheduled = series.front().state.scheduled;
+  rounds.values.resize(series.size());
+  for (auto& s : series) {
+    s.started = Now();
+    rounds.names.push_back(s.system);
+  }
+  DynamicRunLimits limits = config_.limits;
+  limits.enabled = limits.enabled && !config_.overrides.force_times_to_run;
+  auto interrupt_all = [&] {
+    for (auto& s : series) s.interrupted = true;
+  };
+  for (int round = 1;; ++round) {
+    bool ran = false;
+    for (size_t k = 0; k < series.size(); ++k) {
+      if (!NeedsMoreTrials(series[k])) continue;
+      if (exec::InterruptRequested()) return interrupt_all();  // Ctrl-C between trials
+      ran = true;
+      TrialRun run = steps_.RunTrial(t, envs[k], *series[k].monitor, round, false);
+      ParsedTrial parsed = ParseTrial(series[k], run, !series[k].ignored_runs.count(round));
+      CountTrial(series[k], run, parsed, Now());
+      rounds.values[k].push_back(parsed.first_value ? results::PhpToNumber(*parsed.first_value) : std::nan(""));
+      if (round > rounds.scheduled) rounds.extra_seconds += run.seconds;
+      observer_.TrialFinished(header, {round, series[k].planned, false, parsed.failure.empty(), parsed.value,
+                                       parsed.failure, run.seconds, parsed.values, series[k].system});
+      if (series[k].interrupted) return interrupt_all();
+    }
+    if (!ran) break;
+    rounds.rounds_done = round;
+    bool more = std::any_of(series.begin(), series.end(), [](const TrialSeries& s) { return NeedsMoreTrials(s); });
+    if (!more) {
+      RoundDecision d = DecideMoreRounds(rounds, limits, config_.paired_ci_goal);
+      for (auto& s : series) {
+        if (s.planned == 0) continue;  // pre.sh failed there
+        if (d.add) {
+          s.planned++;
+          s.runs_added++;
+          s.added_reasons.push_back(d.reason);
+        } else if (!d.stopped_by.empty()) {
+          s.stopped_by = d.stopped_by;
+        }
+      }
+      if (d.add) observer_.RunsAdded(header, 1, d.reason);
+      more = d.add;
+    }
+    if (!more) break;
+    for (size_t k = 0; k < series.size(); ++k) {
+      if (!NeedsMoreTrials(series[k])) continue;
+      if (std::string failure = steps_.RunScript(t, "interim", envs[k]); !failure.empty())
+        series[k].failures.push_back(failure);
+    }
+    settle_(config_.settle_seconds);
+  }
+  std::error_code ec;
+  for (const auto& e : envs) fs::remove(e.trial_output, ec);
+}
+
+void TestRunner::Save(results::ResultFile& file, const TestRecord& record, const std::string& system) {
   for (const auto& r : record.results) AddResult(file, r);
   if (hook_) {
     for (const auto& r : record.results)
-      for (const auto& problem : hook_->Record(file, r, config_.system.identifier)) observer_.Message(problem);
+      for (const auto& problem : hook_->Record(file, r, system)) observer_.Message(problem);
   }
   MakeDirectories(config_.result_dir);
   // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
   std::string env_log =
-      system_logs_saved_ ? std::string() : sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()});
-  system_logs_saved_ = true;
+      !system_logs_saved_.insert(system).second
+          ? std::string()
+          : sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()});
   if (!env_log.empty()) {
-    std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(config_.system.identifier);
+    std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(system);
     MakeDirectories(dir);
     WriteFileAtomically(dir + "/environment-variables", env_log);
   }
@@ -286,7 +465,7 @@ void TestRunner::Save(results::ResultFile& file, const TestRecord& record) {
       if (r.identifier.empty()) continue;  // derived (monitor) results have no log
       std::string dir = config_.result_dir + "/test-logs/" + results::ComparisonHash(r);
       MakeDirectories(dir);
-      WriteFileAtomically(dir + "/" + results::SimplifyForFileHandling(config_.system.identifier) + ".log", record.log);
+      WriteFileAtomically(dir + "/" + results::SimplifyForFileHandling(system) + ".log", record.log);
     }
   }
   results::WriteResultFile(config_.result_dir + "/composite.xml", file);

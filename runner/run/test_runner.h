@@ -7,9 +7,15 @@
 // decide whether to run more, interim.sh before the next), post.sh, record the result.
 // The loop is what talks to the observer and the monitor's hook and settles the system between
 // trials; the steps do none of that.
+// With storage targets (RunConfig::places) RunAndSave hands a disk test to RunOnPlaces: one
+// environment and series per target (OnPlace), pre.sh and warm-ups on each, then RunRounds: one
+// trial on every target in turn per round, and at the last planned round the paired decision on
+// more rounds (round_count.h); post.sh and the result per target. A test that is not a disk test
+// runs once (RunOne), for the first target.
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,20 +55,29 @@ class TestRunner {
 
  private:
   results::ResultFile OpenResultFile(const std::string& path) const;
-  bool AlreadyDone(const results::ResultFile& file, const PlannedTest& t) const;
+  bool AlreadyDone(const results::ResultFile& file, const PlannedTest& t, const std::string& system) const;
   TestOutcome RunAndSave(results::ResultFile& file, const PlannedTest& t, const TestHeader& header);
-  TestRecord RunOne(const PlannedTest& t, const TestHeader& header);
+  TestOutcome RunAndSaveOnPlaces(results::ResultFile& file, const PlannedTest& t, const TestHeader& header);
+  // `place`: run the trials in that target's directory and record them under its System.
+  TestRecord RunOne(const PlannedTest& t, const TestHeader& header, const TestPlace* place = nullptr,
+                    const std::string& system = "");
+  std::vector<TestRecord> RunOnPlaces(const PlannedTest& t, const TestHeader& header,
+                                      const std::vector<const TestPlace*>& places);
+  void RunRounds(const PlannedTest& t, const std::vector<TestEnvironment>& envs, std::vector<TrialSeries>& series,
+                 const TestHeader& header);
   void RunWarmups(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
   void RunTrials(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
   void NextTrial(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
-  void Save(results::ResultFile& file, const TestRecord& record);
+  void Save(results::ResultFile& file, const TestRecord& record, const std::string& system);
+  const std::string& MainSystem() const;  // the run's System, or with targets the first target's
+  std::string TargetOf(const TrialSeries& series) const;  // the target a series runs on ("" = no targets)
 
   RunConfig config_;
   TestSteps steps_;
   RunObserver& observer_;
   TestHook* hook_;
   Settler settle_;
-  bool system_logs_saved_ = false;  // the host environment does not change during a run
+  std::set<std::string> system_logs_saved_;  // systems whose logs are saved: the host environment does not change during a run
 };
 
 // Adds `result`'s entry for `system_identifier` to `file`: into the Result with the same

@@ -13,6 +13,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
+#include "results-xml/statistics.h"
 #include "runner/common/strings.h"
 
 namespace fs = std::filesystem;
@@ -379,6 +380,149 @@ TEST(AutoDescriptionTest, PtsSentenceNamingPtsNative) {
                             "OS: Ubuntu 24.04"),
             "Intel Core i5-7500 testing with a ASUS PRIME B250M-A (1205 BIOS) and Intel HD 630 on Ubuntu 24.04 "
             "via pts-native (Phoronix Test Suite compatible).");
+}
+
+}  // namespace
+}  // namespace ptsn::run
+
+// ---- storage targets (RunConfig::places) ------------------------------------------------------
+
+namespace ptsn::run {
+namespace {
+
+class TargetObserver : public RunObserver {
+ public:
+  std::vector<std::string> trials, finished;
+  std::vector<std::string> added;
+  void TrialFinished(const TestHeader&, const TrialReport& t) override {
+    trials.push_back(std::to_string(t.trial) + " " + t.target + (t.ok ? "" : " failed"));
+  }
+  void RunsAdded(const TestHeader&, int, const std::string& reason) override { added.push_back(reason); }
+  void TestFinished(const TestHeader&, const TestReport& r) override { finished.push_back(r.target + " " + r.value); }
+};
+
+class TargetRunTest : public TestRunnerTest {
+ protected:
+  void SetUp() override {
+    TestRunnerTest::SetUp();
+    profile_.test_type = "Disk";
+    for (const char* id : {"plain ext4", "fscrypt AES-256-XTS ext4", "plain xfs"}) {
+      TestPlace place;
+      place.system = config_.system;
+      place.system.identifier = id;
+      place.system.notes = std::string("pts-native target ") + id + ".";
+      place.test_dir = (root_ / "targets" / id).string();
+      config_.places.push_back(place);
+    }
+  }
+  RunSummary RunTargets(std::vector<PlannedTest> plan) {
+    TestRunner runner(config_, fake_, targets_, nullptr, [this](double) { settles_++; });
+    return runner.Run(plan);
+  }
+  std::vector<std::string> TrialDirs() {
+    std::vector<std::string> dirs;
+    for (const auto& s : fake_.specs)
+      if (s.argv[2].find("exec ./") != std::string::npos)
+        dirs.push_back(s.env.count("PTS_NATIVE_TEST_DIR") ? s.env.at("PTS_NATIVE_TEST_DIR") : "(unset)");
+    return dirs;
+  }
+  TargetObserver targets_;
+};
+
+TEST_F(TargetRunTest, TrialsAreInterleavedRoundByRoundAndEachTargetIsASystem) {
+  config_.overrides.force_times_to_run = 2;
+  auto summary = RunTargets({Test()});
+  EXPECT_EQ(summary.ok(), 1);
+  EXPECT_EQ(targets_.trials, (std::vector<std::string>{"1 plain ext4", "1 fscrypt AES-256-XTS ext4", "1 plain xfs",
+                                                       "2 plain ext4", "2 fscrypt AES-256-XTS ext4", "2 plain xfs"}));
+  std::string a = config_.places[0].test_dir, b = config_.places[1].test_dir, c = config_.places[2].test_dir;
+  EXPECT_EQ(TrialDirs(), (std::vector<std::string>{a, b, c, a, b, c}));
+  auto file = Saved();
+  ASSERT_EQ(file.systems.size(), 3u);
+  EXPECT_EQ(file.systems[1].identifier, "fscrypt AES-256-XTS ext4");
+  EXPECT_EQ(file.systems[1].notes, "pts-native target fscrypt AES-256-XTS ext4.");
+  ASSERT_EQ(file.results.size(), 1u);
+  ASSERT_EQ(file.results[0].entries.size(), 3u);
+  for (const auto& e : file.results[0].entries) {
+    EXPECT_EQ(results::EntryTrials(e).size(), 2u);
+    EXPECT_NE(e.json.value_or("").find("\"interleaved\":true"), std::string::npos) << *e.json;
+  }
+  EXPECT_EQ(targets_.finished.size(), 3u);
+}
+
+TEST_F(TargetRunTest, RoundsAreAddedOnEveryTargetUntilThePairedRatioIsPrecise) {
+  config_.places.pop_back();
+  config_.limits = {true, 2.5, 6, 600};
+  // plain steady at 100, the other alternating 50/60: the ratio never gets to +-2 %.
+  for (int i = 0; i < 6; ++i) {
+    fake_.steps.push_back({"Result: 100"});
+    fake_.steps.push_back({i % 2 ? "Result: 60" : "Result: 50"});
+  }
+  RunTargets({Test()});
+  EXPECT_EQ(targets_.trials.size(), 12u);
+  EXPECT_EQ(targets_.added.size(), 3u);
+  EXPECT_EQ(targets_.added[0].rfind("fscrypt AES-256-XTS ext4: x0.", 0), 0u) << targets_.added[0];
+  auto file = Saved();
+  for (const auto& e : file.results[0].entries) {
+    EXPECT_EQ(results::EntryTrials(e).size(), 6u) << e.identifier;
+    EXPECT_NE(e.json.value_or("").find("\"runs-stopped-by\":\"max_runs\""), std::string::npos) << *e.json;
+  }
+}
+
+TEST_F(TargetRunTest, APreciseRatioNeedsNoExtraRounds) {
+  config_.places.pop_back();
+  for (int i = 0; i < 3; ++i) {
+    fake_.steps.push_back({"Result: " + std::to_string(100 + 10 * i)});  // the machine drifts
+    fake_.steps.push_back({"Result: " + std::to_string(50 + 5 * i)});    // the cost does not
+  }
+  RunTargets({Test()});
+  EXPECT_EQ(targets_.trials.size(), 6u);
+  EXPECT_TRUE(targets_.added.empty());
+}
+
+TEST_F(TargetRunTest, ATestThatIsNotADiskTestRunsOnceForTheFirstTarget) {
+  profile_.test_type = "Processor";
+  RunTargets({Test()});
+  EXPECT_EQ(fake_.Trials(), 3);
+  for (const auto& dir : TrialDirs()) EXPECT_EQ(dir.find("targets"), std::string::npos) << "not in a target: " << dir;
+  auto file = Saved();
+  ASSERT_EQ(file.results[0].entries.size(), 1u);
+  EXPECT_EQ(file.results[0].entries[0].identifier, "plain ext4");
+  EXPECT_NE(file.results[0].entries[0].json.value_or("").find("\"target-independent\":true"), std::string::npos);
+}
+
+TEST_F(TargetRunTest, SequentialIsPtsWayOneTargetAfterTheOther) {
+  config_.places.pop_back();
+  config_.places_sequential = true;
+  config_.overrides.force_times_to_run = 2;
+  RunTargets({Test()});
+  EXPECT_EQ(targets_.trials, (std::vector<std::string>{"1 plain ext4", "2 plain ext4", "1 fscrypt AES-256-XTS ext4",
+                                                       "2 fscrypt AES-256-XTS ext4"}))
+      << "sequential trials are the plain loop's, one target at a time";
+  std::string a = config_.places[0].test_dir, b = config_.places[1].test_dir;
+  EXPECT_EQ(TrialDirs(), (std::vector<std::string>{a, a, b, b}));
+  EXPECT_EQ(Saved().results[0].entries.size(), 2u);
+}
+
+TEST_F(TargetRunTest, AFailingTargetIsRecordedWithItsErrorAndTheOthersKeepTheirValues) {
+  config_.places.pop_back();
+  config_.overrides.force_times_to_run = 2;
+  fake_.steps = {{"Result: 100"}, {"", 1}, {"Result: 101"}, {"", 1}};
+  auto summary = RunTargets({Test()});
+  EXPECT_EQ(summary.failed(), 1);
+  auto file = Saved();
+  ASSERT_EQ(file.results[0].entries.size(), 2u);
+  EXPECT_EQ(file.results[0].entries[0].value, "101");  // PTS: integer trials give an integer mean
+  EXPECT_EQ(file.results[0].entries[1].value, "");
+  EXPECT_NE(file.results[0].entries[1].json.value_or("").find("non-zero exit status"), std::string::npos);
+}
+
+TEST_F(TargetRunTest, WhatIsSavedForATargetIsNotRunAgain) {
+  config_.overrides.force_times_to_run = 1;
+  RunTargets({Test()});
+  int before = fake_.Trials();
+  RunTargets({Test()});
+  EXPECT_EQ(fake_.Trials(), before);
 }
 
 }  // namespace

@@ -184,9 +184,17 @@ TestEnvironment TestSteps::PrepareEnvironment(const PlannedTest& t) const {
   return e;
 }
 
+TestEnvironment TestSteps::OnPlace(const TestEnvironment& env, const TestPlace& place, size_t index) const {
+  TestEnvironment e = env;
+  e.env["PTS_NATIVE_TEST_DIR"] = place.test_dir;
+  e.log_base += "-target" + std::to_string(index + 1);
+  return e;
+}
+
 TrialSeries TestSteps::StartSeries(const PlannedTest& t, const TestEnvironment& env) const {
   const auto& p = t.profile;
   TrialSeries s;
+  s.system = config_.system.identifier;
   s.base = TestResultBase(t);
   s.session.emplace(p.results, profile::ParseContextFor(p, t.option.arguments, t.option.description));
   // The disk sensors (hdd.*-speed) watch the disk holding the directory the test runs in.
@@ -342,7 +350,7 @@ TestRecord TestSteps::RecordResult(const PlannedTest& t, const TestEnvironment& 
     record.failure = "interrupted";
     return record;
   }
-  const std::string& system = config_.system.identifier;
+  const std::string& system = series.system;
   for (const auto& r : series.session->Results()) {
     results::Result result = series.base;
     result.arguments = r.arguments;

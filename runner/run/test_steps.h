@@ -28,6 +28,7 @@
 #include "runner/run/result_monitor.h"
 #include "runner/run/run_count.h"
 #include "runner/run/run_plan.h"
+#include "runner/run/test_place.h"
 
 namespace ptsn::run {
 
@@ -48,6 +49,12 @@ struct RunConfig {
   double default_timeout = 3600;  // when the profile has no estimate
   std::string exec_prepend;       // TEST_EXEC_PREPEND
   double minimal_test_time = 2;   // a sys.time trial shorter than this gives no value (PTS MinimalTestTime)
+  // Storage targets (run_targets.h), each with its System: disk tests run on every one, their
+  // trials interleaved round by round (`places_sequential`: all of one target's trials, then the
+  // next's, PTS's way); other tests run once, for the first. Empty: `system`, usual directories.
+  std::vector<TestPlace> places;
+  bool places_sequential = false;
+  double paired_ci_goal = 2;      // run.paired_ci_goal: rounds are added until each ratio is known to +- this %
 };
 
 // Where a test's scripts run and what they see. Today one per test, in its install directory.
@@ -66,6 +73,7 @@ struct TestEnvironment {
 // reads, and the logs and failures that go into the result. Plain data (movable, not copyable):
 // one per series of trials, advanced one trial at a time.
 struct TrialSeries {
+  std::string system;    // the System identifier its entries are recorded under
   results::Result base;  // the test's Result without entries (identifier, title, arguments...)
   std::optional<profile::ParseSession> session;
   std::unique_ptr<ResultMonitor> monitor;  // <SystemMonitor> results (sys.time...)
@@ -131,6 +139,9 @@ class TestSteps {
   TestSteps(const RunConfig& config, exec::ProcessRunner& processes) : config_(config), processes_(processes) {}
 
   TestEnvironment PrepareEnvironment(const PlannedTest& t) const;
+  // The environment of the test's trials on storage target `index` of the run: its directory is
+  // the test directory (PTS_NATIVE_TEST_DIR); its logs have names of their own.
+  TestEnvironment OnPlace(const TestEnvironment& env, const TestPlace& place, size_t index) const;
   TrialSeries StartSeries(const PlannedTest& t, const TestEnvironment& env) const;
   // pre.sh, interim.sh or post.sh (`kind` "pre"...): the profile's own, then each parent's.
   // Returns why one failed, "" when all passed.

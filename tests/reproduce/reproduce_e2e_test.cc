@@ -12,7 +12,7 @@
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
-#include "runner/client/client.h"
+#include "runner/client/ob_client.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
@@ -199,7 +199,7 @@ TEST(ReproduceE2E, RunIdAgainstALoopbackServer) {
   std::string new_id = LastLine(o2);
   ASSERT_EQ(new_id.size(), 22u) << o2;
   EXPECT_NE(new_id, id);
-  EXPECT_EQ(client::CloneResult(server.url(), new_id), ReadFile(saved));
+  EXPECT_EQ(client::ObClient({server.url()}, false).CloneResult(new_id).value.composite_xml, ReadFile(saved));
 
   // Running again resumes: nothing is left, the file keeps one entry per result.
   auto [c3, o3] = Shell(env + run + " --skip-unavailable");

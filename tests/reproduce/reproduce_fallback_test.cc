@@ -184,7 +184,7 @@ TEST_F(ReproduceFallback, OriginalsRunWithMovedDownloadsAndInstalledPackages) {
   // from the archive by its SHA256 and named in the System Notes.
   auto r = Run("run pub --non-interactive --yes");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("run      local/popt-1.0.0\n                (installs Debian packages libpopt-dev first)"),
+  EXPECT_NE(r.output.find("run      local/popt-1.0.0\n         (installs Debian packages libpopt-dev first)"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("(should installing fail: STAND-IN local/popt-standin-1.0.0)"), std::string::npos) << r.output;

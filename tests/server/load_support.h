@@ -16,7 +16,7 @@
 #include <random>
 #include <thread>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/result_id.h"
 #include "server/testing/pg_schema.h"
 #include "server/testing/sample_result.h"

@@ -1,4 +1,4 @@
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 
 #include <bzlib.h>
 #include <libdeflate.h>

@@ -1,0 +1,43 @@
+#include "runner/cli/target_flags.h"
+
+#include <iostream>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+#include "runner/workloads/units.h"
+
+namespace ptsn::cli {
+
+TargetFlags ReadTargetFlags(const Args& args) {
+  TargetFlags f;
+  f.list = args.Value("--targets");
+  if (auto size = args.Value("--target-size")) {
+    f.size = workloads::ParseSize(*size, "--target-size");
+    if (f.size < (64ull << 20)) throw Error("--target-size " + *size + ": at least 64m (a file system needs room)");
+  }
+  f.device.device = args.Value("--device");
+  f.device.destroy_data_on = args.Value("--destroy-data-on");
+  if (!f.list)
+    for (const auto& option : {"--target-size", "--device", "--destroy-data-on"})
+      if (args.Has(option)) throw Error(std::string(option) + " needs --targets (e.g. --targets plain,fscrypt)");
+  return f;
+}
+
+targets::TargetOptions ConfirmTargetOptions(targets::TargetSystem& sys, const TargetFlags& flags,
+                                            const std::string& test_dir, bool can_ask) {
+  targets::TargetOptions o;
+  o.test_dir = test_dir;
+  o.size = flags.size;
+  targets::AskToType ask;
+  if (can_ask)
+    ask = [](const std::string& question) -> std::optional<std::string> {
+      std::cout << question << std::flush;
+      std::string line;
+      if (!std::getline(std::cin, line)) return std::nullopt;
+      return line;
+    };
+  o.device = targets::ConfirmedDevice(sys, flags.device, ask);
+  return o;
+}
+
+}  // namespace ptsn::cli

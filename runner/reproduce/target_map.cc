@@ -1,0 +1,104 @@
+#include "runner/reproduce/target_map.h"
+
+#include <algorithm>
+
+#include "runner/common/strings.h"
+#include "runner/sysinfo/phodevi_strings.h"
+
+namespace ptsn::reproduce {
+
+namespace {
+
+bool Has(const std::string& haystack, std::initializer_list<const char*> needles) {
+  for (const char* n : needles)
+    if (haystack.find(n) != std::string::npos) return true;
+  return false;
+}
+
+TargetProposal Propose(const results::System& s) {
+  TargetProposal p;
+  p.published = s.identifier;
+  std::string id = ToLower(s.identifier);
+  std::string text = id + " " + ToLower(s.software) + " " + ToLower(s.notes.value_or(""));
+  using targets::Kind;
+  if (Has(text, {"ecryptfs", "home encryption", "encrypted home", "fscrypt", "file-based encryption"})) {
+    p.spec.kind = Kind::kFscrypt;
+    p.reason = Has(text, {"fscrypt"}) ? "fscrypt" : "eCryptfs -> fscrypt (the kernel's file-system encryption)";
+  } else if (Has(text, {"dmcrypt", "dm-crypt", "luks", "full-disk encryption", "full disk encryption",
+                        "disk encryption", "encrypted lvm", "whole-disk"})) {
+    p.spec.kind = Kind::kDmCrypt;
+    p.reason = "dm-crypt";
+  } else {
+    p.spec.kind = Kind::kPlain;
+    p.reason = Has(id, {"no encryption", "unencrypted", "plain"}) ? "no encryption -> plain"
+                                                                    : "no encryption named -> plain";
+  }
+  bool stock = Has(id, {"stock", "generic", "no aes-ni", "without aes-ni", "aes-ni off"});
+  bool aesni = !stock && Has(id, {"aes-ni", "aesni"});
+  if (stock && p.spec.kind == Kind::kDmCrypt) {
+    p.spec.impl = "generic";
+    p.reason += ", stock -> the generic AES (capi:xts(aes-generic))";
+  } else if (stock && p.spec.kind == Kind::kFscrypt) {
+    p.caveat = "fscrypt cannot choose its AES implementation: runs with the kernel's";
+  } else if (aesni) {
+    p.reason += ", AES-NI -> the kernel's choice (the accelerated driver where the CPU has one)";
+  }
+  std::string fs = ToLower(sysinfo::ComponentValue(s.software, "File-System"));
+  fs = fs.substr(0, fs.find(' '));
+  if (fs == "xfs" || fs == "btrfs") {
+    if (p.spec.kind == Kind::kFscrypt) p.caveat += std::string(p.caveat.empty() ? "" : "; ") + fs + " -> ext4 (fscrypt)";
+    else p.spec.fs = fs;
+  } else if (!fs.empty() && fs != "ext4") {
+    p.caveat += std::string(p.caveat.empty() ? "" : "; ") + "file system " + fs + " -> ext4";
+  }
+  return p;
+}
+
+}  // namespace
+
+TargetMapping ProposeTargets(const results::ResultFile& file,
+                             const std::function<std::string(const targets::TargetSpec&)>& why_unavailable) {
+  TargetMapping m;
+  for (const auto& s : file.systems) m.proposals.push_back(Propose(s));
+  bool has_plain = std::any_of(m.proposals.begin(), m.proposals.end(),
+                               [](const TargetProposal& p) { return p.spec.kind == targets::Kind::kPlain; });
+  if (!has_plain) {
+    TargetProposal reference;
+    reference.reason = "added: the unencrypted reference the others are compared with";
+    m.proposals.insert(m.proposals.begin(), reference);
+  }
+  std::vector<std::string> seen;
+  for (auto& p : m.proposals) {
+    p.unavailable = why_unavailable ? why_unavailable(p.spec) : "";
+    std::string id = p.spec.Identifier();
+    if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+    seen.push_back(id);
+    if (p.unavailable.empty()) m.targets.push_back(p.spec);
+    else m.unavailable.push_back(id + ": " + p.unavailable);
+  }
+  // The reference first: a plain target mapped from a published system moves to the front.
+  std::stable_partition(m.targets.begin(), m.targets.end(),
+                        [](const targets::TargetSpec& t) { return t.kind == targets::Kind::kPlain; });
+  return m;
+}
+
+std::string FormatTargetMapping(const TargetMapping& m) {
+  size_t width = 0;
+  for (const auto& p : m.proposals) width = std::max(width, p.published.size());
+  std::string out = "Targets (--targets auto), from the published systems:\n";
+  for (const auto& p : m.proposals) {
+    std::string name = p.published.empty() ? "(reference)" : p.published;
+    name.resize(std::max(width, name.size()), ' ');
+    out += "  " + name + "  ->  " + p.spec.Identifier() + "  (" + p.reason + ")";
+    if (!p.caveat.empty()) out += "; " + p.caveat;
+    if (!p.unavailable.empty()) out += "; NOT AVAILABLE HERE: " + p.unavailable;
+    out += "\n";
+  }
+  std::vector<std::string> ids;
+  for (const auto& t : m.targets) ids.push_back(t.Identifier());
+  out += "Will create " + std::to_string(m.targets.size()) + " target" + (m.targets.size() == 1 ? "" : "s") +
+         (ids.empty() ? "" : ": " + Join(ids, ", ")) + "\n";
+  return out;
+}
+
+}  // namespace ptsn::reproduce

@@ -1,0 +1,41 @@
+// `run <ID> --targets auto`: the storage set-ups a published result compared, read from its
+// systems' identifiers, software strings and notes, turned into targets this machine can make:
+// eCryptfs / home encryption -> fscrypt (the kernel's file-system encryption that succeeded it),
+// dm-crypt / LUKS / LVM / full-disk encryption -> dm-crypt, no encryption -> plain; "AES-NI"
+// keeps the kernel's (accelerated) implementation, "Stock"/"generic" asks for the generic one
+// where the target can choose (dm-crypt) and says so where it cannot (fscrypt); the file system
+// from "File-System:". Systems that map to the same target share it. When no published system is
+// unencrypted, a plain target comes first as the reference the others are compared with.
+// Pure: what this machine can create is asked through `why_unavailable`.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "results-xml/result_file.h"
+#include "runner/targets/target_spec.h"
+
+namespace ptsn::reproduce {
+
+struct TargetProposal {
+  std::string published;       // the published System identifier ("" for the added reference)
+  targets::TargetSpec spec;    // what stands for it here
+  std::string reason;          // "eCryptfs -> fscrypt", "no encryption named -> plain"
+  std::string caveat;          // what the target cannot match ("" = none)
+  std::string unavailable;     // why it cannot be made here ("" = it can)
+};
+
+struct TargetMapping {
+  std::vector<TargetProposal> proposals;    // one per published system, plus the reference
+  std::vector<targets::TargetSpec> targets;  // the distinct available targets, reference first
+  std::vector<std::string> unavailable;      // distinct targets that cannot be made here, with why
+};
+
+TargetMapping ProposeTargets(const results::ResultFile& file,
+                             const std::function<std::string(const targets::TargetSpec&)>& why_unavailable);
+
+// The mapping as the plan shows it.
+std::string FormatTargetMapping(const TargetMapping& mapping);
+
+}  // namespace ptsn::reproduce

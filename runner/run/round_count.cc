@@ -1,0 +1,59 @@
+#include "runner/run/round_count.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "results-xml/statistics.h"
+
+namespace ptsn::run {
+
+namespace {
+
+std::string Percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", v);
+  return buf;
+}
+
+}  // namespace
+
+RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent) {
+  RoundDecision d;
+  if (!limits.enabled || s.values.size() < 2 || s.rounds_done < s.scheduled) return d;
+  std::vector<std::string> wanting;
+  for (size_t k = 1; k < s.values.size(); ++k) {
+    // Rounds in which both the reference and this target gave a value.
+    std::vector<double> ref, other;
+    for (size_t i = 0; i < s.values[0].size() && i < s.values[k].size(); ++i)
+      if (!std::isnan(s.values[0][i]) && !std::isnan(s.values[k][i])) {
+        ref.push_back(s.values[0][i]);
+        other.push_back(s.values[k][i]);
+      }
+    // Mostly failing trials will not get better by running more of them.
+    if (static_cast<int>(ref.size()) * 2 < s.rounds_done) continue;
+    std::string name = k < s.names.size() ? s.names[k] : "target " + std::to_string(k + 1);
+    auto r = results::PairRatio(ref, other);
+    if (!r) {
+      wanting.push_back(name + ": fewer than 2 paired rounds");
+    } else if (r->half_width_percent() > ci_goal_percent) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "x%.3f", r->ratio);
+      wanting.push_back(name + ": " + ratio + " +-" + Percent(r->half_width_percent()) + " (goal +-" +
+                        Percent(ci_goal_percent) + ")");
+    }
+  }
+  if (wanting.empty()) return d;
+  std::string reason;
+  for (const auto& w : wanting) reason += (reason.empty() ? "" : "; ") + w;
+  if (s.rounds_done >= limits.max_runs) {
+    d.stopped_by = "max_runs";
+  } else if (s.extra_seconds >= limits.time_budget_seconds) {
+    d.stopped_by = "time_budget";
+  } else {
+    d.add = true;
+  }
+  d.reason = reason;
+  return d;
+}
+
+}  // namespace ptsn::run

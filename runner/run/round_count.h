@@ -1,0 +1,35 @@
+// How many rounds a test runs on several targets with its trials interleaved (round 1 on every
+// target, then round 2 ...). The scheduled count is PTS's (ScheduledRuns); after it, rounds are
+// added while some target's paired ratio to the first target is not yet known to the precision
+// asked (run.paired_ci_goal: the half-width of its 95 % interval, in percent), within the same
+// bounds as PTS's dynamic run count (run.max_runs, run.time_budget; FORCE_TIMES_TO_RUN or
+// run.dynamic_run_count=false turn it off). Every target gets the same number of rounds, so every
+// trial has its pair.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runner/run/run_count.h"
+
+namespace ptsn::run {
+
+struct RoundState {
+  int scheduled = 0;    // ScheduledRuns()
+  int rounds_done = 0;  // rounds run so far (a failed trial still counts its round)
+  // Per target (the first is the reference): the first result's trial values, by round; NaN
+  // where that round's trial gave no value.
+  std::vector<std::vector<double>> values;
+  std::vector<std::string> names;  // target identifiers, for the reason
+  double extra_seconds = 0;        // time spent on rounds beyond `scheduled`
+};
+
+struct RoundDecision {
+  bool add = false;        // run one more round on every target
+  std::string reason;      // "fscrypt AES-256-XTS ext4: x0.083 +-3.1 % (goal +-2 %)"
+  std::string stopped_by;  // a bound that stopped a round that was wanted: "max_runs", "time_budget"
+};
+
+RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent);
+
+}  // namespace ptsn::run

@@ -1,0 +1,62 @@
+#include "runner/run/round_count.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace ptsn::run {
+namespace {
+
+RoundState State(std::vector<std::vector<double>> values) {
+  RoundState s;
+  s.scheduled = 3;
+  s.rounds_done = static_cast<int>(values[0].size());
+  s.values = std::move(values);
+  s.names = {"plain ext4", "fscrypt AES-256-XTS ext4"};
+  return s;
+}
+
+TEST(RoundCount, AddsRoundsUntilThePairedRatioIsPreciseEnough) {
+  DynamicRunLimits limits;
+  // Noisy machine, steady cost: round ratios 0.50, 0.55, 0.45 -> far from +-2 %.
+  auto d = DecideMoreRounds(State({{100, 100, 100}, {50, 55, 45}}), limits, 2);
+  EXPECT_TRUE(d.add);
+  EXPECT_EQ(d.reason, "fscrypt AES-256-XTS ext4: x0.498 +-25.2 % (goal +-2.0 %)");
+  // Steady ratio although the machine drifts fourfold: done after the scheduled rounds.
+  d = DecideMoreRounds(State({{400, 200, 100}, {200, 100, 50}}), limits, 2);
+  EXPECT_FALSE(d.add);
+  EXPECT_EQ(d.reason, "");
+}
+
+TEST(RoundCount, NothingBeforeTheScheduledRoundsOrWithOneTargetOrWhenOff) {
+  DynamicRunLimits limits;
+  RoundState s = State({{100, 100}, {50, 60}});
+  EXPECT_FALSE(DecideMoreRounds(s, limits, 2).add);  // 2 of 3 scheduled rounds done
+  EXPECT_FALSE(DecideMoreRounds(State({{100, 90, 110}}), limits, 2).add);
+  limits.enabled = false;  // FORCE_TIMES_TO_RUN
+  EXPECT_FALSE(DecideMoreRounds(State({{100, 100, 100}, {50, 55, 45}}), limits, 2).add);
+}
+
+TEST(RoundCount, BoundsStopItAndSaySo) {
+  DynamicRunLimits limits;
+  limits.max_runs = 3;
+  auto d = DecideMoreRounds(State({{100, 100, 100}, {50, 55, 45}}), limits, 2);
+  EXPECT_FALSE(d.add);
+  EXPECT_EQ(d.stopped_by, "max_runs");
+  limits.max_runs = 20;
+  RoundState s = State({{100, 100, 100}, {50, 55, 45}});
+  s.extra_seconds = 601;
+  EXPECT_EQ(DecideMoreRounds(s, limits, 2).stopped_by, "time_budget");
+}
+
+TEST(RoundCount, FailedTrialsArePairedOutAndAFailingTargetStopsAsking) {
+  DynamicRunLimits limits;
+  double nan = std::nan("");
+  auto d = DecideMoreRounds(State({{100, nan, 100}, {50, 50, nan}}), limits, 2);
+  EXPECT_FALSE(d.add) << "one usable pair of three rounds: more rounds of a failing test do not help";
+  d = DecideMoreRounds(State({{100, 100, 100, nan}, {50, 51, 49, 50}}), limits, 2);
+  EXPECT_TRUE(d.add);
+}
+
+}  // namespace
+}  // namespace ptsn::run

@@ -1,0 +1,48 @@
+#include "runner/run/run_targets.h"
+
+#include "results-xml/export_compare.h"
+#include "runner/common/error.h"
+#include "runner/run/run_setup.h"
+
+namespace ptsn::run {
+
+RunTargets::RunTargets(std::unique_ptr<targets::TargetSystem> sys, const std::string& ledger_dir,
+                       targets::TargetOptions options, RunObserver& observer)
+    : session_(std::move(sys), ledger_dir, std::move(options)), observer_(observer) {
+  for (const auto& line : session_.cleanup().released) observer_.Message("Cleaned up: " + line);
+  for (const auto& line : session_.cleanup().problems) observer_.Message("Could not clean up: " + line);
+}
+
+RunTargets::~RunTargets() {
+  if (!removed_) Remove();
+}
+
+std::vector<TestPlace> RunTargets::Create(const std::vector<targets::TargetSpec>& specs,
+                                          const results::System& base, const sysinfo::SystemReader& reader) {
+  std::vector<TestPlace> places;
+  for (const auto& spec : specs) {
+    targets::Target& t = session_.set().Create(spec);  // throws; the destructor removes the others
+    observer_.TargetReady(t.identifier, t.setup_seconds, t.work_dir);
+    places.push_back({TargetSystem(base, reader, t.identifier, t.work_dir, t.NotesText()), t.work_dir});
+  }
+  return places;
+}
+
+bool RunTargets::Remove() {
+  removed_ = true;
+  auto problems = session_.set().RemoveAll();
+  for (const auto& [identifier, seconds] : session_.set().teardown_seconds()) observer_.TargetRemoved(identifier, seconds);
+  for (const auto& p : problems) observer_.Message("Not released (the next run will try again): " + p);
+  return problems.empty();
+}
+
+std::string PairedTargetView(const results::ResultFile& file, const std::vector<TestPlace>& places) {
+  if (places.size() < 2) return "";
+  results::ResultFile ours = file;
+  ours.systems.clear();
+  for (const auto& p : places) ours.systems.push_back(p.system);
+  return "Each target against " + places.front().system.identifier + " (paired by round, 95 % interval):\n" +
+         results::ComparisonToText(results::CompareResultFiles({ours}, {""}, results::CompareMode::kPaired));
+}
+
+}  // namespace ptsn::run

@@ -1,0 +1,44 @@
+// The storage targets of one run (--targets): created before the run loop starts, each handed to
+// the loop as a TestPlace with its own System (identifier, file system, set-up notes), released
+// after the loop ends — or when this object is destroyed by an exception or after Ctrl-C. What a
+// dead earlier run left is released first. `run`, `batch-run` and `run <ID>` share it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runner/run/observer.h"
+#include "runner/run/test_place.h"
+#include "runner/sysinfo/system_reader.h"
+#include "runner/targets/session.h"
+#include "runner/targets/target_spec.h"
+
+namespace ptsn::run {
+
+class RunTargets {
+ public:
+  // Releases what dead runs left (reported through the observer's Message) and prepares the set.
+  RunTargets(std::unique_ptr<targets::TargetSystem> sys, const std::string& ledger_dir,
+             targets::TargetOptions options, RunObserver& observer);
+  ~RunTargets();
+
+  // Creates every target in order; the first that cannot be made stops it all (the others are
+  // released) with ptsn::Error naming it.
+  std::vector<TestPlace> Create(const std::vector<targets::TargetSpec>& specs, const results::System& base,
+                                const sysinfo::SystemReader& reader);
+  // Releases everything; problems (kept in the ledger for the next run) go to the observer.
+  // True when everything was released.
+  bool Remove();
+
+ private:
+  targets::TargetSession session_;
+  RunObserver& observer_;
+  bool removed_ = false;
+};
+
+// The paired view of a run across targets: each target against the first, round by round
+// (compare-results --paired restricted to the targets' Systems).
+std::string PairedTargetView(const results::ResultFile& file, const std::vector<TestPlace>& places);
+
+}  // namespace ptsn::run

@@ -1,0 +1,49 @@
+// What /proc/crypto says about the kernel's cipher implementations: which driver the kernel picks
+// for an algorithm (the highest priority whose self-test passed), and how a user's choice of
+// implementation ("generic", "aesni", a driver name) becomes a kernel crypto API name that
+// dm-crypt's "capi:" cipher form accepts. Pure functions of the file's text.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptsn::targets {
+
+struct CryptoAlgorithm {
+  std::string name;    // "xts(aes)"
+  std::string driver;  // "xts-aes-aesni", "xts(ecb(aes-generic))"
+  std::string module;  // "aesni_intel", "kernel"
+  std::string type;    // "skcipher", "cipher", ...
+  int priority = 0;
+  bool selftest_passed = true;
+};
+
+std::vector<CryptoAlgorithm> ParseProcCrypto(std::string_view text);
+
+// The driver the kernel gives a user of `name` now (highest priority, self-test passed);
+// nullptr when /proc/crypto has no instance of it yet (templates are instantiated on first use).
+const CryptoAlgorithm* PreferredDriver(const std::vector<CryptoAlgorithm>& all, std::string_view name);
+
+// The driver of `name` whose driver name contains `hint` (the implementation a capi: spec chose),
+// else PreferredDriver(); nullptr when there is none.
+const CryptoAlgorithm* DriverInUse(const std::vector<CryptoAlgorithm>& all, std::string_view name,
+                                   std::string_view hint);
+
+// The drivers of the single-block "aes" cipher ("aes-generic, aes-aesni"), for messages.
+std::string AesCipherDrivers(const std::vector<CryptoAlgorithm>& all);
+
+// A chosen implementation of AES-XTS for dm-crypt.
+struct Implementation {
+  std::string capi_algorithm;  // "xts(aes-generic)" or "xts-aes-aesni"; "" = the kernel's choice
+  std::string driver_hint;     // how its driver shows in /proc/crypto ("aes-generic", "xts-aes-aesni")
+  std::string error;           // why it cannot be chosen here ("" = fine)
+};
+
+// "" -> the kernel's choice; "generic" -> the portable C cipher under the xts template;
+// "aesni" -> xts-aes-aesni (else the aes-aesni cipher under the template); any other word is a
+// driver name: an xts(aes) driver is used whole, an aes cipher driver under the xts template.
+// A driver /proc/crypto does not list gives an error naming the drivers it does list.
+Implementation ResolveImplementation(const std::vector<CryptoAlgorithm>& all, const std::string& impl);
+
+}  // namespace ptsn::targets

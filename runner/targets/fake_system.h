@@ -1,0 +1,170 @@
+// A TargetSystem for tests: keeps the state a machine would (files, loop devices, mappings, mounts,
+// keys) in maps, logs every call that changes something, and fails the call whose log line
+// starts with `fail_on`. Root, every program and every kernel feature are present unless a test
+// says otherwise.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+#include "runner/targets/system.h"
+
+namespace ptsn::targets::testing {
+
+class FakeSystem : public TargetSystem {
+ public:
+  bool root = true;
+  std::set<std::string> missing_programs;
+  std::set<std::string> missing_paths;  // e.g. "/dev/mapper/control"
+  std::map<std::string, std::string> texts = {
+      {"/proc/filesystems", "nodev\tproc\n\text4\n\txfs\n\tbtrfs\n"},
+      {"/proc/misc", "237 loop-control\n236 device-mapper\n"},
+      {"/proc/crypto",
+       "name         : aes\ndriver       : aes-generic\nmodule       : kernel\npriority     : 100\nselftest     : "
+       "passed\ntype         : cipher\n\nname         : aes\ndriver       : aes-aesni\nmodule       : aesni_intel\n"
+       "priority     : 300\nselftest     : passed\ntype         : cipher\n\nname         : xts(aes)\ndriver       : "
+       "xts-aes-aesni\nmodule       : aesni_intel\npriority     : 401\nselftest     : passed\ntype         : "
+       "skcipher\n\n"},
+  };
+  uint64_t free_bytes = 100ull << 30;
+  uint64_t device_bytes = 4ull << 30;
+  std::string fail_on;                  // a log prefix: that call throws
+  std::map<int, std::string> live_pids;  // pid -> start time
+  std::vector<std::string> log;
+
+  // State
+  std::set<std::string> files, dirs;
+  std::map<std::string, std::string> loops;     // device -> backing
+  std::map<std::string, std::string> mounts;    // dir -> device
+  std::set<std::string> mappings;
+  std::map<std::string, std::string> keys;      // identifier -> mount dir
+  std::vector<std::string> inputs;              // what programs got on stdin
+  int next_loop = 0, next_key = 0;
+
+  bool IsRoot() override { return root; }
+  std::optional<std::string> FindProgram(const std::string& p) override {
+    if (missing_programs.count(p)) return std::nullopt;
+    return "/usr/sbin/" + p;
+  }
+  std::optional<std::string> ReadText(const std::string& path) override {
+    if (auto it = texts.find(path); it != texts.end()) return it->second;
+    if (StartsWith(path, "/sys/block/loop") && EndsWith(path, "/loop/dio")) return std::string("1\n");
+    return std::nullopt;
+  }
+  bool Exists(const std::string& path) override {
+    if (missing_paths.count(path)) return false;
+    if (StartsWith(path, "/dev/mapper/") && path != "/dev/mapper/control") return mappings.count(path.substr(12)) > 0;
+    if (files.count(path) || dirs.count(path)) return true;
+    return StartsWith(path, "/dev/") || StartsWith(path, "/sys/");
+  }
+  uint64_t FreeBytes(const std::string&) override { return free_bytes; }
+  uint64_t BlockDeviceBytes(const std::string& device) override {
+    Step("device-size " + device);
+    return device_bytes;
+  }
+  std::string busy_reason;  // DeviceBusy()
+  std::string DeviceBusy(const std::string&) override { return busy_reason; }
+  std::optional<Mounted> MountAt(const std::string& dir) override {
+    auto it = mounts.find(dir);
+    if (it == mounts.end()) return std::nullopt;
+    return Mounted{it->second, "ext4", "rw,relatime"};
+  }
+  std::vector<std::string> MountsUnder(const std::string& dir) override {
+    std::vector<std::string> out;
+    for (const auto& [d, dev] : mounts)
+      if (d == dir || StartsWith(d, dir + "/")) out.push_back(d);
+    return out;
+  }
+  bool ProcessAlive(int pid, const std::string& start) override {
+    auto it = live_pids.find(pid);
+    return it != live_pids.end() && it->second == start;
+  }
+  std::string ProcessStartTime(int pid) override {
+    auto it = live_pids.find(pid);
+    return it == live_pids.end() ? "" : it->second;
+  }
+  Secret RandomKey(size_t bytes) override { return Secret(std::string(bytes, 'k')); }
+
+  void MakeDirectory(const std::string& path) override {
+    Step("mkdir " + path);
+    dirs.insert(path);
+  }
+  void AllocateFile(const std::string& path, uint64_t bytes) override {
+    Step("allocate " + path + " " + std::to_string(bytes));
+    files.insert(path);
+  }
+  void RemoveFile(const std::string& path) override {
+    Step("rm " + path);
+    files.erase(path);
+  }
+  void RemoveDirectory(const std::string& path) override {
+    if (!MountsUnder(path).empty()) throw Error(path + ": still mounted");
+    Step("rm -r " + path);
+    for (auto it = dirs.begin(); it != dirs.end();) it = (*it == path || StartsWith(*it, path + "/")) ? dirs.erase(it) : std::next(it);
+    for (auto it = files.begin(); it != files.end();) it = StartsWith(*it, path + "/") ? files.erase(it) : std::next(it);
+  }
+  std::string AttachLoop(const LoopOptions& o) override {
+    Step("attach " + o.backing + " offset " + std::to_string(o.offset) + " size " + std::to_string(o.size));
+    std::string dev = "/dev/loop" + std::to_string(next_loop++);
+    loops[dev] = o.backing;
+    return dev;
+  }
+  void DetachLoop(const std::string& device) override {
+    Step("detach " + device);
+    loops.erase(device);
+  }
+  std::string LoopBacking(const std::string& device) override {
+    auto it = loops.find(device);
+    return it == loops.end() ? "" : it->second;
+  }
+  void RunProgram(const std::vector<std::string>& argv, const std::string& input) override {
+    Step(Join(argv, " "));
+    inputs.push_back(input);
+    if (argv[0] == "cryptsetup" && argv.size() > 1 && argv[1] == "open") mappings.insert(argv.back());
+    if (argv[0] == "cryptsetup" && argv.size() > 1 && argv[1] == "close") mappings.erase(argv.back());
+  }
+  std::string ProgramOutput(const std::vector<std::string>& argv) override {
+    Step(Join(argv, " "));
+    return "  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  sector size:  512\n";
+  }
+  void Mount(const std::string& device, const std::string& dir, const std::string& fstype, const std::string&) override {
+    Step("mount " + device + " " + dir + " " + fstype);
+    mounts[dir] = device;
+  }
+  void Unmount(const std::string& dir, bool* lazily) override {
+    Step("umount " + dir);
+    if (lazily) *lazily = false;
+    mounts.erase(dir);
+    for (auto it = keys.begin(); it != keys.end();) it = it->second == dir ? keys.erase(it) : std::next(it);
+  }
+  std::string AddFscryptKey(const std::string& mount_dir, const Secret& key) override {
+    Step("add-key " + mount_dir);
+    inputs.push_back(key.bytes());
+    std::string id = std::string(31, '0') + std::to_string(next_key++);
+    keys[id] = mount_dir;
+    return id;
+  }
+  void SetFscryptPolicy(const std::string& dir, int contents, int filenames, int flags, const std::string& id) override {
+    Step("policy " + dir + " " + std::to_string(contents) + "/" + std::to_string(filenames) + " flags " +
+         std::to_string(flags) + " key " + id);
+  }
+  void RemoveFscryptKey(const std::string& mount_dir, const std::string& id) override {
+    Step("remove-key " + mount_dir + " " + id);
+    keys.erase(id);
+  }
+
+  // Nothing of any target left.
+  bool Clean() const { return loops.empty() && mounts.empty() && mappings.empty() && keys.empty() && files.empty(); }
+
+ private:
+  void Step(const std::string& line) {
+    if (!fail_on.empty() && StartsWith(line, fail_on)) throw Error(line + ": failed (fake)");
+    log.push_back(line);
+  }
+};
+
+}  // namespace ptsn::targets::testing

@@ -1,0 +1,211 @@
+#include "runner/targets/ledger.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::targets {
+
+const char* ResourceTypeName(ResourceType type) {
+  switch (type) {
+    case ResourceType::kDirectory: return "directory";
+    case ResourceType::kFile: return "file";
+    case ResourceType::kLoop: return "loop";
+    case ResourceType::kDmMapping: return "dm";
+    case ResourceType::kMount: return "mount";
+    case ResourceType::kFscryptKey: return "fscrypt-key";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr const char* kFormat = "pts-native targets ledger 1";
+
+ResourceType TypeFromName(const std::string& name, const std::string& file) {
+  for (auto t : {ResourceType::kDirectory, ResourceType::kFile, ResourceType::kLoop, ResourceType::kDmMapping,
+                 ResourceType::kMount, ResourceType::kFscryptKey})
+    if (name == ResourceTypeName(t)) return t;
+  throw FileError(file, "unknown resource type '" + name + "'");
+}
+
+struct Record {
+  int pid = 0;
+  std::string start_time;
+  std::vector<Resource> resources;
+};
+
+std::string Serialize(const Record& r) {
+  nlohmann::ordered_json j;
+  j["format"] = kFormat;
+  j["pid"] = r.pid;
+  j["start_time"] = r.start_time;
+  j["resources"] = nlohmann::ordered_json::array();
+  for (const auto& res : r.resources)
+    j["resources"].push_back({{"type", ResourceTypeName(res.type)}, {"path", res.path}, {"detail", res.detail},
+                              {"target", res.target}});
+  return j.dump(1) + "\n";
+}
+
+Record Parse(const std::string& text, const std::string& file) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || j.value("format", "") != kFormat) throw FileError(file, "not a pts-native targets ledger");
+  Record r;
+  try {
+    r.pid = j.at("pid").get<int>();
+    r.start_time = j.at("start_time").get<std::string>();
+    for (const auto& e : j.at("resources"))
+      r.resources.push_back({TypeFromName(e.at("type").get<std::string>(), file), e.at("path").get<std::string>(),
+                             e.value("detail", ""), e.value("target", "")});
+  } catch (const nlohmann::json::exception& e) {
+    throw FileError(file, std::string("damaged ledger: ") + e.what());
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string Describe(const Resource& r) {
+  switch (r.type) {
+    case ResourceType::kDirectory: return "directory " + r.path;
+    case ResourceType::kFile: return "file " + r.path;
+    case ResourceType::kLoop: return "loop device " + r.path + " (of " + r.detail + ")";
+    case ResourceType::kDmMapping: return "dm-crypt mapping " + r.path;
+    case ResourceType::kMount: return "mount " + r.path + " (from " + r.detail + ")";
+    case ResourceType::kFscryptKey: return "fscrypt key " + r.detail + " (on " + r.path + ")";
+  }
+  return r.path;
+}
+
+bool Release(TargetSystem& sys, const Resource& r) {
+  switch (r.type) {
+    case ResourceType::kFscryptKey:
+      if (!sys.MountAt(r.path)) return false;
+      sys.RemoveFscryptKey(r.path, r.detail);
+      return true;
+    case ResourceType::kMount: {
+      auto m = sys.MountAt(r.path);
+      if (!m) return false;
+      if (!r.detail.empty() && m->device != r.detail)
+        throw Error(r.path + " is mounted from " + m->device + ", not from " + r.detail + " as recorded: left alone");
+      sys.Unmount(r.path);
+      return true;
+    }
+    case ResourceType::kDmMapping:
+      if (!sys.Exists("/dev/mapper/" + r.path)) return false;
+      sys.RunProgram({"cryptsetup", "close", r.path});
+      return true;
+    case ResourceType::kLoop: {
+      std::string backing = sys.LoopBacking(r.path);
+      if (backing.empty()) return false;  // already detached (AUTOCLEAR did it)
+      // A loop device number is reused by whoever asks next: only ours is detached. The kernel
+      // may append " (deleted)" when the file was removed meanwhile.
+      if (backing != r.detail && backing != r.detail + " (deleted)") return false;
+      sys.DetachLoop(r.path);
+      return true;
+    }
+    case ResourceType::kFile:
+      if (!sys.Exists(r.path)) return false;
+      sys.RemoveFile(r.path);
+      return true;
+    case ResourceType::kDirectory:
+      if (!sys.Exists(r.path)) return false;
+      sys.RemoveDirectory(r.path);
+      return true;
+  }
+  return false;
+}
+
+Ledger::Ledger(std::string directory, int pid, std::string start_time)
+    : directory_(std::move(directory)), start_time_(std::move(start_time)), pid_(pid) {
+  path_ = directory_ + "/run-" + std::to_string(pid_) + ".json";
+}
+
+Ledger::~Ledger() {
+  if (!resources_.empty()) return;  // kept for the next run to clean (we could not)
+  std::error_code ec;
+  fs::remove(path_, ec);
+}
+
+void Ledger::Write() {
+  MakeDirectories(directory_);
+  WriteFileAtomically(path_, Serialize({pid_, start_time_, resources_}));
+}
+
+void Ledger::Add(const Resource& r) {
+  resources_.push_back(r);
+  Write();
+}
+
+void Ledger::Forget(const Resource& r) {
+  auto it = std::find(resources_.rbegin(), resources_.rend(), r);
+  if (it == resources_.rend()) return;
+  resources_.erase(std::next(it).base());
+  if (resources_.empty()) {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  } else {
+    Write();
+  }
+}
+
+CleanupReport CleanupDeadRuns(TargetSystem& sys, const std::string& directory) {
+  CleanupReport report;
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) return report;
+  std::vector<fs::path> records;
+  for (const auto& e : fs::directory_iterator(directory, ec))
+    if (StartsWith(e.path().filename().string(), "run-") && e.path().extension() == ".json") records.push_back(e.path());
+  std::sort(records.begin(), records.end());
+  for (const auto& file : records) {
+    Record rec;
+    try {
+      rec = Parse(ReadFile(file.string()), file.string());
+    } catch (const Error& e) {
+      report.problems.push_back(e.what());
+      continue;
+    }
+    if (rec.pid == getpid() || sys.ProcessAlive(rec.pid, rec.start_time)) continue;
+    // Claim it: of two runs starting at once, only the one holding the lock cleans it (the lock
+    // goes with its holder, so a cleaner that dies leaves the record to the next run).
+    int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat held, now;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 || fstat(fd, &held) != 0 || stat(file.c_str(), &now) != 0 ||
+        held.st_ino != now.st_ino) {
+      close(fd);  // being cleaned, or already cleaned and gone
+      continue;
+    }
+    std::vector<Resource> left;
+    for (auto it = rec.resources.rbegin(); it != rec.resources.rend(); ++it) {
+      try {
+        if (Release(sys, *it))
+          report.released.push_back(Describe(*it) + ", left by a run that did not finish (pid " +
+                                    std::to_string(rec.pid) + ")");
+      } catch (const Error& e) {
+        report.problems.push_back(Describe(*it) + ": " + e.what());
+        left.insert(left.begin(), *it);
+      }
+    }
+    if (left.empty()) {
+      fs::remove(file, ec);
+    } else {
+      rec.resources = left;
+      WriteFileAtomically(file.string(), Serialize(rec));
+    }
+    close(fd);
+  }
+  return report;
+}
+
+}  // namespace ptsn::targets

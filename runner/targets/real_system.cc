@@ -1,0 +1,422 @@
+// RealSystem: the TargetSystem of a Linux machine. Loop devices through /dev/loop-control and
+// LOOP_CONFIGURE (attached with LO_FLAGS_AUTOCLEAR and held open until released, so a loop device
+// whose process dies before it was mounted goes away by itself), fscrypt through its ioctls,
+// mount(2)/umount2(2), and mkfs/cryptsetup as programs with the key on their stdin.
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/fscrypt.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+#include "runner/targets/proc_files.h"
+#include "runner/targets/system.h"
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace ptsn::targets {
+
+Secret::~Secret() {
+  if (!bytes_.empty()) explicit_bzero(bytes_.data(), bytes_.size());
+}
+
+namespace {
+
+std::string Errno(int e) { return std::strerror(e); }
+
+// An fd closed on scope exit.
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  ~Fd() {
+    if (fd >= 0) close(fd);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+};
+
+std::string Hex(const unsigned char* bytes, size_t n) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    out += kDigits[bytes[i] >> 4];
+    out += kDigits[bytes[i] & 15];
+  }
+  return out;
+}
+
+bool FromHex(const std::string& hex, unsigned char* out, size_t n) {
+  if (hex.size() != 2 * n) return false;
+  for (size_t i = 0; i < n; ++i) {
+    auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+    int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out[i] = static_cast<unsigned char>(hi << 4 | lo);
+  }
+  return true;
+}
+
+// "/dev/loop3" -> "loop3"
+std::string DeviceName(const std::string& device) { return device.substr(device.rfind('/') + 1); }
+
+class RealSystem : public TargetSystem {
+ public:
+  ~RealSystem() override {
+    for (auto& [device, fd] : loop_fds_) close(fd);
+  }
+
+  bool IsRoot() override { return geteuid() == 0; }
+
+  std::optional<std::string> FindProgram(const std::string& program) override {
+    std::string path = getenv("PATH") ? getenv("PATH") : "";
+    for (const auto& dir : Split(path + ":/usr/local/sbin:/usr/sbin:/sbin", ':')) {
+      if (dir.empty()) continue;
+      std::string candidate = dir + "/" + program;
+      if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::string> ReadText(const std::string& path) override {
+    try {
+      return ReadFile(path);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
+
+  bool Exists(const std::string& path) override {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+  }
+
+  uint64_t FreeBytes(const std::string& dir) override {
+    struct statvfs s;
+    if (statvfs(dir.c_str(), &s) != 0) throw FileError(dir, "cannot tell its free space: " + Errno(errno));
+    return static_cast<uint64_t>(s.f_bavail) * s.f_frsize;
+  }
+
+  uint64_t BlockDeviceBytes(const std::string& device) override {
+    struct stat st;
+    if (stat(device.c_str(), &st) != 0) throw FileError(device, Errno(errno));
+    if (!S_ISBLK(st.st_mode)) throw FileError(device, "not a block device");
+    Fd fd(open(device.c_str(), O_RDONLY | O_CLOEXEC));
+    uint64_t bytes = 0;
+    if (fd.fd < 0 || ioctl(fd.fd, BLKGETSIZE64, &bytes) != 0) throw FileError(device, "cannot read its size: " + Errno(errno));
+    return bytes;
+  }
+
+  std::string DeviceBusy(const std::string& device) override {
+    int fd = open(device.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    if (fd >= 0) {
+      close(fd);
+      return "";
+    }
+    return errno == EBUSY ? "mounted, or held by device-mapper, RAID or another exclusive user" : Errno(errno);
+  }
+
+  std::optional<Mounted> MountAt(const std::string& dir) override {
+    auto text = ReadText("/proc/self/mountinfo");
+    if (!text) return std::nullopt;
+    for (const auto& m : ParseMountInfo(*text))
+      if (m.mount_point == dir) return Mounted{m.source, m.fstype, m.options};
+    return std::nullopt;
+  }
+
+  std::vector<std::string> MountsUnder(const std::string& dir) override {
+    auto text = ReadText("/proc/self/mountinfo");
+    return text ? MountPointsUnder(ParseMountInfo(*text), dir) : std::vector<std::string>{};
+  }
+
+  std::string ProcessStartTime(int pid) override {
+    auto stat = ReadText("/proc/" + std::to_string(pid) + "/stat");
+    return stat ? StartTimeFromStat(*stat) : "";
+  }
+
+  bool ProcessAlive(int pid, const std::string& start_time) override {
+    std::string now = ProcessStartTime(pid);
+    return !now.empty() && now == start_time;
+  }
+
+  Secret RandomKey(size_t bytes) override {
+    std::string key(bytes, '\0');
+    size_t got = 0;
+    while (got < bytes) {
+      ssize_t n = getrandom(key.data() + got, bytes - got, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw Error("getrandom: " + Errno(errno));
+      got += static_cast<size_t>(n);
+    }
+    return Secret(std::move(key));
+  }
+
+  void MakeDirectory(const std::string& path) override {
+    if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) throw FileError(path, "cannot create: " + Errno(errno));
+  }
+
+  void AllocateFile(const std::string& path, uint64_t bytes) override {
+    Fd fd(open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+    if (fd.fd < 0) throw FileError(path, "cannot create: " + Errno(errno));
+    // Allocated up front (unwritten extents: nothing is written now), so the file system under
+    // the target does not allocate blocks while a benchmark runs.
+    int rc = posix_fallocate(fd.fd, 0, static_cast<off_t>(bytes));
+    if (rc != 0) {
+      unlink(path.c_str());
+      throw FileError(path, "cannot allocate " + std::to_string(bytes >> 20) + " MiB: " + Errno(rc));
+    }
+  }
+
+  void RemoveFile(const std::string& path) override {
+    if (unlink(path.c_str()) != 0 && errno != ENOENT) throw FileError(path, "cannot remove: " + Errno(errno));
+  }
+
+  void RemoveDirectory(const std::string& path) override {
+    if (!MountsUnder(path).empty()) throw FileError(path, "not removed: a file system is still mounted in it");
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    if (ec) throw FileError(path, "cannot remove: " + ec.message());
+  }
+
+  std::string AttachLoop(const LoopOptions& o) override {
+    Fd backing(open(o.backing.c_str(), O_RDWR | O_CLOEXEC));
+    if (backing.fd < 0) throw FileError(o.backing, "cannot open for the loop device: " + Errno(errno));
+    Fd control(open("/dev/loop-control", O_RDWR | O_CLOEXEC));
+    if (control.fd < 0) throw Error("/dev/loop-control: " + Errno(errno));
+    bool direct = o.direct_io;
+    // Another process may take the free device between GET_FREE and CONFIGURE: try again.
+    for (int attempt = 0; attempt < 20; ++attempt) {
+      int n = ioctl(control.fd, LOOP_CTL_GET_FREE);
+      if (n < 0) throw Error("/dev/loop-control: no free loop device: " + Errno(errno));
+      std::string device = "/dev/loop" + std::to_string(n);
+      int fd = open(device.c_str(), O_RDWR | O_CLOEXEC);
+      if (fd < 0) throw FileError(device, Errno(errno));
+      loop_config config{};
+      config.fd = static_cast<__u32>(backing.fd);
+      config.info.lo_offset = o.offset;
+      config.info.lo_sizelimit = o.size;
+      config.info.lo_flags = LO_FLAGS_AUTOCLEAR | (direct ? LO_FLAGS_DIRECT_IO : 0);
+      std::strncpy(reinterpret_cast<char*>(config.info.lo_file_name), o.backing.c_str(), LO_NAME_SIZE - 1);
+      if (ioctl(fd, LOOP_CONFIGURE, &config) == 0) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        loop_fds_[device] = fd;  // held: with AUTOCLEAR, the device goes when the last holder closes it
+        return device;
+      }
+      int e = errno;
+      close(fd);
+      if (e == EBUSY) continue;
+      if (e == EINVAL && direct) {  // the backing file system cannot do direct I/O
+        direct = false;
+        --attempt;
+        continue;
+      }
+      throw FileError(device, "LOOP_CONFIGURE with " + o.backing + ": " + Errno(e));
+    }
+    throw Error("/dev/loop-control: every free loop device was taken by another process; try again");
+  }
+
+  void DetachLoop(const std::string& device) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = loop_fds_.find(device); it != loop_fds_.end()) {
+        close(it->second);  // AUTOCLEAR detaches it now unless something else holds it
+        loop_fds_.erase(it);
+      }
+    }
+    // The detach happens when the kernel drops the last reference. A process that made itself a
+    // mount namespace (unshare -m) while our file system was mounted holds a copy of the mount,
+    // and so the loop device, until it ends; on a loaded machine that, and the release itself,
+    // can take seconds: wait up to ~10 s (5 ms steps, then 50 ms) before leaving it to the ledger.
+    for (int i = 0; i < 380 && !LoopBacking(device).empty(); ++i) {
+      if (i == 0 || i % 50 == 49) {
+        Fd fd(open(device.c_str(), O_RDWR | O_CLOEXEC));
+        // Busy: the kernel sets AUTOCLEAR and detaches it when the last holder closes it.
+        if (fd.fd >= 0 && ioctl(fd.fd, LOOP_CLR_FD) != 0 && errno != ENXIO && errno != EBUSY)
+          throw FileError(device, "LOOP_CLR_FD: " + Errno(errno));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(i < 200 ? 5 : 50));
+    }
+    if (!LoopBacking(device).empty()) throw FileError(device, "still attached (in use by another process?)");
+  }
+
+  std::string LoopBacking(const std::string& device) override {
+    auto text = ReadText("/sys/block/" + DeviceName(device) + "/loop/backing_file");
+    return text ? Trim(*text) : "";
+  }
+
+  void RunProgram(const std::vector<std::string>& argv, const std::string& input) override {
+    std::string output;
+    int status = Spawn(argv, input, &output);
+    if (status != 0) {
+      // The first line says what is wrong (mkfs.xfs follows it with its whole usage text).
+      std::string last = Trim(output);
+      if (auto nl = last.find('\n'); nl != std::string::npos) last = Trim(last.substr(0, nl));
+      throw Error(Join(argv, " ") + " failed (" + (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                                                    : "signal " + std::to_string(WTERMSIG(status))) +
+                  ")" + (last.empty() ? "" : ": " + last));
+    }
+  }
+
+  std::string ProgramOutput(const std::vector<std::string>& argv) override {
+    std::string output;
+    Spawn(argv, "", &output);
+    return output;
+  }
+
+  void Mount(const std::string& device, const std::string& dir, const std::string& fstype,
+             const std::string& options) override {
+    if (mount(device.c_str(), dir.c_str(), fstype.c_str(), 0, options.empty() ? nullptr : options.c_str()) != 0)
+      throw FileError(dir, "mount " + fstype + " from " + device + ": " + Errno(errno));
+  }
+
+  void Unmount(const std::string& dir, bool* lazily) override {
+    if (lazily) *lazily = false;
+    for (int i = 0; i < 50; ++i) {
+      if (umount2(dir.c_str(), UMOUNT_NOFOLLOW) == 0) return;
+      if (errno == EINVAL || errno == ENOENT) return;  // not mounted (any more)
+      if (errno != EBUSY) throw FileError(dir, "umount: " + Errno(errno));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    // Still busy after 5 s (a test's process that outlived it): detach it from the tree now; the
+    // kernel finishes the unmount (and frees the loop device) when the last user goes.
+    if (umount2(dir.c_str(), MNT_DETACH | UMOUNT_NOFOLLOW) != 0 && errno != EINVAL)
+      throw FileError(dir, "umount (lazy): " + Errno(errno));
+    if (lazily) *lazily = true;
+  }
+
+  std::string AddFscryptKey(const std::string& mount_dir, const Secret& key) override {
+    Fd dir(open(mount_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.fd < 0) throw FileError(mount_dir, Errno(errno));
+    std::vector<unsigned char> buffer(sizeof(fscrypt_add_key_arg) + key.bytes().size());
+    auto* arg = reinterpret_cast<fscrypt_add_key_arg*>(buffer.data());
+    arg->key_spec.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER;
+    arg->raw_size = static_cast<__u32>(key.bytes().size());
+    std::memcpy(arg->raw, key.bytes().data(), key.bytes().size());
+    int rc = ioctl(dir.fd, FS_IOC_ADD_ENCRYPTION_KEY, arg);
+    int e = errno;
+    std::string id = Hex(arg->key_spec.u.identifier, FSCRYPT_KEY_IDENTIFIER_SIZE);
+    explicit_bzero(buffer.data(), buffer.size());
+    if (rc != 0) throw FileError(mount_dir, "FS_IOC_ADD_ENCRYPTION_KEY: " + Errno(e));
+    return id;
+  }
+
+  void SetFscryptPolicy(const std::string& dir, int contents_mode, int filenames_mode, int flags,
+                        const std::string& identifier_hex) override {
+    Fd fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (fd.fd < 0) throw FileError(dir, Errno(errno));
+    fscrypt_policy_v2 policy{};
+    policy.version = FSCRYPT_POLICY_V2;
+    policy.contents_encryption_mode = static_cast<__u8>(contents_mode);
+    policy.filenames_encryption_mode = static_cast<__u8>(filenames_mode);
+    policy.flags = static_cast<__u8>(flags);
+    if (!FromHex(identifier_hex, policy.master_key_identifier, FSCRYPT_KEY_IDENTIFIER_SIZE))
+      throw Error("fscrypt key identifier '" + identifier_hex + "' is not 32 hex digits");
+    if (ioctl(fd.fd, FS_IOC_SET_ENCRYPTION_POLICY, &policy) != 0)
+      throw FileError(dir, "FS_IOC_SET_ENCRYPTION_POLICY: " + Errno(errno));
+  }
+
+  void RemoveFscryptKey(const std::string& mount_dir, const std::string& identifier_hex) override {
+    Fd dir(open(mount_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.fd < 0) return;  // the file system is gone, and its keys with it
+    fscrypt_remove_key_arg arg{};
+    arg.key_spec.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER;
+    if (!FromHex(identifier_hex, arg.key_spec.u.identifier, FSCRYPT_KEY_IDENTIFIER_SIZE))
+      throw Error("fscrypt key identifier '" + identifier_hex + "' is not 32 hex digits");
+    if (ioctl(dir.fd, FS_IOC_REMOVE_ENCRYPTION_KEY, &arg) != 0 && errno != ENOKEY)
+      throw FileError(mount_dir, "FS_IOC_REMOVE_ENCRYPTION_KEY: " + Errno(errno));
+  }
+
+ private:
+  // posix_spawn with `input` on stdin and stdout+stderr collected; the wait status.
+  static int Spawn(const std::vector<std::string>& argv, const std::string& input, std::string* output) {
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0) throw Error("pipe: " + Errno(errno));
+    if (pipe2(out, O_CLOEXEC) != 0) {
+      close(in[0]);
+      close(in[1]);
+      throw Error("pipe: " + Errno(errno));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 2);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    // The programs answer in English, so their last line can be quoted in our errors.
+    std::vector<std::string> env_strings;
+    for (char** e = environ; *e; ++e)
+      if (!StartsWith(*e, "LC_ALL=") && !StartsWith(*e, "LANG=")) env_strings.push_back(*e);
+    env_strings.push_back("LC_ALL=C");
+    std::vector<char*> env;
+    for (auto& e : env_strings) env.push_back(e.data());
+    env.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), env.data());
+    posix_spawn_file_actions_destroy(&actions);
+    close(in[0]);
+    close(out[1]);
+    if (rc != 0) {
+      close(in[1]);
+      close(out[0]);
+      throw Error(argv[0] + ": cannot run: " + Errno(rc));
+    }
+    // Keys are small (well under a pipe's buffer), so this write never waits for the reader. A
+    // program that exits without reading them must not kill us with SIGPIPE: blocked for the
+    // write, a pending one is taken back before it is unblocked.
+    sigset_t pipe_signal, previous;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+    bool written = WriteAll(in[1], input);
+    if (!written && errno == EPIPE) {
+      timespec none{0, 0};
+      sigtimedwait(&pipe_signal, nullptr, &none);
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    close(in[1]);
+    char buf[4096];
+    for (;;) {
+      ssize_t n = read(out[0], buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      output->append(buf, static_cast<size_t>(n));
+    }
+    close(out[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+  }
+
+  std::mutex mutex_;
+  std::map<std::string, int> loop_fds_;
+};
+
+}  // namespace
+
+std::unique_ptr<TargetSystem> MakeRealSystem() { return std::make_unique<RealSystem>(); }
+
+}  // namespace ptsn::targets

@@ -1,0 +1,103 @@
+// The small interface between the targets logic and the machine: loop devices, file systems,
+// mounts, fscrypt keys and policies, cryptsetup, and the few files and facts the logic reads.
+// RealSystem does the system calls (ioctls for loop devices and fscrypt, mount(2), mkfs and
+// cryptsetup run as programs); tests use a fake that records calls, so creation order, the
+// ledger, teardown after a failure and the refusals are checked without root.
+// Every failing call throws ptsn::Error with one line naming what failed and why.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptsn::targets {
+
+// Key material: wiped from memory when destroyed, never written to a file.
+class Secret {
+ public:
+  Secret() = default;
+  explicit Secret(std::string bytes) : bytes_(std::move(bytes)) {}
+  Secret(const Secret&) = delete;
+  Secret& operator=(const Secret&) = delete;
+  Secret(Secret&& other) noexcept : bytes_(std::move(other.bytes_)) {}
+  ~Secret();
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+struct LoopOptions {
+  std::string backing;   // a file in the test directory, or the block device the user named
+  uint64_t offset = 0;   // where the target starts in `backing`
+  uint64_t size = 0;     // bytes (0 = to the end)
+  bool direct_io = true; // bypass the page cache of `backing` (the target's own cache is the one tested)
+};
+
+struct Mounted {
+  std::string device, fstype, options;  // from /proc/self/mountinfo (mount + super options)
+};
+
+class TargetSystem {
+ public:
+  virtual ~TargetSystem() = default;
+
+  // ---- facts
+  virtual bool IsRoot() = 0;
+  // The path of `program` in PATH (and /sbin, /usr/sbin), nullopt when not installed.
+  virtual std::optional<std::string> FindProgram(const std::string& program) = 0;
+  // The text of a file (/proc/crypto, /sys/...), nullopt when it cannot be read.
+  virtual std::optional<std::string> ReadText(const std::string& path) = 0;
+  virtual bool Exists(const std::string& path) = 0;
+  virtual uint64_t FreeBytes(const std::string& dir) = 0;
+  virtual uint64_t BlockDeviceBytes(const std::string& device) = 0;  // throws when not a block device
+  // Why `device` is in use ("mounted or held by another driver"), "" when the kernel grants an
+  // exclusive open (nothing mounted on it or its partitions, no device-mapper/RAID holder).
+  virtual std::string DeviceBusy(const std::string& device) = 0;
+  // The mount at exactly `dir`, nullopt when `dir` is not a mount point.
+  virtual std::optional<Mounted> MountAt(const std::string& dir) = 0;
+  // Mount points at or below `dir`, deepest first.
+  virtual std::vector<std::string> MountsUnder(const std::string& dir) = 0;
+  virtual bool ProcessAlive(int pid, const std::string& start_time) = 0;
+  virtual std::string ProcessStartTime(int pid) = 0;  // field 22 of /proc/PID/stat, "" when gone
+  virtual Secret RandomKey(size_t bytes) = 0;
+
+  // ---- files
+  virtual void MakeDirectory(const std::string& path) = 0;
+  virtual void AllocateFile(const std::string& path, uint64_t bytes) = 0;  // fallocate'd, not sparse
+  virtual void RemoveFile(const std::string& path) = 0;       // a missing file is fine
+  virtual void RemoveDirectory(const std::string& path) = 0;  // it and its contents; never crosses a mount
+
+  // ---- loop devices
+  virtual std::string AttachLoop(const LoopOptions& options) = 0;  // "/dev/loop3"
+  virtual void DetachLoop(const std::string& device) = 0;
+  // The file a loop device reads from ("" when it is not attached), for checking that a device
+  // in a dead run's record is still ours before touching it.
+  virtual std::string LoopBacking(const std::string& device) = 0;
+
+  // ---- programs (mkfs.*, cryptsetup): `input` goes to their stdin (keys travel this way only)
+  virtual void RunProgram(const std::vector<std::string>& argv, const std::string& input = "") = 0;
+  // The same, returning its standard output.
+  virtual std::string ProgramOutput(const std::vector<std::string>& argv) = 0;
+
+  // ---- mounts
+  virtual void Mount(const std::string& device, const std::string& dir, const std::string& fstype,
+                     const std::string& options) = 0;
+  // umount2(dir); busy mounts are retried briefly, then detached lazily (`lazily` = it was).
+  virtual void Unmount(const std::string& dir, bool* lazily = nullptr) = 0;
+
+  // ---- fscrypt (v2 policies; keys by identifier)
+  // FS_IOC_ADD_ENCRYPTION_KEY on the file system mounted at `mount_dir`: the key's identifier (hex).
+  virtual std::string AddFscryptKey(const std::string& mount_dir, const Secret& key) = 0;
+  // FS_IOC_SET_ENCRYPTION_POLICY (v2) on the empty directory `dir`.
+  virtual void SetFscryptPolicy(const std::string& dir, int contents_mode, int filenames_mode, int flags,
+                                const std::string& identifier_hex) = 0;
+  // FS_IOC_REMOVE_ENCRYPTION_KEY; a key that is already gone is fine.
+  virtual void RemoveFscryptKey(const std::string& mount_dir, const std::string& identifier_hex) = 0;
+};
+
+std::unique_ptr<TargetSystem> MakeRealSystem();
+
+}  // namespace ptsn::targets

@@ -1,0 +1,94 @@
+// Creating, describing and removing the targets of one run. Each target is a loop device over a
+// file in the test directory (or over a region of the block device the user named), optionally
+// dm-crypt on it, a file system, a mount point in the test directory and, for fscrypt, an
+// encrypted directory with a random key. Every step is recorded in the Ledger before or as it
+// happens and released in reverse order by Remove()/RemoveAll() (and by the destructor), so
+// success, failure, Ctrl-C and timeouts all end with nothing left; a kill -9 leaves the ledger,
+// which the next run's CleanupDeadRuns() works through.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runner/targets/ledger.h"
+#include "runner/targets/system.h"
+#include "runner/targets/target_spec.h"
+
+namespace ptsn::targets {
+
+struct TargetOptions {
+  std::string test_dir;    // the run's test directory: <test_dir>/.ptsn-targets/run-<pid>/ holds everything
+  uint64_t size = 1ull << 30;  // bytes per target
+  // A block device the user named and confirmed: targets take consecutive `size` regions of it
+  // (each through a loop device with an offset) instead of files. "" = files in test_dir.
+  std::string device;
+  bool loop_direct_io = true;
+};
+
+// One created target: where disk tests run and what it is, for the System in the result file.
+struct Target {
+  TargetSpec spec;
+  std::string identifier;  // the System identifier
+  std::string work_dir;    // where disk tests run (the mount, or its encrypted directory)
+  std::string mount_dir;
+  std::string device;      // the block device the file system is on (/dev/loop3, /dev/mapper/...)
+  std::string loop_device;
+  std::vector<std::pair<std::string, std::string>> notes;  // {"Encryption", "fscrypt v2 policy"}...
+  double setup_seconds = 0;
+
+  // The System Notes text: "pts-native target: fscrypt. Encryption: ... . File System: ext4 ..."
+  std::string NotesText() const;
+};
+
+class TargetSet {
+ public:
+  TargetSet(TargetSystem& sys, Ledger& ledger, TargetOptions options);
+  ~TargetSet();  // RemoveAll(), problems ignored (call RemoveAll() to see them)
+  TargetSet(const TargetSet&) = delete;
+  TargetSet& operator=(const TargetSet&) = delete;
+
+  // Creates the next target. On failure everything this call made is released again and
+  // ptsn::Error is thrown naming the target and the step ("fscrypt AES-256-XTS ext4: mkfs.ext4 ...").
+  Target& Create(const TargetSpec& spec);
+
+  // Releases everything, newest first; returns what could not be released (empty = all gone).
+  // Each target's tear-down time is in teardown_seconds() afterwards.
+  std::vector<std::string> RemoveAll();
+
+  std::vector<Target>& targets() { return targets_; }
+  const std::vector<std::pair<std::string, double>>& teardown_seconds() const { return teardown_seconds_; }
+
+ private:
+  void Record(const Resource& r) { ledger_.Add(r); }
+  void ReleaseEach(const std::vector<Resource>& newest_last, std::vector<std::string>* problems);
+  std::string BaseDir();
+  void CreatePlain(Target& t, size_t index);
+  void CreateFscrypt(Target& t);
+  std::string OpenDmCrypt(Target& t, size_t index);
+  void MakeFileSystem(Target& t, const std::string& device);
+
+  TargetSystem& sys_;
+  Ledger& ledger_;
+  TargetOptions options_;
+  std::string base_dir_;
+  std::vector<Target> targets_;
+  std::vector<std::pair<std::string, double>> teardown_seconds_;
+};
+
+// Why `spec` cannot be created on this machine ("" when it can): not root, a missing program
+// (with its Debian package), a kernel without loop devices / ext4 encryption / device-mapper,
+// an implementation the kernel does not have or does not let us choose.
+std::string WhyUnavailable(TargetSystem& sys, const TargetSpec& spec);
+
+// One line per kind for `pts-native targets`: available (with what it offers) or the reason.
+struct KindStatus {
+  Kind kind = Kind::kPlain;
+  bool available = false;
+  std::string detail;  // available: "file systems ext4, xfs; ..."; unavailable: the reason
+};
+std::vector<KindStatus> ProbeKinds(TargetSystem& sys);
+
+}  // namespace ptsn::targets

@@ -1,0 +1,247 @@
+#include "runner/targets/target_set.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "runner/common/error.h"
+#include "runner/targets/fake_system.h"
+#include "runner/workloads/test_dir.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::targets {
+namespace {
+
+using testing::FakeSystem;
+
+class TargetSetTest : public ::testing::Test {
+ protected:
+  TargetOptions Options() {
+    TargetOptions o;
+    o.test_dir = "/t";
+    o.size = 512ull << 20;
+    return o;
+  }
+  std::string Base() { return "/t/.ptsn-targets-" + std::to_string(getpid()); }
+  std::string Pid() { return std::to_string(getpid()); }
+  workloads::testing::TempDir tmp_;
+  FakeSystem sys_;
+  Ledger ledger_{tmp_.path(), getpid(), "1"};
+};
+
+TEST_F(TargetSetTest, PlainIsAFileALoopDeviceAFileSystemAndAMount) {
+  {
+    TargetSet set(sys_, ledger_, Options());
+    Target& t = set.Create(ParseTargetSpec("plain"));
+    EXPECT_EQ(t.identifier, "plain ext4");
+    EXPECT_EQ(t.work_dir, Base() + "/t1-plain");
+    EXPECT_EQ(t.device, "/dev/loop0");
+    std::vector<std::string> expected = {
+        "mkdir /t", "mkdir " + Base(), "allocate " + Base() + "/t1-plain.img 536870912",
+        "attach " + Base() + "/t1-plain.img offset 0 size 536870912",
+        "mkfs.ext4 -F -q -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/loop0", "mkdir " + Base() + "/t1-plain",
+        "mount /dev/loop0 " + Base() + "/t1-plain ext4"};
+    EXPECT_EQ(sys_.log, expected);
+    EXPECT_EQ(ledger_.resources().size(), 4u);  // run directory, file, loop, mount
+    EXPECT_EQ(t.NotesText(),
+              "pts-native target plain ext4 (plain). Encryption: none. File System: ext4 (mkfs.ext4 -F -q -b 4096 -E "
+              "nodiscard,lazy_itable_init=0,lazy_journal_init=0). Mount Options: rw,relatime. Device: /dev/loop0 (loop "
+              "device over a 512 MiB file in /t, direct I/O on).");
+    sys_.log.clear();
+    EXPECT_TRUE(set.RemoveAll().empty());
+    expected = {"umount " + Base() + "/t1-plain", "detach /dev/loop0", "rm " + Base() + "/t1-plain.img",
+                "rm -r " + Base()};
+    EXPECT_EQ(sys_.log, expected);
+  }
+  EXPECT_TRUE(sys_.Clean());
+  EXPECT_TRUE(ledger_.resources().empty());
+  EXPECT_FALSE(fs::exists(ledger_.path()));
+}
+
+TEST_F(TargetSetTest, FscryptAddsARandomKeyByIoctlAndEncryptsTheWorkDirectory) {
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("fscrypt"));
+  EXPECT_EQ(t.work_dir, Base() + "/t1-fscrypt/encrypted");
+  auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
+  EXPECT_TRUE(has("mkfs.ext4 -F -q -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 -O encrypt /dev/loop0"));
+  EXPECT_TRUE(has("add-key " + Base() + "/t1-fscrypt"));
+  EXPECT_TRUE(has("policy " + Base() + "/t1-fscrypt/encrypted 1/4 flags 3 key 00000000000000000000000000000000"));
+  ASSERT_EQ(sys_.keys.size(), 1u);
+  EXPECT_EQ(sys_.inputs.back(), std::string(64, 'k'));  // 512-bit key, handed over in memory only
+  EXPECT_NE(t.NotesText().find("Encryption: fscrypt v2 policy, contents AES-256-XTS, file names AES-256-CTS, 512-bit"),
+            std::string::npos)
+      << t.NotesText();
+  EXPECT_NE(t.NotesText().find("Cipher Driver: xts(aes): xts-aes-aesni (module aesni_intel, priority 401)"),
+            std::string::npos)
+      << t.NotesText();
+  sys_.log.clear();
+  set.RemoveAll();
+  EXPECT_EQ(sys_.log.front(), "remove-key " + Base() + "/t1-fscrypt 00000000000000000000000000000000");
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, AdiantumUsesItsModeForContentsAndNames) {
+  sys_.texts["/proc/crypto"] += "name : xchacha12\ndriver : xchacha12-generic\npriority : 100\ntype : skcipher\n\n";
+  TargetSet set(sys_, ledger_, Options());
+  set.Create(ParseTargetSpec("fscrypt:adiantum"));
+  EXPECT_NE(std::find(sys_.log.begin(), sys_.log.end(),
+                      "policy " + Base() + "/t1-fscrypt/encrypted 9/9 flags 3 key 00000000000000000000000000000000"),
+            sys_.log.end());
+}
+
+TEST_F(TargetSetTest, DmCryptLuks2FormatsOpensAndClosesWithTheKeyOnStdin) {
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("dm-crypt:impl=generic"));
+  std::string name = "ptsn-" + Pid() + "-1";
+  EXPECT_EQ(t.device, "/dev/mapper/" + name);
+  auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
+  EXPECT_TRUE(has("cryptsetup luksFormat --type luks2 --batch-mode --cipher capi:xts(aes-generic)-plain64 --key-size 512 "
+                  "--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --hash sha256 --key-file - /dev/loop0"));
+  EXPECT_TRUE(has("cryptsetup open --type luks2 --key-file - /dev/loop0 " + name));
+  EXPECT_TRUE(has("mount /dev/mapper/" + name + " " + Base() + "/t1-dm-crypt ext4"));
+  EXPECT_EQ(sys_.inputs[0], std::string(64, 'k'));
+  EXPECT_EQ(sys_.inputs[1], std::string(64, 'k'));
+  EXPECT_NE(t.NotesText().find("Encryption: dm-crypt LUKS2, cipher capi:xts(aes-generic)-plain64, 512-bit key (random "
+                               "per run), sector size 512"),
+            std::string::npos)
+      << t.NotesText();
+  sys_.log.clear();
+  set.RemoveAll();
+  std::vector<std::string> expected = {"umount " + Base() + "/t1-dm-crypt", "cryptsetup close " + name,
+                                       "detach /dev/loop0", "rm " + Base() + "/t1-dm-crypt.img", "rm -r " + Base()};
+  EXPECT_EQ(sys_.log, expected);
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, PlainDmCryptTakesTheRawKeyOfTheKeySize) {
+  TargetSet set(sys_, ledger_, Options());
+  set.Create(ParseTargetSpec("dm-crypt:plain:key-size=256"));
+  std::string name = "ptsn-" + Pid() + "-1";
+  EXPECT_NE(std::find(sys_.log.begin(), sys_.log.end(),
+                      "cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 256 --keyfile-size 32 --key-file - "
+                      "/dev/loop0 " + name),
+            sys_.log.end());
+  EXPECT_EQ(sys_.inputs[0], std::string(32, 'k'));
+}
+
+TEST_F(TargetSetTest, AFailedStepUndoesWhatThatTargetMadeAndKeepsTheOthers) {
+  TargetSet set(sys_, ledger_, Options());
+  set.Create(ParseTargetSpec("plain"));
+  sys_.fail_on = "mkfs.xfs";
+  try {
+    set.Create(ParseTargetSpec("plain:xfs"));
+    FAIL() << "created";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "plain xfs: mkfs.xfs -f -q -K /dev/loop1: failed (fake)");
+  }
+  EXPECT_EQ(sys_.loops.size(), 1u) << "the second target's loop device is gone, the first's stays";
+  EXPECT_EQ(sys_.files.size(), 1u);
+  EXPECT_EQ(set.targets().size(), 1u);
+  sys_.fail_on = "";
+  set.RemoveAll();
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, FailureAfterTheMountUnmountsIt) {
+  TargetSet set(sys_, ledger_, Options());
+  sys_.fail_on = "policy";
+  EXPECT_THROW(set.Create(ParseTargetSpec("fscrypt")), Error);
+  EXPECT_TRUE(sys_.Clean());
+  EXPECT_TRUE(sys_.keys.empty());
+}
+
+TEST_F(TargetSetTest, TargetsOnANamedDeviceTakeConsecutiveRegions) {
+  TargetOptions o = Options();
+  o.device = "/dev/sdz";
+  TargetSet set(sys_, ledger_, o);
+  set.Create(ParseTargetSpec("plain"));
+  set.Create(ParseTargetSpec("fscrypt"));
+  auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
+  EXPECT_TRUE(has("attach /dev/sdz offset 0 size 536870912"));
+  EXPECT_TRUE(has("attach /dev/sdz offset 536870912 size 536870912"));
+  EXPECT_TRUE(sys_.files.empty()) << "no backing files on a device";
+  EXPECT_NE(set.targets()[1].NotesText().find("bytes 512 MiB to 1 GiB of /dev/sdz"), std::string::npos);
+  sys_.device_bytes = 1ull << 30;
+  try {
+    set.Create(ParseTargetSpec("dm-crypt"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "dm-crypt LUKS2 AES-256-XTS ext4: /dev/sdz holds 1 GiB; target 3 needs 1536 MiB (--target-size each)");
+  }
+  set.RemoveAll();
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, NotEnoughRoomInTheTestDirectory) {
+  sys_.free_bytes = 100ull << 20;
+  TargetSet set(sys_, ledger_, Options());
+  try {
+    set.Create(ParseTargetSpec("plain"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "plain ext4: the test directory /t has 100 MiB free; a target needs 512 MiB (--target-size)");
+  }
+}
+
+TEST_F(TargetSetTest, DestructorReleasesEverything) {
+  {
+    TargetSet set(sys_, ledger_, Options());
+    set.Create(ParseTargetSpec("plain"));
+    set.Create(ParseTargetSpec("fscrypt"));
+  }
+  EXPECT_TRUE(sys_.Clean());
+  EXPECT_TRUE(ledger_.resources().empty());
+}
+
+TEST(WhyUnavailable, SaysWhatIsMissing) {
+  FakeSystem sys;
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("dm-crypt")), "");
+  sys.root = false;
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain")), "needs root (loop devices and mounts need CAP_SYS_ADMIN)");
+  sys.root = true;
+  sys.missing_programs = {"mkfs.btrfs", "cryptsetup"};
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:btrfs")), "mkfs.btrfs not found (Debian package btrfs-progs)");
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("dm-crypt")), "cryptsetup not found (Debian package cryptsetup-bin)");
+  sys.missing_programs.clear();
+  sys.missing_paths = {"/dev/mapper/control"};
+  sys.texts["/proc/misc"] = "237 loop-control\n";
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("dm-crypt")),
+            "the kernel has no device-mapper (no /dev/mapper/control, no device-mapper in /proc/misc)");
+  sys.missing_paths = {"/sys/fs/ext4/features/encryption"};
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("fscrypt")),
+            "the kernel's ext4 has no encryption (no /sys/fs/ext4/features/encryption; CONFIG_FS_ENCRYPTION)");
+  sys.missing_paths.clear();
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("fscrypt:adiantum")),
+            "Adiantum: the kernel has no xchacha12/adiantum (CONFIG_CRYPTO_ADIANTUM)");
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("fscrypt:impl=generic")),
+            "fscrypt cannot choose its cipher implementation (the kernel uses the highest-priority driver, here "
+            "xts-aes-aesni); drop impl= or use dm-crypt");
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("dm-crypt:impl=aes-ce")),
+            "no AES driver aes-ce in /proc/crypto (aes cipher drivers here: aes-generic, aes-aesni)");
+  sys.texts["/proc/filesystems"] = "\text4\n";
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:xfs")),
+            "the kernel has no xfs file system (not in /proc/filesystems, no module)");
+}
+
+TEST(ProbeKinds, OneLinePerKind) {
+  FakeSystem sys;
+  sys.missing_programs = {"mkfs.btrfs"};
+  sys.missing_paths = {"/dev/mapper/control"};
+  sys.texts["/proc/misc"] = "";
+  auto kinds = ProbeKinds(sys);
+  ASSERT_EQ(kinds.size(), 3u);
+  EXPECT_TRUE(kinds[0].available);
+  EXPECT_EQ(kinds[0].detail, "file systems ext4, xfs (btrfs: mkfs.btrfs not found (Debian package btrfs-progs))");
+  EXPECT_TRUE(kinds[1].available);
+  EXPECT_EQ(kinds[1].detail,
+            "ext4, AES-256-XTS (Adiantum: the kernel has no xchacha12/adiantum (CONFIG_CRYPTO_ADIANTUM)); "
+            "implementation: the kernel's choice");
+  EXPECT_FALSE(kinds[2].available);
+  EXPECT_EQ(kinds[2].detail, "the kernel has no device-mapper (no /dev/mapper/control, no device-mapper in /proc/misc)");
+}
+
+}  // namespace
+}  // namespace ptsn::targets

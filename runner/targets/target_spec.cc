@@ -1,0 +1,148 @@
+#include "runner/targets/target_spec.h"
+
+#include <cstdlib>
+#include <set>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+
+namespace ptsn::targets {
+
+const char* KindName(Kind kind) {
+  switch (kind) {
+    case Kind::kPlain: return "plain";
+    case Kind::kFscrypt: return "fscrypt";
+    case Kind::kDmCrypt: return "dm-crypt";
+  }
+  return "?";
+}
+
+namespace {
+
+[[noreturn]] void Fail(const std::string& text, const std::string& why) {
+  throw Error("--targets " + text + ": " + why);
+}
+
+bool IsFileSystem(const std::string& s) { return s == "ext4" || s == "xfs" || s == "btrfs"; }
+
+// "AES-256-XTS" for the default dm-crypt cipher and key size, else the cipher and bits as given.
+std::string DmCipherLabel(const TargetSpec& s) {
+  int bits = s.key_bits ? s.key_bits : 512;
+  std::string cipher = s.cipher.empty() ? "aes-xts-plain64" : s.cipher;
+  if (cipher == "aes-xts-plain64" && (bits == 512 || bits == 256))
+    return bits == 512 ? "AES-256-XTS" : "AES-128-XTS";
+  return cipher + " " + std::to_string(bits) + "-bit";
+}
+
+}  // namespace
+
+std::string DefaultIdentifier(const TargetSpec& s) {
+  std::string id = KindName(s.kind);
+  if (s.kind == Kind::kFscrypt) id += s.fscrypt_mode == "adiantum" ? " Adiantum" : " AES-256-XTS";
+  if (s.kind == Kind::kDmCrypt) id += std::string(s.dm_format == "plain" ? " plain " : " LUKS2 ") + DmCipherLabel(s);
+  if (!s.impl.empty()) id += " " + (s.impl == "generic" ? std::string("aes-generic") : s.impl);
+  return id + " " + s.fs;
+}
+
+std::string TargetSpec::Identifier() const { return name.empty() ? DefaultIdentifier(*this) : name; }
+
+TargetSpec ParseTargetSpec(const std::string& text) {
+  TargetSpec s;
+  s.text = text;
+  std::string rest = Trim(text);
+  if (rest.empty()) Fail("''", "empty target (expected plain, fscrypt or dm-crypt)");
+  // NAME=spec: a '=' before any ':' names the target.
+  size_t eq = rest.find('='), colon = rest.find(':');
+  if (eq != std::string::npos && (colon == std::string::npos || eq < colon)) {
+    s.name = Trim(rest.substr(0, eq));
+    rest = Trim(rest.substr(eq + 1));
+    if (s.name.empty()) Fail(text, "empty name before '='");
+  }
+  colon = rest.find(':');
+  std::string kind = ToLower(rest.substr(0, colon));
+  if (kind == "plain") s.kind = Kind::kPlain;
+  else if (kind == "fscrypt") s.kind = Kind::kFscrypt;
+  else if (kind == "dm-crypt" || kind == "dmcrypt") s.kind = Kind::kDmCrypt;
+  else Fail(text, "unknown target kind '" + kind + "' (expected plain, fscrypt or dm-crypt)");
+  rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+
+  while (!rest.empty()) {
+    std::string option;
+    if (StartsWith(rest, "cipher=")) {  // the rest of the spec: capi: names contain ':'
+      option = rest;
+      rest.clear();
+    } else {
+      colon = rest.find(':');
+      option = rest.substr(0, colon);
+      rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+    }
+    size_t at = option.find('=');
+    std::string key = ToLower(Trim(option.substr(0, at)));
+    std::string value = at == std::string::npos ? "" : Trim(option.substr(at + 1));
+    if (at != std::string::npos && value.empty()) Fail(text, "option " + key + "= has no value");
+    if (at == std::string::npos) {  // a bare word: whichever option it is a value of
+      value = key;
+      if (IsFileSystem(key)) key = "fs";
+      else if (key == "aes-256-xts" || key == "adiantum") key = "mode";
+      else if (key == "luks2" || key == "plain") key = "format";
+      else Fail(text, "unknown option '" + value + "'");
+    }
+    value = key == "cipher" || key == "impl" ? value : ToLower(value);
+    if (key == "fs") {
+      if (!IsFileSystem(value)) Fail(text, "file system '" + value + "' (expected ext4, xfs or btrfs)");
+      s.fs = value;
+    } else if (key == "mode") {
+      if (s.kind != Kind::kFscrypt) Fail(text, "mode " + value + " is an fscrypt option");
+      if (value != "aes-256-xts" && value != "adiantum")
+        Fail(text, "fscrypt mode '" + value + "' (expected aes-256-xts or adiantum)");
+      s.fscrypt_mode = value;
+    } else if (key == "format") {
+      if (s.kind != Kind::kDmCrypt) Fail(text, "format " + value + " is a dm-crypt option");
+      if (value != "luks2" && value != "plain") Fail(text, "dm-crypt format '" + value + "' (expected luks2 or plain)");
+      s.dm_format = value;
+    } else if (key == "key-size") {
+      if (s.kind != Kind::kDmCrypt) Fail(text, "key-size is a dm-crypt option");
+      char* end = nullptr;
+      long bits = std::strtol(value.c_str(), &end, 10);
+      if (*end || bits < 128 || bits > 1024 || bits % 8) Fail(text, "key-size " + value + " (expected bits: 256, 512...)");
+      s.key_bits = static_cast<int>(bits);
+    } else if (key == "cipher") {
+      if (s.kind != Kind::kDmCrypt) Fail(text, "cipher= is a dm-crypt option (fscrypt: aes-256-xts or adiantum)");
+      s.cipher = value;
+    } else if (key == "impl") {
+      if (s.kind == Kind::kPlain) Fail(text, "impl= needs an encrypting target (plain has no cipher)");
+      s.impl = value;
+    } else {
+      Fail(text, "unknown option '" + key + "'");
+    }
+  }
+  if (s.kind == Kind::kFscrypt && s.fs != "ext4")
+    Fail(text, "fscrypt targets are ext4 here (" + s.fs + " has no fscrypt support we set up)");
+  if (s.kind == Kind::kDmCrypt && !s.cipher.empty() && !s.impl.empty())
+    Fail(text, "give either cipher= (which may name the implementation with capi:) or impl=, not both");
+  if (s.name.find(',') != std::string::npos) Fail(text, "a name may not contain ','");
+  return s;
+}
+
+std::vector<TargetSpec> ParseTargetList(const std::string& list) {
+  std::vector<TargetSpec> out;
+  std::set<std::string> seen;
+  for (const auto& part : Split(list, ',')) {
+    if (Trim(part).empty()) continue;
+    TargetSpec s = ParseTargetSpec(part);
+    if (!seen.insert(s.Identifier()).second)
+      throw Error("--targets " + list + ": two targets are both '" + s.Identifier() +
+                  "' (give one a name: NAME=" + Trim(part) + ")");
+    out.push_back(std::move(s));
+  }
+  if (out.empty()) throw Error("--targets: empty list (expected e.g. plain,fscrypt)");
+  return out;
+}
+
+std::string DmCryptCipher(const TargetSpec& spec, const std::string& capi_algorithm) {
+  if (!spec.cipher.empty()) return spec.cipher;
+  if (capi_algorithm.empty()) return "aes-xts-plain64";
+  return "capi:" + capi_algorithm + "-plain64";
+}
+
+}  // namespace ptsn::targets

@@ -1,0 +1,61 @@
+// What the user asks for with --targets: a list of target specifications, parsed into plain
+// data before anything is created. Grammar (one spec; specs are separated by ','):
+//
+//   [NAME=]KIND[:OPTION]...
+//   KIND    plain | fscrypt | dm-crypt
+//   OPTION  ext4 | xfs | btrfs | fs=FS                 the file system (default ext4)
+//           aes-256-xts | adiantum | mode=MODE         fscrypt's encryption mode (default AES-256-XTS)
+//           luks2 | plain | format=FORMAT              dm-crypt's format (default LUKS2)
+//           key-size=BITS                              dm-crypt key size (default 512 for XTS)
+//           impl=generic | aesni | DRIVER              the cipher implementation (kernel driver)
+//           cipher=CIPHER                              dm-crypt cipher as cryptsetup takes it
+//                                                      (aes-xts-plain64, capi:xts(aes)-plain64);
+//                                                      must come last: it may contain ':'
+//
+// NAME, when given, is the System identifier of the target in the result file (it may not
+// contain ':' or ','); otherwise one is made from the spec ("fscrypt AES-256-XTS ext4").
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ptsn::targets {
+
+enum class Kind { kPlain, kFscrypt, kDmCrypt };
+const char* KindName(Kind kind);  // "plain", "fscrypt", "dm-crypt"
+
+struct TargetSpec {
+  std::string text;       // as given, for messages
+  std::string name;       // NAME= ("" = DefaultIdentifier)
+  Kind kind = Kind::kPlain;
+  std::string fs = "ext4";
+  // fscrypt
+  std::string fscrypt_mode = "aes-256-xts";  // or "adiantum"
+  // dm-crypt
+  std::string dm_format = "luks2";  // or "plain"
+  std::string cipher;               // cryptsetup --cipher; "" = aes-xts-plain64 (or from impl)
+  int key_bits = 0;                 // 0 = 512 (AES-256-XTS)
+  // "" = whatever the kernel picks (the highest-priority driver); otherwise "generic", "aesni"
+  // or a driver name from /proc/crypto.
+  std::string impl;
+
+  std::string Identifier() const;  // name, else DefaultIdentifier()
+};
+
+// "plain ext4", "fscrypt AES-256-XTS ext4", "dm-crypt LUKS2 AES-256-XTS aes-generic xfs".
+std::string DefaultIdentifier(const TargetSpec& spec);
+
+// One spec; throws ptsn::Error "--targets X: why" on anything it does not understand.
+TargetSpec ParseTargetSpec(const std::string& text);
+
+// The whole --targets value ("plain,fscrypt,fast=dm-crypt:plain"); throws on an empty list and
+// on two targets with the same identifier (they would be one System in the result file).
+std::vector<TargetSpec> ParseTargetList(const std::string& list);
+
+// The cryptsetup cipher a dm-crypt spec uses: `cipher` if given, else aes-xts-plain64, or, when
+// the implementation was chosen, the kernel-API form naming it: `capi_algorithm` is what
+// ResolveImplementation() found ("xts(aes-generic)", "xts-aes-aesni") and the result is
+// "capi:xts(aes-generic)-plain64".
+std::string DmCryptCipher(const TargetSpec& spec, const std::string& capi_algorithm);
+
+}  // namespace ptsn::targets

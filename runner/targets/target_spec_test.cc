@@ -1,0 +1,72 @@
+#include "runner/targets/target_spec.h"
+
+#include <gtest/gtest.h>
+
+#include "runner/common/error.h"
+
+namespace ptsn::targets {
+namespace {
+
+TEST(TargetSpec, KindsWithDefaults) {
+  auto list = ParseTargetList("plain,fscrypt,dm-crypt");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0].kind, Kind::kPlain);
+  EXPECT_EQ(list[0].Identifier(), "plain ext4");
+  EXPECT_EQ(list[1].Identifier(), "fscrypt AES-256-XTS ext4");
+  EXPECT_EQ(list[2].Identifier(), "dm-crypt LUKS2 AES-256-XTS ext4");
+  EXPECT_EQ(list[2].dm_format, "luks2");
+  EXPECT_EQ(DmCryptCipher(list[2], ""), "aes-xts-plain64");
+}
+
+TEST(TargetSpec, OptionsAndNames) {
+  auto s = ParseTargetSpec("Stock=dm-crypt:plain:xfs:impl=generic");
+  EXPECT_EQ(s.name, "Stock");
+  EXPECT_EQ(s.Identifier(), "Stock");
+  EXPECT_EQ(s.dm_format, "plain");
+  EXPECT_EQ(s.fs, "xfs");
+  EXPECT_EQ(s.impl, "generic");
+  EXPECT_EQ(DefaultIdentifier(s), "dm-crypt plain AES-256-XTS aes-generic xfs");
+  EXPECT_EQ(DmCryptCipher(s, "xts(aes-generic)"), "capi:xts(aes-generic)-plain64");
+
+  auto a = ParseTargetSpec("fscrypt:adiantum");
+  EXPECT_EQ(a.fscrypt_mode, "adiantum");
+  EXPECT_EQ(a.Identifier(), "fscrypt Adiantum ext4");
+  EXPECT_EQ(ParseTargetSpec("plain:fs=btrfs").fs, "btrfs");
+  EXPECT_EQ(ParseTargetSpec("dm-crypt:key-size=256").Identifier(), "dm-crypt LUKS2 AES-128-XTS ext4");
+}
+
+TEST(TargetSpec, CipherTakesTheRestWithItsColons) {
+  auto s = ParseTargetSpec("dm-crypt:xfs:cipher=capi:xts(aes-generic)-plain64");
+  EXPECT_EQ(s.cipher, "capi:xts(aes-generic)-plain64");
+  EXPECT_EQ(s.fs, "xfs");
+  EXPECT_EQ(DmCryptCipher(s, ""), "capi:xts(aes-generic)-plain64");
+  EXPECT_EQ(s.Identifier(), "dm-crypt LUKS2 capi:xts(aes-generic)-plain64 512-bit xfs");
+}
+
+TEST(TargetSpec, RejectsWithOneLineNamingTheSpec) {
+  auto message = [](const std::string& text) {
+    try {
+      ParseTargetList(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("ecryptfs"), "--targets ecryptfs: unknown target kind 'ecryptfs' (expected plain, fscrypt or dm-crypt)");
+  EXPECT_EQ(message("plain:zfs"), "--targets plain:zfs: unknown option 'zfs'");
+  EXPECT_EQ(message("plain:fs=zfs"), "--targets plain:fs=zfs: file system 'zfs' (expected ext4, xfs or btrfs)");
+  EXPECT_EQ(message("plain:impl=generic"), "--targets plain:impl=generic: impl= needs an encrypting target (plain has no cipher)");
+  EXPECT_EQ(message("fscrypt:xfs"), "--targets fscrypt:xfs: fscrypt targets are ext4 here (xfs has no fscrypt support we set up)");
+  EXPECT_EQ(message("plain:adiantum"), "--targets plain:adiantum: mode adiantum is an fscrypt option");
+  EXPECT_EQ(message("dm-crypt:key-size=12"), "--targets dm-crypt:key-size=12: key-size 12 (expected bits: 256, 512...)");
+  EXPECT_EQ(message("plain,plain"), "--targets plain,plain: two targets are both 'plain ext4' (give one a name: NAME=plain)");
+  EXPECT_EQ(message(" , "), "--targets: empty list (expected e.g. plain,fscrypt)");
+  EXPECT_EQ(message("=plain"), "--targets =plain: empty name before '='");
+  EXPECT_EQ(message("dm-crypt:impl=generic:cipher=aes-cbc-essiv:sha256"),
+            "--targets dm-crypt:impl=generic:cipher=aes-cbc-essiv:sha256: give either cipher= (which may name the "
+            "implementation with capi:) or impl=, not both");
+  EXPECT_EQ(message("a=plain,a=fscrypt"), "--targets a=plain,a=fscrypt: two targets are both 'a' (give one a name: NAME=a=fscrypt)");
+}
+
+}  // namespace
+}  // namespace ptsn::targets

@@ -1,0 +1,323 @@
+// End-to-end: runs across real targets (loop devices, ext4, fscrypt) on this machine: trials
+// interleaved (checked from --json-events), one System per target, cleanup after success,
+// failure, SIGINT and kill -9 (the next run cleans), refusal of a device without the flag.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "results-xml/result_file.h"
+#include "results-xml/result_xml.h"
+#include "results-xml/statistics.h"
+#include "tests/cli/run_binary.h"
+#include "tests/targets/target_env.h"
+
+namespace fs = std::filesystem;
+using ptsn::test::RunPtsNative;
+
+extern char** environ;
+
+namespace {
+
+class TargetRunE2E : public ptsn::test::TargetsHomeTest {
+ protected:
+  void BeforeCheck() override {
+    if (running_ > 0 && waitpid(running_, nullptr, WNOHANG) == 0) {  // a test that failed half-way
+      kill(running_, SIGINT);
+      waitpid(running_, nullptr, 0);
+    }
+  }
+  std::string Env(const std::string& extra = "") { return HomeEnv() + " TEST_RESULTS_NAME=n " + extra; }
+  std::string Profile(const std::string& name) {
+    return std::string(PTSN_SOURCE_DIR) + "/tests/targets/profiles/local/" + name + "-1.0.0";
+  }
+  std::vector<nlohmann::json> Events(const std::string& output) {
+    std::vector<nlohmann::json> events;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+      auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_object()) events.push_back(j);
+    }
+    return events;
+  }
+  // "1 plain ext4" for each trial-finished event.
+  std::vector<std::string> TrialOrder(const std::vector<nlohmann::json>& events) {
+    std::vector<std::string> out;
+    for (const auto& e : events)
+      if (e["event"] == "trial-finished") out.push_back(std::to_string(e["trial"].get<int>()) + " " + e.value("target", ""));
+    return out;
+  }
+  ptsn::results::ResultFile Saved() {
+    return ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
+  }
+  // Starts pts-native in the background (output to a file); its pid.
+  pid_t Start(const std::string& args, const std::string& env) {
+    std::string cmd = "exec " + env + " " + PTSN_BINARY + " " + args + " > '" + home_ + "/out.txt' 2>&1";
+    pid_t pid = 0;
+    const char* argv[] = {"/bin/sh", "-c", cmd.c_str(), nullptr};
+    posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ);
+    running_ = pid;
+    return pid;
+  }
+  // The environment of a run whose trials sleep, creating Marker() first.
+  std::string SleepingEnv(int seconds) {
+    return Env("FORCE_TIMES_TO_RUN=2 TARGET_SLEEP=" + std::to_string(seconds) + " TARGET_MARKER='" + Marker() + "'");
+  }
+  std::string Marker() { return home_ + "/trial-started"; }
+  // Waits until a trial is running in a target.
+  bool WaitForTrial(pid_t pid) {
+    for (int i = 0; i < 1200; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (waitpid(pid, nullptr, WNOHANG) == pid) {
+        running_ = 0;
+        return false;
+      }
+      if (fs::exists(Marker())) return true;
+    }
+    return false;
+  }
+  int Wait(pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    running_ = 0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  pid_t running_ = 0;
+};
+
+TEST_F(TargetRunE2E, TwoTargetsInterleavedWithOneSystemEach) {
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m --json-events",
+                        Env("FORCE_TIMES_TO_RUN=3"), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto events = Events(r.output);
+  EXPECT_EQ(TrialOrder(events), (std::vector<std::string>{"1 plain ext4", "1 fscrypt AES-256-XTS ext4", "2 plain ext4",
+                                                         "2 fscrypt AES-256-XTS ext4", "3 plain ext4",
+                                                         "3 fscrypt AES-256-XTS ext4"}));
+  int ready = 0, removed = 0;
+  for (const auto& e : events) {
+    ready += e["event"] == "target-ready";
+    removed += e["event"] == "target-removed";
+  }
+  EXPECT_EQ(ready, 2);
+  EXPECT_EQ(removed, 2);
+  auto file = Saved();
+  ASSERT_EQ(file.systems.size(), 2u);
+  EXPECT_EQ(file.systems[0].identifier, "plain ext4");
+  EXPECT_EQ(file.systems[1].identifier, "fscrypt AES-256-XTS ext4");
+  std::string notes = file.systems[1].notes.value_or("");
+  EXPECT_NE(notes.find("Encryption: fscrypt v2 policy, contents AES-256-XTS"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("Cipher Driver: xts(aes): "), std::string::npos) << notes;
+  EXPECT_NE(notes.find("Mount Options: rw"), std::string::npos) << notes;
+  ASSERT_EQ(file.results.size(), 1u);
+  ASSERT_EQ(file.results[0].entries.size(), 2u);
+  for (const auto& e : file.results[0].entries) EXPECT_EQ(ptsn::results::EntryTrials(e).size(), 3u);
+  // The trials really ran in the targets: each log names its directory and loop device.
+  std::string log;
+  for (const auto& d : fs::recursive_directory_iterator(home_ + "/test-results/n/test-logs"))
+    if (d.path().filename() == "fscrypt AES-256-XTS ext4.log") log = ptsn::test::Slurp(d.path().string());
+  EXPECT_NE(log.find("/t2-fscrypt/encrypted"), std::string::npos) << log;
+  EXPECT_NE(log.find("Device: /dev/loop"), std::string::npos) << log;
+}
+
+TEST_F(TargetRunE2E, ThreeTargetsTakeTurnsInEveryRound) {
+  auto r = RunPtsNative("batch-run " + Profile("target-write") +
+                            " --targets plain,fscrypt,second=plain --target-size 128m --json-events",
+                        Env("FORCE_TIMES_TO_RUN=2"), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(TrialOrder(Events(r.output)),
+            (std::vector<std::string>{"1 plain ext4", "1 fscrypt AES-256-XTS ext4", "1 second", "2 plain ext4",
+                                      "2 fscrypt AES-256-XTS ext4", "2 second"}));
+  EXPECT_EQ(Saved().systems.size(), 3u);
+}
+
+TEST_F(TargetRunE2E, ATestThatIsNotADiskTestRunsOnce) {
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " " + Profile("target-cpu") +
+                            " --targets plain,fscrypt --target-size 128m --json-events",
+                        Env("FORCE_TIMES_TO_RUN=2"), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = Saved();
+  ASSERT_EQ(file.results.size(), 2u);
+  const auto& cpu = file.results[1];
+  ASSERT_EQ(cpu.entries.size(), 1u);
+  EXPECT_EQ(cpu.entries[0].identifier, "plain ext4");
+  EXPECT_NE(cpu.entries[0].json.value_or("").find("\"target-independent\":true"), std::string::npos);
+  int cpu_trials = 0;
+  for (const auto& e : Events(r.output)) cpu_trials += e["event"] == "trial-finished" && e["test"] == 2;
+  EXPECT_EQ(cpu_trials, 2);
+}
+
+TEST_F(TargetRunE2E, AFailingTestOnOneTargetIsRecordedAndEverythingIsReleased) {
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m",
+                        Env("FORCE_TIMES_TO_RUN=2 TARGET_FAIL_ON=fscrypt"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  auto file = Saved();
+  ASSERT_EQ(file.results[0].entries.size(), 2u);
+  EXPECT_NE(file.results[0].entries[0].value, "");
+  EXPECT_EQ(file.results[0].entries[1].value, "");
+}
+
+TEST_F(TargetRunE2E, ATargetThatCannotBeMadeStopsTheRunBeforeAnyTrial) {
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain,fscrypt:impl=generic --target-size 128m",
+                        Env("FORCE_TIMES_TO_RUN=2"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("fscrypt AES-256-XTS aes-generic ext4: fscrypt cannot choose its cipher implementation"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("trial 1"), std::string::npos) << r.output;
+  if (!ptsn::test::DeviceMapperHere()) {
+    r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain,dm-crypt --target-size 128m",
+                     Env("FORCE_TIMES_TO_RUN=2"));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.output.find("dm-crypt LUKS2 AES-256-XTS ext4: the kernel has no device-mapper"), std::string::npos)
+        << r.output;
+  }
+}
+
+// dm-crypt targets in a run (where the kernel has device-mapper): LUKS2 with the kernel's choice
+// and plain dm-crypt with the generic AES, interleaved with plain; the mappings are gone after
+// (the fixture checks /dev/mapper). Without device-mapper the run is refused before anything is
+// created, and the test skips saying so.
+TEST_F(TargetRunE2E, DmCryptTargetsRunWhereTheKernelHasDeviceMapper) {
+  const std::string list = " --targets plain,dm-crypt,Stock=dm-crypt:plain:impl=generic --target-size 128m --json-events";
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + list, Env("FORCE_TIMES_TO_RUN=2"), false);
+  if (!ptsn::test::DeviceMapperHere()) {
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.output.find("trial-finished"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(home_ + "/test-results/n/composite.xml"));
+    GTEST_SKIP() << "this kernel has no device-mapper: dm-crypt targets cannot be made here (the run's refusal is checked)";
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(TrialOrder(Events(r.output)),
+            (std::vector<std::string>{"1 plain ext4", "1 dm-crypt LUKS2 AES-256-XTS ext4", "1 Stock", "2 plain ext4",
+                                      "2 dm-crypt LUKS2 AES-256-XTS ext4", "2 Stock"}));
+  auto file = Saved();
+  ASSERT_EQ(file.systems.size(), 3u);
+  std::string luks = file.systems[1].notes.value_or(""), stock = file.systems[2].notes.value_or("");
+  EXPECT_NE(luks.find("Encryption: dm-crypt LUKS2, cipher aes-xts-plain64, 512-bit key"), std::string::npos) << luks;
+  EXPECT_NE(stock.find("Encryption: dm-crypt plain, cipher capi:xts(aes-generic)-plain64"), std::string::npos) << stock;
+  EXPECT_NE(stock.find("Cipher Driver: xts(aes): "), std::string::npos) << stock;
+}
+
+TEST_F(TargetRunE2E, CtrlCReleasesEverything) {
+  pid_t pid = Start("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m",
+                    SleepingEnv(20));
+  ASSERT_TRUE(WaitForTrial(pid)) << ptsn::test::Slurp(home_ + "/out.txt");
+  kill(pid, SIGINT);
+  EXPECT_EQ(Wait(pid), 130) << ptsn::test::Slurp(home_ + "/out.txt");
+  EXPECT_NE(ptsn::test::Slurp(home_ + "/out.txt").find("Target fscrypt AES-256-XTS ext4: removed"), std::string::npos);
+}
+
+TEST_F(TargetRunE2E, TerminationByATimeoutReleasesEverything) {
+  pid_t pid = Start("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m",
+                    SleepingEnv(20));
+  ASSERT_TRUE(WaitForTrial(pid)) << ptsn::test::Slurp(home_ + "/out.txt");
+  kill(pid, SIGTERM);  // what timeout(1) sends
+  EXPECT_EQ(Wait(pid), 130) << ptsn::test::Slurp(home_ + "/out.txt");
+}
+
+TEST_F(TargetRunE2E, AfterKill9TheNextRunCleansUp) {
+  pid_t pid = Start("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m",
+                    SleepingEnv(3));
+  ASSERT_TRUE(WaitForTrial(pid)) << ptsn::test::Slurp(home_ + "/out.txt");
+  kill(pid, SIGKILL);
+  Wait(pid);
+  // The dead run's targets are still there, and its record says what they are.
+  EXPECT_EQ(ptsn::test::MountsUnder(home_).size(), 2u);
+  EXPECT_EQ(ptsn::test::LoopsUnder(home_).size(), 2u);
+  ASSERT_EQ(std::distance(fs::directory_iterator(home_ + "/targets"), fs::directory_iterator()), 1);
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // the orphaned trial ends
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain --target-size 128m",
+                        Env("FORCE_TIMES_TO_RUN=1 TEST_RESULTS_NAME=m"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Cleaned up: mount "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("left by a run that did not finish (pid " + std::to_string(pid)), std::string::npos) << r.output;
+}
+
+TEST_F(TargetRunE2E, BatchRunRefusesADeviceWithoutDestroyDataOn) {
+  std::string image = home_ + "/disk.img";
+  {
+    std::ofstream out(image, std::ios::binary);
+    out << "precious";
+    out.seekp((300 << 20) - 1);
+    out.put('\0');
+  }
+  auto losetup = RunPtsNative("", "losetup --find --show '" + image + "' #");
+  std::string device = losetup.output.substr(0, losetup.output.find('\n'));
+  ASSERT_EQ(device.rfind("/dev/loop", 0), 0u) << losetup.output;
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain --target-size 128m --device " + device,
+                        Env("FORCE_TIMES_TO_RUN=1"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("confirm with --destroy-data-on " + device), std::string::npos) << r.output;
+  std::string head(8, '\0');
+  std::ifstream(image, std::ios::binary).read(head.data(), 8);
+  EXPECT_EQ(head, "precious");
+  r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m --destroy-data-on " +
+                       device,
+                   Env("FORCE_TIMES_TO_RUN=1"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(Saved().systems[0].notes.value_or("").find("of " + device), std::string::npos);
+  RunPtsNative("", "losetup -d " + device + " #");
+}
+
+// A saved "published" result with an unencrypted and a home-encrypted system, reproduced with
+// --targets auto: the mapping is shown, asked for (refused without --yes when nothing can be
+// asked), and the file ends with the published systems and one per target side by side.
+TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
+  ptsn::results::ResultFile pub;
+  pub.generated.title = "Encryption Comparison";
+  pub.generated.description = "published";
+  for (const char* id : {"No Encryption", "Home Encryption"}) {
+    ptsn::results::System sys;
+    sys.identifier = id;
+    sys.hardware = "Processor: Old";
+    sys.software = std::string("OS: Old, File-System: ") + (std::string(id) == "Home Encryption" ? "ext4 (ecryptfs)" : "ext4");
+    sys.user = "them";
+    sys.timestamp = "2013-04-25 00:00:00";
+    sys.test_client_version = "4.4.1";
+    sys.notes = "";
+    pub.systems.push_back(sys);
+  }
+  ptsn::results::Result r;
+  r.identifier = "local/target-write-1.0.0";
+  r.title = "Target Write";
+  r.app_version = "1.0";
+  r.scale = "MB/s";
+  r.proportion = "HIB";
+  r.display_format = "BAR_GRAPH";
+  r.entries = {{"No Encryption", "120", "119:120:121", {}}, {"Home Encryption", "60", "59:60:61", {}}};
+  pub.results.push_back(r);
+  fs::create_directories(home_ + "/test-results/pub");
+  ptsn::results::WriteResultFile(home_ + "/test-results/pub/composite.xml", pub);
+  std::string env = Env("FORCE_TIMES_TO_RUN=2 PTS_NATIVE_PROFILES_DIR='" + std::string(PTSN_SOURCE_DIR) +
+                        "/tests/targets/profiles'");
+
+  auto r1 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline", env);
+  EXPECT_NE(r1.exit_code, 0);
+  EXPECT_NE(r1.output.find("  Home Encryption  ->  fscrypt AES-256-XTS ext4"), std::string::npos) << r1.output;
+  EXPECT_NE(r1.output.find("--targets: not confirmed (this run cannot ask: add --yes)"), std::string::npos) << r1.output;
+
+  auto r2 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline --yes", env);
+  ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  EXPECT_NE(r2.output.find("Will create 2 targets: plain ext4, fscrypt AES-256-XTS ext4"), std::string::npos) << r2.output;
+  auto file = ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml");
+  ASSERT_EQ(file.systems.size(), 4u);
+  EXPECT_EQ(file.systems[2].identifier, "plain ext4");
+  EXPECT_EQ(file.systems[3].identifier, "fscrypt AES-256-XTS ext4");
+  EXPECT_NE(file.systems[3].notes.value_or("").find("Reproduction of pub"), std::string::npos) << *file.systems[3].notes;
+  ASSERT_EQ(file.results.size(), 1u);
+  EXPECT_EQ(file.results[0].entries.size(), 4u);
+  EXPECT_NE(r2.output.find("Each target against plain ext4 (paired by round"), std::string::npos) << r2.output;
+
+  // Again: the targets' systems are ours from the first run, so it resumes them (nothing is left).
+  auto r3 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline --yes", env);
+  EXPECT_EQ(r3.exit_code, 0) << r3.output;
+  EXPECT_NE(r3.output.find("Nothing left to run"), std::string::npos) << r3.output;
+  EXPECT_EQ(ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml").systems.size(), 4u);
+}
+
+}  // namespace
