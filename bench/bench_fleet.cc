@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;

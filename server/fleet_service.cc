@@ -5,7 +5,7 @@
 
 #include "results-xml/merge.h"
 #include "results-xml/result_xml.h"
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/fleet/job_spec.h"

@@ -16,7 +16,7 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "server/app.h"
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/fleet/job_spec.h"
 #include "server/auth.h"
 #include "server/fleet_store.h"

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "runner/client/upload_queue.h"
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"

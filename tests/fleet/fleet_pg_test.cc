@@ -11,7 +11,7 @@
 #include <set>
 
 #include "results-xml/result_xml.h"
-#include "runner/client/wire.h"
+#include "runner/openbenchmarking/wire.h"
 #include "server/testing/pg_schema.h"
 #include "server/testing/sample_result.h"
 #include "tests/fleet/fleet_processes.h"
