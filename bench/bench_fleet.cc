@@ -138,10 +138,10 @@ int Idle(const std::string& url, const std::string& tokens_file, double seconds,
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   const double cpu = CpuSeconds(server_pid) - cpu0;
   const long answered = polls - polls0;
-  const auto [threads, rss] = ThreadsAndRssKb(server_pid);
+  const auto [server_threads, rss] = ThreadsAndRssKb(server_pid);
   std::printf("%zu idle agents long-polling (%d s polls) for %.0f s: server CPU %.2f%% of one core, %ld polls answered (%.1f/s), "
               "%ld errors; server threads %ld, RSS %ld kB\n",
-              agents.size(), poll_seconds, wall, 100 * cpu / wall, answered, answered / wall, errors.load(), threads, rss);
+              agents.size(), poll_seconds, wall, 100 * cpu / wall, answered, answered / wall, errors.load(), server_threads, rss);
   stop = true;
   for (auto& t : threads) t.detach();  // their polls end with the server
   return errors.load() == 0 ? 0 : 1;
