@@ -119,7 +119,28 @@ App::App(Storage& storage, ServerOptions options, WallClock clock, RateLimiter::
       users_(options_.cache_seconds, 4096, rate_clock),
       pages_(options_.page_cache_seconds, 4096, rate_clock, options_.page_cache_bytes,
              [](const std::string& html) { return html.size(); }),
-      mirror_(options_.mirror_dir.empty() ? nullptr : std::make_unique<ProfileMirror>(options_.mirror_dir)) {}
+      mirror_(options_.mirror_dir.empty() ? nullptr : std::make_unique<ProfileMirror>(options_.mirror_dir)) {
+  fleet_ = std::make_unique<FleetService>(
+      storage_, options_.fleet,
+      [this](const std::string& token) -> std::optional<std::string> {
+        if (auto known = users_.Get(token)) return *known;
+        auto user = Authenticate(storage_, token);
+        if (user) users_.Put(token, std::make_shared<const std::string>(*user));
+        return user;
+      },
+      [this](const std::string& owner, const std::string& xml) {
+        try {
+          NewResult checked = [&] {
+            auto pass = gate_.Enter();
+            return CheckUpload(owner, xml, std::nullopt, "fleet", false);
+          }();
+          return CommitUpload(checked).id;
+        } catch (const HttpError& e) {
+          throw FleetError{e.status, e.message};
+        }
+      },
+      [this] { return static_cast<std::int64_t>(clock_()); });
+}
 
 std::shared_ptr<const StoredResult> App::Fetch(const std::string& id) {
   if (auto hit = results_.Get(id)) return hit;
@@ -406,6 +427,51 @@ struct Routes {
     return html;
   }
 
+  // The fleet's routes (server/fleet_service.h). They may answer later (a long-poll parks until
+  // there is work or its deadline): the connection waits suspended, holding no worker thread.
+  // The same protections as the results API: tokens in the header only, a body limit decided
+  // before the body is read, the write rate limits on what a user changes (jobs, schedules),
+  // and failed token checks counted against the address (agent tokens are checked by the fleet).
+  void InstallFleet(http::Router& svr) {
+    auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
+    for (auto& route : app.fleet_->Routes()) {
+      const bool agent = route.pattern.rfind("/api/v1/fleet/agent/", 0) == 0;
+      const bool write = !agent && route.method != "GET";
+      svr.AddAsync(
+          route.method, route.pattern,
+          [this, handle = route.handle](const Request& req, Response& res, http::Done done) {
+            FleetRequest f;
+            f.method = req.method;
+            for (size_t i = 1; i < req.matches.size(); ++i) f.groups.push_back(req.matches[i]);
+            f.bearer = BearerToken(req);
+            for (const auto& [k, v] : req.params) f.params.emplace(k, v);
+            f.body = req.body;
+            const bool sent_token = !f.bearer.empty();
+            handle(f, [this, &res, done, sent_token, addr = req.remote_addr](FleetResponse out) {
+              if (out.status == 401 && sent_token && !app.write_limiter_.Allow("auth:" + addr)) {
+                out.status = 429;
+                out.content_type = "application/json";
+                out.body = json{{"error", "too many failed authentication attempts; slow down"}}.dump();
+              }
+              res.status = out.status;
+              if (out.status != 204) res.set_content(std::move(out.body), out.content_type);
+              done();
+            });
+          },
+          [this, agent, write, err_shape](const Request& req) {
+            if (!agent) return Admit(req, false, write, err_shape);
+            http::Admission a;  // an agent's token is no user's: the fleet checks it
+            Guard(a.refusal, [&] {
+              RefuseTokenInQuery(req);
+              a.max_body = BearerToken(req).empty() ? app.options_.anonymous_body_bytes : app.options_.max_body_bytes;
+            }, err_shape);
+            a.refused = a.refusal.status != 200;
+            if (a.refused) a.refusal.close_connection = true;
+            return a;
+          });
+    }
+  }
+
   void Install(http::Router& svr) {
     auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
     auto ob_upload_shape = [](const std::string& m) { return Ob("upload", {{"error", m}}); };
@@ -513,6 +579,8 @@ struct Routes {
         res.set_shared_content(html, *html, "text/html; charset=utf-8");
       });
     });
+
+    InstallFleet(svr);
 
     svr.not_found = [](const Request& req, Response& res) {
       SendJson(res, 404, {{"error", "no such page: " + req.path.substr(0, 100)}});

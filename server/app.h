@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "server/fair_gate.h"
+#include "server/fleet_service.h"
 #include "server/group_commit.h"
 #include "server/http.h"
 #include "server/profile_mirror.h"
@@ -45,6 +46,7 @@ struct ServerOptions {
   size_t page_results = 50;               // charts per result page (larger results are paged)
   double page_cache_seconds = 600;        // rendered pages kept (a delete here drops them at once)
   size_t page_cache_bytes = 64 << 20;
+  FleetOptions fleet;                     // agents, schedules, history (server/fleet_service.h)
   std::string mirror_dir;                 // test profiles served to repo_index / acquire_test; "" = none
   bool anonymous_uploads = false;         // r=upload_test_result without a token, as OpenBenchmarking.org takes them
 };
@@ -61,6 +63,7 @@ class App {
 
   const ServerOptions& options() const { return options_; }
   Storage& storage() { return storage_; }
+  FleetService& fleet() { return *fleet_; }
 
   // The upload path shared by the protocol and the JSON API, in two steps: CheckUpload (CPU
   // only: limits, UTF-8, the result-file checks; callers run it inside the FairGate) and
@@ -92,6 +95,7 @@ class App {
   TtlCache<StoredResult> results_;
   TtlCache<std::string> users_;  // token → user name
   TtlCache<std::string> pages_;  // "ID[,ID...]#page" → rendered HTML
+  std::unique_ptr<FleetService> fleet_;
   std::unique_ptr<ProfileMirror> mirror_;  // options_.mirror_dir's profiles (ob_protocol.h)
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
   friend struct Routes;

@@ -16,8 +16,7 @@ void CheckUserName(const std::string& user) {
   if (!ok) throw Error("token: user name '" + user + "' must be 1-64 characters of A-Z a-z 0-9 _ . -");
 }
 
-std::string CreateToken(Storage& storage, const std::string& user) {
-  CheckUserName(user);
+std::string NewToken() {
   unsigned char raw[20];
   if (RAND_bytes(raw, sizeof raw) != 1) throw Error("token: the system random generator failed");
   static constexpr char kHex[] = "0123456789abcdef";
@@ -26,6 +25,12 @@ std::string CreateToken(Storage& storage, const std::string& user) {
     token += kHex[b >> 4];
     token += kHex[b & 15];
   }
+  return token;
+}
+
+std::string CreateToken(Storage& storage, const std::string& user) {
+  CheckUserName(user);
+  std::string token = NewToken();
   storage.AddToken(user, wire::Sha256Hex(token));
   return token;
 }

@@ -11,6 +11,9 @@ class Storage;
 // Creates a token for `user`, stores its hash and returns the token text ("ptsn_" + 40 hex).
 std::string CreateToken(Storage& storage, const std::string& user);
 
+// A new random token text ("ptsn_" + 40 hex), not stored anywhere yet.
+std::string NewToken();
+
 // The user of `token`, or nullopt for an unknown/empty token.
 std::optional<std::string> Authenticate(Storage& storage, const std::string& token);
 

@@ -47,6 +47,7 @@ class GatedStorage : public Storage {
   std::optional<std::string> UserForToken(const std::string&) override { return std::nullopt; }
   bool Healthy() override { return true; }
   std::string Describe() const override { return "gated"; }
+  void Transact(const std::function<void(SqlTx&)>&) override { throw StorageError{"no tables"}; }
 
  private:
   std::mutex mu_;

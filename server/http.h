@@ -76,6 +76,13 @@ using Admit = std::function<Admission(const Request&)>;
 // at once (never blocking: e.g. from a cache); returns false to leave the request to the Handler.
 using QuickHandler = std::function<bool(const Request&, Response&)>;
 
+// A handler that may answer later, from any thread: it calls `done` exactly once, when `res`
+// holds the answer (e.g. a long-poll parked until there is work). Until then the connection
+// waits suspended and holds no worker thread. HttpServer::Stop waits until every parked request
+// is answered: whoever parks them answers them first when stopping (FleetWaiters::Shutdown).
+using Done = std::function<void()>;
+using AsyncHandler = std::function<void(const Request&, Response&, Done done)>;
+
 struct Route {
   std::string method;
   std::regex pattern;  // the whole path must match
@@ -83,6 +90,7 @@ struct Route {
   Handler handler;
   Admit admit;
   QuickHandler quick;
+  AsyncHandler async;  // set instead of `handler` by AddAsync
 };
 
 // The route table. Rows are added once at start-up; lookups are read-only and thread-safe.
@@ -103,6 +111,11 @@ class Router {
   }
   Router& Delete(const std::string& pattern, Handler h) { return Add("DELETE", pattern, std::move(h)); }
   Router& Add(std::string method, const std::string& pattern, Handler h, Admit admit = {});
+  Router& AddAsync(std::string method, const std::string& pattern, AsyncHandler h, Admit admit = {}) {
+    Add(std::move(method), pattern, nullptr, std::move(admit));
+    routes_.back().async = std::move(h);
+    return *this;
+  }
 
   struct Match {
     const Route* route = nullptr;  // nullptr: none for this method

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -325,6 +326,34 @@ struct HttpServer::Impl {
   void Dispatch(MHD_Connection* conn, Exchange* ex) {
     MHD_suspend_connection(conn);
     ++in_flight;
+    if (ex->route->async) {
+      // The handler parks the request (a long-poll) and calls `done` later from another thread;
+      // until then the connection stays suspended and this worker is free for others.
+      workers->Submit([this, conn, ex] {
+        auto answered = std::make_shared<std::atomic<bool>>(false);
+        auto resume = [this, conn, ex, answered] {
+          if (answered->exchange(true)) return;  // once only, whoever calls it
+          ex->req.body.clear();
+          ex->req.body.shrink_to_fit();
+          MHD_resume_connection(conn);
+          --in_flight;
+        };
+        auto fail = [&](const char* what) {
+          if (answered->load()) return;  // answered already: nothing more to send
+          ex->res = Response{};
+          router.internal_error(ex->req, ex->res, what);
+          resume();
+        };
+        try {
+          ex->route->async(ex->req, ex->res, resume);
+        } catch (const std::exception& e) {
+          fail(e.what());
+        } catch (...) {
+          fail("unknown exception");
+        }
+      });
+      return;
+    }
     workers->Submit([this, conn, ex] {
       try {
         ex->route->handler(ex->req, ex->res);

@@ -16,7 +16,10 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "server/app.h"
+#include "runner/openbenchmarking/wire.h"
+#include "runner/fleet/job_spec.h"
 #include "server/auth.h"
+#include "server/fleet_store.h"
 #include "server/downloads.h"
 #include "server/http_server.h"
 #include "server/import_result.h"
@@ -32,8 +35,11 @@ constexpr const char* kUsage =
     "                         [--max-connections N] [--max-connections-per-address N]\n"
     "                         [--header-timeout S] [--body-timeout S] [--trust-proxy ADDR[,ADDR...]]\n"
     "                         [--dedupe-seconds S]\n"
+    "                         [--fleet-lease S] [--fleet-poll S] [--fleet-return S] [--fleet-queue S]\n"
+    "                         [--fleet-offline S] [--fleet-webhook URL] [--fleet-min-change PCT] [--fleet-window N]\n"
     "                         [--anonymous-uploads]\n"
     "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
+    "       pts-native-server token create --agent MACHINE [--data DIR] [--database URL]\n"
     "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
     "       pts-native-server import-profiles TREE [--data DIR]\n"
     "       pts-native-server import-result FILE --id ID [--data DIR] [--database URL]\n"
@@ -58,6 +64,16 @@ constexpr const char* kUsage =
     "  --trust-proxy    addresses of reverse proxies whose X-Real-IP / X-Forwarded-For names the client\n"
     "  --dedupe-seconds the same file uploaded again with the same token within S seconds gets the\n"
     "                   first upload's ID (default 86400; 0 = off)\n"
+    "  --fleet-lease S  an agent's hold on a running task; renewed every S/3 (default 30)\n"
+    "  --fleet-poll S   longest long-poll of an idle agent (default 25; a parked poll holds no thread)\n"
+    "  --fleet-return S a machine that lost a task's lease has S seconds to come back for the\n"
+    "                   retry before the task fails (default 3600)\n"
+    "  --fleet-queue S  a task no machine took within S seconds fails (default 86400)\n"
+    "  --fleet-offline S  machines not heard from in S seconds show as offline (default 90)\n"
+    "  --fleet-webhook URL  POST each regression/improvement there as JSON\n"
+    "  --fleet-min-change PCT  smaller moves are never flagged (default 2)\n"
+    "  --fleet-window N results of a machine each new one is compared with (default 5)\n"
+    "  token create --agent MACHINE  a fleet agent's token (replaces that machine's earlier one)\n"
     "  --anonymous-uploads  take r=upload_test_result without a token, as OpenBenchmarking.org does\n"
     "                   (what a stock PTS client sends); uploads are owned by 'anonymous'\n"
     "  import-profiles  load a tree of test profiles (<repo>/<name>-<version>/, e.g. a PTS\n"
@@ -151,6 +167,16 @@ int Serve(const ptsn::Args& args) {
   options.cache_seconds = DoubleArg(args, "--cache-seconds", options.cache_seconds);
   options.dedupe_seconds = static_cast<int64_t>(SizeArg(args, "--dedupe-seconds", options.dedupe_seconds));
   limits.max_body_bytes = options.max_body_bytes;
+  auto& fleet = options.fleet;
+  fleet.limits.lease_seconds = NumberArg<std::int64_t>(args, "--fleet-lease", fleet.limits.lease_seconds);
+  fleet.limits.return_seconds = NumberArg<std::int64_t>(args, "--fleet-return", fleet.limits.return_seconds);
+  fleet.limits.queue_seconds = NumberArg<std::int64_t>(args, "--fleet-queue", fleet.limits.queue_seconds);
+  fleet.poll_seconds = NumberArg<int>(args, "--fleet-poll", fleet.poll_seconds);
+  fleet.offline_after = NumberArg<std::int64_t>(args, "--fleet-offline", fleet.offline_after);
+  fleet.policy.window = SizeArg(args, "--fleet-window", fleet.policy.window);
+  fleet.policy.min_change_pct = DoubleArg(args, "--fleet-min-change", fleet.policy.min_change_pct);
+  fleet.webhook_url = args.ValueOr("--fleet-webhook", "");
+  if (fleet.limits.lease_seconds < 3) throw ptsn::Error("--fleet-lease: at least 3 seconds");
   options.mirror_dir = MirrorDir(args);
   options.anonymous_uploads = args.Has("--anonymous-uploads");
 
@@ -175,6 +201,7 @@ int Serve(const ptsn::Args& args) {
             << ")" << std::endl;
   int sig = 0;
   sigwait(&stop_signals, &sig);
+  app.fleet().waiters().Shutdown();  // parked long-polls are answered, so Stop need not wait them out
   svr.Stop();
   return 0;
 }
@@ -187,7 +214,9 @@ int main(int argc, char** argv) {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
                         "--write-burst", "--address-write-rate", "--address-write-burst", "--max-body", "--max-xml",
                         "--cpu-slots", "--cache-seconds", "--max-connections", "--max-connections-per-address",
-                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads", "--id"},
+                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads", "--id",
+                        "--fleet-lease", "--fleet-poll", "--fleet-return", "--fleet-queue", "--fleet-offline",
+                        "--fleet-webhook", "--fleet-min-change", "--fleet-window", "--agent"},
                        {"--help", "-h", "--anonymous-uploads"}};
     auto args = ptsn::Args::Parse(argv_list, spec);
     if (args.Has("--help") || args.Has("-h")) {
@@ -196,6 +225,17 @@ int main(int argc, char** argv) {
     }
     const auto& pos = args.positional();
     if (pos.empty()) return Serve(args);
+    if (pos.size() == 2 && pos[0] == "token" && pos[1] == "create" && args.Value("--agent")) {
+      const std::string machine = *args.Value("--agent");
+      ptsn::fleet::CheckMachineName(machine);
+      auto storage = OpenFromArgs(args);
+      ptsn::server::FleetStore fleet(*storage);
+      std::string token = ptsn::server::NewToken();
+      fleet.SetAgentToken(machine, ptsn::wire::Sha256Hex(token), std::time(nullptr));
+      std::cout << "Agent token for machine " << machine << " (shown once; give it to pts-native agent --token):\n"
+                << token << std::endl;
+      return 0;
+    }
     if (pos.size() == 3 && pos[0] == "token" && pos[1] == "create") {
       auto storage = OpenFromArgs(args);
       std::cout << ptsn::server::CreateToken(*storage, pos[2]) << std::endl;

@@ -98,4 +98,8 @@ std::string RenderErrorPage(int status, const std::string& message) {
               "<h1>Error " + std::to_string(status) + "</h1>\n<p>" + HtmlEscape(message) + "</p>");
 }
 
+std::string HtmlPage(const std::string& title, const std::string& body_html) { return Page(title, body_html); }
+
+std::string FormatUtc(std::int64_t unix_seconds) { return FormatTime(unix_seconds); }
+
 }  // namespace ptsn::server

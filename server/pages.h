@@ -2,6 +2,7 @@
 // and error pages. Pure functions of stored data.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,9 @@ struct PageWindow {
 std::string RenderResultPage(const std::vector<StoredResult>& results, PageWindow window = {});
 std::string RenderListPage(const std::vector<ListedResult>& results, const SearchQuery& query);
 std::string RenderErrorPage(int status, const std::string& message);
+// The pages' frame (style, title) around `body_html`, for other pages of the server (fleet_pages).
+std::string HtmlPage(const std::string& title, const std::string& body_html);
+// "2026-12-01 16:00 UTC"
+std::string FormatUtc(std::int64_t unix_seconds);
 
 }  // namespace ptsn::server

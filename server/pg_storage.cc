@@ -3,7 +3,11 @@
 // concurrent uploads and a rolled-back upload takes its number back with it.
 #include <pqxx/pqxx>
 
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <memory>
+#include <thread>
 
 #include "server/storage.h"
 #include "server/storage_sql.h"
@@ -22,6 +26,81 @@ constexpr const char* kReserveSequencesName = "reserve_sequences";
 constexpr const char* kInsertResultName = "insert_result";
 constexpr const char* kGetResultName = "get_result";
 constexpr const char* kUserForTokenName = "user_for_token";
+
+// SqlTx inside one pqxx transaction: every parameter sent as text (NULL as a null pointer),
+// its type inferred by PostgreSQL from where it is used.
+class PgTx : public SqlTx {
+ public:
+  explicit PgTx(pqxx::transaction_base& w) : w_(w) {}
+  SqlResult Exec(const std::string& sql, const std::vector<SqlArg>& args) override {
+    std::vector<std::string> texts;
+    texts.reserve(args.size());
+    for (const auto& a : args) {
+      if (std::holds_alternative<std::int64_t>(a)) texts.push_back(std::to_string(std::get<std::int64_t>(a)));
+      else if (std::holds_alternative<std::string>(a)) texts.push_back(std::get<std::string>(a));
+      else texts.emplace_back();
+    }
+    std::vector<const char*> params;
+    for (size_t i = 0; i < args.size(); ++i)
+      params.push_back(std::holds_alternative<std::nullptr_t>(args[i]) ? nullptr : texts[i].c_str());
+    pqxx::result r = w_.exec_params(sql, pqxx::prepare::make_dynamic_params(params));
+    SqlResult out;
+    out.rows.reserve(r.size());
+    for (const auto& row : r) {
+      SqlRow o;
+      o.cols.reserve(row.size());
+      for (const auto& f : row) {
+        if (f.is_null()) o.cols.emplace_back(std::nullopt);
+        else o.cols.emplace_back(std::string(f.c_str(), f.size()));
+      }
+      out.rows.push_back(std::move(o));
+    }
+    out.affected = r.affected_rows();
+    return out;
+  }
+  SqlDialect dialect() const override { return SqlDialect::kPostgres; }
+
+ private:
+  pqxx::transaction_base& w_;
+};
+
+// LISTEN on a connection of its own, reconnecting with a pause when it breaks.
+class Listener {
+ public:
+  Listener(std::string conninfo, std::string channel, NotifyHandler handler)
+      : conninfo_(std::move(conninfo)), channel_(std::move(channel)), handler_(std::move(handler)) {
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~Listener() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  struct Receiver : pqxx::notification_receiver {
+    Receiver(pqxx::connection_base& c, const std::string& channel, NotifyHandler& h)
+        : pqxx::notification_receiver(c, channel), handler(h) {}
+    void operator()(const std::string& payload, int) override { handler(payload); }
+    NotifyHandler& handler;
+  };
+  void Loop() {
+    while (!stop_) {
+      try {
+        pqxx::connection c(conninfo_);
+        Receiver r(c, channel_, handler_);
+        // A reconnect may have missed notifications: tell the handler to look at everything.
+        handler_("");
+        while (!stop_) c.await_notification(0, 200000);
+      } catch (const std::exception&) {
+        for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
+  }
+  std::string conninfo_, channel_;
+  NotifyHandler handler_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
 
 class PgStorage : public Storage {
  public:
@@ -331,6 +410,23 @@ class PgStorage : public Storage {
 
   std::string Describe() const override { return "postgresql"; }
 
+  // `fn` may run again on a fresh connection when the connection broke before the commit (see Run).
+  void Transact(const std::function<void(SqlTx&)>& fn) override {
+    Run([&](pqxx::connection& c) {
+      pqxx::work w(c);
+      PgTx session(w);
+      fn(session);
+      w.commit();
+      return 0;
+    });
+  }
+
+  bool Listen(const std::string& channel, NotifyHandler handler) override {
+    std::lock_guard lock(listeners_mu_);
+    listeners_.push_back(std::make_unique<Listener>(conninfo_, channel, std::move(handler)));
+    return true;
+  }
+
  private:
   // One try on a pooled connection; a broken connection (server restarted) is dropped and the
   // operation retried on the next one (at most once per pooled connection). Transactions that
@@ -377,6 +473,8 @@ class PgStorage : public Storage {
   std::string conninfo_;
   int pool_size_;
   sql::Pool<pqxx::connection> pool_;
+  std::mutex listeners_mu_;
+  std::vector<std::unique_ptr<Listener>> listeners_;  // last members: stopped first
 };
 
 }  // namespace

@@ -40,8 +40,10 @@ struct SqliteError : StorageError {
 struct Db {
   sqlite3* handle = nullptr;
   std::map<const char*, sqlite3_stmt*> prepared;
+  std::map<std::string, sqlite3_stmt*> prepared_text;  // SqlTx statements, keyed by their text
   ~Db() {
     for (auto& [sql, stmt] : prepared) sqlite3_finalize(stmt);
+    for (auto& [sql, stmt] : prepared_text) sqlite3_finalize(stmt);
     sqlite3_close_v2(handle);
   }
 };
@@ -133,6 +135,68 @@ class Transaction {
  private:
   Db& db_;
   bool done_ = false;
+};
+
+// SqlTx on one pooled connection inside Transact's transaction.
+class SqliteTx : public SqlTx {
+ public:
+  explicit SqliteTx(Db& db) : db_(db) {}
+  SqlResult Exec(const std::string& sql, const std::vector<SqlArg>& args) override {
+    sqlite3_stmt* stmt = nullptr;
+    if (auto it = db_.prepared_text.find(sql); it != db_.prepared_text.end()) {
+      stmt = it->second;
+    } else {
+      if (sqlite3_prepare_v3(db_.handle, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK)
+        Fail("prepare", sql);
+      db_.prepared_text.emplace(sql, stmt);
+    }
+    struct Reset {
+      sqlite3_stmt* s;
+      ~Reset() {
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+      }
+    } reset{stmt};
+    for (size_t i = 0; i < args.size(); ++i) {
+      // "$N" is a named parameter to SQLite, numbered by first appearance: bound by its name.
+      const int at = sqlite3_bind_parameter_index(stmt, ("$" + std::to_string(i + 1)).c_str());
+      if (at == 0) continue;  // not used by this statement
+      int rc = SQLITE_OK;
+      if (std::holds_alternative<std::int64_t>(args[i])) rc = sqlite3_bind_int64(stmt, at, std::get<std::int64_t>(args[i]));
+      else if (std::holds_alternative<std::string>(args[i])) {
+        const auto& v = std::get<std::string>(args[i]);
+        rc = sqlite3_bind_text(stmt, at, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+      } else rc = sqlite3_bind_null(stmt, at);
+      if (rc != SQLITE_OK) Fail("bind", sql);
+    }
+    SqlResult out;
+    for (;;) {
+      int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) Fail("step", sql);
+      SqlRow row;
+      const int n = sqlite3_column_count(stmt);
+      row.cols.reserve(n);
+      for (int c = 0; c < n; ++c) {
+        if (sqlite3_column_type(stmt, c) == SQLITE_NULL) {
+          row.cols.emplace_back(std::nullopt);
+          continue;
+        }
+        auto p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+        row.cols.emplace_back(std::string(p ? p : "", sqlite3_column_bytes(stmt, c)));
+      }
+      out.rows.push_back(std::move(row));
+    }
+    out.affected = sqlite3_changes(db_.handle);
+    return out;
+  }
+  SqlDialect dialect() const override { return SqlDialect::kSqlite; }
+
+ private:
+  [[noreturn]] void Fail(const char* what, const std::string& sql) {
+    throw StorageError{std::string("sqlite ") + what + ": " + sqlite3_errmsg(db_.handle) + " (in: " + sql.substr(0, 80) + ")"};
+  }
+  Db& db_;
 };
 
 // The trigram index of what Search looks in, kept by triggers (external content: the text is
@@ -379,6 +443,14 @@ class SqliteStorage : public Storage {
   }
 
   std::string Describe() const override { return "sqlite:" + path_; }
+
+  void Transact(const std::function<void(SqlTx&)>& fn) override {
+    auto db = Lease();
+    Transaction tx(*db);
+    SqliteTx session(*db);
+    fn(session);
+    tx.Commit();
+  }
 
  private:
   std::unique_ptr<Db> Open() {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "server/sql_session.h"
 #include "server/upload_check.h"
 
 namespace ptsn::server {
@@ -110,6 +111,15 @@ class Storage {
   // Whether the database answers (reads); a failing write shows in the write's StorageError.
   virtual bool Healthy() = 0;
   virtual std::string Describe() const = 0;  // "sqlite:/path" or "postgresql"
+
+  // Plain rows for modules with tables of their own (server/fleet_store.h): runs `fn` in one
+  // write transaction (SQLite: BEGIN IMMEDIATE) and commits when it returns; rolls back and
+  // rethrows when it throws. Database failures are StorageError.
+  virtual void Transact(const std::function<void(SqlTx&)>& fn) = 0;
+  // Calls `handler` (from a thread of its own) for every NOTIFY on `channel` until the storage
+  // is destroyed, so several server processes on one PostgreSQL hear of each other's writes.
+  // Returns false where there is nothing to listen to (SQLite: one process owns the database).
+  virtual bool Listen(const std::string& /*channel*/, NotifyHandler /*handler*/) { return false; }
 };
 
 // SQLite database file `path` (created with the schema when missing).

@@ -1,5 +1,6 @@
 #include "server/storage_sql.h"
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -111,6 +112,31 @@ std::string Storage::Insert(const NewResult& result, const std::string& day_key,
   InsertBatch(batch);
   if (!request.error.empty()) throw StorageError{request.error};
   return request.id;
+}
+
+}  // namespace ptsn::server
+
+namespace ptsn::server {
+
+std::int64_t SqlRow::Int(size_t i) const {
+  const auto& v = cols.at(i);
+  return v ? std::strtoll(v->c_str(), nullptr, 10) : 0;
+}
+
+double SqlRow::Real(size_t i) const {
+  const auto& v = cols.at(i);
+  return v ? std::strtod(v->c_str(), nullptr) : 0;
+}
+
+std::string ForDialect(const std::string& sql, SqlDialect dialect) {
+  const bool pg = dialect == SqlDialect::kPostgres;
+  std::string s = sql;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    for (size_t pos; (pos = s.find(from)) != std::string::npos;) s.replace(pos, from.size(), to);
+  };
+  replace("{serial}", pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY");
+  replace("{skip_locked}", pg ? " FOR UPDATE SKIP LOCKED" : "");
+  return s;
 }
 
 }  // namespace ptsn::server

@@ -29,6 +29,7 @@ std::vector<Command> MonitorCommands();
 std::vector<Command> ClientCommands();
 std::vector<Command> RunCommands();
 std::vector<Command> ReproduceCommands();
+std::vector<Command> FleetCommands();
 std::vector<Command> TargetCommands();
 std::vector<Command> InstalledCommands();
 // cmd_reproduce.cc: when args[0] names a saved result or an OpenBenchmarking-style result ID (and

@@ -14,13 +14,14 @@ namespace ptsn::client {
 namespace fs = std::filesystem;
 
 std::string QueueUpload(const std::string& queue_dir, const std::string& server_url, const std::string& form_body,
-                        const std::string& name) {
+                        const std::string& name, const std::string& endpoint) {
   MakeDirectories(queue_dir);
   auto now = std::chrono::system_clock::now().time_since_epoch();
   long long micros = std::chrono::duration_cast<std::chrono::microseconds>(now).count();
   // Time first so a plain sort is oldest-first; the hash keeps two queued at once apart.
   std::string path = queue_dir + "/" + std::to_string(micros) + "-" + wire::Sha1Hex(form_body).substr(0, 12) + ".json";
   nlohmann::json j{{"server", server_url}, {"form", form_body}, {"name", name}, {"queued_at", micros / 1000000}};
+  if (!endpoint.empty()) j["endpoint"] = endpoint;
   WriteFileAtomically(path, j.dump());
   return path;
 }
@@ -36,7 +37,8 @@ std::vector<PendingUpload> PendingUploads(const std::string& queue_dir) {
   for (const auto& f : files) {
     try {
       auto j = nlohmann::json::parse(ReadFile(f));
-      out.push_back({f, j.at("server").get<std::string>(), j.at("form").get<std::string>(), j.value("name", "")});
+      out.push_back({f, j.at("server").get<std::string>(), j.at("form").get<std::string>(), j.value("name", ""),
+                     j.value("endpoint", "")});
     } catch (const nlohmann::json::exception& e) {
       throw FileError(f, std::string("not a pending upload: ") + e.what());
     }

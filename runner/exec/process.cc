@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -39,13 +40,14 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Waits for `pid` up to `timeout` seconds (<0 = forever). True when it was reaped.
-bool WaitFor(pid_t pid, int pidfd, double timeout, int* status) {
+// Waits for `pid` up to `timeout` seconds (<0 = forever) or until `*cancel`. True when it was reaped.
+bool WaitFor(pid_t pid, int pidfd, double timeout, int* status, const std::atomic<bool>* cancel = nullptr) {
   auto start = Clock::now();
   for (;;) {
     pid_t r = waitpid(pid, status, WNOHANG);
     if (r == pid) return true;
     if (r < 0 && errno != EINTR) return true;  // already gone: treat as reaped
+    if (cancel && cancel->load()) return false;
     double left = timeout < 0 ? 1.0 : timeout - SecondsSince(start);
     if (timeout >= 0 && left <= 0) return false;
     int ms = static_cast<int>(std::min(left, 1.0) * 1000) + 1;
@@ -157,9 +159,14 @@ ProcessOutcome PosixProcessRunner::Run(const ProcessSpec& spec) {
     return out;
   }
   auto start = Clock::now();
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
+    if (spec.die_with_parent) {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid() != parent) _exit(127);  // the parent died before prctl
+    }
     struct sigaction dfl{};
     dfl.sa_handler = SIG_DFL;
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaction(sig, &dfl, nullptr);
@@ -195,10 +202,11 @@ ProcessOutcome PosixProcessRunner::Run(const ProcessSpec& spec) {
 
   int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
   int status = 0;
-  bool timed_out = false;
+  bool timed_out = false, cancelled = false;
   double timeout = spec.timeout_seconds > 0 ? spec.timeout_seconds : -1;
-  if (!WaitFor(pid, pidfd, timeout, &status)) {
-    timed_out = true;
+  if (!WaitFor(pid, pidfd, timeout, &status, spec.cancel)) {
+    cancelled = spec.cancel && spec.cancel->load();
+    timed_out = !cancelled;
     kill(-pid, SIGTERM);
     if (!WaitFor(pid, pidfd, kill_grace_seconds_, &status)) {
       kill(-pid, SIGKILL);
@@ -218,7 +226,10 @@ ProcessOutcome PosixProcessRunner::Run(const ProcessSpec& spec) {
                 (spec.working_directory.empty() ? "" : " (in " + spec.working_directory + ")");
     return out;
   }
-  if (timed_out) {
+  if (cancelled) {
+    out.status = ProcessStatus::kInterrupted;
+    out.signal = SIGTERM;
+  } else if (timed_out) {
     out.status = ProcessStatus::kTimedOut;
     out.elapsed_seconds = spec.timeout_seconds;
   } else if (WIFEXITED(status)) {

@@ -4,6 +4,7 @@
 // tested with a fake that never forks.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,12 @@ struct ProcessSpec {
   std::string output_path;          // stdout+stderr; "" = /dev/null
   bool append_output = false;       // append instead of truncating output_path
   double timeout_seconds = 0;       // 0 = none; on expiry the whole process group is killed
+  // Set (from another thread) to stop the program: its group gets SIGTERM, then SIGKILL after
+  // the grace; the outcome is kInterrupted with signal SIGTERM. Checked at least once a second.
+  const std::atomic<bool>* cancel = nullptr;
+  // The child gets SIGTERM when the thread that started it dies (a fleet agent killed with -9
+  // must not leave its benchmark running).
+  bool die_with_parent = false;
 };
 
 enum class ProcessStatus { kExited, kSignaled, kTimedOut, kSpawnFailed, kInterrupted };

@@ -26,6 +26,7 @@ class TestServer {
     port_ = server_->Start("127.0.0.1", 0);
   }
   ~TestServer() {
+    app_->fleet().waiters().Shutdown();  // parked long-polls answered: Stop need not wait them out
     server_.reset();
     app_.reset();
     storage_.reset();
