@@ -11,6 +11,7 @@
 #include "runner/common/strings.h"
 #include "runner/exec/process.h"
 #include "runner/profile/options.h"
+#include "runner/profile/presets.h"
 
 namespace ptsn::fleet {
 
@@ -24,20 +25,6 @@ bool SafeFreeText(const std::string& v) {
   for (unsigned char c : v)
     if (!(std::isalnum(c) || std::string_view("._,:/+=@%-").find(static_cast<char>(c)) != std::string_view::npos)) return false;
   return true;
-}
-
-// Whether `item` picks an entry of `o` (a Name, a Name without its "(...)" part, a Value, or a
-// 0-based index), case aside.
-bool PicksEntry(const profile::TestOption& o, const std::string& item) {
-  const std::string want = ToLower(Trim(item));
-  if (want == "test all options") return true;
-  for (size_t i = 0; i < o.entries.size(); ++i) {
-    const auto& e = o.entries[i];
-    std::string short_name = e.name.substr(0, e.name.find(" ("));
-    if (want == ToLower(e.name) || want == ToLower(Trim(short_name)) || want == ToLower(e.value) || want == std::to_string(i))
-      return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -55,29 +42,18 @@ std::string CheckAgainstProfiles(const profile::ProfileRepository& repo, const J
         return "'" + t + "' is not a test profile or suite this machine knows";
       }
     }
-    for (const auto& [test, options] : profile::ParsePresetString(spec.presets)) {
+    // The presets are checked by the rules every run uses (runner/profile/presets.h); a free-text
+    // value is also limited to characters that are safe in the test's command line.
+    for (const auto& preset : profile::ParsePresets(spec.presets, "presets", false)) {
       const profile::TestProfile* p = nullptr;
       for (const auto& candidate : profiles)
-        if (candidate.BaseName() == test || candidate.IdentifierWithoutVersion() == test) p = &candidate;
-      if (!p) return "preset for '" + test + "': no such test in this job";
-      for (const auto& [option, choice] : options) {
-        const profile::TestOption* o = nullptr;
-        std::vector<std::string> known;
-        for (const auto& candidate : p->options) {
-          known.push_back(candidate.identifier);
-          if (candidate.identifier == option) o = &candidate;
-        }
-        if (!o) return "preset " + test + "." + option + ": " + p->identifier + " has no option '" + option + "' (it has: " + Join(known, ", ") + ")";
-        if (o->entries.empty()) {
-          if (!SafeFreeText(choice))
-            return "preset " + test + "." + option + ": the value '" + choice.substr(0, 60) +
-                   "' may only hold letters, digits and ._,:/+=@%-";
-          continue;
-        }
-        for (const auto& item : Split(choice, ','))
-          if (!PicksEntry(*o, item))
-            return "preset " + test + "." + option + ": no entry '" + Trim(item) + "' in " + p->identifier;
-      }
+        if (profile::PresetNames(preset, candidate)) p = &candidate;
+      if (!p) return "preset for '" + preset.test + "': no such test in this job";
+      profile::PicksFromPresets(*p, {preset});  // throws Error naming the option and what it accepts
+      for (const auto& o : p->options)
+        if (o.identifier == preset.option && o.entries.empty() && !SafeFreeText(preset.choice))
+          return "preset " + preset.test + "." + preset.option + ": the value '" + preset.choice.substr(0, 60) +
+                 "' may only hold letters, digits and ._,:/+=@%-";
     }
   } catch (const Error& e) {
     return e.what();
