@@ -21,55 +21,22 @@
 #include "server/result_id.h"
 #include "server/storage_sql.h"
 #include "server/testing/pg_schema.h"
+#include "server/testing/storage_backends.h"
 #include "server/testing/sample_result.h"
 #include "server/upload_check.h"
 
 namespace ptsn::server {
 namespace {
 
-std::string UniqueName(const char* prefix) {
-  static std::atomic<int> n{0};
-  std::random_device rd;
-  return std::string(prefix) + std::to_string(::getpid()) + "_" + std::to_string(rd() % 100000) + "_" + std::to_string(n++);
-}
-
-struct SqliteBackend {
-  std::string dir;
-  SqliteBackend() {
-    dir = (std::filesystem::temp_directory_path() / UniqueName("ptsn_storage_")).string();
-    std::filesystem::create_directories(dir);
-  }
-  ~SqliteBackend() { std::filesystem::remove_all(dir); }
-  std::unique_ptr<Storage> Open() { return OpenSqliteStorage(dir + "/results.db"); }
-  static std::string SkipReason() { return ""; }
-};
-
-// Each test gets its own schema, so tests running in parallel (ctest -j) do not meet.
-struct PostgresBackend {
-  testing::PgTestSchema schema{UniqueName("ptsn_t_")};
-  std::unique_ptr<Storage> Open() { return OpenPostgresStorage(schema.conninfo, 4); }
-  static std::string SkipReason() {
-    const char* base = std::getenv("PTSN_TEST_PG");
-    if (!base || !*base) return "PTSN_TEST_PG is not set (contrib/start-test-services.sh starts a PostgreSQL)";
-    try {
-      pqxx::connection c(base);
-    } catch (const std::exception& e) {
-      return std::string("PostgreSQL at PTSN_TEST_PG is unreachable: ") + e.what();
-    }
-    return "";
-  }
-};
+using testing::UniqueTestName;
+using SqliteBackend = testing::SqliteTestBackend;
+using PostgresBackend = testing::PostgresTestBackend;  // a schema per test: ctest -j runs do not meet
 
 template <typename Backend>
 class StorageTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string why = Backend::SkipReason();
-    if (!why.empty()) {
-      const char* required = std::getenv("PTSN_TEST_PG_REQUIRED");
-      if (required && std::string(required) == "1") FAIL() << why;
-      GTEST_SKIP() << why;
-    }
+    PTSN_REQUIRE_BACKEND(Backend);
     backend_ = std::make_unique<Backend>();
     storage_ = backend_->Open();
   }
@@ -94,14 +61,7 @@ class StorageTest : public ::testing::Test {
 };
 
 using Backends = ::testing::Types<SqliteBackend, PostgresBackend>;
-class BackendNames {
- public:
-  template <typename T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, SqliteBackend> ? "SQLite" : "PostgreSQL";
-  }
-};
-TYPED_TEST_SUITE(StorageTest, Backends, BackendNames);
+TYPED_TEST_SUITE(StorageTest, Backends, testing::TestBackendNames);
 
 TYPED_TEST(StorageTest, StoresAndReturnsByteForByte) {
   auto r = this->Make("Quote ' and \" and ; -- and ünïcödé");
@@ -508,12 +468,7 @@ namespace {
 // after a burst of uploads (bench_search: 17-24 ms at 100,000 results with the 4 MB default,
 // 0.2-3.3 ms with 256 kB).
 TEST(PostgresSearchIndexes, KeepTheirPendingListsSmall) {
-  std::string why = PostgresBackend::SkipReason();
-  if (!why.empty()) {
-    const char* required = std::getenv("PTSN_TEST_PG_REQUIRED");
-    if (required && std::string(required) == "1") FAIL() << why;
-    GTEST_SKIP() << why;
-  }
+  PTSN_REQUIRE_BACKEND(PostgresBackend);
   PostgresBackend backend;
   auto storage = backend.Open();
   pqxx::connection c(backend.schema.conninfo);
