@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <ctime>
 #include <iostream>
 
 #include "results-xml/comparison_hash.h"
@@ -88,8 +89,15 @@ std::string ChooseIdentifier(const results::ResultFile& file, const std::optiona
     if (auto problem = check(*from_environment, id); !problem.empty()) throw Error("TEST_RESULTS_IDENTIFIER: " + problem);
     return id;
   }
-  if (!prompter.Interactive())
-    throw Error("no identifier for this system: set TEST_RESULTS_IDENTIFIER (running non-interactively)");
+  if (!prompter.Interactive()) {
+    // Nobody to ask (a script, a pipe, CI): name this system by the time, as batch-run does, and
+    // say so, rather than stop a reproduction that was typed exactly as published.
+    std::string id = run::ResolveNaming(std::nullopt, std::nullopt, std::nullopt, std::time(nullptr), variables).identifier;
+    if (auto problem = check(id, id); !problem.empty())
+      throw Error("no identifier for this system: set TEST_RESULTS_IDENTIFIER (" + problem + ")");
+    std::cerr << "This system is '" << id << "' in the result (TEST_RESULTS_IDENTIFIER names it; no terminal to ask).\n";
+    return id;
+  }
   for (int attempt = 0; attempt < 3; ++attempt) {
     std::string given = prompter.Ask("Enter a unique name to describe this test run / configuration: ");
     std::string id = run::CleanResultsIdentifier(given, variables);
