@@ -13,6 +13,7 @@
 #include "runner/install/checksum.h"
 #include "runner/install/install_test_support.h"
 #include "tests/cli/run_binary.h"
+#include "tests/reproduce/published_file.h"
 
 namespace ptsn {
 namespace {
@@ -24,37 +25,11 @@ std::pair<int, std::string> PtsNative(const std::string& env, const std::string&
   return {r.exit_code, r.output};
 }
 
-void Put(const fs::path& path, const std::string& text) {
-  MakeDirectories(path.parent_path().string());
-  WriteFileAtomically(path.string(), text);
-}
+using testing::Put;
 
 results::ResultFile Published() {
-  results::ResultFile f;
-  f.generated.title = "Fetched Published";
-  f.generated.last_modified = "2026-11-01 10:00:00";
-  f.generated.test_client = "Phoronix Test Suite v10.8.6";
-  f.generated.description = "Built for the reproduce download test.";
-  for (const char* name : {"Published A", "Published B"}) {
-    results::System s;
-    s.identifier = name;
-    s.hardware = "Processor: Test CPU (2 Cores)";
-    s.software = "OS: Debian 12";
-    s.timestamp = "2026-11-01 09:00:00";
-    s.test_client_version = "10.8.6";
-    f.systems.push_back(s);
-  }
-  for (auto [identifier, title] : {std::pair{"local/missing-1.0.0", "Missing"}, std::pair{"local/fetched-1.0.0", "Fetched"}}) {
-    results::Result r;
-    r.identifier = identifier;
-    r.title = title;
-    r.app_version = "1.0";
-    r.scale = "Points";
-    r.proportion = "HIB";
-    r.entries = {{"Published A", "44.1", "44:44.2", std::nullopt}, {"Published B", "45.1", "45:45.2", std::nullopt}};
-    f.results.push_back(r);
-  }
-  return f;
+  return testing::TwoSystemPublished("Fetched Published", "Built for the reproduce download test.",
+                                    {{"local/missing-1.0.0", "Missing"}, {"local/fetched-1.0.0", "Fetched"}});
 }
 
 TEST(ReproduceDownload, InstallsWhatNeedsADownloadUnlessOffline) {

@@ -18,6 +18,7 @@
 #include "runner/install/checksum.h"
 #include "runner/install/install_test_support.h"
 #include "tests/cli/run_binary.h"
+#include "tests/reproduce/published_file.h"
 
 namespace ptsn {
 namespace {
@@ -26,10 +27,7 @@ namespace fs = std::filesystem;
 
 const std::string kPayload = "4\n";  // the "upstream tarball": install.sh reads the score from it
 
-void Put(const fs::path& path, const std::string& text) {
-  MakeDirectories(path.parent_path().string());
-  WriteFileAtomically(path.string(), text);
-}
+using testing::Put;
 
 std::string Sha256Of(const std::string& text) {
   auto p = fs::temp_directory_path() / ("ptsn-e2e-sha-" + std::to_string(getpid()));
@@ -65,31 +63,8 @@ std::string PrintScore(const std::string& digit_source) {
 }
 
 results::ResultFile Published() {
-  results::ResultFile f;
-  f.generated.title = "Originals Wherever They Can";
-  f.generated.last_modified = "2026-11-01 10:00:00";
-  f.generated.test_client = "Phoronix Test Suite v10.8.6";
-  f.generated.description = "Built for the reproduce fallback test.";
-  for (const char* name : {"Published A", "Published B"}) {
-    results::System s;
-    s.identifier = name;
-    s.hardware = "Processor: Test CPU (2 Cores)";
-    s.software = "OS: Debian 12";
-    s.timestamp = "2026-11-01 09:00:00";
-    s.test_client_version = "10.8.6";
-    f.systems.push_back(s);
-  }
-  for (auto [identifier, title] : {std::pair{"local/moved-1.0.0", "Moved"}, std::pair{"local/popt-1.0.0", "Popt"}}) {
-    results::Result r;
-    r.identifier = identifier;
-    r.title = title;
-    r.app_version = "1.0";
-    r.scale = "Points";
-    r.proportion = "HIB";
-    r.entries = {{"Published A", "44.1", "44:44.2", std::nullopt}, {"Published B", "45.1", "45:45.2", std::nullopt}};
-    f.results.push_back(r);
-  }
-  return f;
+  return testing::TwoSystemPublished("Originals Wherever They Can", "Built for the reproduce fallback test.",
+                                    {{"local/moved-1.0.0", "Moved"}, {"local/popt-1.0.0", "Popt"}});
 }
 
 class ReproduceFallback : public ::testing::Test {
