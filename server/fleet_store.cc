@@ -5,6 +5,7 @@
 
 #include "runner/common/strings.h"
 #include "server/fleet_sql.h"
+#include "server/pages.h"
 
 namespace ptsn::server {
 
@@ -53,15 +54,6 @@ std::vector<std::int64_t> LoseAttempts(SqlTx& tx, const std::string& where, cons
   for (auto job : Unique(failed))
     if (JobOver(tx, job)) over.push_back(job);
   return over;
-}
-
-std::string TimeText(std::int64_t t) {
-  std::time_t tt = t;
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return buf;
 }
 
 TaskRow TaskOf(const SqlRow& r) {
@@ -173,7 +165,7 @@ std::vector<std::int64_t> FleetStore::Hello(const std::string& machine, const st
           " agent_version = $7 WHERE name = $1",
       {machine, session, now, info.hardware, info.software, tags, info.agent_version});
     over = LoseAttempts(tx, "machine = $3 AND session <> $4", {machine, session}, now,
-                        "the agent restarted at " + TimeText(now) + " while running it");
+                        "the agent restarted at " + FormatUtc(now, true) + " while running it");
   });
   return over;
 }
@@ -373,7 +365,7 @@ std::vector<std::int64_t> FleetStore::Expire(std::int64_t now, const TimeLimits&
   std::vector<std::int64_t> over;
   storage_.Transact([&](SqlTx& tx) {
     over = LoseAttempts(tx, "lease_expires < $1", {}, now,
-                        "its lease expired at " + TimeText(now) + " (the agent stopped renewing it: machine down?)");
+                        "its lease expired at " + FormatUtc(now, true) + " (the agent stopped renewing it: machine down?)");
     std::vector<std::int64_t> failed;
     Append(failed, Ints(Q(tx, "UPDATE fleet_tasks SET state = 'failed', finished_at = $1,"
                               " reason = reason || '; the machine did not come back within ' || $3 || ' s'"

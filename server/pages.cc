@@ -22,15 +22,6 @@ std::string Page(const std::string& title, const std::string& body) {
          "</title><style>" + kStyle + "</style></head><body>\n" + body + "\n</body></html>\n";
 }
 
-std::string FormatTime(std::int64_t t) {
-  std::time_t tt = t;
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
-}
-
 }  // namespace
 
 std::string HtmlEscape(const std::string& s) {
@@ -69,7 +60,7 @@ std::string RenderResultPage(const std::vector<StoredResult>& stored, PageWindow
   // Our header above the report: where it came from and how to get the file.
   std::string header = "<nav style=\"font:13px sans-serif;margin-bottom:1em\"><a href=\"/results\">All results</a>";
   for (const auto& r : stored) {
-    header += " &middot; <b>" + HtmlEscape(r.id) + "</b> uploaded " + FormatTime(r.uploaded_at) + " by " +
+    header += " &middot; <b>" + HtmlEscape(r.id) + "</b> uploaded " + FormatUtc(r.uploaded_at) + " by " +
               HtmlEscape(r.owner) + " (<a href=\"/api/v1/results/" + HtmlEscape(r.id) + "/composite.xml\">composite.xml</a>)";
   }
   header += "</nav>" + pager;
@@ -86,7 +77,7 @@ std::string RenderListPage(const std::vector<ListedResult>& results, const Searc
   for (const auto& r : results) {
     body += "<tr><td><a href=\"/result/" + HtmlEscape(r.id) + "\">" + HtmlEscape(r.id) + "</a></td><td>" +
             HtmlEscape(r.title) + "</td><td>" + HtmlEscape(r.systems) + "</td><td>" + HtmlEscape(r.tests) +
-            "</td><td>" + FormatTime(r.uploaded_at) + "</td></tr>\n";
+            "</td><td>" + FormatUtc(r.uploaded_at) + "</td></tr>\n";
   }
   body += "</table>\n";
   if (results.empty()) body += "<p>No results.</p>\n";
@@ -100,6 +91,13 @@ std::string RenderErrorPage(int status, const std::string& message) {
 
 std::string HtmlPage(const std::string& title, const std::string& body_html) { return Page(title, body_html); }
 
-std::string FormatUtc(std::int64_t unix_seconds) { return FormatTime(unix_seconds); }
+std::string FormatUtc(std::int64_t unix_seconds, bool with_seconds) {
+  std::time_t t = unix_seconds;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, with_seconds ? "%Y-%m-%d %H:%M:%S UTC" : "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
 
 }  // namespace ptsn::server

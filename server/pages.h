@@ -24,7 +24,7 @@ std::string RenderListPage(const std::vector<ListedResult>& results, const Searc
 std::string RenderErrorPage(int status, const std::string& message);
 // The pages' frame (style, title) around `body_html`, for other pages of the server (fleet_pages).
 std::string HtmlPage(const std::string& title, const std::string& body_html);
-// "2026-12-01 16:00 UTC"
-std::string FormatUtc(std::int64_t unix_seconds);
+// "2026-12-01 16:00 UTC" ("2026-12-01 16:00:07 UTC" with seconds)
+std::string FormatUtc(std::int64_t unix_seconds, bool with_seconds = false);
 
 }  // namespace ptsn::server
