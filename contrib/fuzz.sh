@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/) with clang, ASan and UBSan in build-fuzz/, writes their
 # seed corpora (from ../shared when it is beside the checkout, else built-in samples) and runs each
-# for a bounded time with its dictionary (where it has one), two at a time. Fails on any finding (crash, sanitizer
-# report, oracle failure, timeout, out of memory); the input that caused it is left in
-# build-fuzz/fuzz/findings/<target>/. CI runs it after the tests (.ci/run).
-#   contrib/fuzz.sh                 FUZZ_SECONDS=60 per target, FUZZ_BUILD=build-fuzz
+# with its dictionary (where it has one) and its past findings (fuzz/regressions/<target>/), two
+# at a time. Fails on any finding (crash, sanitizer report, oracle failure, timeout, out of
+# memory); the input that caused it is left in build-fuzz/fuzz/findings/<target>/ (add it to
+# fuzz/regressions/ with the fix). CI runs it after the tests (.ci/run).
+# By default a run is repeatable: the same seed and number of inputs on every machine, so CI
+# passes or fails on the code, not on luck. To search for new bugs, fuzz longer with a new seed:
+#   contrib/fuzz.sh                          FUZZ_SEED=1 FUZZ_RUNS=40000 (each capped at FUZZ_SECONDS=120)
+#   FUZZ_SEED=0 FUZZ_RUNS=-1 FUZZ_SECONDS=1800 contrib/fuzz.sh     explore: random seed, 30 min each
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_EACH=${FUZZ_SECONDS:-60}
+SECONDS_EACH=${FUZZ_SECONDS:-120}
+RUNS=${FUZZ_RUNS:-40000}
+SEED=${FUZZ_SEED:-1}
 BUILD=${FUZZ_BUILD:-build-fuzz}
 TARGETS=(result_file upload_form decompress results_parser profile_zip ob_answers)
 
@@ -21,13 +27,17 @@ SHARED=../shared
 [ -d "$SHARED/reference" ] || SHARED=""
 "$OUT/fuzz_make_seeds" "$OUT/seeds" $SHARED
 
-run() {  # TARGET: runs it for SECONDS_EACH; its log goes to $OUT/TARGET.log
+run() {  # TARGET: runs it for RUNS inputs or SECONDS_EACH; its log goes to $OUT/TARGET.log
   local t=$1
+  # A fresh corpus each time: inputs kept from an earlier run would change what this one tries.
+  rm -rf "$OUT/corpus/$t"
   mkdir -p "$OUT/corpus/$t" "$OUT/findings/$t"
-  local dict=()
-  [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
-  "$OUT/fuzz_$t" "$OUT/corpus/$t" "$OUT/seeds/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" \
-    -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$OUT/findings/$t/" > "$OUT/$t.log" 2>&1
+  local extra=()
+  [ -f "fuzz/$t.dict" ] && extra+=(-dict="fuzz/$t.dict")
+  [ -d "fuzz/regressions/$t" ] && extra=("fuzz/regressions/$t" "${extra[@]}")
+  "$OUT/fuzz_$t" "$OUT/corpus/$t" "$OUT/seeds/$t" "${extra[@]}" -seed="$SEED" -runs="$RUNS" \
+    -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$OUT/findings/$t/" > "$OUT/$t.log" 2>&1
 }
 
 failed=()
@@ -40,7 +50,7 @@ while [ ${#pending[@]} -gt 0 ]; do
   for i in "${!batch[@]}"; do
     t=${batch[$i]}
     if wait "${pids[$i]}"; then
-      echo "fuzz_$t: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$OUT/$t.log" | grep -o '[0-9]*$') inputs in ${SECONDS_EACH} s, no finding"
+      echo "fuzz_$t: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$OUT/$t.log" | grep -o '[0-9]*$') inputs (seed $SEED), no finding"
     else
       failed+=("$t")
       echo "fuzz_$t: FINDING (input in $OUT/findings/$t/):" >&2

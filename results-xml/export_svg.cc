@@ -12,8 +12,6 @@ namespace ptsn::results {
 
 namespace {
 
-constexpr const char* kInk = "#231f20";
-constexpr const char* kAccent = "#065695";
 constexpr const char* kGrid = "#BABABA";
 constexpr const char* kDefaultBar = "#2196f3";
 // Distinct series colours for line charts (and bars of systems without a brand colour when

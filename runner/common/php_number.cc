@@ -118,12 +118,16 @@ void AppendPhpNumberFormat(std::string& out, double value, int decimals) {
     out.append(o, static_cast<size_t>(end - o));
     return;
   }
+  // PHP's printf prints at most 318 decimals (NDIG - 2) and number_format pads the rest with
+  // zeros. Capping here also keeps glibc from allocating a buffer as large as the precision.
+  constexpr int kPrintfMaxDecimals = 318;
   char buf[400];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
+  std::snprintf(buf, sizeof buf, "%.*f", std::min(decimals, kPrintfMaxDecimals), d);
   // number_format never prints "-0.00": the sign is dropped when the rounded value is zero.
   const char* b = buf;
   if (d == 0 && buf[0] == '-') ++b;
   out += b;
+  if (decimals > kPrintfMaxDecimals) out.append(static_cast<size_t>(decimals - kPrintfMaxDecimals), '0');
 }
 
 bool ShortDecimal(double a, int max_digits, unsigned long long& m, int& k) {

@@ -25,6 +25,11 @@ TEST(PhpCompat, RoundAndNumberFormat) {
   EXPECT_EQ(NumberFormat(1472.65, 1), "1472.7");
   EXPECT_EQ(NumberFormat(270, 2), "270.00");
   EXPECT_EQ(NumberFormat(-0.001, 2), "0.00");
+  // PHP's printf stops at 318 decimals; number_format pads the rest with zeros.
+  const std::string wide = NumberFormat(1.5, 400);
+  EXPECT_EQ(wide.size(), 2u + 400u);
+  EXPECT_EQ(wide.substr(0, 4), "1.50");
+  EXPECT_EQ(wide.find_first_not_of('0', 3), std::string::npos);
 }
 
 TEST(PhpCompat, IsNumeric) {

@@ -162,10 +162,10 @@ uint64_t ContentHash(std::string_view data, uint64_t seed) {
   // 8 bytes per step, multiply-xorshift mixing (in the spirit of wyhash/murmur finalisers). Four
   // independent lanes over 32-byte blocks, so the multiplies of a MB-sized input (the profile
   // cache, checked at every start) overlap instead of forming one long dependency chain.
-  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  constexpr uint64_t k = 0x9E3779B97F4A7C15ull;
   uint64_t h = seed ^ (data.size() * k);
   size_t i = 0;
-  auto step = [k](uint64_t lane, uint64_t w) {
+  auto step = [](uint64_t lane, uint64_t w) {
     lane = (lane ^ (w * k)) * 0xBF58476D1CE4E5B9ull;
     return lane ^ (lane >> 31);
   };

@@ -671,8 +671,14 @@ class BlockParser {
       std::string df = !display_format_override.empty() ? display_format_override : e.display_format;
       if (!df.empty()) tr->display_format = df;
       if (!e.result_precision.empty() && php::IsNumericString(e.result_precision) &&
-          php::ToNumber(Value::Str(e.result_precision)).ToDouble() >= 0)
-        tr->precision = e.result_precision;
+          php::ToNumber(Value::Str(e.result_precision)).ToDouble() >= 0) {
+        // PTS would pad the value with that many zeros; past what PHP's printf prints (318
+        // decimals) that is only memory, so a larger precision is ignored instead.
+        if (php::ToNumber(Value::Str(e.result_precision)).ToDouble() <= 318)
+          tr->precision = e.result_precision;
+        else
+          note("ResultPrecision '" + e.result_precision + "' is more than 318 decimals: ignored");
+      }
       if (!e.arguments_description.empty()) tr->description = e.arguments_description;
       if (!e.importance.empty() && ToLowerAscii(e.importance) == "secondary" && have_primary) tr->secondary = true;
       if (!e.append_to_arguments_description.empty()) {

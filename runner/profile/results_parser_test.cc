@@ -120,6 +120,23 @@ TEST(ResultsParser, TrialsAccumulateAndAverage) {
   EXPECT_EQ(FinalizeResult(r[0]).value, "10.8");  // number_format(10.75, 1): PHP rounds half up
 }
 
+// Found by fuzz_results_parser: a ResultPrecision of two billion made number_format ask for a
+// 2 GiB buffer. Past the 318 decimals PHP's printf prints, the precision is ignored and said so.
+TEST(ResultsParser, HugeResultPrecisionIsIgnoredWithAReason) {
+  ResultsDefinition def = OneBlock("speed: #_RESULT_#");
+  def.parsers[0].result_precision = "2000000000";
+  ParseSession s(def, ParseContext{});
+  std::vector<std::string> trace;
+  EXPECT_TRUE(s.ParseLog(std::string("speed: 10.5\n"), &trace));
+  auto r = s.Results();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].result_precision, "");
+  EXPECT_EQ(FinalizeResult(r[0]).value, "10.5");
+  bool said = false;
+  for (const auto& line : trace) said |= line.find("ResultPrecision '2000000000'") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(ResultsParser, QuantifierMaxAndDroppedZero) {
   ParsedResult r;
   r.display_format = "BAR_GRAPH";
