@@ -7,12 +7,12 @@
 # fuzz/regressions/ with the fix). CI runs it after the tests (.ci/run).
 # By default a run is repeatable: the same seed and number of inputs on every machine, so CI
 # passes or fails on the code, not on luck. To search for new bugs, fuzz longer with a new seed:
-#   contrib/fuzz.sh                          FUZZ_SEED=1 FUZZ_RUNS=40000 (each capped at FUZZ_SECONDS=120)
+#   contrib/fuzz.sh                          FUZZ_SEED=1 FUZZ_RUNS=100000 (each capped at FUZZ_SECONDS=120)
 #   FUZZ_SEED=0 FUZZ_RUNS=-1 FUZZ_SECONDS=1800 contrib/fuzz.sh     explore: random seed, 30 min each
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-120}
-RUNS=${FUZZ_RUNS:-40000}
+RUNS=${FUZZ_RUNS:-100000}
 SEED=${FUZZ_SEED:-1}
 BUILD=${FUZZ_BUILD:-build-fuzz}
 TARGETS=(result_file upload_form decompress results_parser profile_zip ob_answers)
