@@ -116,6 +116,16 @@ std::optional<int> RunResultIfNamed(const std::vector<std::string>& args) {
   return Reproduce(args);
 }
 
+std::string RunNameNotFound(const std::string& name, const std::vector<std::string>& profile_roots) {
+  std::string id = reproduce::IsOpenBenchmarkingId(name)
+                       ? ""
+                       : "a result ID has 22 characters, 7 digits-2 to 8 letters or digits-letters and digits (as "
+                         "1110088-AR-1110066AR56), this has " + std::to_string(name.size()) + "; ";
+  return name + ": not a result ID, a saved result, a test profile or a suite: " + id +
+         "no saved result of that name in " + Join(results::ResultDirectories(GlobalSettings()), ", ") +
+         "; no test profile, suite or profile directory of that name in " + Join(profile_roots, ", ");
+}
+
 std::vector<Command> ReproduceCommands() {
   const std::string usage =
       "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--yes] [--upload "
