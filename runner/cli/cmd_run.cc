@@ -5,8 +5,8 @@
 
 #include <cstdlib>
 #include <ctime>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -552,7 +552,8 @@ std::vector<Command> RunCommands() {
        "result's tests here and adds this system to it (as `reproduce`; stand-ins where the original\n"
        "program cannot run; see docs/reproduce.md). Names: TEST_RESULTS_NAME, TEST_RESULTS_IDENTIFIER,\n"
        "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'. --dry-run prints what\n"
-       "would run (each test, whether it is installed, the estimated time) and installs, runs and writes nothing."},
+       "would run (each test, whether it is installed, the estimated time) and installs, runs and saves\n"
+       "nothing (a pts/ profile that is not on disk is still fetched into the profile cache, as `info` does)."},
       {"batch-benchmark", {"batch-run"}, "Running",
        "PROFILE|SUITE|DIR... [--dry-run] [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST [--target-size SIZE] "
        "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
