@@ -1,16 +1,18 @@
+// The session of `pts-native run <ID>` as a short function over named steps (RunSession, at the
+// end): set up this machine, resolve the published file, fetch the profiles, plan, ask consent,
+// name our systems, install, run, then print the comparison and upload when asked. The steps
+// that decide or print without running anything are in session_steps.h, tested there.
 #include "runner/reproduce/session.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <iostream>
-#include <map>
-#include <optional>
+#include <memory>
 #include <set>
 #include <sstream>
-#include <algorithm>
 
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
@@ -32,12 +34,11 @@
 #include "runner/profile/profile_repository.h"
 #include "runner/reproduce/append.h"
 #include "runner/reproduce/catalog.h"
-#include "runner/reproduce/compare.h"
 #include "runner/reproduce/consent.h"
 #include "runner/reproduce/originals.h"
 #include "runner/reproduce/plan.h"
 #include "runner/reproduce/resolve.h"
-#include "runner/reproduce/target_map.h"
+#include "runner/reproduce/session_steps.h"
 #include "runner/run/naming.h"
 #include "runner/run/run_setup.h"
 #include "runner/run/run_targets.h"
@@ -144,7 +145,6 @@ void ApplyPresetEnvironment(const std::vector<EnvVar>& vars, Settings& settings)
   }
 }
 
-
 // After every save of the run loop: stand-in results go under the published ones, monitor
 // results under the published ones of an older PTS's name.
 class StandInFolder : public run::RunObserver {
@@ -168,273 +168,345 @@ class StandInFolder : public run::RunObserver {
   std::vector<std::string> identifiers_;
 };
 
-// The targets of `--targets LIST|auto`: the list parsed, or the published systems mapped (the
-// mapping printed as part of the plan).
-std::vector<targets::TargetSpec> PlanTargets(const SessionOptions& o, const results::ResultFile& file,
-                                             targets::TargetSystem& sys, std::ostream& out) {
-  if (o.targets != "auto") {
-    auto specs = targets::ParseTargetList(o.targets);
-    std::vector<std::string> ids;
-    for (const auto& t : specs) ids.push_back(t.Identifier());
-    out << "Targets: " << Join(ids, ", ") << "\n";
-    return specs;
+// This machine as the session uses it: its settings and environment, what it is (the reader),
+// where downloads come from, and how tests install and run. Made once; not copied or moved
+// (the install context holds the fetcher).
+struct Machine {
+  Settings& settings = MutableGlobalSettings();
+  const EnvLookup env = ProcessEnvironment();
+  bool offline = false;
+  std::vector<std::string> servers;  // --server, else server.url
+  std::unique_ptr<sysinfo::SystemReader> reader;
+  std::unique_ptr<install::Fetcher> fetcher;
+  install::InstallContext install_ctx;
+  exec::PosixProcessRunner processes;
+
+  explicit Machine(const SessionOptions& o)
+      : offline(o.offline || settings.GetBool("network.offline")),
+        servers(client::ServersFrom(settings, o.servers)),
+        reader(sysinfo::MakeRootedReader("/", settings.Home() + "/cache")),
+        fetcher(offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher()),
+        install_ctx(run::MakeInstallContext(settings, *fetcher, offline, false,
+                                            run::LiveFacts(*reader, env, std::time(nullptr)), env)) {
+    // A moved download is also asked of the servers named on the command line.
+    if (!o.servers.empty() && settings.Get("install.download_servers").empty()) {
+      auto sources = run::FallbackSourcesFrom(settings, install_ctx.downloads.caches);
+      sources.servers = servers;
+      install_ctx.downloads.fallbacks = install::MakeFallbacks(sources);
+    }
   }
-  TargetMapping mapping =
-      ProposeTargets(file, [&](const targets::TargetSpec& spec) { return targets::WhyUnavailable(sys, spec); });
-  out << FormatTargetMapping(mapping);
-  if (mapping.targets.empty())
-    throw Error("--targets auto: none of the published set-ups can be made here (" + Join(mapping.unavailable, "; ") + ")");
-  return mapping.targets;
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+};
+
+// Uploads go only where the user said (--server, server.upload_url), never to server.url's
+// default: checked before anything runs. "" when no upload is asked.
+std::string UploadServer(const SessionOptions& o, const Settings& s) {
+  if (!o.upload) return "";
+  auto named = o.servers.empty() ? client::ParseServerList(s.Get("server.upload_url")) : client::ParseServerList(o.servers.front());
+  if (named.empty())
+    throw Error("--upload: no server to upload to: pass --server URL or set server.upload_url (to publish on "
+                "OpenBenchmarking.org, say so: --server https://openbenchmarking.org)", 2);
+  return named.front();
+}
+
+// The published result: saved here, else cloned from the servers (not saved by a dry run).
+ResolvedResult ResolvePublished(const SessionOptions& o, const Machine& m, std::ostream& out) {
+  ResolveOptions ro;
+  ro.result_dirs = results::ResultDirectories(m.settings);
+  ro.save_dir = m.settings.ResultsDirectory();
+  ro.servers = m.servers;
+  ro.offline = m.offline;
+  ro.save = !o.dry_run;  // a dry run writes nothing, the clone included
+  ro.bundled_dirs = BundledResultDirectories();
+  auto resolved = ResolveResult(o.name, ro, ServerCloner(m.offline));
+  const results::ResultFile& file = resolved.file;
+  if (!resolved.notice.empty()) out << resolved.notice << "\n";
+  out << (o.resume_identifier.empty() ? "Reproducing \"" : "Finishing \"") << file.generated.title << "\" (" << o.name
+      << ", " << file.systems.size() << " systems, " << file.results.size() << " results): " << resolved.origin << "\n";
+  return resolved;
+}
+
+// The profiles the plan chooses from: those on disk, the originals fetched from the servers
+// (pts/NAME on demand), and the stand-in declarations of every profile tree.
+struct Profiles {
+  profile::ProfileRepository repo;
+  std::unique_ptr<DryRunScratch> scratch;  // a dry run's fetched profiles, removed with it
+  std::vector<StandInRule> stand_ins;
+};
+
+Profiles FetchProfiles(const SessionOptions& o, const Machine& m, const results::ResultFile& file, std::ostream& out) {
+  Profiles p{profile::ProfileRepository::FromSettings(m.settings), nullptr, {}};
+  client::ObClient ob(m.servers, m.offline);
+  client::ProfileSourceOptions source_options = client::ProfileSourceOptions::FromSettings(m.settings);
+  // A dry run writes nothing, the profile cache included: what it fetches goes to a scratch
+  // directory the plan reads and that is removed on return.
+  if (o.dry_run) {
+    p.scratch = std::make_unique<DryRunScratch>(source_options);
+    auto roots = p.repo.roots();
+    roots.push_back(source_options.profiles_dir);
+    p.repo = profile::ProfileRepository(roots);
+  }
+  source_options.on_disk = [&repo = p.repo](const std::string& qualified) {
+    auto ref = repo.FindProfile(qualified);
+    return ref && ref->identifier == qualified;
+  };
+  client::ProfileSource source(std::move(source_options), ob);
+  OriginalsFetched originals = FetchOriginals(file, p.repo, source);
+  if (!originals.fetched.empty())
+    out << "Fetched test profiles: " << Join(originals.fetched, ", ") << (o.dry_run ? " (not kept: --dry-run)" : "") << "\n";
+  for (const auto& line : originals.missing) out << line << "\n";
+  p.stand_ins = LoadStandIns(p.repo.roots());
+  return p;
+}
+
+// What the session will do, as printed before anything runs (all a dry run does).
+struct Planning {
+  std::unique_ptr<Prompter> prompter;
+  install::DependencyPolicy dependency_policy = install::DependencyPolicy::kAsk;
+  PackagePolicy packages;
+  ReproducePlan plan;
+  std::vector<EnvVar> env_vars;  // the published result's preset environment
+  std::unique_ptr<targets::TargetSystem> target_sys;
+  std::vector<targets::TargetSpec> targets;
+};
+
+ReproducePlan MakePlan(const Machine& m, const Profiles& profiles, const PackagePolicy& packages,
+                       const results::ResultFile& file) {
+  const install::InstallContext& ctx = m.install_ctx;
+  RepositoryCatalog catalog(
+      profiles.repo, [&](const profile::TestProfile& p) { return RunnableProblem(ctx, packages, p, nullptr); },
+      [&](const profile::TestProfile& p) { return ProfileInstalled(ctx, p); },
+      [&](const profile::TestProfile& p) {
+        std::vector<std::string> needed;
+        RunnableProblem(ctx, packages, p, &needed);
+        return needed;
+      });
+  return BuildPlan(file, catalog, profiles.stand_ins);
+}
+
+Planning PlanSession(const SessionOptions& o, const Machine& m, const Profiles& profiles,
+                     const results::ResultFile& file, std::ostream& out) {
+  Planning p;
+  p.prompter = TerminalPrompter(o.non_interactive);
+  p.dependency_policy =
+      o.yes ? install::DependencyPolicy::kYes : install::ParseDependencyPolicy(m.settings.Get("install.dependencies"));
+  p.packages = DecidePackagePolicy(p.dependency_policy, m.offline, p.prompter->Interactive());
+  p.plan = MakePlan(m, profiles, p.packages, file);
+  out << FormatPlan(file, p.plan);
+  p.env_vars = ParsePresetEnvironment(file.generated.preset_environment_variables.value_or(""));
+  for (const auto& v : p.env_vars) out << "Environment from the published result: " << v.name << "=" << v.value << "\n";
+  if (!o.targets.empty()) {
+    p.target_sys = targets::MakeRealSystem();
+    p.targets = PlanTargets(o.targets, file, *p.target_sys, out);
+  }
+  return p;
+}
+
+// Everything that must be asked, once, before anything runs: the targets, the packages (the
+// plan is made again without them when declined), and leaving out what cannot run.
+void AskConsent(const SessionOptions& o, const Machine& m, const Profiles& profiles, const results::ResultFile& file,
+                Planning& p, std::ostream& out) {
+  Prompter& prompter = *p.prompter;
+  if (!p.targets.empty() && !o.yes &&
+      !AskYes(prompter, "Create " + std::to_string(p.targets.size()) +
+                            " target(s) in the test directory and run the tests on each? [Y/n] "))
+    throw Error("--targets: not confirmed" + std::string(prompter.Interactive() ? "" : " (this run cannot ask: add --yes)"));
+  std::vector<std::string> needed = PackagesOf(p.plan.items);
+  if (!needed.empty() && p.dependency_policy == install::DependencyPolicy::kAsk &&
+      !AskYes(prompter, "Install the Debian packages " + Join(needed, " ") + " (apt-get) so the tests above can run? [Y/n] ")) {
+    p.packages = {false, "declined"};
+    p.plan = MakePlan(m, profiles, p.packages, file);
+    out << "Without installing packages:\n" << FormatPlan(file, p.plan);
+  }
+  RequireConsentToSkip(file, p.plan, o.skip_unavailable, prompter);
+}
+
+// What installing the items left ready to run, and what it left out.
+struct Installed {
+  std::vector<run::PlannedTest> tests;
+  bool disk_test = false;
+  size_t not_installed = 0;
+  std::vector<std::string> download_notes;  // files found in a fallback (for the system notes)
+};
+
+class ItemInstaller {
+ public:
+  ItemInstaller(Machine& m, const profile::ProfileRepository& repo, std::ostream& out) : m_(m), repo_(repo), out_(out) {}
+
+  // The Debian packages the items need, installed first; a failure fails the items needing them.
+  void InstallPackages(const std::vector<PlanItem>& todo) {
+    auto to_install = PackagesOf(todo);
+    if (to_install.empty()) return;
+    out_ << "Installing Debian packages: " << Join(to_install, " ") << "\n" << std::flush;
+    std::ostringstream apt_log;
+    auto apt = install::InstallDebianPackages(to_install, apt_log);
+    if (!apt.ok) apt_failure_ = apt.failure;
+  }
+
+  // Installs `item`'s profile and adds it to `done`; "" when it is ready to run, else why not.
+  std::string Install(const PlanItem& item, Installed& done) {
+    if (!item.packages.empty() && !apt_failure_.empty()) return item.profile + ": " + apt_failure_;
+    try {
+      profile::TestProfile p = repo_.LoadProfile(item.profile);
+      auto report = [&](const std::string& id, bool already) {
+        if (!already) out_ << id << ": installed\n";
+      };
+      for (auto& n : run::InstallWithParents(repo_, p, m_.install_ctx, m_.processes, installed_, report))
+        done.download_notes.push_back(std::move(n));
+      done.disk_test |= p.test_type == "Disk";
+      done.tests.push_back(run::MakePlannedTest(p, {item.arguments, item.description}));
+      return "";
+    } catch (const Error& e) {
+      return e.what();
+    }
+  }
+
+ private:
+  Machine& m_;
+  const profile::ProfileRepository& repo_;
+  std::ostream& out_;
+  std::string apt_failure_;
+  std::set<std::string> installed_;
+};
+
+// Installs what `todo` needs. An original that fails to install gives way to its stand-in (and
+// `plan` says so); a test that does not install at all is left out, as PTS does (it stays
+// without an entry for this system; a later run resumes it), and the others still run.
+Installed InstallItems(const std::vector<PlanItem>& todo, ReproducePlan& plan, Machine& m,
+                       const profile::ProfileRepository& repo, std::ostream& out) {
+  Installed done;
+  ItemInstaller installer(m, repo, out);
+  installer.InstallPackages(todo);
+  for (auto item : todo) {
+    std::string failure = installer.Install(item, done);
+    if (!failure.empty() && item.kind == PlanKind::kOriginal && !item.alternative.empty()) {
+      item = UseAlternative(item, "installing the original failed: " + failure);
+      out << "Original not installed (" << failure << "); using the stand-in " << item.stand_in_label << "\n";
+      for (auto& planned : plan.items)
+        if (planned.result_index == item.result_index) planned = item;
+      failure = installer.Install(item, done);
+    }
+    if (!failure.empty()) {
+      out << "Not run, installing failed: " << failure << "\n";
+      ++done.not_installed;
+    }
+  }
+  return done;
+}
+
+// The run loop's configuration: the first of our systems (noted as a reproduction unless it is
+// being finished), saved beside the published file, under its title.
+run::RunConfig MakeRunConfig(const SessionOptions& o, const Machine& m, const ResolvedResult& resolved,
+                             const ReproducePlan& plan, const std::string& identifier, const Installed& installed) {
+  std::string test_dir = run::TestDirectory(m.settings);
+  run::RunConfig cfg =
+      run::BaseRunConfig(m.settings, *m.reader, {identifier, test_dir, installed.disk_test, std::time(nullptr)}, m.env);
+  if (o.resume_identifier.empty()) NoteReproduction(cfg.system, o.name, plan);
+  run::NoteDownloadFallbacks(cfg.system.notes, installed.download_notes);
+  cfg.result_dir = fs::path(resolved.path).parent_path().string();
+  cfg.title = resolved.file.generated.title;
+  cfg.description = resolved.file.generated.description;
+  return cfg;
+}
+
+// The targets, made just before the loop (after every install), onto `cfg`; released by Remove
+// after it, and by the destructor when an exception or Ctrl-C ends the session early.
+std::unique_ptr<run::RunTargets> MakeTargets(const SessionOptions& o, const Machine& m, Planning& p,
+                                             run::ObserverList& observers, run::RunConfig& cfg) {
+  exec::InstallSignalForwarding();
+  targets::TargetOptions options;
+  options.test_dir = cfg.test_dir;
+  options.size = o.target_size;
+  options.device = targets::ConfirmedDevice(*p.target_sys, o.device, [&](const std::string& q) -> std::optional<std::string> {
+    if (!p.prompter->Interactive()) return std::nullopt;
+    return p.prompter->Ask(q);
+  });
+  auto made = std::make_unique<run::RunTargets>(std::move(p.target_sys), targets::LedgerDirectory(m.settings.Home()),
+                                                options, observers);
+  cfg.places = made->Create(p.targets, cfg.system, *m.reader);
+  cfg.places_sequential = o.targets_sequential;
+  cfg.paired_ci_goal = m.settings.GetDouble("run.paired_ci_goal");
+  return made;
+}
+
+// How the run went: its exit code (0, 1 when a test failed, 130 when interrupted), whether it
+// saved, and the targets it ran on.
+struct RunOutcome {
+  int code = 0;
+  bool saved = false;
+  std::vector<run::TestPlace> places;
+};
+
+// Runs `tests` through the run loop (its printing, its saving after every test), folding the
+// stand-ins' results under the published ones after every save.
+RunOutcome RunItems(const SessionOptions& o, Machine& m, Planning& p, run::RunConfig cfg,
+                    const std::vector<run::PlannedTest>& tests, const std::vector<std::string>& identifiers,
+                    std::ostream& out) {
+  run::ObserverList observers;
+  auto printer = run::MakePrinter(isatty(1) ? run::PrinterKind::kTty : run::PrinterKind::kPlain, out);
+  StandInFolder folder(p.plan, identifiers);
+  observers.Add(printer.get());
+  observers.Add(&folder);
+  monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(m.settings, cfg.test_dir));
+  run::MonitorHook hook(monitor_session);
+  for (const auto& line : monitor_session.StatusLines()) out << line << "\n";
+  std::unique_ptr<run::RunTargets> run_targets;
+  if (!p.targets.empty() && !tests.empty()) run_targets = MakeTargets(o, m, p, observers, cfg);
+  RunOutcome outcome;
+  outcome.places = cfg.places;
+  if (!tests.empty() && !exec::InterruptRequested()) {
+    run::TestRunner runner(cfg, m.processes, observers, monitor_session.enabled() ? &hook : nullptr);
+    run::RunSummary summary = runner.Run(tests);
+    outcome.saved = summary.saved;
+    if (outcome.saved) folder.Fold(summary.composite_path);
+    if (summary.interrupted) outcome.code = 130;
+    else if (summary.failed() > 0) outcome.code = 1;
+  }
+  if (run_targets && !run_targets->Remove() && outcome.code == 0) outcome.code = 1;
+  return outcome;
+}
+
+void Upload(const SessionOptions& o, const Settings& s, const std::string& server, const std::string& path,
+            std::ostream& out) {
+  std::string token = o.token.empty() ? s.Get("server.token") : o.token;
+  wire::Upload up;
+  up.xml = ReadFile(path);
+  up.local_file_name = o.name;
+  auto http = client::CurlTransport();
+  auto outcome = client::UploadResult(*http, server, token, wire::EncodeForm(wire::EncodeUpload(up)));
+  out << "Results Uploaded To: " << outcome.url << "\n" << outcome.id << "\n";
 }
 
 }  // namespace
 
 int RunSession(const SessionOptions& o, std::ostream& out) {
-  Settings& s = MutableGlobalSettings();
-  const EnvLookup env = ProcessEnvironment();
-  const bool offline = o.offline || s.GetBool("network.offline");
-  auto reader = sysinfo::MakeRootedReader("/", s.Home() + "/cache");
-  auto fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
-  install::InstallContext install_ctx =
-      run::MakeInstallContext(s, *fetcher, offline, false, run::LiveFacts(*reader, env, std::time(nullptr)), env);
-  exec::PosixProcessRunner processes;
-  // A moved download is also asked of the servers named on the command line.
-  if (!o.servers.empty() && s.Get("install.download_servers").empty()) {
-    auto sources = run::FallbackSourcesFrom(s, install_ctx.downloads.caches);
-    sources.servers = client::ServersFrom(s, o.servers);
-    install_ctx.downloads.fallbacks = install::MakeFallbacks(sources);
-  }
-  // Uploads go only where the user said (--server, server.upload_url), never to server.url's
-  // default: checked before anything runs.
-  std::string upload_server;
-  if (o.upload) {
-    auto named = o.servers.empty() ? client::ParseServerList(s.Get("server.upload_url")) : client::ParseServerList(o.servers.front());
-    if (named.empty())
-      throw Error("--upload: no server to upload to: pass --server URL or set server.upload_url (to publish on "
-                  "OpenBenchmarking.org, say so: --server https://openbenchmarking.org)", 2);
-    upload_server = named.front();
-  }
-  ResolveOptions ro;
-  ro.result_dirs = results::ResultDirectories(s);
-  ro.save_dir = s.ResultsDirectory();
-  ro.servers = client::ServersFrom(s, o.servers);
-  ro.offline = offline;
-  ro.save = !o.dry_run;  // a dry run writes nothing, the clone included
-  ro.bundled_dirs = BundledResultDirectories();
-  auto resolved = ResolveResult(o.name, ro, ServerCloner(offline));
-  results::ResultFile& file = resolved.file;
-  if (!resolved.notice.empty()) out << resolved.notice << "\n";
-  out << (o.resume_identifier.empty() ? "Reproducing \"" : "Finishing \"") << file.generated.title << "\" (" << o.name << ", " << file.systems.size() << " systems, "
-      << file.results.size() << " results): " << resolved.origin << "\n";
-
-  profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(s);
-  // The originals' profiles: from the servers (pts/NAME on demand) when not on disk.
-  client::ObClient ob(ro.servers, offline);
-  client::ProfileSourceOptions source_options = client::ProfileSourceOptions::FromSettings(s);
-  // A dry run writes nothing, the profile cache included: what it fetches goes to a scratch
-  // directory the plan reads and that is removed on return.
-  std::optional<DryRunScratch> scratch;
-  if (o.dry_run) {
-    scratch.emplace(source_options);
-    auto roots = repo.roots();
-    roots.push_back(source_options.profiles_dir);
-    repo = profile::ProfileRepository(roots);
-  }
-  source_options.on_disk = [&repo](const std::string& qualified) {
-    auto ref = repo.FindProfile(qualified);
-    return ref && ref->identifier == qualified;
-  };
-  client::ProfileSource source(std::move(source_options), ob);
-  OriginalsFetched originals = FetchOriginals(file, repo, source);
-  if (!originals.fetched.empty())
-    out << "Fetched test profiles: " << Join(originals.fetched, ", ") << (o.dry_run ? " (not kept: --dry-run)" : "") << "\n";
-  for (const auto& line : originals.missing) out << line << "\n";
-  const auto stand_ins = LoadStandIns(repo.roots());
-  auto prompter = TerminalPrompter(o.non_interactive);
-  const auto dependency_policy =
-      o.yes ? install::DependencyPolicy::kYes : install::ParseDependencyPolicy(s.Get("install.dependencies"));
-  PackagePolicy packages = DecidePackagePolicy(dependency_policy, offline, prompter->Interactive());
-  auto make_plan = [&] {
-    RepositoryCatalog catalog(
-        repo, [&](const profile::TestProfile& p) { return RunnableProblem(install_ctx, packages, p, nullptr); },
-        [&](const profile::TestProfile& p) { return ProfileInstalled(install_ctx, p); },
-        [&](const profile::TestProfile& p) {
-          std::vector<std::string> needed;
-          RunnableProblem(install_ctx, packages, p, &needed);
-          return needed;
-        });
-    return BuildPlan(file, catalog, stand_ins);
-  };
-  ReproducePlan plan = make_plan();
-  out << FormatPlan(file, plan);
-  auto env_vars = ParsePresetEnvironment(file.generated.preset_environment_variables.value_or(""));
-  for (const auto& v : env_vars) out << "Environment from the published result: " << v.name << "=" << v.value << "\n";
-  std::unique_ptr<targets::TargetSystem> target_sys;
-  std::vector<targets::TargetSpec> target_specs;
-  if (!o.targets.empty()) {
-    target_sys = targets::MakeRealSystem();
-    target_specs = PlanTargets(o, file, *target_sys, out);
-  }
+  Machine m(o);
+  const std::string upload_server = UploadServer(o, m.settings);
+  ResolvedResult resolved = ResolvePublished(o, m, out);
+  const results::ResultFile& file = resolved.file;
+  Profiles profiles = FetchProfiles(o, m, file, out);
+  Planning p = PlanSession(o, m, profiles, file, out);
   if (o.dry_run) return 0;
-  if (!target_specs.empty() && !o.yes &&
-      !AskYes(*prompter, "Create " + std::to_string(target_specs.size()) +
-                             " target(s) in the test directory and run the tests on each? [Y/n] "))
-    throw Error("--targets: not confirmed" + std::string(prompter->Interactive() ? "" : " (this run cannot ask: add --yes)"));
+  AskConsent(o, m, profiles, file, p, out);
 
-  // Packages are installed only with consent: asked here, once, before anything runs.
-  std::vector<std::string> needed = PackagesOf(plan.items);
-  if (!needed.empty() && dependency_policy == install::DependencyPolicy::kAsk &&
-      !AskYes(*prompter, "Install the Debian packages " + Join(needed, " ") + " (apt-get) so the tests above can run? [Y/n] ")) {
-    packages = {false, "declined"};
-    plan = make_plan();
-    out << "Without installing packages:\n" << FormatPlan(file, plan);
-  }
-  RequireConsentToSkip(file, plan, o.skip_unavailable, *prompter);
-  // Our systems: the saved system being finished, this machine as it is, or one per target
-  // (named after it, after the given identifier when there is one), never a published system's name.
-  std::vector<std::string> identifiers;
-  if (!o.resume_identifier.empty()) {
-    identifiers.push_back(o.resume_identifier);
-  } else if (target_specs.empty()) {
-    identifiers.push_back(
-        ChooseIdentifier(file, env("TEST_RESULTS_IDENTIFIER"), *prompter, run::LiveIdentifierVariables(*reader)));
-  } else {
-    std::string prefix = run::CleanResultsIdentifier(env("TEST_RESULTS_IDENTIFIER").value_or(""));
-    for (auto& t : target_specs) {
-      if (!prefix.empty()) t.name = prefix + ": " + t.Identifier();
-      // (A system an earlier reproduction added under this name is ours: the run resumes it.)
-      for (const auto& published : file.systems)
-        if (published.identifier == t.Identifier() && !IsReproductionSystem(published))
-          throw Error("target " + t.Identifier() + " has the name of a published system; name it (NAME=spec) or set "
-                      "TEST_RESULTS_IDENTIFIER");
-      identifiers.push_back(t.Identifier());
-    }
-  }
-  const std::string& identifier = identifiers.front();
-  ApplyPresetEnvironment(env_vars, s);
-  install_ctx.host_env = exec::CurrentEnvironment();  // install.sh sees the stored variables too
+  Naming naming{o.resume_identifier, m.env("TEST_RESULTS_IDENTIFIER"), {}};
+  if (o.resume_identifier.empty() && p.targets.empty()) naming.variables = run::LiveIdentifierVariables(*m.reader);
+  const std::vector<std::string> identifiers = NameOurSystems(file, p.targets, naming, *p.prompter);
+  ApplyPresetEnvironment(p.env_vars, m.settings);
+  m.install_ctx.host_env = exec::CurrentEnvironment();  // install.sh sees the stored variables too
 
-  // What is still to run for any of our systems (the loop skips, per system, what is done).
-  std::vector<PlanItem> todo;
-  for (const auto& id : identifiers)
-    for (const auto& item : RemainingItems(file, plan, id))
-      if (std::none_of(todo.begin(), todo.end(), [&](const PlanItem& i) { return i.result_index == item.result_index; }))
-        todo.push_back(item);
-  std::sort(todo.begin(), todo.end(), [](const PlanItem& a, const PlanItem& b) { return a.result_index < b.result_index; });
-  std::string apt_failure;
-  if (auto to_install = PackagesOf(todo); !to_install.empty()) {
-    out << "Installing Debian packages: " << Join(to_install, " ") << "\n" << std::flush;
-    std::ostringstream apt_log;
-    auto apt = install::InstallDebianPackages(to_install, apt_log);
-    if (!apt.ok) apt_failure = apt.failure;
-  }
-  std::vector<run::PlannedTest> tests;
-  std::set<std::string> installed;
-  bool disk_test = false;
-  size_t not_installed = 0;
-  std::vector<std::string> download_notes;
-  // Installs `item`'s profile; "" when it is ready to run, else why not.
-  auto install_item = [&](const PlanItem& item) -> std::string {
-    if (!item.packages.empty() && !apt_failure.empty()) return item.profile + ": " + apt_failure;
-    try {
-      profile::TestProfile p = repo.LoadProfile(item.profile);
-      for (auto& n : run::InstallWithParents(repo, p, install_ctx, processes, installed,
-                                             [&](const std::string& id, bool already) {
-                                               if (!already) out << id << ": installed\n";
-                                             }))
-        download_notes.push_back(std::move(n));
-      disk_test |= p.test_type == "Disk";
-      tests.push_back(run::MakePlannedTest(p, {item.arguments, item.description}));
-      return "";
-    } catch (const Error& e) {
-      return e.what();
-    }
-  };
-  for (auto item : todo) {
-    std::string failure = install_item(item);
-    if (!failure.empty() && item.kind == PlanKind::kOriginal && !item.alternative.empty()) {
-      // The original could not be had after all: its stand-in runs, and the plan (so the notes
-      // and the folding of results) says so.
-      item = UseAlternative(item, "installing the original failed: " + failure);
-      out << "Original not installed (" << failure << "); using the stand-in " << item.stand_in_label << "\n";
-      for (auto& planned : plan.items)
-        if (planned.result_index == item.result_index) planned = item;
-      failure = install_item(item);
-    }
-    if (!failure.empty()) {
-      // As PTS: a test that does not install is left out (it stays without an entry for this
-      // system; a later run resumes it); the others still run.
-      out << "Not run, installing failed: " << failure << "\n";
-      ++not_installed;
-    }
-  }
-  if (tests.empty()) out << "Nothing left to run for " << identifier << ".\n";
+  Installed installed = InstallItems(ItemsToRun(file, p.plan, identifiers), p.plan, m, profiles.repo, out);
+  if (installed.tests.empty()) out << "Nothing left to run for " << identifiers.front() << ".\n";
+  run::RunConfig cfg = MakeRunConfig(o, m, resolved, p.plan, identifiers.front(), installed);
+  RunOutcome outcome = RunItems(o, m, p, std::move(cfg), installed.tests, identifiers, out);
+  if (exec::InterruptRequested()) outcome.code = 130;
+  if (installed.not_installed > 0 && outcome.code == 0) outcome.code = 1;
 
-  std::string test_dir = run::TestDirectory(s);
-  run::RunConfig cfg = run::BaseRunConfig(s, *reader, {identifier, test_dir, disk_test, std::time(nullptr)}, env);
-  if (o.resume_identifier.empty()) NoteReproduction(cfg.system, o.name, plan);
-  run::NoteDownloadFallbacks(cfg.system.notes, download_notes);
-  cfg.result_dir = fs::path(resolved.path).parent_path().string();
-  cfg.title = file.generated.title;
-  cfg.description = file.generated.description;
-
-  run::ObserverList observers;
-  auto printer = run::MakePrinter(isatty(1) ? run::PrinterKind::kTty : run::PrinterKind::kPlain, out);
-  StandInFolder folder(plan, identifiers);
-  observers.Add(printer.get());
-  observers.Add(&folder);
-  monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
-  run::MonitorHook hook(monitor_session);
-  for (const auto& line : monitor_session.StatusLines()) out << line << "\n";
-  int code = 0;
-  // Targets: made just before the loop (after every install), released right after it, and by
-  // the destructor when an exception or Ctrl-C ends the session early.
-  std::unique_ptr<run::RunTargets> run_targets;
-  if (!target_specs.empty() && !tests.empty()) {
-    exec::InstallSignalForwarding();
-    targets::TargetOptions options;
-    options.test_dir = test_dir;
-    options.size = o.target_size;
-    options.device = targets::ConfirmedDevice(*target_sys, o.device, [&](const std::string& q) -> std::optional<std::string> {
-      if (!prompter->Interactive()) return std::nullopt;
-      return prompter->Ask(q);
-    });
-    run_targets = std::make_unique<run::RunTargets>(std::move(target_sys), targets::LedgerDirectory(s.Home()), options,
-                                                    observers);
-    cfg.places = run_targets->Create(target_specs, cfg.system, *reader);
-    cfg.places_sequential = o.targets_sequential;
-    cfg.paired_ci_goal = s.GetDouble("run.paired_ci_goal");
-  }
-  auto places = cfg.places;
-  bool saved = false;
-  if (!tests.empty() && !exec::InterruptRequested()) {
-    run::TestRunner runner(cfg, processes, observers, monitor_session.enabled() ? &hook : nullptr);
-    run::RunSummary summary = runner.Run(tests);
-    saved = summary.saved;
-    if (saved) folder.Fold(summary.composite_path);
-    if (summary.interrupted) code = 130;
-    else if (summary.failed() > 0) code = 1;
-  }
-  if (run_targets && !run_targets->Remove() && code == 0) code = 1;
-  if (exec::InterruptRequested()) code = 130;
-  if (not_installed > 0 && code == 0) code = 1;
-
-  auto final_file = results::ReadResultFile(resolved.path);
-  for (const auto& id : identifiers) out << "\n" << ComparisonText(final_file, id, o.width);
-  if (places.size() > 1) out << "\n" << run::PairedTargetView(final_file, places);
-  out << (saved ? "\nSaved: " : "\nNothing saved (no test produced a result): ") << resolved.path << "\n";
-
-  if (o.upload && code == 0) {
-    const std::string& server = upload_server;
-    std::string token = o.token.empty() ? s.Get("server.token") : o.token;
-    wire::Upload up;
-    up.xml = ReadFile(resolved.path);
-    up.local_file_name = o.name;
-    auto http = client::CurlTransport();
-    auto outcome = client::UploadResult(*http, server, token, wire::EncodeForm(wire::EncodeUpload(up)));
-    out << "Results Uploaded To: " << outcome.url << "\n" << outcome.id << "\n";
-  }
-  return code;
+  PrintOutcome(results::ReadResultFile(resolved.path),
+               {resolved.path, outcome.saved, identifiers, outcome.places, o.width}, out);
+  if (o.upload && outcome.code == 0) Upload(o, m.settings, upload_server, resolved.path, out);
+  return outcome.code;
 }
 
 }  // namespace ptsn::reproduce

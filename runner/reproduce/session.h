@@ -2,7 +2,8 @@
 // must be asked, install what the plan needs, run it through the runner's TestRunner (its loop,
 // its saving after every test), fold stand-ins under the published results, print the
 // side-by-side comparison, and upload when asked. Everything here is glue over the modules:
-// resolve.h, plan.h, consent.h, append.h, compare.h, run::TestRunner, client::.
+// resolve.h, plan.h, consent.h, append.h, compare.h, run::TestRunner, client::, taken as named
+// steps in session.cc; those that decide or print without running anything are in session_steps.h.
 #pragma once
 
 #include <optional>

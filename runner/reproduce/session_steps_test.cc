@@ -1,0 +1,152 @@
+#include "runner/reproduce/session_steps.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <sstream>
+
+#include "runner/common/error.h"
+#include "runner/common/strings.h"
+#include "runner/reproduce/append.h"
+#include "runner/targets/fake_system.h"
+
+namespace ptsn::reproduce {
+namespace {
+
+// Never asked: every identifier here comes from the options or the environment.
+class NoPrompter : public Prompter {
+ public:
+  bool Interactive() const override { return false; }
+  std::string Ask(const std::string& q) override { ADD_FAILURE() << "asked: " << q; return ""; }
+};
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// One published XFS system with a result for each of pts/a and pts/b.
+results::ResultFile Published() {
+  results::ResultFile f;
+  f.systems.resize(1);
+  f.systems[0].identifier = "XFS plain";
+  f.systems[0].software = "OS: Debian, File-System: xfs";
+  for (const char* id : {"pts/a-1.0.0", "pts/b-1.0.0"}) {
+    results::Result r;
+    r.identifier = id;
+    r.title = id;
+    r.scale = "MB/s";
+    r.proportion = "HIB";
+    results::Entry e;
+    e.identifier = "XFS plain";
+    e.value = "100";
+    r.entries.push_back(e);
+    f.results.push_back(r);
+  }
+  return f;
+}
+
+ReproducePlan PlanOfBoth() {
+  ReproducePlan p;
+  for (size_t i = 0; i < 2; ++i) {
+    PlanItem item;
+    item.result_index = i;
+    item.kind = PlanKind::kOriginal;
+    item.original = i == 0 ? "pts/a-1.0.0" : "pts/b-1.0.0";
+    p.items.push_back(item);
+  }
+  return p;
+}
+
+results::Entry Value(const std::string& who, const std::string& value) {
+  results::Entry e;
+  e.identifier = who;
+  e.value = value;
+  return e;
+}
+
+}  // namespace
+
+TEST(SessionSteps, PlanTargetsPrintsAListAsGiven) {
+  targets::testing::FakeSystem sys;
+  std::ostringstream out;
+  auto specs = PlanTargets("plain,dm-crypt", Published(), sys, out);
+  ASSERT_EQ(specs.size(), 2u);
+  EXPECT_EQ(out.str(), "Targets: " + specs[0].Identifier() + ", " + specs[1].Identifier() + "\n");
+  EXPECT_TRUE(sys.log.empty()) << "planning makes nothing";
+}
+
+TEST(SessionSteps, PlanTargetsAutoMapsThePublishedSystemsOrSaysWhyNot) {
+  targets::testing::FakeSystem sys;
+  std::ostringstream out;
+  auto specs = PlanTargets("auto", Published(), sys, out);
+  ASSERT_EQ(specs.size(), 1u);
+  EXPECT_EQ(specs[0].Identifier(), "plain xfs");
+  EXPECT_NE(out.str().find("Will create 1 target"), std::string::npos) << out.str();
+
+  sys.texts["/proc/filesystems"] = "nodev\tproc\n\text4\n";  // no XFS here
+  std::string error = ErrorOf([&] { PlanTargets("auto", Published(), sys, out); });
+  EXPECT_EQ(error.rfind("--targets auto: none of the published set-ups can be made here (plain xfs: ", 0), 0u) << error;
+}
+
+TEST(SessionSteps, ResumedOrTargetSystemsAreNamedWithoutAsking) {
+  auto file = Published();
+  NoPrompter prompter;
+  std::vector<targets::TargetSpec> none;
+  EXPECT_EQ(NameOurSystems(file, none, {"Mine", "From env", {}}, prompter), std::vector<std::string>{"Mine"});
+
+  auto specs = targets::ParseTargetList("plain,dm-crypt");
+  auto ids = NameOurSystems(file, specs, {"", std::nullopt, {}}, prompter);
+  EXPECT_EQ(ids, (std::vector<std::string>{specs[0].Identifier(), specs[1].Identifier()}));
+
+  specs = targets::ParseTargetList("plain,dm-crypt");
+  ids = NameOurSystems(file, specs, {"", "Lab", {}}, prompter);
+  ASSERT_EQ(ids.size(), 2u);
+  EXPECT_EQ(ids[0].rfind("Lab: ", 0), 0u) << ids[0];
+  EXPECT_EQ(ids[0], specs[0].Identifier()) << "the spec carries the name its results go under";
+}
+
+TEST(SessionSteps, ATargetNamedLikeAPublishedSystemIsRefusedUnlessItIsOurs) {
+  auto file = Published();
+  NoPrompter prompter;
+  auto specs = targets::ParseTargetList("XFS plain=plain");
+  ASSERT_EQ(specs[0].Identifier(), "XFS plain");
+  EXPECT_EQ(ErrorOf([&] { NameOurSystems(file, specs, {}, prompter); }),
+            "target XFS plain has the name of a published system; name it (NAME=spec) or set TEST_RESULTS_IDENTIFIER");
+  NoteReproduction(file.systems[0], "1110088-AR-1110066AR56", PlanOfBoth());  // an earlier reproduction's system
+  EXPECT_EQ(NameOurSystems(file, specs, {}, prompter), std::vector<std::string>{"XFS plain"});
+}
+
+TEST(SessionSteps, ItemsToRunIsWhatAnyOfOurSystemsLacksOnceInFileOrder) {
+  auto file = Published();
+  auto plan = PlanOfBoth();
+  file.results[0].entries.push_back(Value("One", "5"));  // One lacks b, Two lacks a
+  file.results[1].entries.push_back(Value("Two", "5"));
+  auto todo = ItemsToRun(file, plan, {"Two", "One"});
+  ASSERT_EQ(todo.size(), 2u);
+  EXPECT_EQ(todo[0].result_index, 0u);
+  EXPECT_EQ(todo[1].result_index, 1u);
+  file.results[1].entries.push_back(Value("One", "5"));
+  file.results[0].entries.push_back(Value("Two", "5"));
+  EXPECT_TRUE(ItemsToRun(file, plan, {"Two", "One"}).empty());
+}
+
+TEST(SessionSteps, OutcomeComparesEachOfOurSystemsAndSaysWhereItWasSaved) {
+  auto file = Published();
+  file.results[0].entries.push_back(Value("Mine", "110"));
+  std::ostringstream saved;
+  PrintOutcome(file, {"/r/composite.xml", true, {"Mine"}, {}, 79}, saved);
+  EXPECT_NE(saved.str().find("Mine"), std::string::npos) << saved.str();
+  EXPECT_NE(saved.str().find("Mine = 110.0% of XFS plain"), std::string::npos) << saved.str();
+  EXPECT_TRUE(EndsWith(saved.str(), "\n\nSaved: /r/composite.xml\n")) << saved.str();
+
+  std::ostringstream nothing;
+  PrintOutcome(file, {"/r/composite.xml", false, {}, {}, 79}, nothing);
+  EXPECT_EQ(nothing.str(), "\nNothing saved (no test produced a result): /r/composite.xml\n");
+}
+
+}  // namespace ptsn::reproduce
