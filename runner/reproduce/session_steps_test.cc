@@ -8,6 +8,7 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
+#include "runner/run/run_targets.h"
 #include "runner/targets/fake_system.h"
 
 namespace ptsn::reproduce {
@@ -126,7 +127,7 @@ TEST(SessionSteps, ItemsToRunIsWhatAnyOfOurSystemsLacksOnceInFileOrder) {
   auto plan = PlanOfBoth();
   file.results[0].entries.push_back(Value("One", "5"));  // One lacks b, Two lacks a
   file.results[1].entries.push_back(Value("Two", "5"));
-  auto todo = ItemsToRun(file, plan, {"Two", "One"});
+  auto todo = ItemsToRun(file, plan, {"One", "Two", "New"});  // New lacks both
   ASSERT_EQ(todo.size(), 2u);
   EXPECT_EQ(todo[0].result_index, 0u);
   EXPECT_EQ(todo[1].result_index, 1u);
@@ -143,6 +144,22 @@ TEST(SessionSteps, OutcomeComparesEachOfOurSystemsAndSaysWhereItWasSaved) {
   EXPECT_NE(saved.str().find("Mine"), std::string::npos) << saved.str();
   EXPECT_NE(saved.str().find("Mine = 110.0% of XFS plain"), std::string::npos) << saved.str();
   EXPECT_TRUE(EndsWith(saved.str(), "\n\nSaved: /r/composite.xml\n")) << saved.str();
+
+  std::vector<run::TestPlace> places(2);
+  places[0].system.identifier = "plain xfs";
+  places[1].system.identifier = "dm-crypt";
+  file.results[0].entries.push_back(Value("plain xfs", "100"));
+  file.results[0].entries.push_back(Value("dm-crypt", "50"));
+  const std::string paired = run::PairedTargetView(file, places);
+  ASSERT_FALSE(paired.empty());
+  std::ostringstream targets;
+  PrintOutcome(file, {"/r/composite.xml", true, {"plain xfs", "dm-crypt"}, places, 79}, targets);
+  EXPECT_NE(targets.str().find(paired), std::string::npos) << targets.str();
+  places.resize(1);  // one target: nothing to set side by side
+  std::ostringstream one, none;
+  PrintOutcome(file, {"/r/composite.xml", true, {"plain xfs"}, places, 79}, one);
+  PrintOutcome(file, {"/r/composite.xml", true, {"plain xfs"}, {}, 79}, none);
+  EXPECT_EQ(one.str(), none.str());
 
   std::ostringstream nothing;
   PrintOutcome(file, {"/r/composite.xml", false, {}, {}, 79}, nothing);
