@@ -453,8 +453,15 @@ class BlockParser {
         if (search || !lbh.empty() || !lah.empty() || (!template_r.empty() && template_r[0] == key)) {
           std::optional<std::string> out_text = output;
           size_t count;
+          bool repeats = false;  // this pass will be the previous one again, forever
           do {
             count = results.size();
+            // With results already found and the output as the last pass left it, a pass does
+            // exactly what the last one did: PTS then loops until PHP runs out of memory (a
+            // LineBeforeHint that is absent, or whose line is the log's last, never shrinks the
+            // output). We stop after that pass instead.
+            std::optional<std::string> out_before;
+            if (count > 0) out_before = out_text;
             std::vector<std::string> possible_lines;
             std::optional<std::string> line;
             std::string& o = *out_text;
@@ -554,7 +561,9 @@ class BlockParser {
                 out_text = rebuilt;
               }
             } while (try_again);
-          } while (multi && results.size() != count && out_text && !(out_text->empty() || *out_text == "0"));
+            repeats = count > 0 && out_before == out_text;
+            if (repeats && multi && results.size() != count) note("the output did not shrink: PTS would repeat this pass forever; stopped");
+          } while (!repeats && multi && results.size() != count && out_text && !(out_text->empty() || *out_text == "0"));
         } else {
           note("no result: no hint, no search key and the key is not the first template token");
         }

@@ -137,6 +137,21 @@ TEST(ResultsParser, HugeResultPrecisionIsIgnoredWithAReason) {
   EXPECT_TRUE(said);
 }
 
+// Found by fuzz_results_parser: with MultiMatch, a LineBeforeHint that is not in the log never
+// shrinks the output, so every pass finds the same value again (PTS loops until PHP runs out of
+// memory). We stop once a pass repeats the last one, and say so.
+TEST(ResultsParser, MultiMatchPassThatCannotShrinkTheOutputStops) {
+  ResultsDefinition def = OneBlock("speed: #_RESULT_#");
+  def.parsers[0].line_before_hint = "absent";
+  def.parsers[0].multi_match = "AVERAGE";
+  ParseSession s(def, ParseContext{});
+  std::vector<std::string> trace;
+  s.ParseLog(std::string("first line\nspeed: 10\nlast\n"), &trace);
+  bool said = false;
+  for (const auto& line : trace) said |= line.find("PTS would repeat this pass forever") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(ResultsParser, QuantifierMaxAndDroppedZero) {
   ParsedResult r;
   r.display_format = "BAR_GRAPH";
