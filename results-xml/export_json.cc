@@ -43,7 +43,10 @@ class PhpJsonWriter {
     Number(v);
   }
   // A numeric text as PHP's float of it (0 when it is not numeric).
-  void NumberFromText(std::string_view text) { Number(NumericValue(text).value_or(0)); }
+  void NumberFromText(std::string_view text) {
+    NextElement();
+    AppendPhpJsonNumber(out_, text);
+  }
   void Integer(long long v) {
     NextElement();
     out_ += std::to_string(v);

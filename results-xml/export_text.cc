@@ -169,9 +169,14 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
       min_poisoned = true;
     }
   }
-  size_t brand_rows = 0;
-  for (size_t i : shown)
-    if (!BrandColor(result.entries[i].identifier).empty()) ++brand_rows;
+  // Rows with a brand colour (a box plot needs two), counted once a row has room for a plot.
+  std::optional<size_t> brand_rows;
+  auto brand_rows_over_1 = [&] {
+    if (!brand_rows) brand_rows = std::count_if(shown.begin(), shown.end(), [&](size_t i) {
+      return !BrandColor(result.entries[i].identifier).empty();
+    });
+    return *brand_rows > 1;
+  };
   ++longest_result;
 
   const bool min_above_29 = !min_poisoned && min_value && *min_value > 29;
@@ -207,7 +212,7 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
       line += "  MAX: ";
       line += FormatSeriesMax(p, val, precision);
       line += ' ';
-      if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows > 1)
+      if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows_over_1())
         AppendBoxPlot(line, p.values, max_value, terminal_width);
     } else if (auto n = NumericValue(val)) {
       line += val;
