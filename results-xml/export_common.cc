@@ -17,19 +17,17 @@ std::optional<double> NumericValue(std::string_view s) {
   // division, the value strtod gives (Clinger's fast path), at a fifth of std::from_chars's cost.
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  const char* p = s.data();
-  const char* const last = p + s.size();
-  const bool negative = p != last && *p == '-';
+  const char* const last = s.data() + s.size();
+  const bool negative = !s.empty() && s[0] == '-';
+  const char *p = s.data() + negative, *dot = nullptr;
   uint64_t digits = 0;
-  int count = 0, decimals = -1;  // -1: no '.' yet
-  for (p += negative; p != last; ++p) {
-    const unsigned d = static_cast<unsigned char>(*p) - '0';
-    if (d < 10) digits = digits * 10 + d, ++count, decimals += decimals >= 0;
-    else if (*p == '.' && decimals < 0) decimals = 0;
+  for (; p != last; ++p)
+    if (const unsigned d = static_cast<unsigned char>(*p) - '0'; d < 10) digits = digits * 10 + d;
+    else if (*p == '.' && !dot) dot = p;
     else break;
-  }
-  if (p == last && count > 0 && count <= 15 && decimals != 0) {
-    const double v = static_cast<double>(digits) / kPow10[decimals < 0 ? 0 : decimals];
+  const size_t count = s.size() - negative - (dot != nullptr), decimals = dot ? last - dot - 1 : 0;
+  if (p == last && count > 0 && count <= 15 && (!dot || decimals > 0)) {
+    const double v = static_cast<double>(digits) / kPow10[decimals];
     return negative ? -v : v;
   }
   // Other plain decimals, read exactly by std::from_chars without a copy; anything else (a
