@@ -39,8 +39,7 @@ std::string ComparisonHashInput(const Result& result) {
 
 std::string Sha1Hex(std::string_view data) {
   unsigned char digest[SHA_DIGEST_LENGTH];
-  // SHA1() looks the algorithm up on every call (OpenSSL 3's EVP_Q_digest): over half of its
-  // cost for a short input; fetched once here (and kept for the life of the process).
+  // Fetched once: SHA1() (OpenSSL 3's EVP_Q_digest) fetches it on every call, over half its cost here.
   static EVP_MD* const sha1 = EVP_MD_fetch(nullptr, "SHA1", nullptr);
   if (!sha1 || !EVP_Digest(data.data(), data.size(), digest, nullptr, sha1, nullptr))
     SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);

@@ -12,11 +12,9 @@
 namespace ptsn::results {
 
 std::optional<double> NumericValue(std::string_view s) {
-  // Most values in a result file are short plain decimals ("-12.345"): with at most 15 digits
-  // and 22 decimals, digits / 10^decimals is two exact doubles and one correctly rounded
-  // division, the value strtod gives (Clinger's fast path), at a fifth of std::from_chars's cost.
-  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  // Most values are short plain decimals ("-12.345"): with at most 15 digits, digits / 10^decimals is two
+  // exact doubles and one correctly rounded division, strtod's value (Clinger's fast path), cheaply.
+  static constexpr double kPow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   const char* const last = s.data() + s.size();
   const bool negative = !s.empty() && s[0] == '-';
   const char *p = s.data() + negative, *dot = nullptr;
@@ -30,14 +28,7 @@ std::optional<double> NumericValue(std::string_view s) {
     const double v = static_cast<double>(digits) / kPow10[decimals];
     return negative ? -v : v;
   }
-  // Other plain decimals, read exactly by std::from_chars without a copy; anything else (a
-  // leading '+', white space, hex, overflow) by PHP's rules.
-  auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  if (!s.empty() && (digit(s[0]) || s[0] == '-' || s[0] == '.') && digit(s.back())) {
-    double v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec == std::errc() && end == s.data() + s.size()) return v;
-  }
+  // Anything else (more digits, an exponent, a leading '+' or white space) by PHP's rules.
   if (!PhpIsNumeric(s)) return std::nullopt;
   return PhpToNumber(s);
 }
@@ -113,9 +104,8 @@ void AppendPhpJsonFloat(std::string& out, double v) {
 }
 
 void AppendPhpJsonNumber(std::string& out, std::string_view text) {
-  // A plain decimal ("-012.340") of at most 15 significant digits is the only such decimal its
-  // double rounds from (DBL_DIG), so its digits are the double's shortest round-trip digits: laid
-  // out from the text, without converting it to a double and back.
+  // A plain decimal ("-012.340") of at most 15 significant digits is the only such decimal its double
+  // rounds from (DBL_DIG): its digits are the double's shortest round-trip digits, laid out as they are.
   const bool negative = !text.empty() && text[0] == '-';
   char digits[16];
   size_t n = 0, int_digits = 0, leading_zeros = 0;
@@ -128,11 +118,10 @@ void AppendPhpJsonNumber(std::string& out, std::string_view text) {
     else if (n < sizeof digits) digits[n++] = c;
     else plain = false;
   }
-  if (!plain) return AppendPhpJsonFloat(out, NumericValue(text).value_or(0));
   while (n > 0 && digits[n - 1] == '0') --n;
-  if (n == 0) return void(out += negative ? "-0.0" : "0");
   const int exponent = static_cast<int>(int_digits) - static_cast<int>(leading_zeros) - 1;
-  if (n > 15 || exponent < -300) return AppendPhpJsonFloat(out, NumericValue(text).value_or(0));  // (subnormals)
+  if (!plain || n > 15 || exponent < -300) return AppendPhpJsonFloat(out, NumericValue(text).value_or(0));  // (subnormals)
+  if (n == 0) return void(out += negative ? "-0.0" : "0");
   AppendPhpJsonDigits(out, negative, std::string_view(digits, n), exponent);
 }
 

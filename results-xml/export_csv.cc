@@ -93,7 +93,6 @@ std::unique_ptr<StreamingView> MakeCsvView() { return std::make_unique<CsvView>(
 
 std::string ResultFileToCsv(const ResultFile& file) {
   CsvView view;
-  view.Pending().reserve(64 + file.results.size() * (64 + file.systems.size() * 10));
   return RenderModel(file, view);
 }
 

@@ -147,10 +147,8 @@ constexpr FieldSpec<Entry> kEntryFields[] = {
 // Text between elements: XML's white space (anything else there is an error).
 bool IsBlank(std::string_view text) {
   static constexpr std::string_view kIndent = "\n                                ";  // PTS's, at once
-  if (text.size() <= kIndent.size() && text == kIndent.substr(0, text.size())) return true;
-  for (char c : text)
-    if (c != ' ' && c != '\n' && c != '\t' && c != '\r') return false;
-  return true;
+  return (text.size() <= kIndent.size() && text == kIndent.substr(0, text.size())) ||
+         text.find_first_not_of(" \n\t\r") == std::string_view::npos;
 }
 
 bool Is(const xmlChar* name, const char* literal) { return std::strcmp(reinterpret_cast<const char*>(name), literal) == 0; }
@@ -246,10 +244,9 @@ class SaxReader {
   // Streaming keeps one Result, replaced by each new one (keeping the room for its entries).
   Result& NewResult() {
     if (!visitor_ || file_.results.empty()) return file_.results.emplace_back();
-    std::vector<Entry> entries = std::move(file_.results.back().entries);
-    entries.clear();
-    file_.results.back() = Result{.entries = std::move(entries)};
-    return file_.results.back();
+    Result& r = file_.results.back();
+    r.entries.clear();
+    return r = Result{.entries = std::move(r.entries)};
   }
   Result& CurrentResult() { return file_.results.back(); }
   Entry& CurrentEntry() { return CurrentResult().entries.back(); }
