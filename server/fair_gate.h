@@ -8,6 +8,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <deque>
 #include <mutex>
 
@@ -43,6 +44,12 @@ class FairGate {
     waiting_.push_back(&me);
     me.wake.wait(lock, [&] { return me.admitted; });
     return Pass(this);
+  }
+
+  // How many callers are queued now (for tests and status pages; stale as soon as it returns).
+  size_t Waiting() {
+    std::lock_guard lock(mu_);
+    return waiting_.size();
   }
 
  private:

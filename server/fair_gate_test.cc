@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -29,8 +28,9 @@ TEST(FairGate, AdmitsWaitersInArrivalOrderAndNeverMoreThanTheSlots) {
       }
       --inside;
     });
-    // Each thread is queued before the next starts, so arrival order is 0, 1, 2, ...
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    // Each thread is queued before the next starts, so arrival order is 0, 1, 2, ... (waited
+    // for, not assumed after a sleep: a loaded machine may take any time to start a thread).
+    while (gate.Waiting() != static_cast<size_t>(i + 1)) std::this_thread::yield();
   }
   first.reset();
   for (auto& t : threads) t.join();

@@ -17,6 +17,7 @@
 #include "runner/common/strings.h"
 #include "runner/common/terminal.h"
 #include "runner/profile/profile_repository.h"
+#include "runner/reproduce/consent.h"
 #include "runner/reproduce/result_id.h"
 #include "runner/reproduce/session.h"
 
@@ -62,23 +63,6 @@ int Reproduce(const std::vector<std::string>& argv) {
   return reproduce::RunSession(o, std::cout);
 }
 
-// PTS's has_missing_or_incomplete_data() over the tests (monitor results are not tests to run):
-// a test without an entry for the system, or with an empty value.
-std::vector<std::string> IncompleteSystems(const results::ResultFile& file) {
-  std::vector<std::string> out;
-  for (const auto& system : file.systems) {
-    bool incomplete = false;
-    for (const auto& r : file.results) {
-      if (r.identifier.empty()) continue;
-      auto it = std::find_if(r.entries.begin(), r.entries.end(),
-                             [&](const results::Entry& e) { return e.identifier == system.identifier; });
-      incomplete |= it == r.entries.end() || it->value.empty();
-    }
-    if (incomplete) out.push_back(system.identifier);
-  }
-  return out;
-}
-
 int FinishRun(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, {{}, {"--dry-run", "--skip-unavailable", "--non-interactive", "--offline", "--yes"}});
   if (a.positional().size() != 1) throw Error("usage: pts-native finish-run SAVED-NAME", 2);
@@ -87,7 +71,7 @@ int FinishRun(const std::vector<std::string>& argv) {
   auto dir = results::FindSavedResultDir(name, dirs);
   if (!dir) throw Error(name + ": no saved result of that name (looked in " + Join(dirs, ", ") + ")", 2);
   auto file = results::ReadResultFile(*dir + "/composite.xml");
-  auto incomplete = IncompleteSystems(file);
+  auto incomplete = reproduce::IncompleteSystems(file);
   if (incomplete.empty()) {
     std::cout << "It appears that there are no incomplete test results within this saved file.\n";
     return 0;
@@ -130,6 +114,16 @@ std::optional<int> RunResultIfNamed(const std::vector<std::string>& args) {
   auto repo = profile::ProfileRepository::FromSettings(s);
   if (repo.FindProfile(name) || repo.FindSuite(name)) return std::nullopt;
   return Reproduce(args);
+}
+
+std::string RunNameNotFound(const std::string& name, const std::vector<std::string>& profile_roots) {
+  std::string id = reproduce::IsOpenBenchmarkingId(name)
+                       ? ""
+                       : "a result ID has 22 characters, 7 digits-2 to 8 letters or digits-letters and digits (as "
+                         "1110088-AR-1110066AR56), this has " + std::to_string(name.size()) + "; ";
+  return name + ": not a result ID, a saved result, a test profile or a suite: " + id +
+         "no saved result of that name in " + Join(results::ResultDirectories(GlobalSettings()), ", ") +
+         "; no test profile, suite or profile directory of that name in " + Join(profile_roots, ", ");
 }
 
 std::vector<Command> ReproduceCommands() {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -22,6 +23,7 @@
 #include "runner/common/strings.h"
 #include "runner/common/terminal.h"
 #include "runner/exec/process.h"
+#include "runner/install/installer.h"
 #include "runner/install/profile_install.h"
 #include "runner/monitor/monitor_session.h"
 #include "runner/profile/presets.h"
@@ -57,8 +59,12 @@ struct Target {
   std::optional<std::vector<profile::RunOption>> fixed_options;
 };
 
+// `not_found` words the error for a name that is nothing here (`run` also takes result IDs and
+// saved results, and says so); null: the error of the profile commands.
+using NotFoundMessage = std::function<std::string(const std::string& name, const std::vector<std::string>& roots)>;
+
 std::vector<Target> ResolveTargets(profile::ProfileRepository& repo, const std::vector<std::string>& names,
-                                   ProfileFetcher& fetcher) {
+                                   ProfileFetcher& fetcher, const NotFoundMessage& not_found = nullptr) {
   if (names.empty()) throw Error("name a test profile (e.g. local/trivial or a profile directory) or a suite");
   std::vector<Target> out;
   for (const auto& name : names) {
@@ -81,8 +87,8 @@ std::vector<Target> ResolveTargets(profile::ProfileRepository& repo, const std::
       }
       continue;
     }
-    std::string roots = Join(repo.roots(), ", ");
-    throw Error(name + ": no such test profile, suite or profile directory (searched " + roots + ")");
+    if (not_found) throw Error(not_found(name, repo.roots()));
+    throw Error(name + ": no such test profile, suite or profile directory (searched " + Join(repo.roots(), ", ") + ")");
   }
   return out;
 }
@@ -100,7 +106,9 @@ struct Context {
     offline = args.Has("--offline") || settings.GetBool("network.offline");
     fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
   }
-  std::vector<Target> Targets(const std::vector<std::string>& names) { return ResolveTargets(repo, names, profiles); }
+  std::vector<Target> Targets(const std::vector<std::string>& names, const NotFoundMessage& not_found = nullptr) {
+    return ResolveTargets(repo, names, profiles, not_found);
+  }
   install::InstallContext InstallCtx(bool force) {
     return run::MakeInstallContext(settings, *fetcher, offline, force, run::LiveFacts(*reader, EnvVars(), std::time(nullptr)),
                                    EnvVars());
@@ -259,7 +267,10 @@ std::vector<profile::Preset> CheckedPresets(const std::vector<Target>& targets) 
   return presets;
 }
 
-std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batch, bool interactive) {
+// `unanswered` (a dry run): options that would be asked are listed there and planned at their
+// default instead of asked.
+std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batch, bool interactive,
+                                   std::vector<std::string>* unanswered = nullptr) {
   auto presets = CheckedPresets(targets);
   std::string skip = Env("SKIP_TESTS").value_or("");
   std::vector<run::PlannedTest> plan;
@@ -276,7 +287,13 @@ std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batc
       // Batch mode runs every entry of an option the presets leave open; other runs ask.
       if (!batch) {
         auto missing = run::UnansweredOptions(t.profile, picks);
-        if (!missing.empty() && interactive) AskOptions(t.profile, &picks);
+        if (!missing.empty() && unanswered) {
+          std::vector<std::string> names;
+          for (const auto& m : missing) names.push_back(Split(m, ' ')[0]);
+          unanswered->push_back(t.profile.identifier + ": option(s) " + Join(names, ", ") +
+                                " not chosen: planned at the default here (the run asks on a terminal; PRESET_OPTIONS "
+                                "chooses, e.g. PRESET_OPTIONS='" + t.profile.BaseName() + "." + names.front() + "=<choice>')");
+        } else if (!missing.empty() && interactive) AskOptions(t.profile, &picks);
         else if (!missing.empty())
           throw Error(t.profile.identifier + ": option " + missing.front() +
                       " needs an answer and this run cannot ask (non-interactive): set PRESET_OPTIONS='" +
@@ -308,8 +325,38 @@ void RefuseNearDuplicateIdentifier(const std::string& composite, const std::stri
                 " only in case, spacing or punctuation; use exactly '" + *near + "' to add to that system, or another name");
 }
 
+// `run|batch-run PROFILE|SUITE --dry-run`: what would run, whether it is installed, and how long
+// it would take (as estimate-run-time), without installing, running or writing anything.
+int DryRun(Context& ctx, const std::vector<Target>& targets, bool batch, size_t storage_targets) {
+  std::vector<std::string> unanswered;
+  auto plan = Plan(targets, batch, false, &unanswered);
+  const Settings& s = ctx.settings;
+  const std::string install_root = s.Get("install.directory");
+  auto estimates =
+      run::EstimatePlan(plan, install_root, run::ReadRunCountOverrides(EnvVars()), s.GetDouble("run.settle_seconds"));
+  std::vector<double> seconds;
+  std::cout << "Dry run: " << plan.size() << " test(s) would run"
+            << (storage_targets > 0 ? " on " + std::to_string(storage_targets) + " target(s)" : "")
+            << "; nothing is installed, run or saved.\n";
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const auto& t = plan[i];
+    estimates[i] = run::OnPlaces(estimates[i], storage_targets, t.profile.test_type == "Disk", s.GetDouble("run.settle_seconds"));
+    const bool installed = install::IsInstalled(install::InstallDirectory(install_root, t.profile.identifier),
+                                                t.profile.identifier, install::InstallChecksum(t.profile.ScriptPath("install")));
+    std::cout << "run      " << t.profile.identifier << (t.option.arguments.empty() ? "" : " " + t.option.arguments)
+              << (t.option.description.empty() ? "" : "  [" + t.option.description + "]") << "\n         "
+              << estimates[i].trials << " trial(s), " << run::DescribeEstimate({estimates[i].seconds}) << " ("
+              << estimates[i].basis << ")" << (installed ? "" : "; installed first") << "\n";
+    seconds.push_back(estimates[i].seconds);
+  }
+  for (const auto& u : unanswered) std::cout << u << "\n";
+  std::cout << "Estimated run time: " << run::DescribeEstimate(seconds) << "\n";
+  return 0;
+}
+
 int RunTests(const std::vector<std::string>& argv, bool batch) {
-  ArgSpec spec{{"--warmup", "--target-order", "--server"}, {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes"}};
+  ArgSpec spec{{"--warmup", "--target-order", "--server"},
+               {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes", "--dry-run"}};
   for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
   Args args = Args::Parse(argv, spec);
   bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
@@ -324,7 +371,10 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   if (args.Has("--target-order") && !target_flags.list) throw Error("--target-order needs --targets");
   Context ctx(args);
   const Settings& s = ctx.settings;
-  auto targets = ctx.Targets(args.positional());
+  // `run` also takes result IDs and saved results (RunResultIfNamed): a name that is none of
+  // them says so; batch-run takes profiles and suites only.
+  auto targets = ctx.Targets(args.positional(), batch ? NotFoundMessage() : NotFoundMessage(RunNameNotFound));
+  if (args.Has("--dry-run")) return DryRun(ctx, targets, batch, target_specs.size());
   auto plan = Plan(targets, batch, interactive);
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
   std::vector<std::string> download_notes;
@@ -488,7 +538,7 @@ std::vector<Command> RunCommands() {
       {"install-dependencies", {}, "Running", "PROFILE|SUITE... [--dry-run]",
        "install the Debian packages the tests need (apt-get as root, else prints the command)", InstallDependencies},
       {"benchmark", {"run"}, "Running",
-       "PROFILE|SUITE|DIR... [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST "
+       "PROFILE|SUITE|DIR... [--dry-run] [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST "
        "[--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]\n"
        "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes] "
        "[--targets auto|LIST ...]",
@@ -501,9 +551,11 @@ std::vector<Command> RunCommands() {
        "With a result ID (from upload-result or a results server) or a saved result's name, runs that\n"
        "result's tests here and adds this system to it (as `reproduce`; stand-ins where the original\n"
        "program cannot run; see docs/reproduce.md). Names: TEST_RESULTS_NAME, TEST_RESULTS_IDENTIFIER,\n"
-       "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'."},
+       "TEST_RESULTS_DESCRIPTION; options: PRESET_OPTIONS='profile.option=value;...'. --dry-run prints what\n"
+       "would run (each test, whether it is installed, the estimated time) and installs, runs and saves\n"
+       "nothing (a pts/ profile that is not on disk is still fetched into the profile cache, as `info` does)."},
       {"batch-benchmark", {"batch-run"}, "Running",
-       "PROFILE|SUITE|DIR... [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST [--target-size SIZE] "
+       "PROFILE|SUITE|DIR... [--dry-run] [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST [--target-size SIZE] "
        "[--target-order interleaved|sequential] [--destroy-data-on DEV]]",
        "non-interactive run of every option combination PRESET_OPTIONS leaves open; names from TEST_RESULTS_*",
        [](const std::vector<std::string>& a) { return RunTests(a, true); }},

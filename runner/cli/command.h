@@ -36,6 +36,9 @@ std::vector<Command> InstalledCommands();
 // no profile or suite of that name exists), runs the reproduction and returns its exit code;
 // nullopt otherwise. `run`/`benchmark` call this before treating args[0] as a profile or suite.
 std::optional<int> RunResultIfNamed(const std::vector<std::string>& args);
+// cmd_reproduce.cc: the one-line error of `run NAME` when NAME is none of the things `run` takes:
+// what it is not (a result ID, a saved result, a test profile or suite) and where each was looked for.
+std::string RunNameNotFound(const std::string& name, const std::vector<std::string>& profile_roots);
 
 const std::vector<Command>& AllCommands();
 // Matches names and aliases case-insensitively with '-' and '_' alike; nullptr when unknown.

@@ -107,6 +107,18 @@ size_t OriginalIndex(const results::ResultFile& file, const PlanItem& item) {
   return item.result_index < file.results.size() ? item.result_index : kNoResult;
 }
 
+bool HasValueFor(const results::ResultFile& file, size_t original, const std::string& identifier) {
+  auto has_value = [&](const results::Entry& e) { return e.identifier == identifier && !e.value.empty(); };
+  const auto& entries = file.results.at(original).entries;
+  if (std::any_of(entries.begin(), entries.end(), has_value)) return true;
+  const std::string hash = results::ComparisonHash(file.results[original]);
+  return std::any_of(file.results.begin(), file.results.end(), [&](const results::Result& r) {
+    return !r.parent && std::any_of(r.entries.begin(), r.entries.end(), [&](const results::Entry& e) {
+      return has_value(e) && StandInForOf(e) == hash;
+    });
+  });
+}
+
 std::optional<std::string> StandInForOf(const results::Entry& entry) {
   return results::EntryJsonString(entry, kStandInForJsonKey);
 }

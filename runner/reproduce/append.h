@@ -30,6 +30,12 @@ inline constexpr size_t kNoResult = static_cast<size_t>(-1);
 // before it do not matter); kNoResult when it is not there.
 size_t OriginalIndex(const results::ResultFile& file, const PlanItem& item);
 
+// Whether `identifier` has a value for the published test `file.results[original]`: an entry of
+// its own there (the original's, or a stand-in's filed under it), or one of a stand-in kept apart
+// (a Result of its own whose entry points at the original's hash). The one test of "done" that
+// resuming a reproduction (RemainingItems) and finish-run's choice of incomplete runs share.
+bool HasValueFor(const results::ResultFile& file, size_t original, const std::string& identifier);
+
 // The original's comparison hash when `entry` is a stand-in kept apart from it, else nullopt.
 std::optional<std::string> StandInForOf(const results::Entry& entry);
 // Whether a stand-in's result may be filed under (drawn on the axis of) the original's: the

@@ -5,7 +5,6 @@
 #include <ctime>
 #include <iostream>
 
-#include "results-xml/comparison_hash.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
@@ -113,20 +112,20 @@ std::vector<PlanItem> RemainingItems(const results::ResultFile& file, const Repr
   std::vector<PlanItem> out;
   for (const auto& it : plan.items) {
     if (it.kind == PlanKind::kUnavailable) continue;
-    bool done = false;
     const size_t original = OriginalIndex(file, it);
-    if (original != kNoResult)
-      for (const auto& e : file.results[original].entries)
-        if (e.identifier == identifier && !e.value.empty()) done = true;
-    // A stand-in kept apart (another unit) is done when a Result pointing at the original holds it.
-    const std::string original_hash = original == kNoResult ? "" : results::ComparisonHash(file.results[original]);
-    for (size_t i = 0; !done && !original_hash.empty() && i < file.results.size(); ++i)
-      for (const auto& e : file.results[i].entries)
-        if (e.identifier == identifier && !e.value.empty() && file.results[i].parent == std::nullopt &&
-            StandInForOf(e) == original_hash)
-          done = true;
-    if (!done) out.push_back(it);
+    if (original == kNoResult || !HasValueFor(file, original, identifier)) out.push_back(it);
   }
+  return out;
+}
+
+std::vector<std::string> IncompleteSystems(const results::ResultFile& file) {
+  std::vector<std::string> out;
+  for (const auto& system : file.systems)
+    for (size_t i = 0; i < file.results.size(); ++i)
+      if (!NotATest(file, i) && !HasValueFor(file, i, system.identifier)) {
+        out.push_back(system.identifier);
+        break;
+      }
   return out;
 }
 

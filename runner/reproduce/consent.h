@@ -39,8 +39,14 @@ void RequireConsentToSkip(const results::ResultFile& file, const ReproducePlan& 
 std::string ChooseIdentifier(const results::ResultFile& file, const std::optional<std::string>& from_environment,
                              Prompter& prompter, const std::map<std::string, std::string>& variables = {});
 
-// The items still to run for `identifier` (all of them for a new identifier).
+// The items still to run for `identifier` (all of them for a new identifier): those without a
+// value for it (HasValueFor, append.h).
 std::vector<PlanItem> RemainingItems(const results::ResultFile& file, const ReproducePlan& plan,
                                      const std::string& identifier);
+
+// The systems a finish-run can complete, in file order: each lacks a value (HasValueFor) for some
+// test of the file (NotATest excluded) — PTS's has_missing_or_incomplete_data(), with a stand-in
+// kept apart counting for the test it stands in for. The same test of "done" as RemainingItems.
+std::vector<std::string> IncompleteSystems(const results::ResultFile& file);
 
 }  // namespace ptsn::reproduce

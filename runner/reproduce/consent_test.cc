@@ -6,6 +6,7 @@
 
 #include <deque>
 
+#include "results-xml/comparison_hash.h"
 #include "runner/common/error.h"
 #include "runner/reproduce/append.h"
 
@@ -149,6 +150,37 @@ TEST(Consent, ResumeRunsOnlyWhatIsMissing) {
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0].original, "pts/b-1.0.0");
   EXPECT_EQ(RemainingItems(file, Plan(true), "Other").size(), 1u);  // unavailable ones never run
+}
+
+// finish-run's choice and a resumed run's plan agree: a system is incomplete exactly when
+// RemainingItems would still run something for it, a stand-in kept apart counting as done.
+TEST(Consent, IncompleteSystemsAgreeWithRemainingItems) {
+  auto file = File();
+  auto plan = Plan(false);
+  plan.items[1].original_hash = results::ComparisonHash(file.results[1]);
+  results::System mine;
+  mine.identifier = "Mine";
+  file.systems.push_back(mine);
+  results::Entry e;
+  e.identifier = "Mine";
+  e.value = "5";
+  file.results[0].entries.push_back(e);
+  EXPECT_EQ(IncompleteSystems(file), std::vector<std::string>{"Mine"});
+  EXPECT_EQ(RemainingItems(file, plan, "Mine").size(), 1u);
+  // pts/b's stand-in ran in another unit: its own Result, pointing at pts/b's hash.
+  results::Result apart;
+  apart.identifier = "native/x-1.0.0";
+  apart.scale = "MiB/s";
+  e.json = R"({"stand-in":"native\/x-1.0.0 for pts\/b-1.0","stand-in-for":")" + plan.items[1].original_hash + "\"}";
+  apart.entries = {e};
+  file.results.push_back(apart);
+  EXPECT_TRUE(HasValueFor(file, 1, "Mine"));
+  EXPECT_TRUE(RemainingItems(file, plan, "Mine").empty());
+  EXPECT_TRUE(IncompleteSystems(file).empty()) << "the published system lacks nothing either";
+  // An empty value (a failed trial) is not done, for either.
+  file.results.back().entries[0].value = "";
+  EXPECT_EQ(IncompleteSystems(file), std::vector<std::string>{"Mine"});
+  EXPECT_EQ(RemainingItems(file, plan, "Mine").size(), 1u);
 }
 
 }  // namespace ptsn::reproduce

@@ -1,6 +1,9 @@
 #include "runner/reproduce/plan.h"
 
+#include <algorithm>
+
 #include "results-xml/comparison_hash.h"
+#include "results-xml/export_common.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/profile_id.h"
 
@@ -71,6 +74,16 @@ std::optional<PlanItem> RunnableStandIn(const PlanItem& base, const results::Res
 
 }  // namespace
 
+std::optional<std::string> NotATest(const results::ResultFile& file, size_t i) {
+  const results::Result& r = file.results.at(i);
+  if (Trim(r.identifier).empty()) return "derived result (no test profile)";
+  if (auto bad = UnsafeArguments(r.arguments)) return *bad + ", which PTS refuses to re-run";
+  if (!r.entries.empty() &&
+      std::all_of(r.entries.begin(), r.entries.end(), [](const results::Entry& e) { return results::StandInMark(e); }))
+    return "a stand-in's own result (it runs with the test it stands in for)";
+  return std::nullopt;
+}
+
 PlanItem UseAlternative(const PlanItem& original, const std::string& why) {
   PlanItem alt = original.alternative.at(0);
   alt.reason = why;
@@ -82,12 +95,8 @@ ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& c
   ReproducePlan plan;
   for (size_t i = 0; i < file.results.size(); ++i) {
     const results::Result& r = file.results[i];
-    if (Trim(r.identifier).empty()) {
-      plan.not_rerun.push_back({i, "derived result (no test profile)"});
-      continue;
-    }
-    if (auto bad = UnsafeArguments(r.arguments)) {
-      plan.not_rerun.push_back({i, *bad + ", which PTS refuses to re-run"});
+    if (auto why = NotATest(file, i)) {
+      plan.not_rerun.push_back({i, *why});
       continue;
     }
     PlanItem item;

@@ -67,6 +67,12 @@ struct EnvVar {
 };
 std::vector<EnvVar> ParsePresetEnvironment(const std::string& preset);
 
+// Why `file.results[i]` is not a test to re-run, or nullopt when it is one: a derived result
+// (no test profile: monitors), arguments PTS refuses to re-run, or what a stand-in of an earlier
+// reproduction produced (every entry marked: it runs again only with the test it stands in
+// for). BuildPlan and the search for incomplete runs (consent.h) both ask this.
+std::optional<std::string> NotATest(const results::ResultFile& file, size_t i);
+
 ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& catalog,
                         const std::vector<StandInRule>& stand_ins);
 

@@ -132,6 +132,35 @@ TEST(Plan, FormatListsEveryDecision) {
       << text;
 }
 
+// What a stand-in of an earlier reproduction left in the file (its own Result, every entry
+// marked: kept apart in another unit, or its extra IOPS/latency results) is no test of the
+// published file: re-planning the file (a resumed run, finish-run) must not run it a second time.
+TEST(Plan, AStandInsOwnResultIsNotATest) {
+  FakeCatalog cat;
+  cat.available = {"pts/fs-mark-1.0.0", "native/fs-files-1.0.0", "pts/dbench-1.0.0", "native/sqlite-insert-1.0.0"};
+  auto file = SampleFile();
+  auto stand_in = MakeResult("native/fs-files-1.0.0", "Files", "--size 1048576 --files 1000");
+  stand_in.scale = "MiB/s";
+  results::Entry e;
+  e.identifier = "Mine";
+  e.value = "5";
+  e.json = R"({"stand-in":"native\/fs-files-1.0.0 for pts\/fs-mark-1.0","stand-in-for":"abc"})";
+  stand_in.entries = {e};
+  file.results.insert(file.results.begin() + 2, stand_in);
+  auto plan = BuildPlan(file, cat, Rules());
+  ASSERT_EQ(plan.items.size(), 4u);
+  for (const auto& item : plan.items) EXPECT_NE(item.result_index, 2u) << item.profile;
+  ASSERT_EQ(plan.not_rerun.size(), 3u);
+  EXPECT_EQ(plan.not_rerun[1].result_index, 2u);
+  EXPECT_NE(plan.not_rerun[1].reason.find("stand-in"), std::string::npos);
+  // A result that also holds an unmarked (published) entry is still a test.
+  e.identifier = "Published";
+  e.json.reset();
+  file.results[2].entries.push_back(e);
+  EXPECT_FALSE(NotATest(file, 2));
+  EXPECT_EQ(BuildPlan(file, cat, Rules()).items.size(), 5u);
+}
+
 TEST(Plan, PresetEnvironmentSplitsLikePts) {
   auto vars = ParsePresetEnvironment("MONITOR=cpu.usage; X = 1 ;=bad;noequals;");
   ASSERT_EQ(vars.size(), 2u);

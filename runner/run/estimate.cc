@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -91,6 +92,14 @@ TestEstimate EstimateTest(const PlannedTest& t, const std::string& install_root,
     return e;
   }
   e.seconds = e.trials * e.seconds_per_trial + std::max(0, e.trials - 1) * settle_seconds;
+  return e;
+}
+
+TestEstimate OnPlaces(TestEstimate e, size_t places, bool disk, double settle_seconds) {
+  if (!disk || places <= 1 || e.seconds_per_trial <= 0) return e;
+  const int rounds = e.trials;
+  e.trials = rounds * static_cast<int>(places);
+  e.seconds = e.trials * e.seconds_per_trial + std::max(0, rounds - 1) * settle_seconds;
   return e;
 }
 

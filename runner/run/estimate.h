@@ -32,6 +32,12 @@ void RecordRunTime(const std::string& install_dir, const std::string& key, doubl
 
 TestEstimate EstimateTest(const PlannedTest& t, const std::string& install_root, const RunCountOverrides& overrides,
                           double settle_seconds);
+// The estimate of a test run on `places` storage targets (docs/targets.md): a disk test runs its
+// trials on every target (round by round, settling once per round), any other test runs once.
+// Each target's trials are recorded as an ordinary run's (one mean per target), so the time per
+// trial is the same whether it was measured with targets or without.
+TestEstimate OnPlaces(TestEstimate e, size_t places, bool disk, double settle_seconds);
+
 std::vector<TestEstimate> EstimatePlan(const std::vector<PlannedTest>& plan, const std::string& install_root,
                                        const RunCountOverrides& overrides, double settle_seconds);
 

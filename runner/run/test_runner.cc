@@ -75,6 +75,15 @@ void MarkEntries(TestRecord& record, const std::string& key) {
     }
 }
 
+// The mean trial time of a test that gave its result, for the next estimate of it (estimate.h):
+// one line per run, or per target in a run across targets.
+void RecordTrialTimes(const PlannedTest& t, const TestEnvironment& env, const TrialSeries& series,
+                      const TestRecord& record) {
+  const auto& times = series.state.run_seconds;
+  if (record.failure.empty() && !times.empty())
+    RecordRunTime(env.install_dir, RunTimeKey(t), std::accumulate(times.begin(), times.end(), 0.0) / times.size());
+}
+
 }  // namespace
 
 int RunSummary::ok() const {
@@ -145,7 +154,8 @@ RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
   for (const auto& t : plan) {
     const auto& p = t.profile;
     scheduled.push_back(ScheduledRuns(p.times_to_run, p.estimated_time_per_run, p.display_format, config_.overrides));
-    estimates.push_back(EstimateTest(t, config_.install_root, config_.overrides, config_.settle_seconds).seconds);
+    TestEstimate e = EstimateTest(t, config_.install_root, config_.overrides, config_.settle_seconds);
+    estimates.push_back(OnPlaces(e, config_.places.size(), p.test_type == "Disk", config_.settle_seconds).seconds);
   }
   std::vector<std::string> systems;
   for (const auto& place : config_.places) systems.push_back(place.system.identifier);
@@ -306,10 +316,7 @@ TestRecord TestRunner::RunOne(const PlannedTest& t, const TestHeader& header, co
     RunTrials(t, env, series, header);
     std::string post_failure = steps_.RunScript(t, "post", env);
     record = steps_.RecordResult(t, env, series, post_failure);
-    // The mean trial time, for the next estimate of this test (estimate.h).
-    const auto& times = series.state.run_seconds;
-    if (record.failure.empty() && !times.empty())
-      RecordRunTime(env.install_dir, RunTimeKey(t), std::accumulate(times.begin(), times.end(), 0.0) / times.size());
+    RecordTrialTimes(t, env, series, record);
   }
   if (hook_) hook_->AfterTest(series.base);
   return record;
@@ -391,6 +398,7 @@ std::vector<TestRecord> TestRunner::RunOnPlaces(const PlannedTest& t, const Test
     }
     std::string post_failure = steps_.RunScript(t, "post", envs[k]);
     records.push_back(steps_.RecordResult(t, envs[k], series[k], post_failure));
+    RecordTrialTimes(t, envs[k], series[k], records.back());
   }
   if (hook_) hook_->AfterTest(series.front().base);
   return records;

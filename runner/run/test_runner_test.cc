@@ -17,6 +17,7 @@
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/strings.h"
+#include "runner/run/estimate.h"
 
 namespace fs = std::filesystem;
 
@@ -433,6 +434,8 @@ class TargetObserver : public RunObserver {
  public:
   std::vector<std::string> trials, finished;
   std::vector<std::string> added;
+  std::vector<double> estimates;  // of the last run, per test
+  void RunStarted(const std::string&, const std::string&, const std::vector<double>& e) override { estimates = e; }
   void TrialFinished(const TestHeader&, const TrialReport& t) override {
     trials.push_back(std::to_string(t.trial) + " " + t.target + (t.ok ? "" : " failed"));
   }
@@ -554,6 +557,38 @@ TEST_F(TargetRunTest, AFailingTargetIsRecordedWithItsErrorAndTheOthersKeepTheirV
   EXPECT_EQ(file.results[0].entries[0].value, "101");  // PTS: integer trials give an integer mean
   EXPECT_EQ(file.results[0].entries[1].value, "");
   EXPECT_NE(file.results[0].entries[1].json.value_or("").find("non-zero exit status"), std::string::npos);
+}
+
+// A run across targets records its trial times as an ordinary run does (one mean per target), and
+// the next run's estimate is the time per trial times the trials on every target.
+TEST_F(TargetRunTest, TrialTimesAreRecordedAndTheEstimateCountsEveryTarget) {
+  config_.places.pop_back();
+  config_.overrides.force_times_to_run = 2;
+  profile_.estimated_time_per_run = 0;  // no estimate of the profile's: only what was measured here
+  fake_.steps = {{"Result: 100", 0, exec::ProcessStatus::kExited, 2.0}, {"Result: 50", 0, exec::ProcessStatus::kExited, 4.0},
+                 {"Result: 101", 0, exec::ProcessStatus::kExited, 2.0}, {"Result: 51", 0, exec::ProcessStatus::kExited, 4.0}};
+  RunTargets({Test()});
+  EXPECT_EQ(targets_.estimates, std::vector<double>{0.0}) << "nothing measured yet";
+  const std::string install_dir = config_.install_root + "/" + profile_.identifier;
+  std::ifstream log(RunTimesLogPath(install_dir));
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(log, line)) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 2u) << "one mean trial time per target";
+  EXPECT_EQ(lines[0], RunTimeKey(Test()) + " 2.000");
+  EXPECT_EQ(lines[1], RunTimeKey(Test()) + " 4.000");
+  auto plain = EstimateTest(Test(), config_.install_root, config_.overrides, 0);
+  EXPECT_EQ(plain.basis, "measured here (same options)");
+  EXPECT_DOUBLE_EQ(plain.seconds, 2 * 3.0) << "an ordinary run: 2 trials of 3 s";
+
+  // The next run across the two targets: 2 rounds on each, 3 s a trial, one settle per round.
+  config_.settle_seconds = 1;
+  config_.result_dir += "-again";
+  RunTargets({Test()});
+  ASSERT_EQ(targets_.estimates.size(), 1u);
+  EXPECT_DOUBLE_EQ(targets_.estimates[0], 2 * 2 * 3.0 + 1);
+  // A test that does not depend on the target runs once: no multiple.
+  EXPECT_DOUBLE_EQ(OnPlaces(plain, 2, false, 1).seconds, plain.seconds);
 }
 
 TEST_F(TargetRunTest, WhatIsSavedForATargetIsNotRunAgain) {

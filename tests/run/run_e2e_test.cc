@@ -668,6 +668,60 @@ TEST_F(RunE2E, FinishRunRunsWhatASavedRunIsMissing) {
   EXPECT_NE(RunPtsNative("finish-run no-such-result", Env()).exit_code, 0);
 }
 
+// `run NAME --dry-run` for every form `run` takes: a name that is none of them says what it is
+// not and where each was looked for (not "unknown option --dry-run"); a profile, a suite and a
+// saved result print what would run and touch nothing.
+TEST_F(RunE2E, RunDryRunWorksForEveryFormAndNamesWhatANameIsNot) {
+  const std::string profiles = "PTS_NATIVE_PROFILES_DIR='" + std::string(PTSN_SOURCE_DIR) + "/tests/run/profiles' ";
+  for (const std::string name : {"not-an-id", "1110088-AR-XYZ"}) {
+    for (const std::string dry : {" --dry-run", ""}) {
+      auto r = RunPtsNative("run " + name + dry, Env(profiles));
+      EXPECT_NE(r.exit_code, 0) << r.output;
+      EXPECT_EQ(r.output.find("unknown option"), std::string::npos) << r.output;
+      EXPECT_NE(r.output.find(name + ": not a result ID, a saved result, a test profile or a suite: a result ID has 22 "
+                                     "characters"),
+                std::string::npos)
+          << r.output;
+      EXPECT_NE(r.output.find("no saved result of that name in " + (home_ / "test-results").string()), std::string::npos)
+          << r.output;
+      EXPECT_NE(r.output.find("/tests/run/profiles"), std::string::npos) << "where profiles were looked for: " << r.output;
+      EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << "one line: " << r.output;
+    }
+  }
+  // A profile: the test it would run, that it is not installed, the time; nothing installed.
+  auto p = RunPtsNative("run local/trivial --dry-run", Env(profiles + "FORCE_TIMES_TO_RUN=2"));
+  ASSERT_EQ(p.exit_code, 0) << p.output;
+  EXPECT_NE(p.output.find("Dry run: 1 test(s) would run; nothing is installed, run or saved."), std::string::npos)
+      << p.output;
+  EXPECT_NE(p.output.find("run      local/trivial-1.0.0"), std::string::npos) << p.output;
+  EXPECT_NE(p.output.find("2 trial(s), unknown (unknown); installed first"), std::string::npos) << p.output;
+  EXPECT_FALSE(fs::exists(home_ / "installed-tests"));
+  EXPECT_FALSE(fs::exists(home_ / "test-results"));
+  // An option the run would ask for is named, with how to choose it.
+  auto o = RunPtsNative("run local/options --dry-run --non-interactive", Env(profiles));
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_NE(o.output.find("not chosen: planned at the default here"), std::string::npos) << o.output;
+  // A suite (the bundled default one): each of its tests.
+  auto suite = RunPtsNative("run suites/default --dry-run", Env(profiles));
+  ASSERT_EQ(suite.exit_code, 0) << suite.output;
+  EXPECT_NE(suite.output.find("run      native/"), std::string::npos) << suite.output;
+  EXPECT_NE(suite.output.find("Estimated run time: about "), std::string::npos) << suite.output;
+  // batch-run takes it too (every combination).
+  EXPECT_EQ(RunPtsNative("batch-run local/trivial --dry-run", Env(profiles)).exit_code, 0);
+  EXPECT_FALSE(fs::exists(home_ / "installed-tests"));
+  // A saved result: the reproduction's plan (run <saved name> --dry-run), nothing written.
+  ASSERT_EQ(RunPtsNative("batch-run local/trivial", Env(profiles + "TEST_RESULTS_NAME=saved TEST_RESULTS_IDENTIFIER=A "
+                                                                  "FORCE_TIMES_TO_RUN=1"))
+                .exit_code,
+            0);
+  const std::string before = Slurp(home_ / "test-results" / "saved" / "composite.xml");
+  auto saved = RunPtsNative("run saved --dry-run", Env(profiles));
+  EXPECT_EQ(saved.exit_code, 0) << saved.output;
+  EXPECT_NE(saved.output.find("run      local/trivial-1.0.0"), std::string::npos) << saved.output;
+  EXPECT_NE(saved.output.find("Plan: 1 tests"), std::string::npos) << saved.output;
+  EXPECT_EQ(Slurp(home_ / "test-results" / "saved" / "composite.xml"), before);
+}
+
 // A second system named like the first but for case or punctuation would read as the same one.
 TEST_F(RunE2E, NearDuplicateIdentifierIsRefusedBeforeAnythingRuns) {
   ASSERT_EQ(RunPtsNative("batch-run " + Profile("trivial"),
