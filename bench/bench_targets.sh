@@ -23,6 +23,9 @@
 #
 #   bench/bench_targets.sh [build-dir]
 #   env: REPEATS=3 GOAL=2 SIZE=256m MAX_ROUNDS=60 PASSES=6 WORK=<dir on the disk to test, default build-dir/bench-targets>
+#   WORK on a tmpfs (e.g. /dev/shm/bench-targets) puts the loop files in RAM: both targets are then
+#   CPU/memory-bound, and the noise of the machine is what both share (loop direct I/O works on
+#   tmpfs since Linux 6.6; the line before the figures says whether it is on).
 # Needs root (loop devices, mounts), like the targets themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,6 +73,7 @@ for id in "plain ext4" "fscrypt AES-256-XTS ext4"; do
     "$(awk -v a="$up" -v b="$down" 'BEGIN {print (a < 2 && b < 2) ? "yes" : "NO"}')"
 done
 
+echo "== 2. loop backing files on $(stat -f -c %T "$WORK/scratch") ($WORK); $(sed -n 's/.*"Device": "\(.*\)".*/\1/p' "$WORK/check.json" | head -n 1)"
 echo "== 2. time to tell fscrypt's cost +-$GOAL % (95 %): sequential write $SIZE, 1 MiB O_DIRECT blocks"
 run_paired() {  # -> "<seconds> <reached-line>"
   local start end
@@ -103,6 +107,10 @@ for r in $(seq "$REPEATS"); do
   ta=$(to_goal "${a#* }"); tb=$(to_goal "${b#* }")
   awk -v a="$ta" -v b="$tb" 'BEGIN {printf "%.3f\n", b / a}' >> "$WORK/ratios.txt"
   echo "            time to +-$GOAL %: (a) $ta s, (b) $tb s"
+  # Where the noise is: pairing narrows the interval only as far as the two targets' trials of a
+  # round move together (a positive within-round correlation).
+  echo "            (a) $(grep '^noise' "$WORK/paired-$r.ttc")"
+  echo "            (b) $(grep '^noise' "$WORK/pts-$r.ttc")"
 done
 ratio=$(median < "$WORK/ratios.txt")
 echo "  time(b) / time(a): $(tr '\n' ' ' < "$WORK/ratios.txt")-> median $ratio   goal >= 3: $(awk -v r="$ratio" 'BEGIN {print (r >= 3 ? "yes" : "NO")}')"

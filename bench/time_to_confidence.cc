@@ -10,9 +10,13 @@
 //     count); after each pass the trials so far are pooled and the ratio of geometric means gets
 //     a Welch interval on the log values; the first pass at which it is <= GOAL % and the summed
 //     elapsed time of the passes so far.
-// Prints one line per round/pass and a last line "reached: <seconds> s ..." or, when the goal was
+// Prints a "noise:" line first (per target: median and the standard deviation of the log values,
+// i.e. roughly the CV; for a paired run also the correlation of the two targets' log values within
+// a round: pairing narrows the interval only as far as that correlation is positive), then one
+// line per round/pass and a last line "reached: <seconds> s ..." or, when the goal was
 // not reached, "not reached: ~<seconds> s ...": the time it would take at the run's pace, as the
 // interval narrows with 1/sqrt(trials) (exit 1).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -66,6 +70,30 @@ Run ReadRun(const char* path) {
   return run;
 }
 
+// "noise: plain ext4 median 1234 sd(log) 0.300; fscrypt ... ; within-round correlation +0.20"
+void PrintNoise(const Run& run, const std::vector<double>& la, const std::vector<double>& lb, bool paired) {
+  auto describe = [](const std::string& name, const std::vector<double>& logs) {
+    std::vector<double> v = logs;
+    std::sort(v.begin(), v.end());
+    double median = v.empty() ? 0 : std::exp(v[v.size() / 2]);
+    char buffer[200];
+    std::snprintf(buffer, sizeof buffer, "%s median %.1f sd(log) %.3f over %zu", name.c_str(), median,
+                  v.size() > 1 ? ptsn::results::SampleStandardDeviation(v) : 0.0, v.size());
+    return std::string(buffer);
+  };
+  std::printf("noise: %s; %s", describe(run.targets[0], la).c_str(), describe(run.targets[1], lb).c_str());
+  if (paired && la.size() > 2 && la.size() == lb.size()) {
+    double ma = ptsn::results::Mean(la), mb = ptsn::results::Mean(lb), sab = 0, saa = 0, sbb = 0;
+    for (size_t i = 0; i < la.size(); ++i) {
+      sab += (la[i] - ma) * (lb[i] - mb);
+      saa += (la[i] - ma) * (la[i] - ma);
+      sbb += (lb[i] - mb) * (lb[i] - mb);
+    }
+    std::printf("; within-round correlation %+.2f", saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0.0);
+  }
+  std::printf("\n");
+}
+
 int Paired(double goal, const char* path) {
   Run run = ReadRun(path);
   std::map<int, double> a, b, done_at;
@@ -73,6 +101,13 @@ int Paired(double goal, const char* path) {
     (t.target == run.targets[0] ? a : b)[t.trial] = t.value;
     done_at[t.trial] = std::max(done_at[t.trial], t.t);
   }
+  std::vector<double> la, lb;
+  for (const auto& [round, va] : a)
+    if (b.count(round)) {
+      la.push_back(std::log(va));
+      lb.push_back(std::log(b[round]));
+    }
+  PrintNoise(run, la, lb, true);
   std::vector<double> ra, rb;
   double last_half = 0, last_t = 0;
   for (const auto& [round, va] : a) {
@@ -97,6 +132,13 @@ int Paired(double goal, const char* path) {
 }
 
 int Unpaired(double goal, int files, char** paths) {
+  {
+    std::vector<double> all_a, all_b;
+    Run first = ReadRun(paths[0]);
+    for (int f = 0; f < files; ++f)
+      for (const auto& t : ReadRun(paths[f]).trials) (t.target == first.targets[0] ? all_a : all_b).push_back(std::log(t.value));
+    PrintNoise(first, all_a, all_b, false);
+  }
   std::vector<double> la, lb;
   double elapsed = 0, last_half = 0;
   std::vector<std::string> targets;

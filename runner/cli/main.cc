@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "runner/cli/command.h"
+#include "runner/cli/target_flags.h"
 #include "runner/common/error.h"
+#include "runner/targets/mount_namespace.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -19,8 +21,13 @@ int main(int argc, char** argv) {
     std::cout << ptsn::cli::CommandHelp(*command);
     return 0;
   }
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  // A command that mounts storage targets gets a mount namespace of its own, here, before it
+  // starts any thread (the kernel refuses it to a process with several). When that fails (not
+  // root...), making a target says why.
+  if (ptsn::cli::MountsTargets(command->name, rest)) ptsn::targets::EnterPrivateMountNamespace();
   try {
-    return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+    return command->run(rest);
   } catch (const ptsn::HelpRequested&) {
     std::cout << ptsn::cli::CommandHelp(*command);
     return 0;

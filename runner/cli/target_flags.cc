@@ -8,6 +8,14 @@
 
 namespace ptsn::cli {
 
+bool MountsTargets(const std::string& command, const std::vector<std::string>& args) {
+  std::string option = command == "targets" ? "--check" : "--targets";
+  if (command != "targets" && command != "benchmark" && command != "batch-benchmark") return false;
+  for (const auto& a : args)
+    if (a == option || StartsWith(a, option + "=")) return true;
+  return false;
+}
+
 TargetFlags ReadTargetFlags(const Args& args) {
   TargetFlags f;
   f.list = args.Value("--targets");

@@ -22,6 +22,11 @@ struct TargetFlags {
   targets::DeviceFlags device;
 };
 
+// Whether `command` (its canonical name) with `args` mounts storage targets: `benchmark` and
+// `batch-benchmark` with --targets, `targets --check`. main() gives such a command a private
+// mount namespace before it starts (targets/mount_namespace.h).
+bool MountsTargets(const std::string& command, const std::vector<std::string>& args);
+
 // Reads the flags; throws ptsn::Error naming the option on a bad size, or on --target-size,
 // --device or --destroy-data-on given without --targets.
 TargetFlags ReadTargetFlags(const Args& args);

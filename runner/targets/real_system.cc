@@ -29,6 +29,7 @@
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
+#include "runner/targets/mount_namespace.h"
 #include "runner/targets/proc_files.h"
 #include "runner/targets/system.h"
 
@@ -244,10 +245,11 @@ class RealSystem : public TargetSystem {
         loop_fds_.erase(it);
       }
     }
-    // The detach happens when the kernel drops the last reference. A process that made itself a
-    // mount namespace (unshare -m) while our file system was mounted holds a copy of the mount,
-    // and so the loop device, until it ends; on a loaded machine that, and the release itself,
-    // can take seconds: wait up to ~10 s (5 ms steps, then 50 ms) before leaving it to the ledger.
+    // The detach happens when the kernel drops the last reference. Our mounts live in the run's
+    // own mount namespace, but a process the run started that outlived its trial (or made itself
+    // a namespace with unshare -m) holds a copy of the mount, and so the loop device, until it
+    // ends; on a loaded machine that, and the release itself, can take seconds: wait up to ~10 s
+    // (5 ms steps, then 50 ms) before leaving it to the ledger.
     for (int i = 0; i < 380 && !LoopBacking(device).empty(); ++i) {
       if (i == 0 || i % 50 == 49) {
         Fd fd(open(device.c_str(), O_RDWR | O_CLOEXEC));
@@ -286,6 +288,9 @@ class RealSystem : public TargetSystem {
 
   void Mount(const std::string& device, const std::string& dir, const std::string& fstype,
              const std::string& options) override {
+    // Never into the machine's namespace, where others could copy the mount and hold our loop device.
+    if (std::string why = MountNamespaceProblem(); !why.empty())
+      throw FileError(dir, "not mounted: no private mount namespace for the targets: " + why);
     if (mount(device.c_str(), dir.c_str(), fstype.c_str(), 0, options.empty() ? nullptr : options.c_str()) != 0)
       throw FileError(dir, "mount " + fstype + " from " + device + ": " + Errno(errno));
   }

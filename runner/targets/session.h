@@ -1,6 +1,7 @@
 // What a command needs to use targets, in one object: the machine (RealSystem), this process's
 // ledger in <data directory>/targets/, the leftovers of dead runs released first (a kill -9'd
-// run's mounts, loop devices, keys and mappings), and the set of targets, released when the
+// run's files, directories, mappings and any loop device still attached; its mounts and keys went
+// with its private mount namespace, see mount_namespace.h), and the set of targets, released when the
 // session ends (normally, by an exception, or after Ctrl-C: the signal only sets a flag).
 #pragma once
 

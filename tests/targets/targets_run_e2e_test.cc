@@ -226,16 +226,45 @@ TEST_F(TargetRunE2E, AfterKill9TheNextRunCleansUp) {
   ASSERT_TRUE(WaitForTrial(pid)) << ptsn::test::Slurp(home_ + "/out.txt");
   kill(pid, SIGKILL);
   Wait(pid);
-  // The dead run's targets are still there, and its record says what they are.
-  EXPECT_EQ(ptsn::test::MountsUnder(home_).size(), 2u);
+  // The dead run's mounts were made in its own mount namespace, never in this one; its orphaned
+  // trial (still sleeping) keeps that namespace, and so the loop devices, alive. Its record says
+  // what it made.
+  EXPECT_EQ(ptsn::test::MountsUnder(home_).size(), 0u);
   EXPECT_EQ(ptsn::test::LoopsUnder(home_).size(), 2u);
   ASSERT_EQ(std::distance(fs::directory_iterator(home_ + "/targets"), fs::directory_iterator()), 1);
-  std::this_thread::sleep_for(std::chrono::seconds(3));  // the orphaned trial ends
+  // The orphaned trial ends: the namespace goes with it, its mounts with that, and the loop devices
+  // (AUTOCLEAR) with them; the backing files and directories are left for the next run.
+  std::this_thread::sleep_for(std::chrono::seconds(3));
   auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain --target-size 128m",
                         Env("FORCE_TIMES_TO_RUN=1 TEST_RESULTS_NAME=m"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("Cleaned up: mount "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Cleaned up: file "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("left by a run that did not finish (pid " + std::to_string(pid)), std::string::npos) << r.output;
+}
+
+// A process that copies the machine's mounts into a namespace of its own while the targets are
+// mounted (unshare -m, as container runtimes and other sessions do) does not get ours: they are
+// in the run's private mount namespace. So the run releases every loop device at its end while
+// that process still lives (before, the copy held them until it ended, and the run left them to
+// the next one).
+TEST_F(TargetRunE2E, AForeignMountNamespaceDoesNotHoldOurLoopDevices) {
+  pid_t pid = Start("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m",
+                    SleepingEnv(2));
+  ASSERT_TRUE(WaitForTrial(pid)) << ptsn::test::Slurp(home_ + "/out.txt");
+  EXPECT_EQ(ptsn::test::LoopsUnder(home_).size(), 2u);
+  EXPECT_EQ(ptsn::test::MountsUnder(home_), std::vector<std::string>{});  // not in the machine's namespace
+  pid_t foreign = 0;
+  const char* argv[] = {"unshare", "-m", "sleep", "120", nullptr};
+  ASSERT_EQ(posix_spawnp(&foreign, "unshare", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
+  EXPECT_EQ(Wait(pid), 0) << ptsn::test::Slurp(home_ + "/out.txt");
+  bool foreign_alive = waitpid(foreign, nullptr, WNOHANG) == 0;
+  auto loops = ptsn::test::LoopsUnder(home_);
+  kill(foreign, SIGKILL);
+  waitpid(foreign, nullptr, 0);
+  EXPECT_TRUE(foreign_alive) << "unshare -m sleep ended before the run did; the test proves nothing";
+  EXPECT_EQ(loops, std::vector<std::string>{}) << ptsn::test::Slurp(home_ + "/out.txt");
+  EXPECT_EQ(ptsn::test::Slurp(home_ + "/out.txt").find("Not released"), std::string::npos)
+      << ptsn::test::Slurp(home_ + "/out.txt");
 }
 
 TEST_F(TargetRunE2E, BatchRunRefusesADeviceWithoutDestroyDataOn) {
