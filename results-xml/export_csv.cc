@@ -12,8 +12,10 @@ namespace {
 // The CSV cell PTS writes for one value: comma-separated series become round(mean, 2).
 std::string CellValue(const std::string& value) {
   if (value.find(',') == std::string::npos) return value;
-  const ParsedSeries series = ParseSeries(value);  // non-numeric samples count as 0, as PHP's array_sum
-  return PhpFloatToString(PhpRound(series.sum / static_cast<double>(series.values.size()), 2));
+  double sum = 0;  // non-numeric samples count as 0, as PHP's array_sum
+  size_t n = 0;
+  ForEachPart(value, ',', [&](std::string_view sample) { sum += NumericValue(sample).value_or(0), ++n; });
+  return PhpFloatToString(PhpRound(sum / static_cast<double>(n), 2));
 }
 
 void AppendResultLabel(std::string& out, const Result& r) {
@@ -91,7 +93,6 @@ std::unique_ptr<StreamingView> MakeCsvView() { return std::make_unique<CsvView>(
 
 std::string ResultFileToCsv(const ResultFile& file) {
   CsvView view;
-  view.Pending().reserve(64 + file.results.size() * (64 + file.systems.size() * 10));
   return RenderModel(file, view);
 }
 

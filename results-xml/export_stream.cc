@@ -29,17 +29,6 @@ class Flushing : public ResultVisitor {
   TextSink& sink_;
 };
 
-class StringSink : public TextSink {
- public:
-  void Write(std::string_view text) override { text_ += text; }
-  void Take(std::string&& text) override {
-    if (text_.empty()) text_ = std::move(text);
-    else text_ += text;
-  }
-  void Restart() override { text_.clear(); }
-  std::string text_;
-};
-
 }  // namespace
 
 std::string RenderModel(const ResultFile& file, StreamingView& view) {
@@ -51,25 +40,19 @@ std::string RenderModel(const ResultFile& file, StreamingView& view) {
 
 void RenderResultFile(const std::string& path, StreamingView& view,
                       const std::function<std::string(const ResultFile&)>& whole, TextSink& sink) {
-  const std::string xml = ReadFile(path);
+  const MappedFile file(path);
+  const std::string_view xml = file.text();
   try {
     Flushing flushing(view, sink);
     if (StreamResultFile(xml, path, flushing)) {
       view.Finish();
-      sink.Take(std::move(view.Pending()));
+      sink.Write(view.Pending());
       return;
     }
   } catch (const NeedsWholeFile&) {
   }
   sink.Restart();
-  sink.Take(whole(ParseResultFile(xml, path)));
-}
-
-std::string RenderResultFile(const std::string& path, StreamingView& view,
-                             const std::function<std::string(const ResultFile&)>& whole) {
-  StringSink sink;
-  RenderResultFile(path, view, whole, sink);
-  return std::move(sink.text_);
+  sink.Write(whole(ParseResultFile(xml, path)));
 }
 
 }  // namespace ptsn::results

@@ -29,8 +29,6 @@ class TextSink {
  public:
   virtual ~TextSink() = default;
   virtual void Write(std::string_view text) = 0;
-  // Write() of a string the caller is done with (a sink keeping text may take it without a copy).
-  virtual void Take(std::string&& text) { Write(text); }
   virtual void Restart() = 0;
 };
 
@@ -56,8 +54,5 @@ std::string RenderModel(const ResultFile& file, StreamingView& view);
 // ReadResultFile's (the sink may then hold part of the text: it must not be made visible).
 void RenderResultFile(const std::string& path, StreamingView& view,
                       const std::function<std::string(const ResultFile&)>& whole, TextSink& sink);
-// The same into a string.
-std::string RenderResultFile(const std::string& path, StreamingView& view,
-                             const std::function<std::string(const ResultFile&)>& whole);
 
 }  // namespace ptsn::results

@@ -19,6 +19,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// RenderResultFile into a string.
+std::string RenderResultFile(const std::string& path, StreamingView& view,
+                             const std::function<std::string(const ResultFile&)>& whole) {
+  struct StringSink : TextSink {
+    void Write(std::string_view more) override { text += more; }
+    void Restart() override { text.clear(); }
+    std::string text;
+  } sink;
+  results::RenderResultFile(path, view, whole, sink);
+  return std::move(sink.text);
+}
+
 class StreamTest : public ::testing::Test {
  protected:
   void SetUp() override {

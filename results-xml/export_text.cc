@@ -16,17 +16,14 @@ namespace {
 // pts_test_result_buffer::adjust_precision('auto') applied to a copy of the entry values: results
 // whose smallest value is >= 10 show at most two decimals, others keep their widest precision.
 // Numeric min/max of a series, or PHP's string-comparison result for mixed series (rare).
-std::optional<double> SeriesMin(const ParsedSeries& p, std::string_view value) {
-  return p.all_numeric ? std::optional<double>(p.min) : NumericValue(PhpMin(SplitViews(value, ',')));
+std::string_view MixedSeriesEnd(std::string_view value, bool max) {
+  return max ? PhpMax(SplitViews(value, ',')) : PhpMin(SplitViews(value, ','));
 }
-std::optional<double> SeriesMax(const ParsedSeries& p, std::string_view value) {
-  return p.all_numeric ? std::optional<double>(p.max) : NumericValue(PhpMax(SplitViews(value, ',')));
+std::optional<double> SeriesEnd(const ParsedSeries& p, std::string_view value, bool max) {
+  return p.all_numeric ? std::optional<double>(max ? p.max : p.min) : NumericValue(MixedSeriesEnd(value, max));
 }
-std::string FormatSeriesMin(const ParsedSeries& p, std::string_view value, int precision) {
-  return p.all_numeric ? PhpNumberFormat(p.min, precision) : SetPrecision(PhpMin(SplitViews(value, ',')), precision);
-}
-std::string FormatSeriesMax(const ParsedSeries& p, std::string_view value, int precision) {
-  return p.all_numeric ? PhpNumberFormat(p.max, precision) : SetPrecision(PhpMax(SplitViews(value, ',')), precision);
+std::string FormatSeriesEnd(const ParsedSeries& p, std::string_view value, int precision, bool max) {
+  return p.all_numeric ? PhpNumberFormat(max ? p.max : p.min, precision) : SetPrecision(MixedSeriesEnd(value, max), precision);
 }
 
 std::vector<std::string> AdjustedValues(const Result& result, const std::vector<ParsedSeries>& parsed) {
@@ -37,7 +34,7 @@ std::vector<std::string> AdjustedValues(const Result& result, const std::vector<
     const Entry& e = result.entries[i];
     std::optional<double> lo = NumericValue(e.value);
     if (!lo) {
-      lo = SeriesMin(parsed[i], e.value);
+      lo = SeriesEnd(parsed[i], e.value, false);
       if (!lo) continue;
     }
     double v = *lo;
@@ -157,8 +154,8 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
     if (!PhpEmpty(v)) shown.push_back(i);
     longest_result = std::max(longest_result, v.size());
     if (v.find(',') != std::string::npos) {
-      double hi = SeriesMax(parsed[i], v).value_or(0);
-      double lo = SeriesMin(parsed[i], v).value_or(0);
+      double hi = SeriesEnd(parsed[i], v, true).value_or(0);
+      double lo = SeriesEnd(parsed[i], v, false).value_or(0);
       max_value = std::max(max_value, hi * 1.03);
       if (!min_poisoned) min_value = min_value ? std::min(*min_value, lo) : lo;
       largest_min = std::max(largest_min, lo);
@@ -169,9 +166,11 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
       min_poisoned = true;
     }
   }
-  size_t brand_rows = 0;
-  for (size_t i : shown)
-    if (!BrandColor(result.entries[i].identifier).empty()) ++brand_rows;
+  std::optional<long> brand_rows;  // rows with a brand colour (a plot needs two): counted once a row has room for one
+  auto brand_rows_over_1 = [&] {
+    if (!brand_rows) brand_rows = std::count_if(shown.begin(), shown.end(), [&](size_t i) { return !BrandColor(result.entries[i].identifier).empty(); });
+    return *brand_rows > 1;
+  };
   ++longest_result;
 
   const bool min_above_29 = !min_poisoned && min_value && *min_value > 29;
@@ -196,7 +195,7 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
     if (is_line_graph) {
       if (parsed[i].values.empty()) parsed[i] = ParseSeries(val);  // a plain number in a line-graph block
       const ParsedSeries& p = parsed[i];
-      std::string min_text = FormatSeriesMin(p, val, precision);
+      std::string min_text = FormatSeriesEnd(p, val, precision, false);
       std::string avg_text = PhpNumberFormat(p.sum / static_cast<double>(p.values.size()), precision);
       line += "MIN: ";
       line += min_text;
@@ -205,9 +204,9 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
       line += avg_text;
       if (max_value_length > avg_text.size()) line.append(max_value_length - avg_text.size(), ' ');
       line += "  MAX: ";
-      line += FormatSeriesMax(p, val, precision);
+      line += FormatSeriesEnd(p, val, precision, true);
       line += ' ';
-      if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows > 1)
+      if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows_over_1())
         AppendBoxPlot(line, p.values, max_value, terminal_width);
     } else if (auto n = NumericValue(val)) {
       line += val;
@@ -270,7 +269,6 @@ std::unique_ptr<StreamingView> MakeTextView(int terminal_width) { return std::ma
 
 std::string ResultFileToText(const ResultFile& file, int terminal_width) {
   TextView view(terminal_width);
-  view.Pending().reserve(256 + file.results.size() * (file.systems.size() + 4) * static_cast<size_t>(terminal_width + 2));
   return RenderModel(file, view);
 }
 

@@ -67,31 +67,6 @@ std::string MeanValue(const std::vector<std::string>& trials, std::optional<int>
   return value;
 }
 
-std::string EntryValue(std::string_view display_format, std::string_view quantifier,
-                       const std::vector<std::string>& trials, std::optional<int> precision_override) {
-  if (trials.empty()) return "";
-  if (display_format == "LINE_GRAPH" || display_format == "FILLED_LINE_GRAPH" || display_format == "TEST_COUNT_PASS")
-    return trials.front();
-  if (display_format == "PASS_FAIL" || display_format == "MULTI_PASS_FAIL") {
-    if (trials.size() == 1) return trials.front();
-    for (const std::string& t : trials) {
-      bool zero = PhpIsNumeric(t) && PhpToNumber(t) == 0;
-      if (t == "FALSE" || zero || t == "FAIL" || t == "FAILED") return "FAIL";
-    }
-    return "PASS";
-  }
-  if (quantifier == "MAX" || quantifier == "MIN") {
-    // PHP max()/min() over numeric strings compares numerically and returns the string.
-    size_t best = 0;
-    for (size_t i = 1; i < trials.size(); ++i) {
-      double a = PhpToNumber(trials[i]), b = PhpToNumber(trials[best]);
-      if (quantifier == "MAX" ? a > b : a < b) best = i;
-    }
-    return trials[best];
-  }
-  return MeanValue(trials, precision_override);
-}
-
 Entry MakeEntry(const std::string& identifier, const std::string& value, const std::vector<std::string>& trials) {
   Entry e;
   e.identifier = identifier;

@@ -47,12 +47,6 @@ std::string JoinTrials(const std::vector<std::string>& trials);
 // Example: {"125.1","121.99","125.29"} -> "124.13".
 std::string MeanValue(const std::vector<std::string>& trials, std::optional<int> precision_override = {});
 
-// The whole calculate_end_result_post_processing() switch: LINE_GRAPH/FILLED_LINE_GRAPH/
-// TEST_COUNT_PASS -> first trial; PASS_FAIL/MULTI_PASS_FAIL -> PASS/FAIL; BAR_GRAPH with
-// quantifier "MAX"/"MIN" -> the max/min trial; otherwise MeanValue().
-std::string EntryValue(std::string_view display_format, std::string_view quantifier,
-                       const std::vector<std::string>& trials, std::optional<int> precision_override = {});
-
 // An Entry for `identifier` from its trials, with PTS's "RawString empty when it equals Value".
 Entry MakeEntry(const std::string& identifier, const std::string& value, const std::vector<std::string>& trials);
 

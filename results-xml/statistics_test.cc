@@ -80,16 +80,6 @@ TEST(EntryValue, IntegerRuleAndPrecisionDefaults) {
   EXPECT_EQ(MeanValue({"10.5", "abc", "11.5"}), "11.0");  // non-numeric ignored
 }
 
-TEST(EntryValue, OtherDisplayFormatsAndQuantifiers) {
-  EXPECT_EQ(EntryValue("LINE_GRAPH", "", {"1,2,3", "4,5,6"}), "1,2,3");
-  EXPECT_EQ(EntryValue("PASS_FAIL", "", {"PASS"}), "PASS");
-  EXPECT_EQ(EntryValue("PASS_FAIL", "", {"PASS", "FAIL"}), "FAIL");
-  EXPECT_EQ(EntryValue("PASS_FAIL", "", {"1", "1"}), "PASS");
-  EXPECT_EQ(EntryValue("BAR_GRAPH", "MAX", {"9.5", "10.25", "10"}), "10.25");
-  EXPECT_EQ(EntryValue("BAR_GRAPH", "MIN", {"9.5", "10.25", "10"}), "9.5");
-  EXPECT_EQ(EntryValue("BAR_GRAPH", "AVG", {"125.1", "121.99", "125.29"}), "124.13");
-}
-
 TEST(EntryValue, RawStringLosesTrailingZerosAndIsEmptyWhenEqual) {
   EXPECT_EQ(JoinTrials({"125.10", "122.00", "121.99"}), "125.1:122:121.99");
   Entry single = MakeEntry("A", "694", {"694"});
