@@ -1,7 +1,6 @@
 #include "runner/common/atomic_file.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,21 +85,6 @@ void WriteFileAtomically(const std::string& path, std::string_view content) {
   AtomicFileWriter out(path);
   out.Write(content);
   out.Commit();
-}
-
-MappedFile::MappedFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat st {};
-  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (map != MAP_FAILED) map_ = map, text_ = {static_cast<const char*>(map), static_cast<size_t>(st.st_size)};
-  }
-  if (fd >= 0) close(fd);
-  if (!map_) text_ = copy_ = ReadFile(path);
-}
-
-MappedFile::~MappedFile() {
-  if (map_) munmap(map_, text_.size());
 }
 
 std::string ReadFile(const std::string& path) {

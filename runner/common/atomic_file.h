@@ -39,25 +39,6 @@ bool WriteAll(int fd, std::string_view data);
 // Reads a whole file. Throws ptsn::Error naming the path when it cannot be read.
 std::string ReadFile(const std::string& path);
 
-// A whole file mapped read-only, for a large input read once (an export): the page cache's pages
-// instead of a zero-filled copy (a tenth of the page faults; ~8% of the CPU time of a 4 MB CSV
-// export). A file that cannot be mapped (empty, not a regular file) is read with ReadFile, whose
-// errors it throws. Cutting the file short while it is mapped kills the process (SIGBUS): for
-// files replaced by rename, as result files are, not for logs that are appended to.
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path);
-  ~MappedFile();
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  std::string_view text() const { return text_; }
-
- private:
-  void* map_ = nullptr;
-  std::string copy_;  // when not mapped
-  std::string_view text_;
-};
-
 // mkdir -p; throws ptsn::Error naming the directory on failure.
 void MakeDirectories(const std::string& path);
 

@@ -75,16 +75,4 @@ TEST_F(AtomicFileTest, ReadMissingFileNamesIt) {
 }
 
 // A mapped file holds the bytes ReadFile reads; what cannot be mapped is read, errors are ReadFile's.
-TEST_F(AtomicFileTest, MappedFileHoldsTheFile) {
-  const std::string path = (dir_ / "big.xml").string(), empty = (dir_ / "empty.xml").string();
-  std::string content(3 * 4096 + 17, 'x');
-  content[5000] = '\0';
-  ptsn::WriteFileAtomically(path, content);
-  ptsn::WriteFileAtomically(empty, "");
-  EXPECT_EQ(ptsn::MappedFile(path).text(), content);
-  EXPECT_EQ(ptsn::MappedFile(empty).text(), "");
-  EXPECT_THROW(ptsn::MappedFile((dir_ / "missing.xml").string()), ptsn::Error);
-  EXPECT_THROW(ptsn::MappedFile(dir_.string()), ptsn::Error);
-}
-
 }  // namespace
