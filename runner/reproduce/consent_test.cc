@@ -8,6 +8,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "runner/common/error.h"
+#include "runner/common/error_of.h"
 #include "runner/reproduce/append.h"
 
 namespace ptsn::reproduce {
@@ -62,14 +63,7 @@ ReproducePlan Plan(bool b_unavailable) {
   return p;
 }
 
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using ptsn::test::ErrorOf;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "runner/common/error.h"
+#include "runner/common/error_of.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
 #include "runner/run/run_targets.h"
@@ -21,14 +22,7 @@ class NoPrompter : public Prompter {
   std::string Ask(const std::string& q) override { ADD_FAILURE() << "asked: " << q; return ""; }
 };
 
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using ptsn::test::ErrorOf;
 
 // One published XFS system with a result for each of pts/a and pts/b.
 results::ResultFile Published() {
