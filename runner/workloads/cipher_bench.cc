@@ -5,6 +5,7 @@
 #include <openssl/rand.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -71,6 +72,11 @@ double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, doub
         while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
         double cpu0 = ThreadCpuSeconds();
         auto start = Clock::now(), now = start;
+        // The common deadline keeps the threads' runs overlapping; a thread that the scheduler
+        // starts late (a loaded machine) still runs the full time, so that its rate is measured
+        // over `seconds`, not over a single buffer.
+        const Clock::time_point until =
+            std::max(deadline, start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
         do {
           if (encrypt) {
             cipher->Encrypt(0, in.data(), out.data(), size, tags.data());
@@ -79,7 +85,7 @@ double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, doub
           }
           me.bytes += size;
           now = Clock::now();
-        } while (now < deadline);
+        } while (now < until);
         me.seconds = std::chrono::duration<double>(now - start).count();
         me.cpu_seconds = ThreadCpuSeconds() - cpu0;
       } catch (const std::exception& e) {

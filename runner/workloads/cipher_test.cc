@@ -246,7 +246,8 @@ TEST(CipherBench, MeasuresBothDirectionsAndThreads) {
   EXPECT_GT(*r.encrypt_mib_per_s, 1.0);
   EXPECT_GT(*r.decrypt_mib_per_s, 1.0);
   // Every thread runs until one common deadline set just before they are released, so a thread
-  // that is scheduled late runs slightly less than o.seconds (0.0999956 s was seen in CI):
+  // that is scheduled late runs slightly less than o.seconds (0.0999956 s was seen in CI), and
+  // one started after the deadline (5e-05 s was seen under load) runs the full time on its own:
   // check that the run lasted about the requested time, not that it reached it exactly.
   EXPECT_GE(r.encrypt_seconds, 0.05);
   EXPECT_LT(r.encrypt_seconds, 5.0);
