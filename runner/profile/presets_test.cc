@@ -2,9 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
 #include "runner/common/error.h"
+#include "runner/common/error_of.h"
 
 namespace ptsn::profile {
 namespace {
@@ -27,14 +26,7 @@ TestProfile Cipher() {
   return p;
 }
 
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using ptsn::test::ErrorOf;
 
 TEST(Presets, ParseNamesTheBadEntry) {
   auto presets = ParsePresets(" cipher.threads = 2 ;;native/cipher.cipher=AES-256-XTS", "PRESET_OPTIONS", false);

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "runner/common/error.h"
+#include "runner/common/error_of.h"
 #include "runner/profile/profile_loader.h"
 #include "runner/profile/validate.h"
 
@@ -14,14 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 const std::string kRoot = std::string(PTSN_SOURCE_DIR) + "/runner/profile/testdata/profiles";
 
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using ptsn::test::ErrorOf;
 
 TEST(ProfileRepository, ResolvesNamesLikePts) {
   ProfileRepository repo({kRoot});

@@ -679,14 +679,14 @@ class BlockParser {
       if (!e.result_proportion.empty()) tr->proportion = e.result_proportion;
       std::string df = !display_format_override.empty() ? display_format_override : e.display_format;
       if (!df.empty()) tr->display_format = df;
-      if (!e.result_precision.empty() && php::IsNumericString(e.result_precision) &&
-          php::ToNumber(Value::Str(e.result_precision)).ToDouble() >= 0) {
+      if (!e.result_precision.empty() && php::IsNumericString(e.result_precision)) {
         // PTS would pad the value with that many zeros; past what PHP's printf prints (318
         // decimals) that is only memory, so a larger precision is ignored instead.
-        if (php::ToNumber(Value::Str(e.result_precision)).ToDouble() <= 318)
-          tr->precision = e.result_precision;
-        else
+        const double decimals = php::ToNumber(Value::Str(e.result_precision)).ToDouble();
+        if (decimals > 318)
           note("ResultPrecision '" + e.result_precision + "' is more than 318 decimals: ignored");
+        else if (decimals >= 0)
+          tr->precision = e.result_precision;
       }
       if (!e.arguments_description.empty()) tr->description = e.arguments_description;
       if (!e.importance.empty() && ToLowerAscii(e.importance) == "secondary" && have_primary) tr->secondary = true;

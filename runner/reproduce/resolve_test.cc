@@ -8,6 +8,7 @@
 #include "results-xml/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/error_of.h"
 #include "runner/common/shared_dir.h"
 
 namespace ptsn::reproduce {
@@ -82,12 +83,7 @@ TEST(Resolve, ClearErrorsWhenNothingAnswers) {
   Homes h;
   auto never = [](const std::string&, const std::string&) -> std::string { throw Error("must not be asked"); };
   auto message = [&](const std::string& name, const ResolveOptions& o, const Cloner& c) {
-    try {
-      ResolveResult(name, o, c);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return test::ErrorOf([&] { ResolveResult(name, o, c); });
   };
   EXPECT_NE(message("my-result", h.Options(), never).find("is not a result ID"), std::string::npos);
   EXPECT_NE(message("../etc", h.Options(), never).find("no saved result '../etc'"), std::string::npos);

@@ -6,6 +6,7 @@
 
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/error_of.h"
 
 namespace ptsn::reproduce {
 
@@ -53,12 +54,7 @@ TEST(StandIn, LabelNamesBothProfiles) {
 
 TEST(StandIn, BadDeclarationsNameTheFile) {
   auto message = [](const std::string& xml) {
-    try {
-      ParseStandInDeclaration(xml, "native/x-1.0.0", "p/stand-in-for.xml");
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return test::ErrorOf([&] { ParseStandInDeclaration(xml, "native/x-1.0.0", "p/stand-in-for.xml"); });
   };
   EXPECT_NE(message("<StandInFor><Test>").find("p/stand-in-for.xml: not well-formed"), std::string::npos);
   EXPECT_NE(message("<Other/>").find("root element"), std::string::npos);
