@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdint>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -12,23 +11,14 @@
 namespace ptsn::results {
 
 std::optional<double> NumericValue(std::string_view s) {
-  // Most values are short plain decimals ("-12.345"): with at most 15 digits, digits / 10^decimals is two
-  // exact doubles and one correctly rounded division, strtod's value (Clinger's fast path), cheaply.
-  static constexpr double kPow10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-  const char* const last = s.data() + s.size();
-  const bool negative = !s.empty() && s[0] == '-';
-  const char *p = s.data() + negative, *dot = nullptr;
-  uint64_t digits = 0;
-  for (; p != last; ++p)
-    if (const unsigned d = static_cast<unsigned char>(*p) - '0'; d < 10) digits = digits * 10 + d;
-    else if (*p == '.' && !dot) dot = p;
-    else break;
-  const size_t count = s.size() - negative - (dot != nullptr), decimals = dot ? last - dot - 1 : 0;
-  if (p == last && count > 0 && count <= 15 && (!dot || decimals > 0)) {
-    const double v = static_cast<double>(digits) / kPow10[decimals];
-    return negative ? -v : v;
+  // The plain decimals result files are made of, read exactly (as strtod) by std::from_chars
+  // without a copy; anything else (a leading '+', white space, hex, overflow) by PHP's rules.
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (!s.empty() && (digit(s[0]) || s[0] == '-' || s[0] == '.') && digit(s.back())) {
+    double v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && end == s.data() + s.size()) return v;
   }
-  // Anything else (more digits, an exponent, a leading '+' or white space) by PHP's rules.
   if (!PhpIsNumeric(s)) return std::nullopt;
   return PhpToNumber(s);
 }
@@ -60,11 +50,21 @@ ParsedSeries ParseSeries(std::string_view s) {
   return p;
 }
 
-namespace {
-
-// PHP's layout of a float's shortest round-trip digits ("9205", decimal exponent 1 = 92.05).
-void AppendPhpJsonDigits(std::string& out, bool negative, std::string_view digits, int exponent) {
-  if (negative) out += '-';
+void AppendPhpJsonFloat(std::string& out, double v) {
+  if (!std::isfinite(v) || (v == 0 && !std::signbit(v))) return void(out += '0');
+  if (v == 0) return void(out += "-0.0");
+  // The shortest digits that round-trip ("-d.ddde+XX"), then PHP's layout of them.
+  char sci[40];
+  const char* const sci_end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+  const char* const e = std::find(static_cast<const char*>(sci), sci_end, 'e');
+  char digit_buffer[24];
+  size_t n = 0;
+  for (const char* c = sci + (v < 0); c < e; ++c)
+    if (*c != '.') digit_buffer[n++] = *c;
+  const std::string_view digits(digit_buffer, n);
+  int exponent = 0;
+  std::from_chars(e + 1 + (e[1] == '+'), sci_end, exponent);
+  if (v < 0) out += '-';
   if (exponent < -4 || exponent > 16) {
     out += digits[0];
     out += '.';
@@ -83,46 +83,6 @@ void AppendPhpJsonDigits(std::string& out, bool negative, std::string_view digit
     out += '.';
     out += digits.substr(static_cast<size_t>(exponent) + 1);
   }
-}
-
-}  // namespace
-
-void AppendPhpJsonFloat(std::string& out, double v) {
-  if (!std::isfinite(v) || (v == 0 && !std::signbit(v))) return void(out += '0');
-  if (v == 0) return void(out += "-0.0");
-  // The shortest digits that round-trip ("-d.ddde+XX"), then PHP's layout of them.
-  char sci[40];
-  const char* const sci_end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
-  const char* const e = std::find(static_cast<const char*>(sci), sci_end, 'e');
-  char digit_buffer[24];
-  size_t n = 0;
-  for (const char* c = sci + (v < 0); c < e; ++c)
-    if (*c != '.') digit_buffer[n++] = *c;
-  int exponent = 0;
-  std::from_chars(e + 1 + (e[1] == '+'), sci_end, exponent);
-  AppendPhpJsonDigits(out, v < 0, std::string_view(digit_buffer, n), exponent);
-}
-
-void AppendPhpJsonNumber(std::string& out, std::string_view text) {
-  // A plain decimal ("-012.340") of at most 15 significant digits is the only such decimal its double
-  // rounds from (DBL_DIG): its digits are the double's shortest round-trip digits, laid out as they are.
-  const bool negative = !text.empty() && text[0] == '-';
-  char digits[16];
-  size_t n = 0, int_digits = 0, leading_zeros = 0;
-  bool dot = false, plain = text.size() > negative && text.back() != '.';
-  for (size_t i = negative; plain && i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '.' && !dot) dot = true;
-    else if (c < '0' || c > '9') plain = false;
-    else if (int_digits += !dot, n == 0 && c == '0') ++leading_zeros;
-    else if (n < sizeof digits) digits[n++] = c;
-    else plain = false;
-  }
-  while (n > 0 && digits[n - 1] == '0') --n;
-  const int exponent = static_cast<int>(int_digits) - static_cast<int>(leading_zeros) - 1;
-  if (!plain || n > 15 || exponent < -300) return AppendPhpJsonFloat(out, NumericValue(text).value_or(0));  // (subnormals)
-  if (n == 0) return void(out += negative ? "-0.0" : "0");
-  AppendPhpJsonDigits(out, negative, std::string_view(digits, n), exponent);
 }
 
 std::string SetPrecision(std::string_view value, int decimals) {

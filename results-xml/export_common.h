@@ -37,8 +37,6 @@ std::vector<double> EntryNumbers(const Entry& e);
 // then "d.ddde+X" (at least one decimal); 0 -> "0", -0 -> "-0.0"; INF/NAN -> "0" (json_encode
 // fails on them; result files never produce them).
 void AppendPhpJsonFloat(std::string& out, double v);
-// The same of a numeric text's value (0 when it is not numeric).
-void AppendPhpJsonNumber(std::string& out, std::string_view text);
 
 // pts_math::set_precision(): number_format() for numeric strings, others unchanged.
 std::string SetPrecision(std::string_view value, int decimals);

@@ -110,40 +110,6 @@ TEST(AppendPhpJsonFloat, KnownValues) {
   EXPECT_EQ(JsonFloat(-HUGE_VAL), "0");
 }
 
-// A numeric text is laid out from its digits when it can be: always what the float path prints.
-TEST(AppendPhpJsonNumber, SameAsTheFloatOfTheText) {
-  auto both = [](const std::string& s) {
-    std::string from_text, from_float;
-    AppendPhpJsonNumber(from_text, s);
-    AppendPhpJsonFloat(from_float, NumericValue(s).value_or(0));
-    return std::make_pair(from_text, from_float);
-  };
-  std::mt19937_64 rng(11);
-  std::uniform_int_distribution<long long> mantissa(0, 9999999999999999LL);
-  std::uniform_int_distribution<int> decimals(0, 24), shorten(1, 17), zeros(0, 3);
-  for (int i = 0; i < 200000; ++i) {
-    std::string s = std::string(static_cast<size_t>(zeros(rng)), '0') +
-                    std::to_string(mantissa(rng)).substr(0, static_cast<size_t>(shorten(rng))) +
-                    std::string(static_cast<size_t>(zeros(rng)), '0');
-    const int d = decimals(rng);
-    if (d > 0) {
-      if (static_cast<int>(s.size()) <= d) s.insert(0, static_cast<size_t>(d - s.size() + 1), '0');
-      s.insert(s.size() - static_cast<size_t>(d), ".");
-    }
-    if (i % 2) s.insert(0, "-");
-    const auto [text, number] = both(s);
-    ASSERT_EQ(text, number) << s;
-  }
-  for (const char* s : {"0", "-0", "0.000", "-0.0", "8", "8.0", "120", "0.05", "0.00001", ".5", "-.5", "5.", "", "-", ".",
-                        "abc", " 12", "1e5", "1.2.3", "99999999999999999999", "1234567890123456", "0.0000000000000001",
-                        "1.000000000000000000000000", "10000000000000000", "100000000000000000"}) {
-    const auto [text, number] = both(s);
-    EXPECT_EQ(text, number) << s;
-  }
-  const std::string tiny = "0." + std::string(315, '0') + "123456789";  // subnormal: fewer digits than the text
-  EXPECT_EQ(both(tiny).first, both(tiny).second);
-}
-
 // Random bit patterns print the shortest digits that read back as the same double (as
 // serialize_precision = -1 does), in fixed notation exactly when the exponent is -4..16.
 TEST(AppendPhpJsonFloat, ShortestDigitsThatReadBack) {

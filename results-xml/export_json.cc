@@ -1,6 +1,5 @@
 #include "results-xml/export_json.h"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
@@ -44,10 +43,7 @@ class PhpJsonWriter {
     Number(v);
   }
   // A numeric text as PHP's float of it (0 when it is not numeric).
-  void NumberFromText(std::string_view text) {
-    NextElement();
-    AppendPhpJsonNumber(out_, text);
-  }
+  void NumberFromText(std::string_view text) { Number(NumericValue(text).value_or(0)); }
   void Integer(long long v) {
     NextElement();
     out_ += std::to_string(v);
@@ -104,14 +100,12 @@ class PhpJsonWriter {
       return;
     }
     if (counts_.empty()) return;
-    Newline(counts_.back()++ > 0);
+    if (counts_.back()++ > 0) out_ += ',';
+    Newline();
   }
-  // [","] "\n" and the indentation, in one append up to 31 levels.
-  void Newline(bool comma = false) {
-    static const std::string kBreak = ",\n" + std::string(124, ' ');
-    const size_t indent = counts_.size() * 4, first = std::min(indent, kBreak.size() - 2);
-    out_.append(kBreak, comma ? 0 : 1, first + (comma ? 2 : 1));
-    if (indent > first) out_.append(indent - first, ' ');
+  void Newline() {
+    out_ += '\n';
+    out_.append(counts_.size() * 4, ' ');
   }
   void Escaped(unsigned code_unit) {
     static constexpr char kHex[] = "0123456789abcdef";
