@@ -488,7 +488,15 @@ class BlockParser {
                 size_t nl = StrPos(o, "\n", lx);
                 std::string l = SubstrTo(o, nl);
                 size_t sol = StrRPos(l, "\n");
-                o = SubstrTo(l, sol) + "\n";
+                std::string rest = SubstrTo(l, sol) + "\n";
+                // A key that matches the line break PTS appends (a template whose key starts its
+                // second line gives the key "\n") finds it again forever: PTS then runs until PHP
+                // runs out of memory. We stop with the lines found so far.
+                if (rest.size() >= o.size()) {
+                  note("search key '" + search_key + "' matches the line break PTS appends: PTS would search forever; stopped");
+                  break;
+                }
+                o = std::move(rest);
                 possible_lines.push_back(SubstrFrom(l, sol == npos ? 1 : sol + 1));
                 if (e.multi_match == "REPORT_ALL") break;
               }

@@ -152,6 +152,19 @@ TEST(ResultsParser, MultiMatchPassThatCannotShrinkTheOutputStops) {
   EXPECT_TRUE(said);
 }
 
+// The fuzzer's hang: the key starts the template's second line, so the search key is "\n",
+// which every shortened output still ends with.
+TEST(ResultsParser, SearchKeyThatIsALineBreakStops) {
+  ResultsDefinition def = OneBlock("ChaCha20 1.0k\n#_RESULT_# 2.0k");
+  def.parsers[0].line_hint = "absent";
+  ParseSession s(def, ParseContext{});
+  std::vector<std::string> trace;
+  s.ParseLog(std::string("ChaCha20 5.0k\n7.5 8.0k\n"), &trace);
+  bool said = false;
+  for (const auto& line : trace) said |= line.find("PTS would search forever") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(ResultsParser, QuantifierMaxAndDroppedZero) {
   ParsedResult r;
   r.display_format = "BAR_GRAPH";
