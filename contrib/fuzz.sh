@@ -5,8 +5,10 @@
 # at a time. Fails on any finding (crash, sanitizer report, oracle failure, timeout, out of
 # memory); the input that caused it is left in build-fuzz/fuzz/findings/<target>/ (add it to
 # fuzz/regressions/ with the fix). CI runs it after the tests (.ci/run).
-# By default a run is repeatable: the same seed and number of inputs on every machine, so CI
-# passes or fails on the code, not on luck. To search for new bugs, fuzz longer with a new seed:
+# By default a run uses the same seed and number of inputs everywhere, so it is repeatable on one
+# machine. Not quite across machines: libFuzzer orders seed files of equal size as the directory
+# lists them, which differs between file systems (CI's seed-1 run found an input ours had not).
+# So before a change lands, also explore with new seeds for a while:
 #   contrib/fuzz.sh                          FUZZ_SEED=1 FUZZ_RUNS=100000 (each capped at FUZZ_SECONDS=120)
 #   FUZZ_SEED=0 FUZZ_RUNS=-1 FUZZ_SECONDS=1800 contrib/fuzz.sh     explore: random seed, 30 min each
 set -euo pipefail
