@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 BUILD_PACKAGES=(
   build-essential cmake pkg-config git ca-certificates
   libxml2-dev libcurl4-openssl-dev libssl-dev libgcrypt20-dev
-  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev zlib1g-dev libbz2-dev
+  libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libbz2-dev
   libsqlite3-dev libpqxx-dev libpq-dev
   libcpp-httplib-dev libmicrohttpd-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev libminizip-dev
 )
