@@ -24,6 +24,12 @@ TEST(PostgresRestart, ServerReconnectsAndLosesNoAcknowledgedUpload) {
     return w.exec("SELECT pg_postmaster_start_time()::text")[0][0].as<std::string>();
   };
   const std::string before = started_at();
+  // The cluster to restart is the one PTSN_TEST_PG reaches, wherever start-test-services.sh put it.
+  const std::string data_dir = [] {
+    pqxx::connection c(std::getenv("PTSN_TEST_PG"));
+    pqxx::nontransaction w(c);
+    return w.exec("SHOW data_directory")[0][0].as<std::string>();
+  }();
   const std::string token = backend.Token("restarter");
   ServerProcess server(backend.args);
   std::mutex mu;
@@ -57,7 +63,7 @@ TEST(PostgresRestart, ServerReconnectsAndLosesNoAcknowledgedUpload) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(40);
   while (acked_count() < 30 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  auto [rc, out] = Shell("'" PTSN_SOURCE_DIR "/contrib/start-test-services.sh' --restart-pg");
+  auto [rc, out] = Shell("PTSN_PG_DIR='" + data_dir + "' '" PTSN_SOURCE_DIR "/contrib/start-test-services.sh' --restart-pg");
   const bool did_restart = rc == 0 && started_at() != before;
   restarted = true;
   while (did_restart && after_restart < 30 && std::chrono::steady_clock::now() < deadline)
