@@ -1,6 +1,5 @@
 #include "results-xml/comparison_hash.h"
 
-#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 namespace ptsn::results {
@@ -39,10 +38,7 @@ std::string ComparisonHashInput(const Result& result) {
 
 std::string Sha1Hex(std::string_view data) {
   unsigned char digest[SHA_DIGEST_LENGTH];
-  // Fetched once: SHA1() (OpenSSL 3's EVP_Q_digest) fetches it on every call, over half its cost here.
-  static EVP_MD* const sha1 = EVP_MD_fetch(nullptr, "SHA1", nullptr);
-  if (!sha1 || !EVP_Digest(data.data(), data.size(), digest, nullptr, sha1, nullptr))
-    SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  SHA1(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
   static const char kHex[] = "0123456789abcdef";
   std::string out(2 * SHA_DIGEST_LENGTH, '0');
   for (int i = 0; i < SHA_DIGEST_LENGTH; ++i) {

@@ -12,10 +12,8 @@ namespace {
 // The CSV cell PTS writes for one value: comma-separated series become round(mean, 2).
 std::string CellValue(const std::string& value) {
   if (value.find(',') == std::string::npos) return value;
-  double sum = 0;  // non-numeric samples count as 0, as PHP's array_sum
-  size_t n = 0;
-  ForEachPart(value, ',', [&](std::string_view sample) { sum += NumericValue(sample).value_or(0), ++n; });
-  return PhpFloatToString(PhpRound(sum / static_cast<double>(n), 2));
+  const ParsedSeries series = ParseSeries(value);  // non-numeric samples count as 0, as PHP's array_sum
+  return PhpFloatToString(PhpRound(series.sum / static_cast<double>(series.values.size()), 2));
 }
 
 void AppendResultLabel(std::string& out, const Result& r) {

@@ -166,11 +166,10 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
       min_poisoned = true;
     }
   }
-  std::optional<long> brand_rows;  // rows with a brand colour (a plot needs two): counted once a row has room for one
-  auto brand_rows_over_1 = [&] {
-    if (!brand_rows) brand_rows = std::count_if(shown.begin(), shown.end(), [&](size_t i) { return !BrandColor(result.entries[i].identifier).empty(); });
-    return *brand_rows > 1;
-  };
+  size_t brand_rows = 0;  // rows with a brand colour: a box plot (line graphs only) needs two
+  if (is_line_graph)
+    for (size_t i : shown)
+      if (!BrandColor(result.entries[i].identifier).empty()) ++brand_rows;
   ++longest_result;
 
   const bool min_above_29 = !min_poisoned && min_value && *min_value > 29;
@@ -206,7 +205,7 @@ void AppendResultBlock(std::string& out, const Result& result, int terminal_widt
       line += "  MAX: ";
       line += FormatSeriesEnd(p, val, precision, true);
       line += ' ';
-      if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows_over_1())
+      if (terminal_width > static_cast<int>(line.size()) * 2 && brand_rows > 1)
         AppendBoxPlot(line, p.values, max_value, terminal_width);
     } else if (auto n = NumericValue(val)) {
       line += val;

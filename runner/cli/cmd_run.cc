@@ -332,15 +332,15 @@ int DryRun(Context& ctx, const std::vector<Target>& targets, bool batch, size_t 
   auto plan = Plan(targets, batch, false, &unanswered);
   const Settings& s = ctx.settings;
   const std::string install_root = s.Get("install.directory");
-  auto estimates =
-      run::EstimatePlan(plan, install_root, run::ReadRunCountOverrides(EnvVars()), s.GetDouble("run.settle_seconds"));
+  const double settle = s.GetDouble("run.settle_seconds");
+  auto estimates = run::EstimatePlan(plan, install_root, run::ReadRunCountOverrides(EnvVars()), settle);
   std::vector<double> seconds;
   std::cout << "Dry run: " << plan.size() << " test(s) would run"
             << (storage_targets > 0 ? " on " + std::to_string(storage_targets) + " target(s)" : "")
             << "; nothing is installed, run or saved.\n";
   for (size_t i = 0; i < plan.size(); ++i) {
     const auto& t = plan[i];
-    estimates[i] = run::OnPlaces(estimates[i], storage_targets, t.profile.test_type == "Disk", s.GetDouble("run.settle_seconds"));
+    estimates[i] = run::OnPlaces(estimates[i], storage_targets, t.profile.test_type == "Disk", settle);
     const bool installed = install::IsInstalled(install::InstallDirectory(install_root, t.profile.identifier),
                                                 t.profile.identifier, install::InstallChecksum(t.profile.ScriptPath("install")));
     std::cout << "run      " << t.profile.identifier << (t.option.arguments.empty() ? "" : " " + t.option.arguments)

@@ -11,11 +11,11 @@
 
 namespace ptsn::targets {
 
-// Enters a private mount namespace. Must be called while the process has a single thread (the
-// kernel refuses to unshare the mount namespace of a process whose threads share file-system
-// state). "" on success (or when already done), else why not ("unshare(CLONE_NEWNS): Operation
-// not permitted"); the reason is kept for MountNamespaceProblem().
-std::string EnterPrivateMountNamespace();
+// Enters a private mount namespace (once; later calls do nothing). Must be called while the
+// process has a single thread (the kernel refuses to unshare the mount namespace of a process
+// whose threads share file-system state). Why it failed ("unshare(CLONE_NEWNS): Operation not
+// permitted") is kept for MountNamespaceProblem(): making a target says it.
+void EnterPrivateMountNamespace();
 
 // "" once this process is in its private mount namespace, else why it is not; target mounts are
 // refused until it is (RealSystem::Mount).
