@@ -125,7 +125,7 @@ std::vector<Command> TargetCommands() {
   return {
       {"targets", {}, "Running",
        "[--json] | --check LIST [--target-size SIZE] [--device DEV|--destroy-data-on DEV] | --cleanup",
-       "storage/encryption targets (plain, fscrypt, dm-crypt): what this machine can create; --check creates, "
+       "storage/encryption targets (plain, fscrypt, dm-crypt, ecryptfs): what this machine can create; --check creates, "
        "describes, times and removes them",
        Targets},
   };

@@ -282,7 +282,23 @@ ReproducePlan MakePlan(const Machine& m, const Profiles& profiles, const Package
         RunnableProblem(ctx, packages, p, &needed);
         return needed;
       });
-  return BuildPlan(file, catalog, profiles.stand_ins);
+  ReproducePlan plan = BuildPlan(file, catalog, profiles.stand_ins);
+  // SKIP_TESTS, as for any run: a test named there (with or without its version, or by its base
+  // name) is left out, whether it is the original or the stand-in that would run.
+  std::string skip = m.env("SKIP_TESTS").value_or("");
+  auto named = [&](const std::string& identifier) {
+    if (identifier.empty()) return false;
+    std::string unversioned = profile::SplitNameVersion(identifier).first;
+    for (const auto& raw : Split(skip, ',')) {
+      std::string s = Trim(raw);
+      if (!s.empty() && (s == identifier || s == unversioned || s == unversioned.substr(unversioned.rfind('/') + 1)))
+        return true;
+    }
+    return false;
+  };
+  if (!skip.empty())
+    std::erase_if(plan.items, [&](const PlanItem& item) { return named(item.original) || named(item.profile); });
+  return plan;
 }
 
 Planning PlanSession(const SessionOptions& o, const Machine& m, const Profiles& profiles,

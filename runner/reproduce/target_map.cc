@@ -1,6 +1,7 @@
 #include "runner/reproduce/target_map.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "runner/common/strings.h"
 #include "runner/sysinfo/phodevi_strings.h"
@@ -15,42 +16,75 @@ bool Has(const std::string& haystack, std::initializer_list<const char*> needles
   return false;
 }
 
-TargetProposal Propose(const results::System& s) {
-  TargetProposal p;
-  p.published = s.identifier;
-  std::string id = ToLower(s.identifier);
-  std::string text = id + " " + ToLower(s.software) + " " + ToLower(s.notes.value_or(""));
+using WhyUnavailable = std::function<std::string(const targets::TargetSpec&)>;
+
+std::string Why(const WhyUnavailable& why_unavailable, const targets::TargetSpec& spec) {
+  return why_unavailable ? why_unavailable(spec) : "";
+}
+
+// The kind a published system's set-up maps to; eCryptfs where this kernel has it, else fscrypt.
+void ChooseKind(TargetProposal& p, const std::string& id, const std::string& text, const WhyUnavailable& why_unavailable) {
   using targets::Kind;
-  if (Has(text, {"ecryptfs", "home encryption", "encrypted home", "fscrypt", "file-based encryption"})) {
+  if (Has(text, {"ecryptfs", "home encryption", "encrypted home"})) {
+    p.spec.kind = Kind::kEcryptfs;
+    p.reason = "eCryptfs";
+    if (std::string why = Why(why_unavailable, p.spec); !why.empty()) {
+      p.spec.kind = Kind::kFscrypt;
+      p.reason = "eCryptfs -> fscrypt (the kernel's file-system encryption that succeeded it; no eCryptfs here: " +
+                 why + ")";
+    }
+  } else if (Has(text, {"fscrypt", "file-based encryption"})) {
     p.spec.kind = Kind::kFscrypt;
-    p.reason = Has(text, {"fscrypt"}) ? "fscrypt" : "eCryptfs -> fscrypt (the kernel's file-system encryption)";
+    p.reason = "fscrypt";
   } else if (Has(text, {"dmcrypt", "dm-crypt", "luks", "full-disk encryption", "full disk encryption",
                         "disk encryption", "encrypted lvm", "whole-disk"})) {
     p.spec.kind = Kind::kDmCrypt;
     p.reason = "dm-crypt";
   } else {
     p.spec.kind = Kind::kPlain;
-    p.reason = Has(id, {"no encryption", "unencrypted", "plain"}) ? "no encryption -> plain"
-                                                                    : "no encryption named -> plain";
+    p.reason = Has(id, {"no encryption", "unencrypted", "plain"}) ? "no encryption -> plain" : "no encryption named -> plain";
   }
+}
+
+// "Stock" asks for the generic AES, "AES-NI" for the accelerated driver, each where this
+// machine can give it; where it cannot, the kernel's choice with a caveat saying so.
+void ChooseImplementation(TargetProposal& p, const std::string& id, const WhyUnavailable& why_unavailable) {
+  if (p.spec.kind == targets::Kind::kPlain) return;
   bool stock = Has(id, {"stock", "generic", "no aes-ni", "without aes-ni", "aes-ni off"});
   bool aesni = !stock && Has(id, {"aes-ni", "aesni"});
-  if (stock && p.spec.kind == Kind::kDmCrypt) {
-    p.spec.impl = "generic";
-    p.reason += ", stock -> the generic AES (capi:xts(aes-generic))";
-  } else if (stock && p.spec.kind == Kind::kFscrypt) {
-    p.caveat = "fscrypt cannot choose its AES implementation: runs with the kernel's";
-  } else if (aesni) {
-    p.reason += ", AES-NI -> the kernel's choice (the accelerated driver where the CPU has one)";
+  if (!stock && !aesni) return;
+  targets::TargetSpec chosen = p.spec;
+  chosen.impl = stock ? "generic" : "aesni";
+  // (A kind that cannot be made at all keeps the choice: the plan marks it unavailable.)
+  if (std::string why = Why(why_unavailable, chosen); !why.empty() && Why(why_unavailable, p.spec).empty()) {
+    p.caveat = std::string(stock ? "stock" : "AES-NI") + " cannot be chosen here (" + why + "): runs with the kernel's choice";
+    return;
   }
+  p.spec = chosen;
+  if (p.spec.kind == targets::Kind::kDmCrypt)
+    p.reason += stock ? ", stock -> the generic AES (capi:xts(ecb(aes-generic)))" : ", AES-NI -> capi:xts-aes-aesni";
+  else
+    p.reason += stock ? ", stock -> the generic AES (the AES-NI drivers lowered while its trials run)"
+                      : ", AES-NI -> the kernel's AES-NI driver, checked before each trial";
+}
+
+TargetProposal Propose(const results::System& s, const WhyUnavailable& why_unavailable) {
+  TargetProposal p;
+  p.published = s.identifier;
+  std::string id = ToLower(s.identifier);
+  ChooseKind(p, id, id + " " + ToLower(s.software) + " " + ToLower(s.notes.value_or("")), why_unavailable);
   std::string fs = ToLower(sysinfo::ComponentValue(s.software, "File-System"));
   fs = fs.substr(0, fs.find(' '));
   if (fs == "xfs" || fs == "btrfs") {
-    if (p.spec.kind == Kind::kFscrypt) p.caveat += std::string(p.caveat.empty() ? "" : "; ") + fs + " -> ext4 (fscrypt)";
+    if (p.spec.kind == targets::Kind::kFscrypt) p.caveat = fs + " -> ext4 (fscrypt)";
     else p.spec.fs = fs;
-  } else if (!fs.empty() && fs != "ext4") {
-    p.caveat += std::string(p.caveat.empty() ? "" : "; ") + "file system " + fs + " -> ext4";
+  } else if (!fs.empty() && fs != "ext4" && fs != "ecryptfs") {
+    p.caveat = "file system " + fs + " -> ext4";
   }
+  std::string fs_caveat = p.caveat;
+  p.caveat.clear();
+  ChooseImplementation(p, id, why_unavailable);
+  if (!fs_caveat.empty()) p.caveat += std::string(p.caveat.empty() ? "" : "; ") + fs_caveat;
   return p;
 }
 
@@ -59,7 +93,7 @@ TargetProposal Propose(const results::System& s) {
 TargetMapping ProposeTargets(const results::ResultFile& file,
                              const std::function<std::string(const targets::TargetSpec&)>& why_unavailable) {
   TargetMapping m;
-  for (const auto& s : file.systems) m.proposals.push_back(Propose(s));
+  for (const auto& s : file.systems) m.proposals.push_back(Propose(s, why_unavailable));
   bool has_plain = std::any_of(m.proposals.begin(), m.proposals.end(),
                                [](const TargetProposal& p) { return p.spec.kind == targets::Kind::kPlain; });
   if (!has_plain) {

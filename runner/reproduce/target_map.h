@@ -1,10 +1,10 @@
 // `run <ID> --targets auto`: the storage set-ups a published result compared, read from its
 // systems' identifiers, software strings and notes, turned into targets this machine can make:
-// eCryptfs / home encryption -> fscrypt (the kernel's file-system encryption that succeeded it),
-// dm-crypt / LUKS / LVM / full-disk encryption -> dm-crypt, no encryption -> plain; "AES-NI"
-// keeps the kernel's (accelerated) implementation, "Stock"/"generic" asks for the generic one
-// where the target can choose (dm-crypt) and says so where it cannot (fscrypt); the file system
-// from "File-System:". Systems that map to the same target share it. When no published system is
+// eCryptfs / home encryption -> eCryptfs (fscrypt, the kernel's file-system encryption that
+// succeeded it, where this kernel has no eCryptfs, with the reason), dm-crypt / LUKS / LVM /
+// full-disk encryption -> dm-crypt, no encryption -> plain; "Stock"/"generic" asks for the
+// generic AES and "AES-NI" for the accelerated driver (impl=), each where this machine can give
+// it, else the kernel's choice with a caveat; the file system from "File-System:". Systems that map to the same target share it. When no published system is
 // unencrypted, a plain target comes first as the reference the others are compared with.
 // Pure: what this machine can create is asked through `why_unavailable`.
 #pragma once

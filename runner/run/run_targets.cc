@@ -23,7 +23,9 @@ std::vector<TestPlace> RunTargets::Create(const std::vector<targets::TargetSpec>
   for (const auto& spec : specs) {
     targets::Target& t = session_.set().Create(spec);  // throws; the destructor removes the others
     observer_.TargetReady(t.identifier, t.setup_seconds, t.work_dir);
-    places.push_back({TargetSystem(base, reader, t.identifier, t.work_dir, t.NotesText()), t.work_dir});
+    size_t index = places.size();
+    places.push_back({TargetSystem(base, reader, t.identifier, t.work_dir, t.NotesText()), t.work_dir,
+                      [this, index] { session_.set().Enter(session_.set().targets().at(index)); }});
   }
   return places;
 }

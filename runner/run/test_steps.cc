@@ -20,6 +20,17 @@ namespace {
 
 constexpr int kMaxTrials = 256;  // PTS's cap on one test's trials
 
+// The target's state set up before one of its scripts or trials: "" or why it could not be.
+std::string EnterPlace(const TestEnvironment& env) {
+  if (!env.enter_place) return "";
+  try {
+    env.enter_place();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 std::optional<std::string> ReadIfExists(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::nullopt;
@@ -197,6 +208,7 @@ TestEnvironment TestSteps::OnPlace(const TestEnvironment& env, const TestPlace& 
   e.scratch = place.test_dir;  // the private scratch (e.dirs owns it) stays unused in run.test_dir
   e.env["PTS_NATIVE_TEST_DIR"] = place.test_dir;
   e.log_base += "-target" + std::to_string(index + 1);
+  e.enter_place = place.enter;
   return e;
 }
 
@@ -234,6 +246,8 @@ std::string TestSteps::RunScript(const PlannedTest& t, const std::string& kind, 
         break;
       }
     }
+  if (!scripts.empty())
+    if (std::string why = EnterPlace(env); !why.empty()) return kind + ".sh not run: " + why;
   for (const auto& script : scripts) {
     exec::ProcessSpec spec;
     std::error_code ec;
@@ -261,6 +275,10 @@ std::string TestSteps::RunScript(const PlannedTest& t, const std::string& kind, 
 TrialRun TestSteps::RunTrial(const PlannedTest& t, const TestEnvironment& env, ResultMonitor& monitor, int number,
                              bool warmup) const {
   TrialRun run;
+  if (std::string why = EnterPlace(env); !why.empty()) {
+    run.failure = why;
+    return run;
+  }
   std::string log_file = env.log_base + (warmup ? "-warmup-" : "-") + std::to_string(number) + ".log";
   std::string executable = t.profile.executable.empty() ? t.profile.BaseName() : t.profile.executable;
   std::string script = env.install_dir + "/" + executable;

@@ -14,6 +14,7 @@
 // per target. Nothing here saves, reports to an observer or sleeps; that is the loop's part.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -71,6 +72,7 @@ struct TestEnvironment {
   std::string log_base;      // trial N writes $LOG_FILE = <log_base>-N.log (warm-ups -warmup-N.log)
   std::string failure;       // why the test cannot run ("" = it can)
   std::shared_ptr<TestDirs> dirs;  // removes home and scratch when the test is done
+  std::function<void()> enter_place;  // TestPlace::enter of the target it runs on
 };
 
 // One test's trials so far: what the results parser made of them, what the run-count decision

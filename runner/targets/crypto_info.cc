@@ -1,5 +1,6 @@
 #include "runner/targets/crypto_info.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "runner/common/strings.h"
@@ -31,6 +32,7 @@ std::vector<CryptoAlgorithm> ParseProcCrypto(std::string_view text) {
     else if (key == "type") current.type = value;
     else if (key == "priority") current.priority = std::atoi(value.c_str());
     else if (key == "selftest") current.selftest_passed = value == "passed";
+    else if (key == "internal") current.internal = value == "yes";
   }
   flush();
   return out;
@@ -72,10 +74,55 @@ Implementation ResolveImplementation(const std::vector<CryptoAlgorithm>& all, co
     word = "aes-aesni";
   }
   if (find("xts(aes)", word)) return {word, word, ""};
-  if (find("aes", word)) return {"xts(" + word + ")", word, ""};
+  // A cipher driver goes under the templates as the kernel composes them: since Linux 4.10 xts
+  // wraps an ECB skcipher, and "xts(aes-generic)" is refused (dm-crypt: "Error allocating crypto
+  // tfm (-ENOENT)", measured on Debian 12's 6.1); /proc/crypto then lists the instance under
+  // the driver name "xts(ecb(aes-generic))".
+  if (find("aes", word)) return {"xts(ecb(" + word + "))", word, ""};
   r.error = "no AES driver " + word + " in /proc/crypto (aes cipher drivers here: " + AesCipherDrivers(all) + ")";
   if (impl == "aesni") r.error += "; the aesni_intel module is not loaded or not built";
   return r;
+}
+
+std::vector<std::string> AesAlgorithmsOf(bool fscrypt) {
+  if (fscrypt) return {"xts(aes)", "cts(cbc(aes))", "aes"};
+  return {"cbc(aes)", "ecb(aes)", "aes"};
+}
+
+std::string GenericInstanceOf(const std::string& algorithm) {
+  if (algorithm == "aes") return "aes-generic";
+  if (algorithm == "xts(aes)") return "xts(ecb(aes-generic))";  // xts wraps an ECB skcipher
+  std::string out = algorithm;
+  out.replace(out.find("(aes)"), 5, "(aes-generic)");
+  return out;
+}
+
+std::vector<PriorityChange> LowerForGeneric(const std::vector<CryptoAlgorithm>& all,
+                                            const std::vector<std::string>& algorithms) {
+  std::vector<PriorityChange> out;
+  for (const auto& name : algorithms) {
+    std::string generic = GenericInstanceOf(name);
+    int floor = 100;  // aes-generic's priority, inherited by its instances
+    for (const auto& a : all)
+      if (a.driver == generic) floor = a.priority;
+    for (const auto& a : all) {
+      if (a.name != name || a.internal || a.driver == generic || a.priority < floor) continue;
+      if (a.driver.find("aes-generic") != std::string::npos) continue;  // another generic instance
+      out.push_back({a.driver, a.priority, std::max(0, floor - 90)});
+    }
+  }
+  return out;
+}
+
+std::string CheckChosenDrivers(const std::vector<CryptoAlgorithm>& all, const std::vector<std::string>& algorithms,
+                               const std::string& family) {
+  std::vector<std::string> wrong;
+  for (const auto& name : algorithms) {
+    const CryptoAlgorithm* a = PreferredDriver(all, name);
+    if (!a) wrong.push_back(name + ": no driver");
+    else if (a->driver.find(family) == std::string::npos) wrong.push_back(name + ": " + a->driver);
+  }
+  return wrong.empty() ? "" : "the kernel hands out " + Join(wrong, ", ") + " instead of " + family;
 }
 
 }  // namespace ptsn::targets

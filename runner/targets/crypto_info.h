@@ -17,6 +17,7 @@ struct CryptoAlgorithm {
   std::string type;    // "skcipher", "cipher", ...
   int priority = 0;
   bool selftest_passed = true;
+  bool internal = false;  // "internal : yes": a building block the kernel never hands to users
 };
 
 std::vector<CryptoAlgorithm> ParseProcCrypto(std::string_view text);
@@ -35,7 +36,7 @@ std::string AesCipherDrivers(const std::vector<CryptoAlgorithm>& all);
 
 // A chosen implementation of AES-XTS for dm-crypt.
 struct Implementation {
-  std::string capi_algorithm;  // "xts(aes-generic)" or "xts-aes-aesni"; "" = the kernel's choice
+  std::string capi_algorithm;  // "xts(ecb(aes-generic))" or "xts-aes-aesni"; "" = the kernel's choice
   std::string driver_hint;     // how its driver shows in /proc/crypto ("aes-generic", "xts-aes-aesni")
   std::string error;           // why it cannot be chosen here ("" = fine)
 };
@@ -45,5 +46,34 @@ struct Implementation {
 // driver name: an xts(aes) driver is used whole, an aes cipher driver under the xts template.
 // A driver /proc/crypto does not list gives an error naming the drivers it does list.
 Implementation ResolveImplementation(const std::vector<CryptoAlgorithm>& all, const std::string& impl);
+
+// ---- Choosing the generic AES where a user of the crypto API cannot name a driver (fscrypt,
+// eCryptfs): the kernel hands each new user the highest-priority driver of an algorithm, so the
+// generic instances are made to exist and every other driver of those algorithms is lowered
+// below them for as long as the target needs it.
+
+// The crypto API algorithms a kind's files are encrypted with: fscrypt AES-256-XTS ->
+// {"xts(aes)", "cts(cbc(aes))", "aes"}; eCryptfs -> {"cbc(aes)", "ecb(aes)", "aes"} (the single
+// block cipher too, so templates instantiated later are built on the generic one).
+std::vector<std::string> AesAlgorithmsOf(bool fscrypt);
+
+// The driver name of the generic instance of `algorithm`, as the kernel composes it:
+// "xts(aes)" -> "xts(ecb(aes-generic))", "cbc(aes)" -> "cbc(aes-generic)", "aes" -> "aes-generic".
+std::string GenericInstanceOf(const std::string& algorithm);
+
+// The drivers to lower so that the generic instance of each of `algorithms` is the kernel's
+// choice: every other driver of those names (not internal) whose priority is not below the
+// generic one's. Each with the priority to give it (below the generic one's).
+struct PriorityChange {
+  std::string driver;
+  int from = 0, to = 0;
+};
+std::vector<PriorityChange> LowerForGeneric(const std::vector<CryptoAlgorithm>& all,
+                                            const std::vector<std::string>& algorithms);
+
+// "" when the kernel now hands out a driver whose name contains `family` ("aes-generic",
+// "aesni") for each of `algorithms`, else which one it does hand out instead.
+std::string CheckChosenDrivers(const std::vector<CryptoAlgorithm>& all, const std::vector<std::string>& algorithms,
+                               const std::string& family);
 
 }  // namespace ptsn::targets

@@ -76,10 +76,10 @@ TEST(CryptoInfo, ImplementationWordsBecomeCapiNames) {
   auto all = ParseProcCrypto(kProcCrypto);
   EXPECT_EQ(ResolveImplementation(all, "").capi_algorithm, "");
   auto generic = ResolveImplementation(all, "generic");
-  EXPECT_EQ(generic.capi_algorithm, "xts(aes-generic)");
+  EXPECT_EQ(generic.capi_algorithm, "xts(ecb(aes-generic))");
   EXPECT_EQ(generic.driver_hint, "aes-generic");
   EXPECT_EQ(ResolveImplementation(all, "aesni").capi_algorithm, "xts-aes-aesni");
-  EXPECT_EQ(ResolveImplementation(all, "aes-fixed-time").capi_algorithm, "xts(aes-fixed-time)");
+  EXPECT_EQ(ResolveImplementation(all, "aes-fixed-time").capi_algorithm, "xts(ecb(aes-fixed-time))");
   EXPECT_EQ(ResolveImplementation(all, "xts-aes-aesni").capi_algorithm, "xts-aes-aesni");
 }
 

@@ -21,14 +21,22 @@ class FakeSystem : public TargetSystem {
   std::set<std::string> missing_programs;
   std::set<std::string> missing_paths;  // e.g. "/dev/mapper/control"
   std::map<std::string, std::string> texts = {
-      {"/proc/filesystems", "nodev\tproc\n\text4\n\txfs\n\tbtrfs\n"},
+      {"/proc/filesystems", "nodev\tproc\n\text4\n\txfs\n\tbtrfs\nnodev\tecryptfs\n"},
       {"/proc/misc", "237 loop-control\n236 device-mapper\n"},
       {"/proc/crypto",
        "name         : aes\ndriver       : aes-generic\nmodule       : kernel\npriority     : 100\nselftest     : "
        "passed\ntype         : cipher\n\nname         : aes\ndriver       : aes-aesni\nmodule       : aesni_intel\n"
        "priority     : 300\nselftest     : passed\ntype         : cipher\n\nname         : xts(aes)\ndriver       : "
        "xts-aes-aesni\nmodule       : aesni_intel\npriority     : 401\nselftest     : passed\ntype         : "
-       "skcipher\n\n"},
+       "skcipher\n\n"
+       "name         : cbc(aes)\ndriver       : cbc-aes-aesni\nmodule       : aesni_intel\npriority     : 400\n"
+       "selftest     : passed\ntype         : skcipher\n\n"
+       "name         : ecb(aes)\ndriver       : ecb-aes-aesni\nmodule       : aesni_intel\npriority     : 400\n"
+       "selftest     : passed\ntype         : skcipher\n\n"
+       "name         : cts(cbc(aes))\ndriver       : cts-cbc-aes-aesni\nmodule       : aesni_intel\npriority     : 400\n"
+       "selftest     : passed\ntype         : skcipher\n\n"
+       "name         : __xts(aes)\ndriver       : __xts-aes-aesni\nmodule       : aesni_intel\npriority     : 401\n"
+       "selftest     : passed\ninternal     : yes\ntype         : skcipher\n\n"},
   };
   uint64_t free_bytes = 100ull << 30;
   uint64_t device_bytes = 4ull << 30;
@@ -155,6 +163,33 @@ class FakeSystem : public TargetSystem {
   void RemoveFscryptKey(const std::string& mount_dir, const std::string& id) override {
     Step("remove-key " + mount_dir + " " + id);
     keys.erase(id);
+  }
+
+  std::pair<std::string, std::string> AddEcryptfsPassphrase(const Secret& passphrase) override {
+    Step("ecryptfs-add-passphrase");
+    inputs.push_back(passphrase.bytes());
+    return {"1111222233334444", "5555666677778888"};
+  }
+  std::string crypto_config_problem;  // CryptoConfigProblem()
+  std::string CryptoConfigProblem() override { return crypto_config_problem; }
+  // Instances appear in /proc/crypto as the kernel would list them (priority of aes-generic).
+  void InstantiateCrypto(const std::string& driver) override {
+    Step("crypto-new " + driver);
+    std::string& text = texts["/proc/crypto"];
+    if (text.find("driver       : " + driver + "\n") != std::string::npos) return;
+    std::string name = driver == "xts(ecb(aes-generic))" ? "xts(aes)" : driver;
+    if (auto at = name.find("aes-generic"); at != std::string::npos) name.replace(at, 11, "aes");
+    text += "name         : " + name + "\ndriver       : " + driver +
+            "\nmodule       : kernel\npriority     : 100\nselftest     : passed\ntype         : skcipher\n\n";
+  }
+  void SetCryptoPriority(const std::string& driver, int priority) override {
+    Step("crypto-priority " + driver + " " + std::to_string(priority));
+    std::string& text = texts["/proc/crypto"];
+    size_t at = text.find("driver       : " + driver + "\n");
+    if (at == std::string::npos) throw Error(driver + ": no such driver (fake)");
+    size_t line = text.find("priority     : ", at);
+    size_t end = text.find('\n', line);
+    text.replace(line, end - line, "priority     : " + std::to_string(priority));
   }
 
   // Nothing of any target left.

@@ -5,12 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
+#include "runner/targets/crypto_info.h"
 
 namespace fs = std::filesystem;
 
@@ -24,6 +26,7 @@ const char* ResourceTypeName(ResourceType type) {
     case ResourceType::kDmMapping: return "dm";
     case ResourceType::kMount: return "mount";
     case ResourceType::kFscryptKey: return "fscrypt-key";
+    case ResourceType::kCryptoPriority: return "crypto-priority";
   }
   return "?";
 }
@@ -34,7 +37,7 @@ constexpr const char* kFormat = "pts-native targets ledger 1";
 
 ResourceType TypeFromName(const std::string& name, const std::string& file) {
   for (auto t : {ResourceType::kDirectory, ResourceType::kFile, ResourceType::kLoop, ResourceType::kDmMapping,
-                 ResourceType::kMount, ResourceType::kFscryptKey})
+                 ResourceType::kMount, ResourceType::kFscryptKey, ResourceType::kCryptoPriority})
     if (name == ResourceTypeName(t)) return t;
   throw FileError(file, "unknown resource type '" + name + "'");
 }
@@ -83,6 +86,7 @@ std::string Describe(const Resource& r) {
     case ResourceType::kDmMapping: return "dm-crypt mapping " + r.path;
     case ResourceType::kMount: return "mount " + r.path + " (from " + r.detail + ")";
     case ResourceType::kFscryptKey: return "fscrypt key " + r.detail + " (on " + r.path + ")";
+    case ResourceType::kCryptoPriority: return "the priority of cipher driver " + r.path + " (lowered; was " + r.detail + ")";
   }
   return r.path;
 }
@@ -122,6 +126,14 @@ bool Release(TargetSystem& sys, const Resource& r) {
       if (!sys.Exists(r.path)) return false;
       sys.RemoveDirectory(r.path);
       return true;
+    case ResourceType::kCryptoPriority: {
+      // A driver whose module was unloaded meanwhile comes back at its own priority.
+      bool listed = false;
+      for (const auto& a : ParseProcCrypto(sys.ReadText("/proc/crypto").value_or(""))) listed |= a.driver == r.path;
+      if (!listed) return false;
+      sys.SetCryptoPriority(r.path, std::atoi(r.detail.c_str()));
+      return true;
+    }
   }
   return false;
 }

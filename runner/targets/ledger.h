@@ -1,5 +1,5 @@
 // The record of what a run created (directories, backing files, loop devices, device-mapper
-// mappings, mounts, fscrypt keys), kept in the data directory and rewritten atomically after
+// mappings, mounts, fscrypt keys, cipher driver priorities lowered), kept in the data directory and rewritten atomically after
 // every change, so that when a run dies without cleaning up (kill -9, power cut of the shell),
 // the next run finds what it left and releases it: CleanupDeadRuns(). Each record names its
 // process (pid + start time, so a reused pid is not mistaken for the owner). A resource is
@@ -15,14 +15,17 @@
 
 namespace ptsn::targets {
 
-enum class ResourceType { kDirectory, kFile, kLoop, kDmMapping, kMount, kFscryptKey };
-const char* ResourceTypeName(ResourceType type);  // "directory", "file", "loop", "dm", "mount", "fscrypt-key"
+enum class ResourceType { kDirectory, kFile, kLoop, kDmMapping, kMount, kFscryptKey, kCryptoPriority };
+// "directory", "file", "loop", "dm", "mount", "fscrypt-key", "crypto-priority"
+const char* ResourceTypeName(ResourceType type);
 
 struct Resource {
   ResourceType type = ResourceType::kDirectory;
   std::string path;    // the directory/file; "/dev/loop3"; the mapping's name; the mount point;
                        // the mount point of the key's file system
-  std::string detail;  // loop: its backing file; mount: its device; key: its identifier
+  // loop: its backing file; mount: its device; key: its identifier; crypto-priority (path: a
+  // cipher driver whose priority the run lowered): the priority to give back
+  std::string detail;
   std::string target;  // the target it belongs to ("" = the run's own directory)
   bool operator==(const Resource&) const = default;
 };

@@ -3,9 +3,12 @@
 // whose process dies before it was mounted goes away by itself), fscrypt through its ioctls,
 // mount(2)/umount2(2), and mkfs/cryptsetup as programs with the key on their stdin.
 #include <fcntl.h>
+#include <linux/cryptouser.h>
 #include <linux/fs.h>
 #include <linux/fscrypt.h>
+#include <linux/keyctl.h>
 #include <linux/loop.h>
+#include <linux/netlink.h>
 #include <signal.h>
 #include <pthread.h>
 #include <spawn.h>
@@ -13,6 +16,8 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -46,6 +51,12 @@ Secret::~Secret() {
 namespace {
 
 std::string Errno(int e) { return std::strerror(e); }
+
+std::string LastLine(const std::string& output) {
+  std::string text = Trim(output);
+  size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? text : Trim(text.substr(nl + 1));
+}
 
 // An fd closed on scope exit.
 struct Fd {
@@ -352,7 +363,91 @@ class RealSystem : public TargetSystem {
       throw FileError(mount_dir, "FS_IOC_REMOVE_ENCRYPTION_KEY: " + Errno(errno));
   }
 
+  std::pair<std::string, std::string> AddEcryptfsPassphrase(const Secret& passphrase) override {
+    std::string output;
+    int status = Spawn({"ecryptfs-add-passphrase", "--fnek", "-"}, passphrase.bytes(), &output);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      throw Error("ecryptfs-add-passphrase failed: " + LastLine(output));
+    // "Inserted auth tok with sig [0597fa2e20d98e85] into the user session keyring", twice.
+    std::vector<std::string> sigs;
+    for (const auto& line : Split(output, '\n')) {
+      size_t open = line.find("sig ["), close = line.find(']', open == std::string::npos ? 0 : open);
+      if (open != std::string::npos && close != std::string::npos) sigs.push_back(line.substr(open + 5, close - open - 5));
+    }
+    if (sigs.size() != 2) throw Error("ecryptfs-add-passphrase: expected two signatures, got: " + LastLine(output));
+    // ecryptfs-add-passphrase puts them into the user keyring, which stays after we go and which
+    // a service's or a container's session keyring may not reach: the process keyring is both
+    // reached by the mount and gone with us. To move them we must possess them: the user keyring
+    // is linked into the process keyring for the move.
+    long user = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0);
+    if (user < 0 || syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_PROCESS_KEYRING, 1) < 0 ||
+        syscall(SYS_keyctl, KEYCTL_LINK, user, KEY_SPEC_PROCESS_KEYRING) != 0)
+      throw Error("eCryptfs keys: cannot reach the user keyring from the process keyring: " + Errno(errno));
+    std::string problem;
+    for (const auto& sig : sigs) {
+      long key = syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_PROCESS_KEYRING, "user", sig.c_str(), 0);
+      if (key < 0) problem = "eCryptfs key " + sig + ": not found in the user keyring: " + Errno(errno);
+      else if (syscall(SYS_keyctl, KEYCTL_LINK, key, KEY_SPEC_PROCESS_KEYRING) != 0)
+        problem = "eCryptfs key " + sig + ": cannot link it into the process keyring: " + Errno(errno);
+      if (key >= 0) syscall(SYS_keyctl, KEYCTL_UNLINK, key, user);
+    }
+    syscall(SYS_keyctl, KEYCTL_UNLINK, user, KEY_SPEC_PROCESS_KEYRING);
+    if (!problem.empty()) throw Error(problem);
+    return {sigs[0], sigs[1]};
+  }
+
+  std::string CryptoConfigProblem() override {
+    Fd sock(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_CRYPTO));
+    if (sock.fd < 0)
+      return "the kernel has no crypto configuration netlink (NETLINK_CRYPTO: " + Errno(errno) +
+             "; module crypto_user, CONFIG_CRYPTO_USER)";
+    return "";
+  }
+
+  void InstantiateCrypto(const std::string& driver) override {
+    int e = CryptoRequest(CRYPTO_MSG_NEWALG, driver, -1);
+    if (e != 0 && e != EEXIST) throw Error("the kernel cannot make the cipher " + driver + ": " + Errno(e));
+  }
+
+  void SetCryptoPriority(const std::string& driver, int priority) override {
+    if (int e = CryptoRequest(CRYPTO_MSG_UPDATEALG, driver, priority); e != 0)
+      throw Error("cannot set the priority of the cipher driver " + driver + ": " + Errno(e));
+  }
+
  private:
+  // One NETLINK_CRYPTO request about `driver` (with a priority when >= 0): 0 or the kernel's errno.
+  static int CryptoRequest(int type, const std::string& driver, int priority) {
+    Fd sock(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_CRYPTO));
+    if (sock.fd < 0) return errno;
+    struct {
+      nlmsghdr header;
+      crypto_user_alg alg;
+      nlattr attr;
+      uint32_t priority;
+    } request{};
+    if (driver.size() >= sizeof request.alg.cru_driver_name) return ENAMETOOLONG;
+    request.header.nlmsg_type = static_cast<__u16>(type);
+    request.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+    request.header.nlmsg_len = NLMSG_LENGTH(sizeof request.alg);
+    std::memcpy(request.alg.cru_driver_name, driver.data(), driver.size());
+    if (priority >= 0) {
+      request.attr.nla_type = CRYPTOCFGA_PRIORITY_VAL;
+      request.attr.nla_len = NLA_HDRLEN + sizeof(uint32_t);
+      request.priority = static_cast<uint32_t>(priority);
+      request.header.nlmsg_len += NLA_ALIGN(request.attr.nla_len);
+    }
+    sockaddr_nl kernel{};
+    kernel.nl_family = AF_NETLINK;
+    if (sendto(sock.fd, &request, request.header.nlmsg_len, 0, reinterpret_cast<sockaddr*>(&kernel), sizeof kernel) < 0)
+      return errno;
+    char answer[4096];
+    ssize_t n = recv(sock.fd, answer, sizeof answer, 0);
+    if (n < static_cast<ssize_t>(NLMSG_LENGTH(sizeof(nlmsgerr)))) return n < 0 ? errno : EPROTO;
+    auto* header = reinterpret_cast<nlmsghdr*>(answer);
+    if (header->nlmsg_type != NLMSG_ERROR) return EPROTO;
+    return -reinterpret_cast<nlmsgerr*>(NLMSG_DATA(header))->error;
+  }
+
   // posix_spawn with `input` on stdin and stdout+stderr collected; the wait status.
   static int Spawn(const std::vector<std::string>& argv, const std::string& input, std::string* output) {
     int in[2], out[2];

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptsn::targets {
@@ -96,6 +97,21 @@ class TargetSystem {
                                 const std::string& identifier_hex) = 0;
   // FS_IOC_REMOVE_ENCRYPTION_KEY; a key that is already gone is fine.
   virtual void RemoveFscryptKey(const std::string& mount_dir, const std::string& identifier_hex) = 0;
+
+  // ---- eCryptfs: the passphrase's auth token (and its file-name twin) made by
+  // ecryptfs-add-passphrase --fnek, then moved from the user keyring into this process's own
+  // keyring, where the mount finds it and from which it goes when the process does (even on
+  // kill -9). Returns the two signatures {data, file names}.
+  virtual std::pair<std::string, std::string> AddEcryptfsPassphrase(const Secret& passphrase) = 0;
+
+  // ---- the kernel crypto API's own configuration (NETLINK_CRYPTO, module crypto_user)
+  // Why it cannot be used here ("" when it can).
+  virtual std::string CryptoConfigProblem() = 0;
+  // CRYPTO_MSG_NEWALG: the kernel instantiates the template instance `driver`
+  // ("xts(ecb(aes-generic))"); one that exists already is fine.
+  virtual void InstantiateCrypto(const std::string& driver) = 0;
+  // CRYPTO_MSG_UPDATEALG: the priority of `driver`; the kernel picks the highest for new users.
+  virtual void SetCryptoPriority(const std::string& driver, int priority) = 0;
 };
 
 std::unique_ptr<TargetSystem> MakeRealSystem();

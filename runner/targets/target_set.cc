@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 
@@ -32,6 +33,7 @@ std::string PackageOf(const std::string& program) {
   if (program == "mkfs.xfs") return "xfsprogs";
   if (program == "mkfs.btrfs") return "btrfs-progs";
   if (program == "cryptsetup") return "cryptsetup-bin";
+  if (program == "ecryptfs-add-passphrase") return "ecryptfs-utils";
   return "";
 }
 
@@ -78,6 +80,17 @@ std::string CryptoApiName(const std::string& cipher) {
   return parts[1] + "(" + parts[0] + ")";
 }
 
+// How a priority-chosen target (fscrypt, eCryptfs) got its driver, for the System Notes.
+std::string ImplementationNote(const Target& t, const std::vector<std::string>& changes) {
+  const char* kind = t.spec.kind == Kind::kFscrypt ? "fscrypt" : "eCryptfs";
+  if (t.chosen_family.empty())
+    return std::string("the kernel's choice (the highest priority; ") + kind + " cannot name a driver)";
+  if (t.chosen_family == "aesni") return "AES-NI: the kernel's choice, checked before each trial";
+  return std::string("the generic AES: ") + kind + " cannot name a driver, so while this target's trials run the " +
+         "other AES drivers are lowered below aes-generic with the kernel's crypto_user API (" +
+         (changes.empty() ? "none was higher" : "priority " + Join(changes, ", ")) + "), and given their priority back after";
+}
+
 }  // namespace
 
 std::string Target::NotesText() const {
@@ -114,6 +127,9 @@ Target& TargetSet::Create(const TargetSpec& spec) {
   } catch (const Error& e) {
     std::vector<std::string> problems;
     ReleaseEach({ledger_.resources().begin() + static_cast<long>(recorded), ledger_.resources().end()}, &problems);
+    std::erase_if(lowered_, [&](const Resource& r) {
+      return std::find(ledger_.resources().begin(), ledger_.resources().end(), r) == ledger_.resources().end();
+    });
     std::string message = t.identifier + ": " + e.what();
     if (!problems.empty()) message += " (and while undoing it: " + Join(problems, "; ") + ")";
     throw Error(message);
@@ -169,9 +185,19 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   std::string mount_options = spec.fs == "btrfs" ? "nodiscard" : "";
   sys_.Mount(t.device, t.mount_dir, spec.fs, mount_options);
   t.work_dir = t.mount_dir;
+  std::string top = t.mount_dir;  // the mount the tests see
+  if (spec.kind == Kind::kFscrypt || spec.kind == Kind::kEcryptfs) {
+    t.algorithms = AesAlgorithmsOf(spec.kind == Kind::kFscrypt);
+    t.chosen_family = spec.impl == "generic" ? "aes-generic" : spec.impl;
+    Enter(t);  // before the first file is encrypted: its cipher is picked then
+  }
   if (spec.kind == Kind::kFscrypt) CreateFscrypt(t);
+  if (spec.kind == Kind::kEcryptfs) {
+    CreateEcryptfs(t, base + "/" + slug + "-ecryptfs");
+    top = t.work_dir;
+  }
   if (spec.kind == Kind::kPlain) t.notes.insert(t.notes.begin(), {"Encryption", "none"});
-  auto mounted = sys_.MountAt(t.mount_dir);
+  auto mounted = sys_.MountAt(top);
   t.notes.push_back({"Mount Options", mounted ? mounted->options : "(not found in /proc/self/mountinfo)"});
   t.notes.push_back({"Device", where});
 }
@@ -268,8 +294,73 @@ void TargetSet::CreateFscrypt(Target& t) {
   t.notes.insert(t.notes.begin() + 1,
                  {"Cipher Driver", DriverNote(crypto, contents, "") +
                                        (adiantum ? "" : "; " + DriverNote(crypto, "cts(cbc(aes))", ""))});
-  t.notes.insert(t.notes.begin() + 2,
-                 {"Implementation", "the kernel's choice (fscrypt cannot select a driver)"});
+  t.notes.insert(t.notes.begin() + 2, {"Implementation", ImplementationNote(t, lowered_notes_)});
+}
+
+void TargetSet::CreateEcryptfs(Target& t, const std::string& upper) {
+  // As an encrypted home: the encrypted files in a directory of the file system below, the
+  // plain view mounted over another directory. The passphrase is random per run and never
+  // written down; the tool turns it into the kernel's auth tokens (data and file names).
+  std::string lower = t.mount_dir + "/.ecryptfs-lower";
+  sys_.MakeDirectory(lower);
+  sys_.MakeDirectory(upper);
+  Secret raw = sys_.RandomKey(32);
+  static const char* digits = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : raw.bytes()) hex += {digits[c >> 4], digits[c & 15]};
+  Secret passphrase(std::move(hex));
+  auto [sig, fnek_sig] = sys_.AddEcryptfsPassphrase(passphrase);
+  std::string bytes = std::to_string(t.spec.ecryptfs_key_bytes);
+  Record({ResourceType::kMount, upper, lower, t.identifier});
+  sys_.Mount(lower, upper, "ecryptfs",
+             "ecryptfs_sig=" + sig + ",ecryptfs_fnek_sig=" + fnek_sig + ",ecryptfs_cipher=aes,ecryptfs_key_bytes=" +
+                 bytes + ",ecryptfs_unlink_sigs");
+  // One small file makes the kernel set up the file's cipher (listing the driver in
+  // /proc/crypto) and proves the key works before any benchmark starts.
+  std::string probe = upper + "/.ptsn-probe";
+  sys_.AllocateFile(probe, 4096);
+  sys_.RemoveFile(probe);
+  t.work_dir = upper;
+  auto crypto = Crypto(sys_);
+  t.notes.insert(t.notes.begin(),
+                 {"Encryption", "eCryptfs over " + t.spec.fs + ", cipher AES-" + std::to_string(t.spec.ecryptfs_key_bytes * 8) +
+                                    " (ecryptfs_key_bytes=" + bytes + ", CBC per extent), file names encrypted (FNEK), "
+                                    "random passphrase per run (auth tokens in the process keyring only)"});
+  t.notes.insert(t.notes.begin() + 1, {"Cipher Driver", DriverNote(crypto, "cbc(aes)", "") + "; " +
+                                                            DriverNote(crypto, "ecb(aes)", "")});
+  t.notes.insert(t.notes.begin() + 2, {"Implementation", ImplementationNote(t, lowered_notes_)});
+}
+
+void TargetSet::Enter(const Target& target) {
+  if (target.algorithms.empty()) return;  // plain and dm-crypt: nothing global to set
+  if (target.chosen_family == "aes-generic") LowerForGenericAes();
+  else RestorePriorities();
+  if (target.chosen_family.empty()) return;
+  if (std::string wrong = CheckChosenDrivers(Crypto(sys_), target.algorithms, target.chosen_family); !wrong.empty())
+    throw Error(target.identifier + ": " + wrong);
+}
+
+void TargetSet::LowerForGenericAes() {
+  if (!lowered_.empty()) return;
+  lowered_notes_.clear();
+  std::vector<std::string> algorithms = AesAlgorithmsOf(true);
+  for (const auto& name : AesAlgorithmsOf(false))
+    if (std::find(algorithms.begin(), algorithms.end(), name) == algorithms.end()) algorithms.push_back(name);
+  for (const auto& name : algorithms) sys_.InstantiateCrypto(GenericInstanceOf(name));
+  for (const auto& change : LowerForGeneric(Crypto(sys_), algorithms)) {
+    Resource r{ResourceType::kCryptoPriority, change.driver, std::to_string(change.from), ""};
+    Record(r);  // before the change: a kill -9 right after it still gets it given back
+    lowered_.push_back(r);
+    sys_.SetCryptoPriority(change.driver, change.to);
+    lowered_notes_.push_back(change.driver + " " + std::to_string(change.from) + " -> " + std::to_string(change.to));
+  }
+}
+
+void TargetSet::RestorePriorities() {
+  std::vector<std::string> problems;
+  ReleaseEach(lowered_, &problems);
+  lowered_.clear();
+  if (!problems.empty()) throw Error("cipher drivers not given their priority back: " + Join(problems, "; "));
 }
 
 void TargetSet::ReleaseEach(const std::vector<Resource>& newest_last, std::vector<std::string>* problems) {
@@ -286,6 +377,8 @@ void TargetSet::ReleaseEach(const std::vector<Resource>& newest_last, std::vecto
 std::vector<std::string> TargetSet::RemoveAll() {
   std::vector<std::string> problems;
   teardown_seconds_.clear();
+  ReleaseEach(lowered_, &problems);
+  lowered_.clear();
   for (auto it = targets_.rbegin(); it != targets_.rend(); ++it) {
     double start = Now();
     std::vector<Resource> mine;
@@ -322,10 +415,20 @@ std::string WhyUnavailable(TargetSystem& sys, const TargetSpec& spec) {
     if (spec.fscrypt_mode == "adiantum" && !PreferredDriver(crypto, "adiantum(xchacha12,aes)") &&
         !PreferredDriver(crypto, "xchacha12") && !KernelModuleExists(sys, "/adiantum.ko"))
       return "Adiantum: the kernel has no xchacha12/adiantum (CONFIG_CRYPTO_ADIANTUM)";
-    if (!spec.impl.empty()) {
-      const CryptoAlgorithm* xts = PreferredDriver(crypto, "xts(aes)");
-      return "fscrypt cannot choose its cipher implementation (the kernel uses the highest-priority driver" +
-             std::string(xts ? ", here " + xts->driver : "") + "); drop impl= or use dm-crypt";
+  }
+  if (spec.kind == Kind::kEcryptfs) {
+    if (std::string why = MissingProgram(sys, "ecryptfs-add-passphrase"); !why.empty()) return why;
+    if (filesystems.find("ecryptfs") == std::string::npos && !KernelModuleExists(sys, "/fs/ecryptfs/"))
+      return "the kernel has no eCryptfs (not in /proc/filesystems, no ecryptfs module; CONFIG_ECRYPT_FS)";
+  }
+  if ((spec.kind == Kind::kFscrypt || spec.kind == Kind::kEcryptfs) && !spec.impl.empty()) {
+    // They pick by priority: the generic AES is chosen by lowering the others (crypto_user).
+    if (spec.impl == "generic") {
+      if (std::string why = sys.CryptoConfigProblem(); !why.empty())
+        return "impl=generic: " + why + "; fscrypt and eCryptfs cannot name a driver, so the others must be lowered";
+    } else if (AesCipherDrivers(crypto).find("aesni") == std::string::npos) {
+      return "impl=aesni: no AES-NI driver in /proc/crypto (aes cipher drivers here: " + AesCipherDrivers(crypto) +
+             "; the aesni_intel module is not loaded or the CPU has no AES-NI)";
     }
   }
   if (spec.kind == Kind::kDmCrypt) {
@@ -371,14 +474,25 @@ std::vector<KindStatus> ProbeKinds(TargetSystem& sys) {
     if (s.available) s.detail = offers(spec);
     out.push_back(s);
   };
+  // impl= of the kinds that pick their driver by priority: what can be chosen here.
+  auto priority_choice = [&](TargetSpec spec) {
+    spec.impl = "generic";
+    std::string generic = WhyUnavailable(sys, spec);
+    spec.impl = "aesni";
+    std::string aesni = WhyUnavailable(sys, spec);
+    if (generic.empty() && aesni.empty()) return std::string("impl=generic|aesni (by lowering the other drivers' priority)");
+    if (generic.empty()) return std::string("impl=generic (by lowering the other drivers' priority)");
+    return "impl=: the kernel's choice only (" + generic + ")";
+  };
   probe(Kind::kFscrypt, [&](TargetSpec& spec) {
+    std::string impl = priority_choice(spec);
     spec.fscrypt_mode = "adiantum";
     std::string adiantum = WhyUnavailable(sys, spec);
-    return "ext4, AES-256-XTS" + std::string(adiantum.empty() ? " and Adiantum" : " (" + adiantum + ")") +
-           "; implementation: the kernel's choice";
+    return "ext4, AES-256-XTS" + std::string(adiantum.empty() ? " and Adiantum" : " (" + adiantum + ")") + "; " + impl;
   });
   probe(Kind::kDmCrypt,
         [&](TargetSpec&) { return "LUKS2 and plain; impl= AES drivers: " + AesCipherDrivers(crypto); });
+  probe(Kind::kEcryptfs, [&](TargetSpec& spec) { return "AES-128/192/256 over ext4, xfs or btrfs; " + priority_choice(spec); });
   return out;
 }
 

@@ -1,7 +1,8 @@
 // Creating, describing and removing the targets of one run. Each target is a loop device over a
 // file in the test directory (or over a region of the block device the user named), optionally
 // dm-crypt on it, a file system, a mount point in the test directory and, for fscrypt, an
-// encrypted directory with a random key. Every step is recorded in the Ledger before or as it
+// encrypted directory with a random key; for eCryptfs, an eCryptfs mount over a directory of
+// that file system, its key in this process's keyring. Every step is recorded in the Ledger before or as it
 // happens and released in reverse order by Remove()/RemoveAll() (and by the destructor), so
 // success, failure, Ctrl-C and timeouts all end with nothing left; a kill -9 leaves the ledger,
 // which the next run's CleanupDeadRuns() works through.
@@ -38,6 +39,10 @@ struct Target {
   std::string loop_device;
   std::vector<std::pair<std::string, std::string>> notes;  // {"Encryption", "fscrypt v2 policy"}...
   double setup_seconds = 0;
+  // fscrypt and eCryptfs pick their cipher driver by priority: the driver family the user chose
+  // ("aes-generic", "aesni"; "" = the kernel's choice) and the algorithms it must hold for.
+  std::string chosen_family;
+  std::vector<std::string> algorithms;
 
   // The System Notes text: "pts-native target: fscrypt. Encryption: ... . File System: ext4 ..."
   std::string NotesText() const;
@@ -54,6 +59,13 @@ class TargetSet {
   // ptsn::Error is thrown naming the target and the step ("fscrypt AES-256-XTS ext4: mkfs.ext4 ...").
   Target& Create(const TargetSpec& spec);
 
+  // Puts the kernel's cipher choice in the state `target` needs before its trials run: the other
+  // AES drivers lowered below the generic ones for a target that chose the generic AES, their
+  // priorities given back for any other fscrypt or eCryptfs target (its tfms are made as its
+  // files are opened, so the choice must hold while its trials run). Throws ptsn::Error when the
+  // kernel would not hand out the driver asked for: the run must not measure the wrong one.
+  void Enter(const Target& target);
+
   // Releases everything, newest first; returns what could not be released (empty = all gone).
   // Each target's tear-down time is in teardown_seconds() afterwards.
   std::vector<std::string> RemoveAll();
@@ -67,6 +79,10 @@ class TargetSet {
   std::string BaseDir();
   void CreatePlain(Target& t, size_t index);
   void CreateFscrypt(Target& t);
+  void CreateEcryptfs(Target& t, const std::string& slug);
+  void LowerForGenericAes();
+  void RestorePriorities();
+  void NoteCipherDrivers(Target& t);
   std::string OpenDmCrypt(Target& t, size_t index);
   void MakeFileSystem(Target& t, const std::string& device);
 
@@ -76,6 +92,8 @@ class TargetSet {
   std::string base_dir_;
   std::vector<Target> targets_;
   std::vector<std::pair<std::string, double>> teardown_seconds_;
+  std::vector<Resource> lowered_;  // the priorities lowered for the generic AES, in the ledger too
+  std::vector<std::string> lowered_notes_;  // "xts-aes-aesni 401 -> 10", for the System Notes
 };
 
 // Why `spec` cannot be created on this machine ("" when it can): not root, a missing program

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "runner/common/error.h"
+#include "runner/targets/crypto_info.h"
 #include "runner/targets/fake_system.h"
 #include "runner/workloads/test_dir.h"
 
@@ -97,13 +98,13 @@ TEST_F(TargetSetTest, DmCryptLuks2FormatsOpensAndClosesWithTheKeyOnStdin) {
   std::string name = "ptsn-" + Pid() + "-1";
   EXPECT_EQ(t.device, "/dev/mapper/" + name);
   auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
-  EXPECT_TRUE(has("cryptsetup luksFormat --type luks2 --batch-mode --cipher capi:xts(aes-generic)-plain64 --key-size 512 "
+  EXPECT_TRUE(has("cryptsetup luksFormat --type luks2 --batch-mode --cipher capi:xts(ecb(aes-generic))-plain64 --key-size 512 "
                   "--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --hash sha256 --key-file - /dev/loop0"));
   EXPECT_TRUE(has("cryptsetup open --type luks2 --key-file - /dev/loop0 " + name));
   EXPECT_TRUE(has("mount /dev/mapper/" + name + " " + Base() + "/t1-dm-crypt ext4"));
   EXPECT_EQ(sys_.inputs[0], std::string(64, 'k'));
   EXPECT_EQ(sys_.inputs[1], std::string(64, 'k'));
-  EXPECT_NE(t.NotesText().find("Encryption: dm-crypt LUKS2, cipher capi:xts(aes-generic)-plain64, 512-bit key (random "
+  EXPECT_NE(t.NotesText().find("Encryption: dm-crypt LUKS2, cipher capi:xts(ecb(aes-generic))-plain64, 512-bit key (random "
                                "per run), sector size 512"),
             std::string::npos)
       << t.NotesText();
@@ -112,6 +113,72 @@ TEST_F(TargetSetTest, DmCryptLuks2FormatsOpensAndClosesWithTheKeyOnStdin) {
   std::vector<std::string> expected = {"umount " + Base() + "/t1-dm-crypt", "cryptsetup close " + name,
                                        "detach /dev/loop0", "rm " + Base() + "/t1-dm-crypt.img", "rm -r " + Base()};
   EXPECT_EQ(sys_.log, expected);
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, EcryptfsMountsOverADirectoryOfItsFileSystemWithTheKeyFromThePassphrase) {
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("ecryptfs:key-bytes=32"));
+  auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
+  EXPECT_TRUE(has("mount /dev/loop0 " + Base() + "/t1-ecryptfs ext4"));
+  EXPECT_TRUE(has("mount " + Base() + "/t1-ecryptfs/.ecryptfs-lower " + Base() + "/t1-ecryptfs-ecryptfs ecryptfs"));
+  EXPECT_EQ(t.work_dir, Base() + "/t1-ecryptfs-ecryptfs");
+  // The passphrase: 32 random bytes as hex, on the tool's stdin only.
+  std::string hex;
+  for (int i = 0; i < 32; ++i) hex += "6b";  // 'k', the fake's random byte
+  EXPECT_NE(std::find(sys_.inputs.begin(), sys_.inputs.end(), hex), sys_.inputs.end());
+  EXPECT_NE(t.NotesText().find("Encryption: eCryptfs over ext4, cipher AES-256 (ecryptfs_key_bytes=32"), std::string::npos)
+      << t.NotesText();
+  EXPECT_NE(t.NotesText().find("Implementation: the kernel's choice"), std::string::npos) << t.NotesText();
+  sys_.log.clear();
+  set.RemoveAll();
+  ASSERT_GE(sys_.log.size(), 2u);
+  EXPECT_EQ(sys_.log[0], "umount " + Base() + "/t1-ecryptfs-ecryptfs");  // the upper one first
+  EXPECT_EQ(sys_.log[1], "umount " + Base() + "/t1-ecryptfs");
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, GenericAesForPriorityKindsLowersTheOthersOnlyWhileItsTrialsRun) {
+  TargetSet set(sys_, ledger_, Options());
+  Target& stock = set.Create(ParseTargetSpec("Stock=ecryptfs:impl=generic"));
+  auto crypto = [&] { return ParseProcCrypto(sys_.texts["/proc/crypto"]); };
+  // The generic instances were made, and the AES-NI drivers lowered below them (and recorded).
+  EXPECT_EQ(PreferredDriver(crypto(), "xts(aes)")->driver, "xts(ecb(aes-generic))");
+  EXPECT_EQ(PreferredDriver(crypto(), "aes")->driver, "aes-generic");
+  EXPECT_NE(std::find(sys_.log.begin(), sys_.log.end(), "crypto-priority xts-aes-aesni 10"), sys_.log.end());
+  bool recorded = false;
+  for (const auto& r : ledger_.resources())
+    recorded |= r.type == ResourceType::kCryptoPriority && r.path == "xts-aes-aesni" && r.detail == "401";
+  EXPECT_TRUE(recorded);
+  EXPECT_NE(stock.NotesText().find("xts-aes-aesni 401 -> 10"), std::string::npos) << stock.NotesText();
+  // An AES-NI target gives them back before its own trials; the stock one lowers them again.
+  set.Create(ParseTargetSpec("AES-NI=ecryptfs:impl=aesni"));
+  EXPECT_EQ(PreferredDriver(crypto(), "xts(aes)")->driver, "xts-aes-aesni");
+  set.Enter(set.targets()[0]);  // (Create's reference is gone with the vector's growth)
+  EXPECT_EQ(PreferredDriver(crypto(), "xts(aes)")->driver, "xts(ecb(aes-generic))");
+  set.Enter(set.targets()[1]);
+  EXPECT_EQ(PreferredDriver(crypto(), "aes")->driver, "aes-aesni");
+  set.Enter(set.targets()[0]);
+  set.RemoveAll();  // given back at the end too
+  EXPECT_EQ(PreferredDriver(crypto(), "xts(aes)")->driver, "xts-aes-aesni");
+  EXPECT_TRUE(ledger_.resources().empty());
+}
+
+TEST_F(TargetSetTest, AKernelThatHandsOutAnotherDriverStopsTheTarget) {
+  // No AES-NI cts driver: an AES-NI fscrypt target cannot be had.
+  std::string& crypto = sys_.texts["/proc/crypto"];
+  size_t cts = crypto.find("name         : cts(cbc(aes))");
+  ASSERT_NE(cts, std::string::npos);
+  crypto.erase(cts, crypto.find("\n\n", cts) + 2 - cts);
+  TargetSet set(sys_, ledger_, Options());
+  try {
+    set.Create(ParseTargetSpec("fscrypt:impl=aesni"));
+    FAIL() << "created";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the kernel hands out cts(cbc(aes)): no driver instead of aesni"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_TRUE(sys_.Clean());
 }
 
@@ -216,9 +283,17 @@ TEST(WhyUnavailable, SaysWhatIsMissing) {
   sys.missing_paths.clear();
   EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("fscrypt:adiantum")),
             "Adiantum: the kernel has no xchacha12/adiantum (CONFIG_CRYPTO_ADIANTUM)");
+  sys.crypto_config_problem = "the kernel has no crypto configuration netlink (NETLINK_CRYPTO: Protocol not supported; "
+                              "module crypto_user, CONFIG_CRYPTO_USER)";
   EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("fscrypt:impl=generic")),
-            "fscrypt cannot choose its cipher implementation (the kernel uses the highest-priority driver, here "
-            "xts-aes-aesni); drop impl= or use dm-crypt");
+            "impl=generic: " + sys.crypto_config_problem +
+                "; fscrypt and eCryptfs cannot name a driver, so the others must be lowered");
+  sys.crypto_config_problem.clear();
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("ecryptfs:impl=generic")), "");
+  sys.missing_programs = {"ecryptfs-add-passphrase"};
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("ecryptfs")),
+            "ecryptfs-add-passphrase not found (Debian package ecryptfs-utils)");
+  sys.missing_programs.clear();
   EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("dm-crypt:impl=aes-ce")),
             "no AES driver aes-ce in /proc/crypto (aes cipher drivers here: aes-generic, aes-aesni)");
   sys.texts["/proc/filesystems"] = "\text4\n";
@@ -231,16 +306,21 @@ TEST(ProbeKinds, OneLinePerKind) {
   sys.missing_programs = {"mkfs.btrfs"};
   sys.missing_paths = {"/dev/mapper/control"};
   sys.texts["/proc/misc"] = "";
+  sys.crypto_config_problem = "no crypto_user";
   auto kinds = ProbeKinds(sys);
-  ASSERT_EQ(kinds.size(), 3u);
+  ASSERT_EQ(kinds.size(), 4u);
   EXPECT_TRUE(kinds[0].available);
   EXPECT_EQ(kinds[0].detail, "file systems ext4, xfs (btrfs: mkfs.btrfs not found (Debian package btrfs-progs))");
   EXPECT_TRUE(kinds[1].available);
   EXPECT_EQ(kinds[1].detail,
             "ext4, AES-256-XTS (Adiantum: the kernel has no xchacha12/adiantum (CONFIG_CRYPTO_ADIANTUM)); "
-            "implementation: the kernel's choice");
+            "impl=: the kernel's choice only (impl=generic: no crypto_user; fscrypt and eCryptfs cannot name a driver, "
+            "so the others must be lowered)");
   EXPECT_FALSE(kinds[2].available);
   EXPECT_EQ(kinds[2].detail, "the kernel has no device-mapper (no /dev/mapper/control, no device-mapper in /proc/misc)");
+  EXPECT_TRUE(kinds[3].available);
+  EXPECT_EQ(kinds[3].detail, "AES-128/192/256 over ext4, xfs or btrfs; impl=: the kernel's choice only (impl=generic: "
+                             "no crypto_user; fscrypt and eCryptfs cannot name a driver, so the others must be lowered)");
 }
 
 }  // namespace

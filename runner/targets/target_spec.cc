@@ -13,6 +13,7 @@ const char* KindName(Kind kind) {
     case Kind::kPlain: return "plain";
     case Kind::kFscrypt: return "fscrypt";
     case Kind::kDmCrypt: return "dm-crypt";
+    case Kind::kEcryptfs: return "ecryptfs";
   }
   return "?";
 }
@@ -40,6 +41,7 @@ std::string DefaultIdentifier(const TargetSpec& s) {
   std::string id = KindName(s.kind);
   if (s.kind == Kind::kFscrypt) id += s.fscrypt_mode == "adiantum" ? " Adiantum" : " AES-256-XTS";
   if (s.kind == Kind::kDmCrypt) id += std::string(s.dm_format == "plain" ? " plain " : " LUKS2 ") + DmCipherLabel(s);
+  if (s.kind == Kind::kEcryptfs) id += " AES-" + std::to_string(s.ecryptfs_key_bytes * 8);
   if (!s.impl.empty()) id += " " + (s.impl == "generic" ? std::string("aes-generic") : s.impl);
   return id + " " + s.fs;
 }
@@ -50,7 +52,7 @@ TargetSpec ParseTargetSpec(const std::string& text) {
   TargetSpec s;
   s.text = text;
   std::string rest = Trim(text);
-  if (rest.empty()) Fail("''", "empty target (expected plain, fscrypt or dm-crypt)");
+  if (rest.empty()) Fail("''", "empty target (expected plain, fscrypt, dm-crypt or ecryptfs)");
   // NAME=spec: a '=' before any ':' names the target.
   size_t eq = rest.find('='), colon = rest.find(':');
   if (eq != std::string::npos && (colon == std::string::npos || eq < colon)) {
@@ -63,7 +65,8 @@ TargetSpec ParseTargetSpec(const std::string& text) {
   if (kind == "plain") s.kind = Kind::kPlain;
   else if (kind == "fscrypt") s.kind = Kind::kFscrypt;
   else if (kind == "dm-crypt" || kind == "dmcrypt") s.kind = Kind::kDmCrypt;
-  else Fail(text, "unknown target kind '" + kind + "' (expected plain, fscrypt or dm-crypt)");
+  else if (kind == "ecryptfs") s.kind = Kind::kEcryptfs;
+  else Fail(text, "unknown target kind '" + kind + "' (expected plain, fscrypt, dm-crypt or ecryptfs)");
   rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
 
   while (!rest.empty()) {
@@ -106,11 +109,18 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       long bits = std::strtol(value.c_str(), &end, 10);
       if (*end || bits < 128 || bits > 1024 || bits % 8) Fail(text, "key-size " + value + " (expected bits: 256, 512...)");
       s.key_bits = static_cast<int>(bits);
+    } else if (key == "key-bytes") {
+      if (s.kind != Kind::kEcryptfs) Fail(text, "key-bytes is an ecryptfs option (dm-crypt: key-size=BITS)");
+      if (value != "16" && value != "24" && value != "32") Fail(text, "key-bytes " + value + " (expected 16, 24 or 32)");
+      s.ecryptfs_key_bytes = std::atoi(value.c_str());
     } else if (key == "cipher") {
       if (s.kind != Kind::kDmCrypt) Fail(text, "cipher= is a dm-crypt option (fscrypt: aes-256-xts or adiantum)");
       s.cipher = value;
     } else if (key == "impl") {
       if (s.kind == Kind::kPlain) Fail(text, "impl= needs an encrypting target (plain has no cipher)");
+      if (s.kind != Kind::kDmCrypt && value != "generic" && value != "aesni")
+        Fail(text, std::string(KindName(s.kind)) + " cannot name a cipher driver (the kernel picks by priority): " +
+                       "impl= takes generic or aesni here");
       s.impl = value;
     } else {
       Fail(text, "unknown option '" + key + "'");
@@ -118,6 +128,8 @@ TargetSpec ParseTargetSpec(const std::string& text) {
   }
   if (s.kind == Kind::kFscrypt && s.fs != "ext4")
     Fail(text, "fscrypt targets are ext4 here (" + s.fs + " has no fscrypt support we set up)");
+  if (s.kind == Kind::kFscrypt && s.fscrypt_mode == "adiantum" && !s.impl.empty())
+    Fail(text, "impl= chooses an AES driver; Adiantum is not AES-XTS");
   if (s.kind == Kind::kDmCrypt && !s.cipher.empty() && !s.impl.empty())
     Fail(text, "give either cipher= (which may name the implementation with capi:) or impl=, not both");
   if (s.name.find(',') != std::string::npos) Fail(text, "a name may not contain ','");

@@ -2,12 +2,16 @@
 // data before anything is created. Grammar (one spec; specs are separated by ','):
 //
 //   [NAME=]KIND[:OPTION]...
-//   KIND    plain | fscrypt | dm-crypt
-//   OPTION  ext4 | xfs | btrfs | fs=FS                 the file system (default ext4)
+//   KIND    plain | fscrypt | dm-crypt | ecryptfs
+//   OPTION  ext4 | xfs | btrfs | fs=FS                 the file system (default ext4; for ecryptfs
+//                                                      the one beneath it)
 //           aes-256-xts | adiantum | mode=MODE         fscrypt's encryption mode (default AES-256-XTS)
 //           luks2 | plain | format=FORMAT              dm-crypt's format (default LUKS2)
 //           key-size=BITS                              dm-crypt key size (default 512 for XTS)
-//           impl=generic | aesni | DRIVER              the cipher implementation (kernel driver)
+//           key-bytes=16 | 24 | 32                     eCryptfs's AES key (default 16: AES-128, as
+//                                                      Ubuntu's encrypted home)
+//           impl=generic | aesni | DRIVER              the cipher implementation (kernel driver;
+//                                                      fscrypt and ecryptfs: generic or aesni)
 //           cipher=CIPHER                              dm-crypt cipher as cryptsetup takes it
 //                                                      (aes-xts-plain64, capi:xts(aes)-plain64);
 //                                                      must come last: it may contain ':'
@@ -21,8 +25,8 @@
 
 namespace ptsn::targets {
 
-enum class Kind { kPlain, kFscrypt, kDmCrypt };
-const char* KindName(Kind kind);  // "plain", "fscrypt", "dm-crypt"
+enum class Kind { kPlain, kFscrypt, kDmCrypt, kEcryptfs };
+const char* KindName(Kind kind);  // "plain", "fscrypt", "dm-crypt", "ecryptfs"
 
 struct TargetSpec {
   std::string text;       // as given, for messages
@@ -35,8 +39,11 @@ struct TargetSpec {
   std::string dm_format = "luks2";  // or "plain"
   std::string cipher;               // cryptsetup --cipher; "" = aes-xts-plain64 (or from impl)
   int key_bits = 0;                 // 0 = 512 (AES-256-XTS)
+  // eCryptfs
+  int ecryptfs_key_bytes = 16;      // AES-128, as Ubuntu's encrypted home directories
   // "" = whatever the kernel picks (the highest-priority driver); otherwise "generic", "aesni"
-  // or a driver name from /proc/crypto.
+  // or (dm-crypt only) a driver name from /proc/crypto. fscrypt and eCryptfs cannot name a
+  // driver: "generic" lowers the other AES drivers' priority for the run (PreferGenericAes).
   std::string impl;
 
   std::string Identifier() const;  // name, else DefaultIdentifier()
@@ -54,8 +61,8 @@ std::vector<TargetSpec> ParseTargetList(const std::string& list);
 
 // The cryptsetup cipher a dm-crypt spec uses: `cipher` if given, else aes-xts-plain64, or, when
 // the implementation was chosen, the kernel-API form naming it: `capi_algorithm` is what
-// ResolveImplementation() found ("xts(aes-generic)", "xts-aes-aesni") and the result is
-// "capi:xts(aes-generic)-plain64".
+// ResolveImplementation() found ("xts(ecb(aes-generic))", "xts-aes-aesni") and the result is
+// "capi:xts(ecb(aes-generic))-plain64".
 std::string DmCryptCipher(const TargetSpec& spec, const std::string& capi_algorithm);
 
 }  // namespace ptsn::targets

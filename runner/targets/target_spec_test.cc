@@ -43,6 +43,15 @@ TEST(TargetSpec, CipherTakesTheRestWithItsColons) {
   EXPECT_EQ(s.Identifier(), "dm-crypt LUKS2 capi:xts(aes-generic)-plain64 512-bit xfs");
 }
 
+TEST(TargetSpec, EcryptfsIsAes128OverExt4ByDefault) {
+  auto s = ParseTargetSpec("ecryptfs");
+  EXPECT_EQ(s.kind, Kind::kEcryptfs);
+  EXPECT_EQ(s.ecryptfs_key_bytes, 16);
+  EXPECT_EQ(s.Identifier(), "ecryptfs AES-128 ext4");
+  auto stock = ParseTargetSpec("ecryptfs:xfs:key-bytes=32:impl=generic");
+  EXPECT_EQ(stock.Identifier(), "ecryptfs AES-256 aes-generic xfs");
+}
+
 TEST(TargetSpec, RejectsWithOneLineNamingTheSpec) {
   auto message = [](const std::string& text) {
     try {
@@ -52,7 +61,13 @@ TEST(TargetSpec, RejectsWithOneLineNamingTheSpec) {
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(message("ecryptfs"), "--targets ecryptfs: unknown target kind 'ecryptfs' (expected plain, fscrypt or dm-crypt)");
+  EXPECT_EQ(message("encfs"), "--targets encfs: unknown target kind 'encfs' (expected plain, fscrypt, dm-crypt or ecryptfs)");
+  EXPECT_EQ(message("ecryptfs:key-bytes=20"), "--targets ecryptfs:key-bytes=20: key-bytes 20 (expected 16, 24 or 32)");
+  EXPECT_EQ(message("fscrypt:impl=xts-aes-aesni"),
+            "--targets fscrypt:impl=xts-aes-aesni: fscrypt cannot name a cipher driver (the kernel picks by priority): "
+            "impl= takes generic or aesni here");
+  EXPECT_EQ(message("fscrypt:adiantum:impl=generic"),
+            "--targets fscrypt:adiantum:impl=generic: impl= chooses an AES driver; Adiantum is not AES-XTS");
   EXPECT_EQ(message("plain:zfs"), "--targets plain:zfs: unknown option 'zfs'");
   EXPECT_EQ(message("plain:fs=zfs"), "--targets plain:fs=zfs: file system 'zfs' (expected ext4, xfs or btrfs)");
   EXPECT_EQ(message("plain:impl=generic"), "--targets plain:impl=generic: impl= needs an encrypting target (plain has no cipher)");

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# Runs a scenario script as root inside a VM booted with Debian 12's own kernel, so code that
+# drives the kernel (device-mapper, md, eCryptfs, the crypto API) runs against a real one even
+# where the host's kernel lacks those features.
+#
+#   bash contrib/vm.sh SCRIPT [ARG...]   boot, run SCRIPT with pts-native on PATH, power off;
+#                                        prints the script's output, exits with its status
+#   bash contrib/vm.sh --prepare         fetch and unpack the kernel, build the base initramfs
+#   bash contrib/vm.sh --check           exit 0 when a VM can run here, else 77 and why
+#
+# Inside: busybox, pts-native (the build's, stripped of debug info) with its bundled profiles and
+# results, cryptsetup, mkfs.{ext4,xfs,btrfs}, mdadm, the eCryptfs and keyutils tools, bonnie++
+# (fio is left out: its libraries, ceph's and ICU's, would triple the initramfs), the
+# kernel modules the targets need (loaded at boot), an empty ext4 scratch disk at /scratch
+# (PTS_NATIVE_TEST_DIR=/scratch/test), no network. SCRIPT is /scenario/run.sh, beside the *.sh
+# files of its directory;
+# files the script writes under /out appear in $VM_OUT on the host afterwards.
+#
+# Environment:
+#   VM_OUT          where /out lands (default ./vm-out; emptied first)
+#   PTSN_BUILD      the build directory whose pts-native goes in (default build)
+#   PTSN_VM_CACHE   the kernel and base initramfs (default ~/.cache/pts-native/vm)
+#   VM_TIMEOUT      seconds before the VM is stopped (default 300; exit 124)
+#   VM_MEM, VM_CPUS, VM_SCRATCH_SIZE   guest memory in MiB (2048), CPUs (2), scratch disk (3G)
+#
+# Exit status: the script's; 77 when no VM can run here (no qemu, kernel not to be had: the
+# reason is printed; CTest skips on it); 124 on timeout; 125 when the VM ended without the
+# script's status (a kernel panic, a failed boot).
+#
+# KVM is used where /dev/kvm opens, else TCG (emulation): timings inside then check correctness
+# only, never speed. Debian's kernel package is fetched with apt-get download, not installed.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${PTSN_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pts-native/vm}
+BUILD=${PTSN_BUILD:-$ROOT/build}
+OUT_DIR=${VM_OUT:-$PWD/vm-out}
+TIMEOUT=${VM_TIMEOUT:-300}
+MEM=${VM_MEM:-2048}
+CPUS=${VM_CPUS:-2}
+SCRATCH_SIZE=${VM_SCRATCH_SIZE:-3G}
+
+# Module directories copied whole, so the kernel's on-demand loads (a cipher mode, a hash, a
+# template that a cryptsetup or fscrypt set-up asks for) find what a normal system would have.
+MODULE_DIRS=(kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto)
+# Modules loaded at boot (with what they depend on): the targets' kinds and options.
+MODULES=(virtio_pci virtio_blk loop dm-mod dm-crypt ext4 xfs btrfs ecryptfs xts ecb cts adiantum
+  nhpoly1305 chacha_generic aesni-intel af_alg algif_skcipher algif_hash crypto_user
+  md-mod raid0 raid1 raid10 raid456 bfq)
+# Host programs copied in, with the shared libraries they load (the guest's userland is the
+# host's: both Debian 12).
+PROGRAMS=(cryptsetup mkfs.ext4 mke2fs mkfs.xfs mkfs.btrfs mdadm blkid kmod keyctl
+  ecryptfs-add-passphrase bonnie++)
+
+# Libraries programs load with dlopen, which ldd cannot see: NSS's crypto modules (libecryptfs
+# hashes the passphrase through NSS), from the package that ships them.
+DLOPEN_PACKAGES=(libnss3)
+
+die() { echo "vm.sh: $*" >&2; exit "${2:-1}"; }
+skip() { echo "vm.sh: cannot run a VM here: $*" >&2; exit 77; }
+
+check_host() {
+  command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not found (Debian package qemu-system-x86; bash contrib/setup.sh --deps)"
+  for p in cpio depmod busybox "${PROGRAMS[@]}"; do
+    command -v "$p" >/dev/null || [ -x "/usr/sbin/$p" ] || [ -x "/sbin/$p" ] ||
+      skip "$p not found (bash contrib/setup.sh --deps installs what the VM needs)"
+  done
+  [ -x /bin/busybox ] && file_is_static /bin/busybox || skip "/bin/busybox is not the static one (Debian package busybox-static)"
+}
+
+file_is_static() { ! ldd "$1" >/dev/null 2>&1; }
+
+# Debian's kernel, unpacked once into $CACHE/kernel/VERSION (vmlinuz, lib/modules, modules.dep).
+prepare_kernel() {
+  if [ -f "$CACHE/kernel/current" ] && [ -f "$CACHE/kernel/$(cat "$CACHE/kernel/current")/vmlinuz" ]; then
+    KVER=$(cat "$CACHE/kernel/current"); KDIR=$CACHE/kernel/$KVER; return
+  fi
+  local pkg
+  pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+  [ -n "$pkg" ] || skip "apt-cache knows no linux-image-amd64 (run apt-get update)"
+  KVER=${pkg#linux-image-}
+  KDIR=$CACHE/kernel/$KVER
+  local tmp; tmp=$(mktemp -d)
+  # apt's sandbox user cannot write to a root-owned mktemp directory; let it.
+  chmod 755 "$tmp"
+  echo "vm.sh: fetching Debian's kernel $pkg" >&2
+  (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || { rm -rf "$tmp"; skip "apt-get download $pkg failed"; }
+  rm -rf "$KDIR.part"
+  mkdir -p "$KDIR.part"
+  dpkg-deb -x "$tmp"/*.deb "$KDIR.part/pkg"
+  rm -rf "$tmp"
+  cp "$KDIR.part/pkg/boot/vmlinuz-$KVER" "$KDIR.part/vmlinuz"
+  depmod -b "$KDIR.part/pkg" "$KVER"
+  rm -rf "$KDIR"; mv "$KDIR.part" "$KDIR"
+  echo "$KVER" > "$CACHE/kernel/current"
+}
+
+# Copies program $1 (found on PATH or in the sbin directories) to $2/usr/sbin and its libraries.
+copy_program() {
+  local name=$1 stage=$2 path
+  path=$(command -v "$name" || true)
+  [ -n "$path" ] || for d in /usr/sbin /sbin; do [ -x "$d/$name" ] && path=$d/$name; done
+  cp -L "$path" "$stage/usr/sbin/$name"
+  copy_libraries "$path" "$stage"
+}
+
+copy_libraries() {  # BINARY STAGE: the libraries ldd names, at their paths
+  local lib
+  for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' || true); do
+    [ -e "$2$lib" ] && continue
+    mkdir -p "$2$(dirname "$lib")"
+    cp -L "$lib" "$2$lib"
+  done
+}
+
+# The part of the initramfs that changes only with the kernel, the tool list or this script:
+# busybox, the programs, the modules and /init. Cached as base-KEY.cpio.
+prepare_base() {
+  local key; key=$( (echo "$KVER ${MODULES[*]} ${MODULE_DIRS[*]} ${PROGRAMS[*]} ${DLOPEN_PACKAGES[*]}"; cat "$0") | sha256sum | cut -c1-16)
+  BASE=$CACHE/base-$KVER-$key.cpio
+  [ -f "$BASE" ] && return
+  local stage; stage=$(mktemp -d)
+  mkdir -p "$stage"/{bin,sbin,usr/sbin,usr/bin,usr/local/bin,etc,proc,sys,dev,tmp,run,out,scratch,root,scenario,lib/modules}
+  cp /bin/busybox "$stage/bin/busybox"
+  for p in "${PROGRAMS[@]}"; do copy_program "$p" "$stage"; done
+  local f
+  for f in $(dpkg -L "${DLOPEN_PACKAGES[@]}" | grep -E '\.(so|chk)$'); do
+    mkdir -p "$stage$(dirname "$f")"
+    cp -L "$f" "$stage$f"
+    copy_libraries "$f" "$stage"
+  done
+  ln -sf /usr/sbin/kmod "$stage/sbin/modprobe"
+  ln -sf /usr/sbin/kmod "$stage/sbin/insmod"
+  ln -sf /usr/sbin/kmod "$stage/sbin/lsmod"
+  ln -sf /usr/sbin/kmod "$stage/sbin/rmmod"
+  cp /etc/mke2fs.conf "$stage/etc/" 2>/dev/null || true
+  echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+  echo "root:x:0:" > "$stage/etc/group"
+  # As on an installed system (ecryptfs-utils finds sysfs through it).
+  ln -s /proc/self/mounts "$stage/etc/mtab"
+  # The modules and everything they need, with a modules.dep of their own, so the kernel's
+  # on-demand loads (crypto templates, file systems) find them through modprobe.
+  local mdir=lib/modules/$KVER
+  mkdir -p "$stage/$mdir"
+  cp "$KDIR/pkg/$mdir"/modules.{builtin,builtin.modinfo,order} "$stage/$mdir/"
+  local m d
+  for d in "${MODULE_DIRS[@]}"; do
+    mkdir -p "$stage/$mdir/$d"
+    cp -r "$KDIR/pkg/$mdir/$d/." "$stage/$mdir/$d/"
+  done
+  rm -f "$stage/$mdir/kernel/crypto/tcrypt.ko"  # it runs the self-tests when loaded
+  for m in "${MODULES[@]}"; do
+    for f in $(modprobe -d "$KDIR/pkg" -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" {print $2}'); do
+      f=${f#"$KDIR/pkg/"}
+      mkdir -p "$stage/$(dirname "$f")"
+      cp "$KDIR/pkg/$f" "$stage/$f"
+    done
+  done
+  depmod -b "$stage" "$KVER"
+  printf '%s\n' "${MODULES[@]}" > "$stage/etc/ptsn-vm-modules"
+  write_init > "$stage/init"
+  chmod 755 "$stage/init"
+  (cd "$stage" && find . | cpio -o -H newc --quiet) > "$BASE.part"
+  rm -rf "$stage"
+  rm -f "$CACHE"/base-*.cpio
+  mv "$BASE.part" "$BASE"
+}
+
+write_init() {
+  cat <<'EOF'
+#!/bin/busybox sh
+# pts-native's VM: mount the kernel's file systems, load the modules, run /scenario/run.sh,
+# write /out to the second disk as a tar, print the status, power off.
+/bin/busybox --install -s /bin
+export PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+echo /sbin/modprobe > /proc/sys/kernel/modprobe
+for m in $(cat /etc/ptsn-vm-modules); do modprobe "$m" 2>/dev/null || echo "vm: modprobe $m failed"; done
+# Keys (fscrypt, eCryptfs) need a session keyring; the kernel gives init none.
+mdev_wait=0
+while [ ! -b /dev/vda ] && [ $mdev_wait -lt 50 ]; do sleep 0.1; mdev_wait=$((mdev_wait + 1)); done
+mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/vda && mount /dev/vda /scratch ||
+  echo "vm: no scratch disk"
+mkdir -p /scratch/test
+export PTS_NATIVE_HOME=/root/.pts-native PTS_NATIVE_TEST_DIR=/scratch/test
+set -- $(cat /scenario/.args 2>/dev/null)
+cd /scenario
+keyctl session - sh ./run.sh "$@" </dev/null
+rc=$?
+cd /
+tar -cf /dev/vdb -C /out . 2>/dev/null || echo "vm: could not write /out"
+sync
+echo "PTSN-VM-EXIT $rc"
+poweroff -f
+EOF
+}
+
+# The part made for each run: pts-native and its data, the scenario.
+make_run_cpio() {  # SCRIPT ARGS... -> $RUN_CPIO
+  local script=$1; shift
+  local stage; stage=$(mktemp -d)
+  mkdir -p "$stage/usr/local/bin" "$stage/usr/local/share/pts-native" "$stage/scenario"
+  [ -x "$BUILD/pts-native" ] || die "no $BUILD/pts-native: build it first (cmake --build build --target pts-native)"
+  strip --strip-debug -o "$stage/usr/local/bin/pts-native" "$BUILD/pts-native"
+  copy_libraries "$BUILD/pts-native" "$stage"
+  cp -r "$ROOT/profiles" "$stage/usr/local/share/pts-native/profiles"
+  cp -r "$ROOT/bundled-results" "$stage/usr/local/share/pts-native/bundled-results"
+  # The scenario's sibling shell files (a shared lib.sh) come along.
+  find "$(dirname "$script")" -maxdepth 1 -type f -name '*.sh' -exec cp {} "$stage/scenario/" \;
+  cp "$script" "$stage/scenario/run.sh"
+  printf '%s ' "$@" > "$stage/scenario/.args"
+  RUN_CPIO=$WORK/run.cpio
+  (cd "$stage" && find . | cpio -o -H newc --quiet) > "$RUN_CPIO"
+  rm -rf "$stage"
+}
+
+accel() {
+  if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then echo kvm; else echo tcg; fi
+}
+
+case "${1:-}" in
+  --check) check_host; exit 0 ;;
+  --prepare) check_host; mkdir -p "$CACHE"; prepare_kernel; prepare_base; echo "vm.sh: ready ($KVER, $(basename "$BASE"))"; exit 0 ;;
+  ""|-h|--help) sed -n '2,30p' "$0"; exit 2 ;;
+esac
+SCRIPT=$1; shift
+[ -f "$SCRIPT" ] || die "$SCRIPT: no such script"
+check_host
+mkdir -p "$CACHE"
+prepare_kernel
+prepare_base
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+make_run_cpio "$SCRIPT" "$@"
+cat "$BASE" "$RUN_CPIO" > "$WORK/initrd.cpio"
+truncate -s "$SCRATCH_SIZE" "$WORK/scratch.img"
+truncate -s 512M "$WORK/out.img"
+
+ACCEL=$(accel)
+start=$(date +%s)
+set +e
+timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -m "$MEM" -smp "$CPUS" -cpu max \
+  -display none -monitor none -serial stdio -no-reboot -nic none \
+  -kernel "$KDIR/vmlinuz" -initrd "$WORK/initrd.cpio" \
+  -append "console=ttyS0 panic=-1 quiet loglevel=3 ptsn_accel=$ACCEL" \
+  -drive "file=$WORK/scratch.img,format=raw,if=virtio" -drive "file=$WORK/out.img,format=raw,if=virtio" \
+  </dev/null 2>"$WORK/qemu.err" | tr -d '\r' | tee "$WORK/console.log" | grep -v '^PTSN-VM-EXIT '
+qemu_rc=${PIPESTATUS[0]}
+set -e
+elapsed=$(( $(date +%s) - start ))
+rm -rf "$OUT_DIR"; mkdir -p "$OUT_DIR"
+tar -xf "$WORK/out.img" -C "$OUT_DIR" 2>/dev/null || true
+rc=$(awk '/^PTSN-VM-EXIT / {print $2}' "$WORK/console.log" | tail -n1)
+if [ "$qemu_rc" = 124 ] && [ -z "$rc" ]; then
+  echo "vm.sh: stopped after ${TIMEOUT} s (VM_TIMEOUT), the script had not finished" >&2; exit 124
+fi
+if [ -z "$rc" ]; then
+  echo "vm.sh: the VM ended without the script's status after ${elapsed} s (qemu exit $qemu_rc)" >&2
+  cat "$WORK/qemu.err" >&2
+  exit 125
+fi
+echo "vm.sh: $(basename "$SCRIPT") exited $rc in ${elapsed} s ($ACCEL, kernel $KVER)" >&2
+exit "$rc"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Every target kind and option, created, described and removed on Debian's kernel
+# (pts-native targets --check): plain ext4/xfs/btrfs; fscrypt AES-256-XTS and Adiantum, the
+# generic AES and AES-NI; dm-crypt LUKS2 and plain with impl=generic, impl=aesni, impl=DRIVER
+# and cipher=; eCryptfs with the generic AES and AES-NI. The System Notes must name the driver
+# asked for.
+. ./lib.sh
+step "what this kernel offers"
+run_ok kinds pts-native targets
+expect_in /out/kinds.log "dm-crypt: available"
+expect_in /out/kinds.log "ecryptfs: available"
+
+step "plain ext4 and btrfs, fscrypt, eCryptfs"
+run_ok small pts-native targets --check \
+  'plain,plain:btrfs,fscrypt,fscrypt:adiantum,FS-stock=fscrypt:impl=generic,FS-aesni=fscrypt:impl=aesni,ecryptfs,EC-stock=ecryptfs:impl=generic,EC-aesni=ecryptfs:impl=aesni:key-bytes=32' \
+  --target-size 128m
+expect_in /out/small.log "Cipher Driver: adiantum(xchacha12,aes)"
+# The stock targets: the generic AES chosen, the AES-NI drivers lowered and named
+expect_in /out/small.log "FS-stock: set up"
+expect_in /out/small.log "xts(aes): xts(ecb(aes-generic))"
+expect_in /out/small.log "Implementation: the generic AES: fscrypt cannot name a driver"
+expect_in /out/small.log "cbc(aes): cbc(aes-generic)"
+expect_in /out/small.log "xts(aes): xts-aes-aesni"
+expect_in /out/small.log "cbc(aes): cbc-aes-aesni"
+expect_in /out/small.log "Encryption: eCryptfs over ext4, cipher AES-256"
+expect_clean "after --check"
+
+step "plain xfs (mkfs.xfs wants 300 MB at least)"
+run_ok xfs pts-native targets --check plain:xfs --target-size 320m
+expect_in /out/xfs.log "File System: xfs"
+
+step "dm-crypt: LUKS2 and plain, each implementation"
+run_ok dm pts-native targets --check \
+  'dm-crypt,dm-crypt:plain,Stock=dm-crypt:impl=generic,AES-NI=dm-crypt:impl=aesni,Driver=dm-crypt:plain:impl=xts-aes-aesni,Capi=dm-crypt:plain:cipher=capi:xts(aes)-plain64,CBC=dm-crypt:plain:key-size=256:cipher=aes-cbc-essiv:sha256' \
+  --target-size 64m
+expect_in /out/dm.log "cipher capi:xts(ecb(aes-generic))-plain64"
+expect_in /out/dm.log "xts(aes): xts(ecb(aes-generic))"
+expect_in /out/dm.log "cipher capi:xts-aes-aesni-plain64"
+expect_in /out/dm.log "Encryption: dm-crypt plain, cipher aes-cbc-essiv:sha256, 256-bit key"
+expect_clean "after dm-crypt --check"
+
+step "an implementation the kernel lacks is refused, naming what it has"
+if pts-native targets --check dm-crypt:impl=aes-ce --target-size 64m > /out/refused.log 2>&1; then
+  fail "impl=aes-ce was accepted"
+fi
+expect_in /out/refused.log "no AES driver aes-ce in /proc/crypto (aes cipher drivers here: "
+finish
