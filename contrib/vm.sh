@@ -22,6 +22,9 @@
 #   PTSN_VM_CACHE   the kernel and base initramfs (default ~/.cache/pts-native/vm)
 #   VM_TIMEOUT      seconds before the VM is stopped (default 300; exit 124)
 #   VM_MEM, VM_CPUS, VM_SCRATCH_SIZE   guest memory in MiB (2048), CPUs (2), scratch disk (3G)
+#   VM_SCRATCH      disk (default: ext4 on a virtio disk, direct I/O works) or tmpfs (in guest
+#                   memory: far fewer emulated I/O round trips, for scenarios that fsync a lot)
+# A scenario may set these for itself with lines "# vm-env: NAME=VALUE" (the environment wins).
 #
 # Exit status: the script's; 77 when no VM can run here (no qemu, kernel not to be had: the
 # reason is printed; CTest skips on it); 124 on timeout; 125 when the VM ended without the
@@ -185,8 +188,12 @@ for m in $(cat /etc/ptsn-vm-modules); do modprobe "$m" 2>/dev/null || echo "vm: 
 # Keys (fscrypt, eCryptfs) need a session keyring; the kernel gives init none.
 mdev_wait=0
 while [ ! -b /dev/vda ] && [ $mdev_wait -lt 50 ]; do sleep 0.1; mdev_wait=$((mdev_wait + 1)); done
-mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/vda && mount /dev/vda /scratch ||
-  echo "vm: no scratch disk"
+if grep -q ptsn_scratch=tmpfs /proc/cmdline; then
+  mount -t tmpfs -o size=80% tmpfs /scratch
+else
+  mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/vda && mount /dev/vda /scratch ||
+    echo "vm: no scratch disk"
+fi
 mkdir -p /scratch/test
 export PTS_NATIVE_HOME=/root/.pts-native PTS_NATIVE_TEST_DIR=/scratch/test
 set -- $(cat /scenario/.args 2>/dev/null)
@@ -231,6 +238,13 @@ case "${1:-}" in
 esac
 SCRIPT=$1; shift
 [ -f "$SCRIPT" ] || die "$SCRIPT: no such script"
+while read -r assignment; do
+  name=${assignment%%=*}
+  [ -z "${!name:-}" ] && declare "$assignment"
+done < <(sed -n 's/^# vm-env: \([A-Z_]*=[^ ]*\)$/\1/p' "$SCRIPT")
+TIMEOUT=${VM_TIMEOUT:-300}
+MEM=${VM_MEM:-2048}
+SCRATCH=${VM_SCRATCH:-disk}
 check_host
 mkdir -p "$CACHE"
 prepare_kernel
@@ -248,8 +262,9 @@ set +e
 timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" -m "$MEM" -smp "$CPUS" -cpu max \
   -display none -monitor none -serial stdio -no-reboot -nic none \
   -kernel "$KDIR/vmlinuz" -initrd "$WORK/initrd.cpio" \
-  -append "console=ttyS0 panic=-1 quiet loglevel=3 ptsn_accel=$ACCEL" \
-  -drive "file=$WORK/scratch.img,format=raw,if=virtio" -drive "file=$WORK/out.img,format=raw,if=virtio" \
+  -append "console=ttyS0 panic=-1 quiet loglevel=3 ptsn_accel=$ACCEL ptsn_scratch=$SCRATCH" \
+  -drive "file=$WORK/scratch.img,format=raw,if=virtio,cache=unsafe" \
+  -drive "file=$WORK/out.img,format=raw,if=virtio,cache=unsafe" \
   </dev/null 2>"$WORK/qemu.err" | tr -d '\r' | tee "$WORK/console.log" | grep -v '^PTSN-VM-EXIT '
 qemu_rc=${PIPESTATUS[0]}
 set -e

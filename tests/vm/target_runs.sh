@@ -9,7 +9,7 @@ export PRESET_OPTIONS_VALUES='disk-seq-write.file-size=16m'
 
 step "batch-run across plain and every kind"
 run_ok batch pts-native batch-run native/disk-seq-write \
-  --targets 'plain,fscrypt,dm-crypt,Stock=dm-crypt:impl=generic,ecryptfs,EC-stock=ecryptfs:impl=generic' --target-size 96m
+  --targets 'plain,fscrypt,dm-crypt,Stock=dm-crypt:impl=generic,ecryptfs,EC-stock=ecryptfs:impl=generic' --target-size 160m
 expect_clean "after batch-run"
 run_ok json pts-native result-file-to-json kinds
 for system in "plain ext4" "fscrypt AES-256-XTS ext4" "dm-crypt LUKS2 AES-256-XTS ext4" Stock "ecryptfs AES-128 ext4" EC-stock; do
@@ -21,7 +21,7 @@ expect_in /out/kinds.xml "QEMU"
 
 step "kill -9 while the targets are up, then the next command cleans up"
 PTS_NATIVE_HOME=/root/killed FORCE_TIMES_TO_RUN=30 TEST_RESULTS_NAME=killed \
-  pts-native batch-run native/disk-seq-write --targets 'dm-crypt,Stock=ecryptfs:impl=generic' --target-size 96m \
+  pts-native batch-run native/disk-seq-write --targets 'dm-crypt,Stock=ecryptfs:impl=generic' --target-size 160m \
   --json-events > /out/killed.log 2>&1 &
 pid=$!
 i=0
