@@ -17,6 +17,11 @@
 #             answers, peak RSS, RSS 5 s after each wave closed); then the same to
 #             POST /api/v1/results with a valid token (bounded by --max-body-memory, 256 MiB);
 #             the review measured 1.56 GB peak, 1.50 GB held after, 664 MB after a second wave;
+#             measured here (2 cores shared, load ~8; abuse_client.py bodies PORT GET /healthz 100 15 3):
+#             main f906176: peak 1,518 MB, 18 MB 5 s after wave 1, 1,370 MB held after wave 2;
+#             this branch: 413 at once (54 MiB sent in all), peak 16 MB, 16 MB after both waves;
+#             POST /api/v1/results with a token, 100 x 15 MiB: peak 280 MB (the 256 MiB budget,
+#             the rest 503/429), 19 MB 5 s after;
 #   renders   issue 31's costly pages, on RENDER_RESULTS (2,000) results x RENDER_SYSTEMS (20):
 #             20 concurrent cold views of its page, 20 different ?page=N, 20 x its JSON, 20 views
 #             of a 12-ID comparison with different page= (a fresh server each): wall, p99, the
