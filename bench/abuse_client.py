@@ -10,6 +10,13 @@
       connections (medians of 20 and 10; 'none' when no answer came within 10 s).
   abuse_client.py pages PORT PATH VIEWS
       VIEWS concurrent GETs of PATH: wall seconds, bytes of one page, failures.
+  abuse_client.py bodies PORT METHOD PATH CONNECTIONS MIB HOLD_S [TOKEN]
+      CONNECTIONS connections each send METHOD PATH with a chunked body of up to MIB MiB that
+      never ends (stopping at an answer), hold it HOLD_S seconds, then close: how many were
+      answered before their body was sent, with which statuses, MiB sent in all.
+  abuse_client.py views PORT PATH [PATH...]
+      one GET of each PATH, all at once, while /healthz is timed every 50 ms on fresh
+      connections: wall seconds, p99 of the views, slowest /healthz, failures.
 """
 import http.client
 import os
@@ -174,6 +181,91 @@ def pages(port, path, views):
     print("views=%d wall_s=%.2f page_mb=%.1f failed=%d" % (views, took, size / 1e6, failed))
 
 
+def bodies(port, method, path, connections, mib, hold, token=""):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    head = "%s %s HTTP/1.1\r\nHost: b\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n" % (method, path)
+    if token:
+        head += "Authorization: Bearer %s\r\n" % token
+    head = (head + "\r\n").encode()
+    chunk = b"10000\r\n" + b"a" * 65536 + b"\r\n"
+    statuses, sent = {}, [0]
+    lock = threading.Lock()
+    socks = []
+
+    def one(i):  # 127.0.0.x: 100 connections per source address, under the per-address cap
+        import select
+        s = socket.socket()
+        s.bind(("127.0.0.%d" % (2 + i // 100), 0))
+        s.settimeout(60)
+        try:
+            s.connect(("127.0.0.1", port))
+            s.sendall(head)
+            status = "none"
+            for _ in range(mib * 16):
+                r, _, _ = select.select([s], [], [], 0)
+                if r:
+                    break
+                s.sendall(chunk)
+                with lock:
+                    sent[0] += 65536
+            r, _, _ = select.select([s], [], [], 0.2)
+            if r:
+                answer = s.recv(4096)
+                status = answer.split(b" ")[1].decode() if answer.startswith(b"HTTP/") else "closed"
+        except OSError:
+            status = "error"
+        with lock:
+            statuses[status] = statuses.get(status, 0) + 1
+            socks.append(s)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(connections)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    time.sleep(hold)
+    for s in socks:
+        s.close()
+    answered = ",".join("%s:%d" % kv for kv in sorted(statuses.items()))
+    print("connections=%d statuses=%s sent_mib=%.0f" % (connections, answered, sent[0] / 1048576))
+
+
+def views(port, paths):
+    stop = threading.Event()
+    health = []
+
+    def probe():
+        while not stop.is_set():
+            took, status, _ = timed_get(port, "/healthz")
+            health.append(took if status in (200, 503) else None)
+            stop.wait(0.05)
+
+    results = [None] * len(paths)
+
+    def one(i):
+        results[i] = timed_get(port, paths[i], timeout=300)
+
+    prober = threading.Thread(target=probe)
+    prober.start()
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(paths))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    took = time.monotonic() - t0
+    stop.set()
+    prober.join()
+    ok = sorted(r[0] for r in results if r[0] is not None and r[1] == 200)
+    failed = len(paths) - len(ok)
+    p99 = ok[min(len(ok) - 1, int(len(ok) * 0.99))] * 1000 if ok else float("nan")
+    worst = max((h for h in health if h is not None), default=float("nan")) * 1000
+    lost = sum(1 for h in health if h is None)
+    print("views=%d wall_s=%.2f p99_ms=%.0f healthz_max_ms=%.0f healthz_failed=%d failed=%d" %
+          (len(paths), took, p99, worst, lost, failed))
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "chunked":
@@ -182,5 +274,10 @@ if __name__ == "__main__":
         slowloris(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]))
     elif mode == "pages":
         pages(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+    elif mode == "bodies":
+        bodies(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7]),
+               sys.argv[8] if len(sys.argv) > 8 else "")
+    elif mode == "views":
+        views(int(sys.argv[2]), sys.argv[3:])
     else:
         sys.exit(__doc__)

@@ -12,6 +12,22 @@
 #             sends them) and 10 readers of one stored result at once, MIXED_UPLOADS (3000)
 #             uploads; uploads/s, p99, fetches/s, p99 (median of MIXED_RUNS (3), client on the
 #             same cores);
+#   bodies    issue 31's no-token memory exhaustion: BODY_CONNECTIONS (100) connections each
+#             holding an unfinished BODY_MIB (15) MiB chunked body to GET /healthz, twice (the
+#             answers, peak RSS, RSS 5 s after each wave closed); then the same to
+#             POST /api/v1/results with a valid token (bounded by --max-body-memory, 256 MiB);
+#             the review measured 1.56 GB peak, 1.50 GB held after, 664 MB after a second wave;
+#             measured here (2 cores shared, load ~8; abuse_client.py bodies PORT GET /healthz 100 15 3):
+#             main f906176: peak 1,518 MB, 18 MB 5 s after wave 1, 1,370 MB held after wave 2;
+#             this branch: 413 at once (54 MiB sent in all), peak 16 MB, 16 MB after both waves;
+#             POST /api/v1/results with a token, 100 x 15 MiB: peak 280 MB (the 256 MiB budget,
+#             the rest 503/429), 19 MB 5 s after;
+#   renders   issue 31's costly pages, on RENDER_RESULTS (2,000) results x RENDER_SYSTEMS (20):
+#             20 concurrent cold views of its page, 20 different ?page=N, 20 x its JSON, 20 views
+#             of a 12-ID comparison with different page= (a fresh server each): wall, p99, the
+#             slowest /healthz meanwhile, peak RSS; the review measured 426-471 MB, 4.0 s and
+#             449 MB, 4.0 s and 762 MB, 23-27 s and 2.41 GB with /healthz up to 1.8 s
+#             (RUN=bodies,renders runs only those; by default everything);
 #   search    SEARCH_ROWS (100,000) results: a search through the index against the LIKE scan
 #             (bench_search, in-process); on PostgreSQL too when SEARCH_PG is a conninfo
 #             (its tables are dropped first: give it a throwaway database).
@@ -22,6 +38,10 @@ BUILD="${1:-build}"
 AFTER="$BUILD/pts-native-server" BEFORE="${BEFORE:-}"
 CONNECTIONS="${CONNECTIONS:-10000}" CHUNKED_MIB="${CHUNKED_MIB:-1024}" VIEWS="${VIEWS:-16}"
 SEARCH_ROWS="${SEARCH_ROWS:-100000}" MIXED_UPLOADS="${MIXED_UPLOADS:-3000}" MIXED_RUNS="${MIXED_RUNS:-3}"
+BODY_CONNECTIONS="${BODY_CONNECTIONS:-100}" BODY_MIB="${BODY_MIB:-15}"
+RENDER_RESULTS="${RENDER_RESULTS:-2000}" RENDER_SYSTEMS="${RENDER_SYSTEMS:-20}"
+RUN="${RUN:-chunked,slowloris,mixed,pages,bodies,renders,search}"
+runs() { case ",$RUN," in *",$1,"*) return 0 ;; esac; return 1; }
 LOAD="$BUILD/bench_load_client"
 [ -x "$AFTER" ] && [ -x "$BUILD/bench/gen_results" ] || { echo "build pts-native-server and gen_results first" >&2; exit 1; }
 WORK="$(mktemp -d /tmp/ptsn-bench-abuse.XXXXXX)"
@@ -32,11 +52,13 @@ ulimit -n "$(ulimit -Hn)"
 CLIENT="python3 bench/abuse_client.py"
 TICK="$(getconf CLK_TCK)"
 
-# start BINARY NAME [ARGS...]: a fresh server; sets PORT, PID, TOKEN.
+# start BINARY NAME [ARGS...]: a fresh server; sets PORT, PID, TOKEN. KEEP=1: on NAME's data as it is.
 start() {
   local bin="$1" dir="$WORK/$2"; shift 2
-  rm -rf "$dir"; mkdir -p "$dir"
-  TOKEN="$("$bin" token create bench --data "$dir" | tail -1)"
+  if [ -z "${KEEP:-}" ]; then
+    rm -rf "$dir"; mkdir -p "$dir"
+    TOKEN="$("$bin" token create bench --data "$dir" | tail -1)"
+  fi
   "$bin" --data "$dir" --listen 127.0.0.1:0 --write-rate 0 "$@" >"$dir/out" 2>&1 &
   PID=$!
   for _ in $(seq 100); do grep -q listening "$dir/out" && break; sleep 0.1; done
@@ -61,6 +83,11 @@ upload_id() {  # FILE → the new ID
 }
 
 "$BUILD/bench/gen_results" --out "$WORK/small" --files 1 --results 30 --systems 2 >/dev/null
+if runs renders; then
+  "$BUILD/bench/gen_results" --out "$WORK/huge" --files 1 --results "$RENDER_RESULTS" --systems "$RENDER_SYSTEMS" >/dev/null
+  form_body "$WORK/huge/file-001.xml" >"$WORK/huge.form"
+  echo "renders: $RENDER_RESULTS results x $RENDER_SYSTEMS systems, $(($(stat -c %s "$WORK/huge/file-001.xml") / 1024)) KiB of XML"
+fi
 "$BUILD/bench/gen_results" --out "$WORK/large" --files 1 --results "${PAGE_RESULTS:-1100}" --systems 4 >/dev/null
 form_body "$WORK/small/file-001.xml" >"$WORK/small.form"
 form_body "$WORK/large/file-001.xml" >"$WORK/large.form"
@@ -71,18 +98,23 @@ for side in before after; do
   bin="$AFTER"; [ "$side" = before ] && bin="$BEFORE"
   if [ -z "$bin" ]; then echo "$side: not run (set BEFORE=path/to/an/earlier/pts-native-server)"; continue; fi
   echo "== $side: $bin"
+  if runs chunked; then
   start "$bin" chunked
   base="$(kb x VmRSS)"
   out="$($CLIENT chunked "$PORT" "$TOKEN" "$CHUNKED_MIB")"
   echo "chunked $CHUNKED_MIB MiB:  $out  rss_before_mb=$((base / 1024)) peak_rss_mb=$(($(kb x VmHWM) / 1024))"
   stop
+  fi
 
+  if runs slowloris; then
   start "$bin" slowloris
   quiet_h="$($CLIENT slowloris "$PORT" "$TOKEN" "$WORK/small.form" 0 | sed -n 's/.*healthz_ms=\([^ ]*\).*upload_ms=\([^ ]*\).*/healthz_ms=\1 upload_ms=\2/p')"
   echo "no slow connections:    $quiet_h"
   echo "slowloris:              $($CLIENT slowloris "$PORT" "$TOKEN" "$WORK/small.form" "$CONNECTIONS")  server_alive=$(kill -0 "$PID" 2>/dev/null && echo yes || echo no)"
   stop
+  fi
 
+  if runs mixed; then
   start "$bin" mixed
   "$LOAD" upload 127.0.0.1 "$PORT" "$TOKEN" 1 1 100 >/dev/null
   one="$(curl -s "http://127.0.0.1:$PORT/api/v1/results?limit=1" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')"
@@ -99,7 +131,45 @@ for side in before after; do
   med() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
   echo "mixed (50 uploaders + 10 readers): uploads/s $(med "${ups[@]}")  upload p99 $(med "${upp[@]}") ms  fetches/s $(med "${fes[@]}")  fetch p99 $(med "${fep[@]}") ms  (median of $MIXED_RUNS)"
   stop
+  fi
 
+  if runs bodies; then
+  for target in "GET /healthz" "POST /api/v1/results"; do
+    start "$bin" bodies
+    token=""; [ "${target%% *}" = POST ] && token="$TOKEN"
+    base="$(kb x VmRSS)"
+    for wave in 1 2; do
+      out="$($CLIENT bodies "$PORT" $target "$BODY_CONNECTIONS" "$BODY_MIB" 3 $token)"
+      peak="$(($(kb x VmHWM) / 1024))"
+      sleep 5
+      echo "bodies $target, wave $wave: $out  rss_before_mb=$((base / 1024)) peak_rss_mb=$peak rss_5s_after_mb=$(($(kb x VmRSS) / 1024))"
+    done
+    stop
+  done
+  fi
+
+  if runs renders; then
+  start "$bin" renders --dedupe-seconds 0
+  huge="$(upload_id "$WORK/huge.form")"
+  ids="$huge"
+  for _ in $(seq 11); do ids="$ids,$(upload_id "$WORK/huge.form")"; done
+  stop
+  if [ -z "$huge" ] || [ "$(echo "$ids" | tr -cd , | wc -c)" != 11 ]; then echo "renders: the uploads were refused"; else
+    same=() pages=() jsons=() compare=()
+    for n in $(seq 20); do
+      same+=("/result/$huge"); pages+=("/result/$huge?page=$n"); jsons+=("/api/v1/results/$huge"); compare+=("/result/$ids?page=$n")
+    done
+    for case in same pages jsons compare; do
+      KEEP=1 start "$bin" renders --dedupe-seconds 0
+      declare -n paths="$case"
+      out="$($CLIENT views "$PORT" "${paths[@]}")"
+      echo "renders $case (20 at once): $out  peak_rss_mb=$(($(kb x VmHWM) / 1024))"
+      stop
+    done
+  fi
+  fi
+
+  if runs pages; then
   start "$bin" pages
   id="$(upload_id "$WORK/large.form")"
   if [ -z "$id" ]; then echo "pages: the large upload was refused"; stop; continue; fi
@@ -111,9 +181,10 @@ for side in before after; do
     echo "pages ($round $VIEWS views): $out  server_cpu_s=$(awk -v a="$c0" -v b="$c1" 'BEGIN {printf "%.2f", b - a}')  peak_rss_mb=$(($(kb x VmHWM) / 1024))  rss_after_mb=$(($(kb x VmRSS) / 1024))"
   done
   stop
+  fi
 done
 
-if [ -x "$BUILD/bench_search" ]; then
+if runs search && [ -x "$BUILD/bench_search" ]; then
   echo "== search ($SEARCH_ROWS results, SQLite)"
   "$BUILD/bench_search" "$WORK/search.db" "$SEARCH_ROWS"
   if [ -n "${SEARCH_PG:-}" ]; then

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <strings.h>
 #include <thread>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "runner/openbenchmarking/wire.h"
@@ -34,6 +36,15 @@ void SendJson(Response& res, int status, const json& body) {
 
 // OpenBenchmarking wraps every answer in {"openbenchmarking": {...}}.
 json Ob(const std::string& key, json inner) { return json{{"openbenchmarking", json{{key, std::move(inner)}}}}; }
+
+// A refused upload on the protocol's route. OpenBenchmarking.org answers these with HTTP 200 and
+// the reason in the JSON, and PTS 10.8.6 reads only a 200 answer's body (pts_openbenchmarking_upload
+// then prints the "error"; any other status shows as "Unhandled Exception"): so do we. "status"
+// is the HTTP status the refusal stands for (401, 413, 429, 503...), for our own client's
+// decision to retry.
+void ObUploadRefusal(int status, const std::string& message, Response& res) {
+  SendJson(res, 200, Ob("upload", {{"error", message}, {"status", status}}));
+}
 
 // The token of "Authorization: Bearer <token>" (the scheme in any case, RFC 9110 11.1); "".
 std::string BearerToken(const Request& req) {
@@ -228,10 +239,15 @@ struct Routes {
     return *user;
   }
 
-  // One more write for this token and this address, or 429.
+  // One more write for this token and this address, or 429. Writes without a token (anonymous
+  // uploads) are limited as a token's are, but per client address (a trusted proxy's X-Real-IP):
+  // one shared bucket let one client refuse everyone's.
   void LimitWrites(const Request& req) {
-    if (!app.write_limiter_.Allow("token:" + BearerToken(req)))
-      throw HttpError{429, "too many uploads or deletes with this token; retry later"};
+    const std::string token = BearerToken(req);
+    if (token.empty() ? !app.write_limiter_.Allow("anonymous:" + req.remote_addr)
+                      : !app.write_limiter_.Allow("token:" + token))
+      throw HttpError{429, token.empty() ? "too many anonymous uploads from " + req.remote_addr + "; retry later"
+                                         : "too many uploads or deletes with this token; retry later"};
     if (!app.address_limiter_.Allow(req.remote_addr))
       throw HttpError{429, "too many uploads or deletes from " + req.remote_addr + "; retry later"};
   }
@@ -242,16 +258,24 @@ struct Routes {
       throw HttpError{400, "send the token as 'Authorization: Bearer <token>', not in the URL"};
   }
 
-  // Runs `fn`; HttpError and storage failures become a status and a message in `shape`.
+  // Runs `fn`; HttpError and storage failures become a status and a message: the JSON
+  // `shape(message)` with that status, or what `shape(status, message, res)` answers. Returns
+  // false when `fn` was refused so.
   template <typename Fn, typename Shape>
-  void Guard(Response& res, const Fn& fn, const Shape& shape) {
+  bool Guard(Response& res, const Fn& fn, const Shape& shape) {
+    auto refuse = [&](int status, const std::string& message) {
+      if constexpr (std::is_invocable_v<Shape, int, const std::string&, Response&>) shape(status, message, res);
+      else SendJson(res, status, shape(message));
+    };
     try {
       fn();
+      return true;
     } catch (const HttpError& e) {
-      SendJson(res, e.status, shape(e.message));
+      refuse(e.status, e.message);
     } catch (const StorageError& e) {
-      SendJson(res, 503, shape("storage unavailable: " + std::string(e.what())));
+      refuse(503, "storage unavailable: " + std::string(e.what()));
     }
+    return false;
   }
 
   // Before the body: the token (when one is sent, or `token_required`) and for writes the rate
@@ -259,7 +283,7 @@ struct Routes {
   template <typename Shape>
   http::Admission Admit(const Request& req, bool token_required, bool write, const Shape& shape) {
     http::Admission a;
-    Guard(a.refusal, [&] {
+    a.refused = !Guard(a.refusal, [&] {
       RefuseTokenInQuery(req);
       auto user = UserOf(req);
       if (!user && token_required) throw HttpError{401, Unauthenticated()};
@@ -268,7 +292,6 @@ struct Routes {
       a.max_body = user || (!token_required && app.options_.anonymous_uploads) ? app.options_.max_body_bytes
                                                                                : app.options_.anonymous_body_bytes;
     }, shape);
-    a.refused = a.refusal.status != 200;
     if (a.refused) a.refusal.close_connection = true;
     return a;
   }
@@ -293,12 +316,12 @@ struct Routes {
                                     : wire::DecodeForm(req.body);
       for (auto& [k, v] : fields) form.fields.emplace(std::move(k), std::move(v));
     } catch (const wire::WireError& e) {
-      SendJson(res, 400, Ob("error", e.message));
+      ObUploadRefusal(400, e.message, res);  // before `r` is known: an upload is the form that can be wrong
       return;
     }
     for (const auto& [k, v] : req.params) form.fields.emplace(k, v);
     if (form.has("token")) {
-      SendJson(res, 400, Ob("error", "send the token as 'Authorization: Bearer <token>', not as a form field"));
+      ObUploadRefusal(400, "send the token as 'Authorization: Bearer <token>', not as a form field", res);
       return;
     }
     ClientPhp(req, form, res);
@@ -331,7 +354,7 @@ struct Routes {
         { auto leave = std::move(pass); }  // not held while waiting for the commit
         auto stored = app.CommitUpload(checked, wire::Sha256Hex(BearerToken(req)));
         SendJson(res, 200, Ob("upload", {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}}));
-      }, [](const std::string& m) { return Ob("upload", {{"error", m}}); });
+      }, ObUploadRefusal);
     } else if (r == "clone_openbenchmarking_result" || r == "is_openbenchmarking_result" ||
                r == "clone_openbenchmarking_system_logs") {
       Guard(res, [&] {
@@ -377,9 +400,19 @@ struct Routes {
     return q;
   }
 
-  // "ok"; "degraded" while writes fail (reads may still work); "storage unavailable". Where the
-  // data lives (a file path) only for a client with a valid token.
+  // "ok"; "degraded" while writes fail (reads may still work); "storage unavailable". The kind of
+  // storage only, never where it lives (a path, a host): any user may hold a token, and the
+  // operator has the server's own output. A wrong token is not an error here (a health check
+  // must not fail on it) but is counted, and past the limit answered 429 as elsewhere.
   void Healthz(const Request& req, Response& res) {
+    try {
+      UserOf(req);
+    } catch (const HttpError& e) {
+      if (e.status == 429) {
+        SendJson(res, 429, {{"error", e.message}});
+        return;
+      }
+    }
     const bool reachable = app.storage_.Healthy();
     std::string failure;
     {
@@ -390,41 +423,65 @@ struct Routes {
     json out{{"status", !reachable ? "storage unavailable" : failure.empty() ? "ok" : "degraded"},
              {"storage", where.substr(0, where.find(':'))}};
     if (!failure.empty()) out["reason"] = "writes fail: " + failure;
-    try {
-      if (UserOf(req)) out["storage"] = where;
-    } catch (const HttpError&) {
-    }
     SendJson(res, reachable && failure.empty() ? 200 : 503, out);
   }
 
-  // A result page (several IDs: merged), one page of `page_results` charts, from the cache when
-  // it was rendered lately; rendering shares the CPU gate with uploads, one render per page at a
-  // time (a second view of the same page waits for the first and takes its copy).
+  // What `render` makes for `key`: made once however many ask at once (the others wait for it
+  // and share it), through the CPU gate shared with uploads, so renders in progress are at most
+  // one per key and, holding memory, at most the gate's slots at once. `keep`: kept in the page
+  // cache and served from it while fresh. A large render's memory goes back to the system now,
+  // not whenever (if ever) each thread's malloc arena trims itself.
+  std::shared_ptr<const std::string> Rendered(const std::string& key, bool keep,
+                                              const std::function<std::string(size_t& input)>& render) {
+    if (auto hit = keep ? app.pages_.Get(key) : nullptr) return hit;
+    return app.renders_.Do(key, [&]() -> std::shared_ptr<const std::string> {
+      if (auto hit = keep ? app.pages_.Get(key) : nullptr) return hit;  // made just before this flight began
+      auto pass = app.gate_.Enter();
+      size_t input = 0;
+      auto made = std::make_shared<const std::string>(render(input));
+      if (keep) app.pages_.Put(key, made);
+      if (input > (1u << 20)) malloc_trim(0);
+      return made;
+    });
+  }
+
+  // The stored results of `ids`, shared with the cache (never copied); 404 for one missing.
+  std::vector<std::shared_ptr<const StoredResult>> FetchAll(const std::vector<std::string>& ids) {
+    std::vector<std::shared_ptr<const StoredResult>> found;
+    for (const auto& id : ids) {
+      auto stored = app.Fetch(id);
+      if (!stored) throw HttpError{404, "no result with ID '" + id.substr(0, 64) + "'"};
+      found.push_back(std::move(stored));
+    }
+    return found;
+  }
+
+  // A result page (several IDs: merged), one page of `page_results` charts.
   std::shared_ptr<const std::string> ResultPage(const std::string& ids_text, int page) {
     auto ids = Split(ids_text, ',');
     if (ids.size() > 12) throw HttpError{400, "at most 12 results can be compared"};
     std::string key;
     for (auto& id : ids) key += (key.empty() ? "" : ",") + (id = Trim(id));
     key += "#" + std::to_string(page);
-    if (auto hit = app.pages_.Get(key)) return hit;
-    std::vector<StoredResult> found;
-    for (const auto& id : ids) {
-      auto stored = app.Fetch(id);
-      if (!stored) throw HttpError{404, "no result with ID '" + id.substr(0, 64) + "'"};
-      found.push_back(*stored);
-    }
-    auto pass = app.gate_.Enter();
-    if (auto hit = app.pages_.Get(key)) return hit;  // rendered while this one waited
-    size_t input = 0;
-    for (const auto& r : found) input += r.xml.size();
-    PageWindow window{static_cast<size_t>(page), app.options_.page_results};
-    auto html = std::make_shared<const std::string>(RenderResultPage(found, window));
-    found.clear();
-    app.pages_.Put(key, html);
-    // A large file's parse and render memory goes back to the system now, not whenever (if
-    // ever) each thread's malloc arena trims itself: 16 views of a 7 MB result kept 3.5 GB.
-    if (input > (1u << 20)) malloc_trim(0);
-    return html;
+    return Rendered(key, true, [&](size_t& input) {
+      auto found = FetchAll(ids);
+      for (const auto& r : found) input += r->xml.size();
+      return RenderResultPage(found, PageWindow{static_cast<size_t>(page), app.options_.page_results});
+    });
+  }
+
+  // GET /api/v1/results/ID: the result with its file inside the JSON, made once for the
+  // requests that ask at once; not kept (the stored result's cache says how fresh it is).
+  std::shared_ptr<const std::string> ResultJson(const std::string& id) {
+    return Rendered(id + "#json", false, [&](size_t& input) {
+      auto stored = FetchAll({id}).front();
+      input = stored->xml.size();
+      return json{{"id", stored->id}, {"title", stored->title}, {"owner", stored->owner},
+                  {"unlisted", stored->unlisted}, {"uploaded_at", stored->uploaded_at},
+                  {"composite_xml_hash", stored->xml_sha1}, {"composite_xml", stored->xml},
+                  {"system_logs_available", stored->system_logs_zip.has_value()}}
+          .dump(-1, ' ', false, json::error_handler_t::replace);
+    });
   }
 
   // The fleet's routes (server/fleet_service.h). They may answer later (a long-poll parks until
@@ -460,12 +517,19 @@ struct Routes {
           },
           [this, agent, write, err_shape](const Request& req) {
             if (!agent) return Admit(req, false, write, err_shape);
-            http::Admission a;  // an agent's token is no user's: the fleet checks it
-            Guard(a.refusal, [&] {
+            http::Admission a;  // an agent's token is no user's: checked here, before the body
+            a.refused = !Guard(a.refusal, [&] {
               RefuseTokenInQuery(req);
-              a.max_body = BearerToken(req).empty() ? app.options_.anonymous_body_bytes : app.options_.max_body_bytes;
+              const std::string token = BearerToken(req);
+              if (!token.empty() && !app.fleet_->AgentOf(token)) {
+                if (!app.write_limiter_.Allow("auth:" + req.remote_addr))
+                  throw HttpError{429, "too many failed authentication attempts; slow down"};
+                throw HttpError{401, FleetService::kUnknownAgentToken};
+              }
+              // An agent writes (claims, renewals, results) under its token's rate limit, as users do.
+              if (!token.empty()) LimitWrites(req);
+              a.max_body = token.empty() ? app.options_.anonymous_body_bytes : app.options_.max_body_bytes;
             }, err_shape);
-            a.refused = a.refusal.status != 200;
             if (a.refused) a.refusal.close_connection = true;
             return a;
           });
@@ -474,12 +538,15 @@ struct Routes {
 
   void Install(http::Router& svr) {
     auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
-    auto ob_upload_shape = [](const std::string& m) { return Ob("upload", {{"error", m}}); };
     svr.Get("/healthz", [this](const Request& req, Response& res) { Healthz(req, res); });
     // PTS's connectivity check (pts_network): any other body is "No Internet Connectivity".
     svr.Get("/PTS", [](const Request&, Response& res) { res.set_content("PTS", "text/plain"); });
     svr.Post("/f/client.php", [this](const Request& req, Response& res) { ClientPhpRequest(req, res); },
-             [this, ob_upload_shape](const Request& req) { return Admit(req, false, false, ob_upload_shape); });
+             [this](const Request& req) {
+               http::Admission a = Admit(req, false, false, ObUploadRefusal);
+               a.refuse = ObUploadRefusal;  // the server's own refusals (413, 503) too
+               return a;
+             });
 
     svr.Post("/api/v1/results", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
@@ -522,12 +589,8 @@ struct Routes {
             });
     svr.Get(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
-        auto stored = app.Fetch(req.matches[1]);
-        if (!stored) throw HttpError{404, "no result with ID '" + req.matches[1].substr(0, 64) + "'"};
-        SendJson(res, 200, {{"id", stored->id}, {"title", stored->title}, {"owner", stored->owner},
-                            {"unlisted", stored->unlisted}, {"uploaded_at", stored->uploaded_at},
-                            {"composite_xml_hash", stored->xml_sha1}, {"composite_xml", stored->xml},
-                            {"system_logs_available", stored->system_logs_zip.has_value()}});
+        auto body = ResultJson(req.matches[1]);
+        res.set_shared_content(body, *body, "application/json");
       }, err_shape);
     });
     svr.Delete(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {

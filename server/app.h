@@ -17,6 +17,7 @@
 #include "server/http.h"
 #include "server/profile_mirror.h"
 #include "server/rate_limit.h"
+#include "server/single_flight.h"
 #include "server/storage.h"
 #include "server/ttl_cache.h"
 #include "server/upload_check.h"
@@ -95,6 +96,7 @@ class App {
   TtlCache<StoredResult> results_;
   TtlCache<std::string> users_;  // token → user name
   TtlCache<std::string> pages_;  // "ID[,ID...]#page" → rendered HTML
+  SingleFlight<std::string> renders_;  // one render per page (or result JSON) at a time
   std::unique_ptr<FleetService> fleet_;
   std::unique_ptr<ProfileMirror> mirror_;  // options_.mirror_dir's profiles (ob_protocol.h)
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it

@@ -156,10 +156,9 @@ std::vector<FleetService::Route> FleetService::Routes() {
 
 // ---- authentication ---------------------------------------------------------------------------
 
-std::string FleetService::RequireAgent(const FleetRequest& req) {
-  if (req.bearer.empty())
-    throw FleetError{401, "agent token required: send 'Authorization: Bearer <token>' (pts-native-server token create --agent NAME)"};
-  const std::string sha = wire::Sha256Hex(req.bearer);
+std::optional<std::string> FleetService::AgentOf(const std::string& token) {
+  if (token.empty() || token.size() > 256) return std::nullopt;
+  const std::string sha = wire::Sha256Hex(token);
   const std::int64_t now = clock_();
   {
     std::lock_guard lock(tokens_mu_);
@@ -167,10 +166,18 @@ std::string FleetService::RequireAgent(const FleetRequest& req) {
     if (it != agent_tokens_.end() && now - it->second.second < 30) return it->second.first;
   }
   auto machine = store_.MachineForToken(sha);
-  if (!machine) throw FleetError{401, "unknown agent token (a user token cannot act as an agent)"};
+  if (!machine) return std::nullopt;
   std::lock_guard lock(tokens_mu_);
   if (agent_tokens_.size() > 10000) agent_tokens_.clear();
   agent_tokens_[sha] = {*machine, now};
+  return machine;
+}
+
+std::string FleetService::RequireAgent(const FleetRequest& req) {
+  if (req.bearer.empty())
+    throw FleetError{401, "agent token required: send 'Authorization: Bearer <token>' (pts-native-server token create --agent NAME)"};
+  auto machine = AgentOf(req.bearer);
+  if (!machine) throw FleetError{401, kUnknownAgentToken};
   return *machine;
 }
 
@@ -180,6 +187,10 @@ std::string FleetService::RequireUser(const FleetRequest& req) {
   auto user = user_of_(req.bearer);
   if (!user) throw FleetError{401, "unknown or revoked user token (agent tokens cannot manage schedules)"};
   return *user;
+}
+
+void FleetService::RequireReader(const FleetRequest& req) {
+  if (!options_.public_reads) RequireUser(req);
 }
 
 void FleetService::Seen(const std::string& machine) {
@@ -364,15 +375,23 @@ void FleetService::CreateSchedule(const FleetRequest& req, const FleetRespond& r
   respond(Json(201, out));
 }
 
+ScheduleRow FleetService::OwnSchedule(const std::string& user, const std::string& name) {
+  auto s = store_.Schedule(name);
+  if (!s) throw FleetError{404, "no schedule named '" + name.substr(0, 64) + "'"};
+  // As with results: only the owner changes or runs it. There is no admin token; the operator
+  // acts for a user with a token of that user's (pts-native-server token create NAME).
+  if (s->owner != user) throw FleetError{403, "schedule '" + s->name + "' belongs to another user"};
+  return *s;
+}
+
 void FleetService::RunSchedule(const FleetRequest& req, const FleetRespond& respond) {
   const std::string user = RequireUser(req);
-  auto s = store_.Schedule(req.groups.at(0));
-  if (!s) throw FleetError{404, "no schedule named '" + req.groups.at(0).substr(0, 64) + "'"};
-  respond(Json(201, {{"job", StartJob(user, s->spec, s->machines, "Fleet: " + s->name)}}));
+  ScheduleRow s = OwnSchedule(user, req.groups.at(0));
+  respond(Json(201, {{"job", StartJob(user, s.spec, s.machines, "Fleet: " + s.name)}}));
 }
 
 void FleetService::DeleteSchedule(const FleetRequest& req, const FleetRespond& respond) {
-  RequireUser(req);
+  OwnSchedule(RequireUser(req), req.groups.at(0));
   if (!store_.DeleteSchedule(req.groups.at(0)))
     throw FleetError{404, "no schedule named '" + req.groups.at(0).substr(0, 64) + "'"};
   respond({204, "application/json", ""});
@@ -381,18 +400,21 @@ void FleetService::DeleteSchedule(const FleetRequest& req, const FleetRespond& r
 // ---- reads ------------------------------------------------------------------------------------
 
 void FleetService::JobStatus(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   auto job = store_.Job(std::stoll(req.groups.at(0)));
   if (!job) throw FleetError{404, "no job " + req.groups.at(0).substr(0, 20)};
   respond(Json(200, JobJson(*job)));
 }
 
-void FleetService::ListJobs(const FleetRequest&, const FleetRespond& respond) {
+void FleetService::ListJobs(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   json list = json::array();
   for (const auto& j : store_.RecentJobs(50)) list.push_back(JobJson(j));
   respond(Json(200, {{"jobs", list}}));
 }
 
-void FleetService::Machines(const FleetRequest&, const FleetRespond& respond) {
+void FleetService::Machines(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   json list = json::array();
   for (const auto& m : store_.Machines())
     list.push_back({{"name", m.name}, {"online", Online(m)}, {"last_seen", m.last_seen}, {"hardware", m.hardware},
@@ -402,19 +424,22 @@ void FleetService::Machines(const FleetRequest&, const FleetRespond& respond) {
 }
 
 void FleetService::MachineHistory(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   json list = json::array();
   const bool flagged = req.params.count("flagged") && req.params.at("flagged") != "0";
   for (const auto& h : store_.History(req.groups.at(0), flagged)) list.push_back(HistoryJson(h));
   respond(Json(200, {{"machine", req.groups.at(0)}, {"history", list}}));
 }
 
-void FleetService::Regressions(const FleetRequest&, const FleetRespond& respond) {
+void FleetService::Regressions(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   json list = json::array();
   for (const auto& h : store_.Flags(200)) list.push_back(HistoryJson(h));
   respond(Json(200, {{"flags", list}}));
 }
 
-void FleetService::ListSchedules(const FleetRequest&, const FleetRespond& respond) {
+void FleetService::ListSchedules(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   json list = json::array();
   for (const auto& s : store_.Schedules())
     list.push_back({{"id", s.id}, {"name", s.name}, {"owner", s.owner}, {"spec", json::parse(s.spec, nullptr, false)},
@@ -424,7 +449,8 @@ void FleetService::ListSchedules(const FleetRequest&, const FleetRespond& respon
 
 // ---- pages ------------------------------------------------------------------------------------
 
-void FleetService::FleetPage(const FleetRequest&, const FleetRespond& respond) {
+void FleetService::FleetPage(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   std::vector<FleetMachineView> machines;
   for (auto& m : store_.Machines()) machines.push_back({m, Online(m)});
   respond({200, "text/html; charset=utf-8",
@@ -432,6 +458,7 @@ void FleetService::FleetPage(const FleetRequest&, const FleetRespond& respond) {
 }
 
 void FleetService::MachinePage(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   const std::string& name = req.groups.at(0);
   std::optional<FleetMachineView> view;
   for (auto& m : store_.Machines())
@@ -441,6 +468,7 @@ void FleetService::MachinePage(const FleetRequest& req, const FleetRespond& resp
 }
 
 void FleetService::JobPage(const FleetRequest& req, const FleetRespond& respond) {
+  RequireReader(req);
   auto job = store_.Job(std::stoll(req.groups.at(0)));
   if (!job) throw FleetError{404, "no job " + req.groups.at(0).substr(0, 20)};
   respond({200, "text/html; charset=utf-8", RenderJobPage(*job, JobState(*job))});

@@ -36,6 +36,10 @@ struct FleetOptions {
   double sweep_seconds = 1;
   std::int64_t merge_stale_seconds = 120;  // a merge claimed this long ago by a process that died is redone
   size_t max_result_bytes = 8 << 20;
+  // Machines (their hardware and software), jobs, schedules and history are shown only to a
+  // user's token unless this is set: a lab's inventory is not for anyone who finds the port.
+  // (A browser sends no token: the /fleet pages need this.)
+  bool public_reads = false;
 };
 
 struct FleetRequest {
@@ -73,6 +77,10 @@ class FleetService {
   };
   std::vector<Route> Routes();
 
+  // The machine of an agent token (cached for 30 s); nullopt for an unknown or empty one.
+  std::optional<std::string> AgentOf(const std::string& token);
+  static constexpr const char* kUnknownAgentToken = "unknown agent token (a user token cannot act as an agent)";
+
   FleetStore& store() { return store_; }
   FleetWaiters& waiters() { return waiters_; }
   // One pass of the background work (tests call it instead of waiting for the thread).
@@ -107,6 +115,10 @@ class FleetService {
 
   std::string RequireAgent(const FleetRequest& req);
   std::string RequireUser(const FleetRequest& req);
+  // For reads and pages: a user's token unless public_reads.
+  void RequireReader(const FleetRequest& req);
+  // The schedule `name` when `user` owns it; 404 when there is none, 403 when another user does.
+  ScheduleRow OwnSchedule(const std::string& user, const std::string& name);
   void Seen(const std::string& machine);
   bool Online(const MachineRow& m);
   std::int64_t StartJob(const std::string& owner, const std::string& spec_json, const std::string& selector,

@@ -51,6 +51,8 @@ void Response::set_file_content(int fd, size_t size, const std::string& content_
   set_header("Content-Type", content_type);
 }
 
+bool TakesBody(const std::string& method) { return method == "POST" || method == "PUT" || method == "PATCH"; }
+
 Router& Router::Add(std::string method, const std::string& pattern, Handler h, Admit admit) {
   routes_.push_back({std::move(method), std::regex(pattern), pattern, std::move(h), std::move(admit)});
   return *this;

@@ -62,12 +62,22 @@ struct Response {
 
 using Handler = std::function<void(const Request&, Response&)>;
 
+// How a route answers what the server refuses on its own (a body too large: 413; no memory left
+// for bodies: 503) with `message`. Unset: that status with {"error": message}.
+using Refuse = std::function<void(int status, const std::string& message, Response& res)>;
+
 // How much body a request may send, decided from its headers before any of it is read.
 struct Admission {
   bool refused = false;  // `refusal` is the answer; the body is never read
   Response refusal;
   size_t max_body = 0;   // bytes; a body over it is refused with 413 as soon as it is over
+  Refuse refuse;         // the route's shape for the server's own refusals
 };
+
+// Whether requests of `method` carry a body (POST, PUT, PATCH). Routes of other methods refuse
+// one as soon as its headers announce it, so that nobody can make the server hold a body that
+// no handler reads.
+bool TakesBody(const std::string& method);
 // Runs once the headers are in (req.body is empty). Routes without one get the server's
 // default body limit.
 using Admit = std::function<Admission(const Request&)>;

@@ -21,6 +21,9 @@
 #include <thread>
 #include <unordered_set>
 
+#include "server/body_budget.h"
+#include "server/http_framing.h"
+
 namespace ptsn::server::http {
 
 namespace {
@@ -83,15 +86,44 @@ struct ConnectionState {
 
 // One request, from its headers to the end of its answer.
 struct Exchange {
+  explicit Exchange(BodyBudget* budget) : share(budget) {}
   Request req;
   const Route* route = nullptr;
   size_t max_body = 0;
-  bool refused_mid_body = false;  // a 413 was written; what follows is discarded, then we close
+  Refuse refuse;                  // the route's shape for our own refusals (Admission::refuse)
+  BodyBudget::Share share;        // what the body holds of the server's BodyBudget
+  bool refused_mid_body = false;  // a 413/503 was written; what follows is discarded, then we close
   size_t discarded = 0;
   int64_t refused_at_ms = 0;
   bool dispatched = false;
   Response res;
+
+  // Once the handler has it (or it is refused): its memory goes back to the budget.
+  void DropBody() {
+    req.body.clear();
+    req.body.shrink_to_fit();
+    share.Drop();
+  }
 };
+
+// Whether the headers announce a body (any Transfer-Encoding, a Content-Length other than 0).
+bool AnnouncesBody(const Request& req) {
+  if (req.has_header("Transfer-Encoding")) return true;
+  auto [from, to] = req.headers.equal_range("Content-Length");
+  for (auto it = from; it != to; ++it)
+    if (it->second.find_first_not_of("0 \t") != std::string::npos) return true;
+  return false;
+}
+
+std::string JsonEscaped(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    out += c;
+  }
+  return out;
+}
 
 std::string AddressText(const sockaddr* sa) {
   char buf[INET6_ADDRSTRLEN] = {0};
@@ -112,6 +144,7 @@ struct HttpServer::Impl {
   ServerLimits limits;
   MHD_Daemon* daemon = nullptr;
   int listen_fd = -1;
+  BodyBudget budget;
   std::unique_ptr<WorkerPool> workers;
 
   std::mutex reg_mu;
@@ -123,7 +156,7 @@ struct HttpServer::Impl {
 
   std::atomic<int> in_flight{0};  // handlers dispatched and not yet resumed
 
-  Impl(const Router& r, ServerLimits l) : router(r), limits(std::move(l)) {}
+  Impl(const Router& r, ServerLimits l) : router(r), limits(std::move(l)), budget(limits.max_body_memory) {}
 
   // ---- connections and their deadlines ----
   static void OnConnection(void* cls, MHD_Connection* conn, void** socket_context, MHD_ConnectionNotificationCode code) {
@@ -185,7 +218,7 @@ struct HttpServer::Impl {
     auto* self = static_cast<Impl*>(cls);
     auto* ex = static_cast<Exchange*>(*req_cls);
     if (!ex) {
-      ex = new Exchange;
+      ex = new Exchange(&self->budget);
       *req_cls = ex;
       return self->BeginRequest(conn, url, method, *ex);
     }
@@ -199,7 +232,11 @@ struct HttpServer::Impl {
         return (ex->discarded > (1u << 20) || NowMs() - ex->refused_at_ms > 2000) ? MHD_NO : MHD_YES;
       }
       if (ex->req.body.size() + n > ex->max_body) {
-        self->RefuseMidBody(conn, *ex);
+        self->RefuseMidBody(conn, *ex, 413, TooLargeMessage(*ex));
+        return MHD_YES;
+      }
+      if (!ex->share.Cover(ex->req.body.size() + n, ex->max_body)) {
+        self->RefuseMidBody(conn, *ex, 503, self->BusyMessage());
         return MHD_YES;
       }
       if (ex->req.body.empty()) {
@@ -265,6 +302,13 @@ struct HttpServer::Impl {
       if (!real.empty() && real.size() <= 64) req.remote_addr = real;
     }
 
+    if (auto problem = CheckFraming(req.headers)) {
+      Response res;
+      res.status = problem->status;
+      res.set_content("{\"error\":\"" + JsonEscaped(problem->message) + "\"}", "application/json");
+      res.close_connection = true;  // nothing after these headers can be trusted to be a request
+      return Queue(conn, res);
+    }
     Router::Match m = router.Find(req.method, req.path);
     if (!m.route) {
       Response res;
@@ -274,6 +318,11 @@ struct HttpServer::Impl {
     }
     ex.route = m.route;
     req.matches = std::move(m.groups);
+    if (!TakesBody(ex.route->method) && AnnouncesBody(req)) {
+      Response res;
+      Refusal(ex, 413, "a " + ex.route->method + " request takes no body here", res);
+      return Queue(conn, res);  // before the body: libmicrohttpd reads none of it and closes
+    }
     Admission a;
     a.max_body = limits.max_body_bytes;
     if (ex.route->admit) {
@@ -287,35 +336,52 @@ struct HttpServer::Impl {
     }
     if (a.refused) return Queue(conn, a.refusal);
     ex.max_body = a.max_body;
+    ex.refuse = std::move(a.refuse);
     const std::string length = req.get_header_value("Content-Length");
-    if (!length.empty() && std::strtoull(length.c_str(), nullptr, 10) > ex.max_body) {
+    const size_t announced = length.empty() ? 0 : std::strtoull(length.c_str(), nullptr, 10);
+    if (announced > ex.max_body || !ex.share.Cover(announced, ex.max_body)) {
       Response res;
-      TooLarge(ex, res);
+      if (announced > ex.max_body) Refusal(ex, 413, TooLargeMessage(ex), res);
+      else Refusal(ex, 503, BusyMessage(), res);
       return Queue(conn, res);
     }
     if (ConnectionState* cs = StateOf(conn)) cs->deadline_ms = NowMs() + 1000LL * limits.body_timeout_seconds;
     return MHD_YES;
   }
 
-  void TooLarge(const Exchange& ex, Response& res) {
-    res.status = 413;
-    res.set_content("{\"error\":\"request body is over the size limit of " + std::to_string(ex.max_body) + " bytes\"}",
-                    "application/json");
+  static std::string TooLargeMessage(const Exchange& ex) {
+    return "request body is over the size limit of " + std::to_string(ex.max_body) + " bytes";
+  }
+  std::string BusyMessage() const {
+    return "the server holds its limit of " + std::to_string(budget.total() >> 20) +
+           " MiB of request bodies; retry later";
+  }
+
+  // A refusal of the server's own (413, 503), in the route's shape; the connection is closed.
+  static void Refusal(const Exchange& ex, int status, const std::string& message, Response& res) {
+    if (ex.refuse) {
+      ex.refuse(status, message, res);
+    } else {
+      res.status = status;
+      res.set_content("{\"error\":\"" + JsonEscaped(message) + "\"}", "application/json");
+    }
+    if (status == 503) res.set_header("Retry-After", "5");
     res.close_connection = true;
   }
 
   // libmicrohttpd cannot queue an answer while a body is being read, only before or after: the
-  // 413 is written to the socket here (nothing else has been written for this request), and
-  // the connection is closed once the client stops sending or after a little more of it.
-  void RefuseMidBody(MHD_Connection* conn, Exchange& ex) {
+  // refusal is written to the socket here (nothing else has been written for this request),
+  // and the connection is closed once the client stops sending or after a little more of it.
+  void RefuseMidBody(MHD_Connection* conn, Exchange& ex, int status, const std::string& message) {
     ex.refused_mid_body = true;
     ex.refused_at_ms = NowMs();
-    ex.req.body.clear();
-    ex.req.body.shrink_to_fit();
+    ex.DropBody();
     Response res;
-    TooLarge(ex, res);
-    std::string wire = "HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\n"
-                       "Content-Length: " + std::to_string(res.body.size()) + "\r\nConnection: close\r\n\r\n" + res.body;
+    Refusal(ex, status, message, res);
+    const char* reason = MHD_get_reason_phrase_for(static_cast<unsigned>(res.status));
+    std::string wire = "HTTP/1.1 " + std::to_string(res.status) + " " + (reason ? reason : "") + "\r\n";
+    for (const auto& [k, v] : res.headers) wire += k + ": " + v + "\r\n";
+    wire += "Content-Length: " + std::to_string(res.body.size()) + "\r\nConnection: close\r\n\r\n" + res.body;
     const MHD_ConnectionInfo* info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (info) {
       (void)!::send(info->connect_fd, wire.data(), wire.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -333,8 +399,7 @@ struct HttpServer::Impl {
         auto answered = std::make_shared<std::atomic<bool>>(false);
         auto resume = [this, conn, ex, answered] {
           if (answered->exchange(true)) return;  // once only, whoever calls it
-          ex->req.body.clear();
-          ex->req.body.shrink_to_fit();
+          ex->DropBody();
           MHD_resume_connection(conn);
           --in_flight;
         };
@@ -364,8 +429,7 @@ struct HttpServer::Impl {
         ex->res = Response{};
         router.internal_error(ex->req, ex->res, "unknown exception");
       }
-      ex->req.body.clear();
-      ex->req.body.shrink_to_fit();
+      ex->DropBody();
       MHD_resume_connection(conn);
       --in_flight;
     });

@@ -4,10 +4,11 @@
 // its connection waits suspended (costing no thread). So idle, slow or keep-alive connections
 // beyond the worker count cost a socket and a few KiB each, never a thread (cpp-httplib kept a
 // thread per connection: 64 idle connections stopped the server).
-// Limits enforced while reading, whatever the transfer encoding: the route's body limit (413 as
-// soon as a body goes over it; the connection is then closed, so nothing after it is read as
-// another request), a deadline for each request's headers and one for its body, a cap on
-// connections per client address and in all.
+// Limits enforced while reading, whatever the transfer encoding: no body at all on routes that
+// take none, the route's body limit (413 as soon as a body goes over it; the connection is then
+// closed, so nothing after it is read as another request), the bodies' memory in all (503), a
+// deadline for each request's headers and one for its body, a cap on connections per client
+// address and in all.
 #pragma once
 
 #include <memory>
@@ -22,6 +23,9 @@ struct ServerLimits {
   int workers = 64;                       // threads running handlers
   int event_loops = 2;                    // libmicrohttpd threads polling the connections
   size_t max_body_bytes = 16 << 20;       // for routes without an Admit of their own
+  // Request bodies held in memory at once, by all requests together; a request that would go
+  // over it is refused with 503 (body_budget.h).
+  size_t max_body_memory = 256 << 20;
   unsigned max_connections = 20000;       // in all; more are closed at once
   unsigned max_connections_per_address = 256;  // 0 = no cap (behind a proxy that caps them itself)
   // From a connection's start (or the end of its previous answer) to the end of the next

@@ -31,11 +31,11 @@ std::string HtmlEscape(const std::string& s) {
   return out;
 }
 
-std::string RenderResultPage(const std::vector<StoredResult>& stored, PageWindow window) {
+std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& stored, PageWindow window) {
   // One result is shown as it is; several are merged as merge-results (and OpenBenchmarking's
   // /result/A,B) does, so their systems appear side by side in every chart.
   std::vector<results::MergeInput> inputs;
-  for (const auto& r : stored) inputs.push_back({r.id, results::ParseResultFile(r.xml, r.id)});
+  for (const auto& r : stored) inputs.push_back({r->id, results::ParseResultFile(r->xml, r->id)});
   results::ResultFile file = inputs.size() == 1 ? std::move(inputs[0].file)
                                                 : results::MergeResultFiles(std::move(inputs)).merged;
   inputs.clear();
@@ -60,8 +60,8 @@ std::string RenderResultPage(const std::vector<StoredResult>& stored, PageWindow
   // Our header above the report: where it came from and how to get the file.
   std::string header = "<nav style=\"font:13px sans-serif;margin-bottom:1em\"><a href=\"/results\">All results</a>";
   for (const auto& r : stored) {
-    header += " &middot; <b>" + HtmlEscape(r.id) + "</b> uploaded " + FormatUtc(r.uploaded_at) + " by " +
-              HtmlEscape(r.owner) + " (<a href=\"/api/v1/results/" + HtmlEscape(r.id) + "/composite.xml\">composite.xml</a>)";
+    header += " &middot; <b>" + HtmlEscape(r->id) + "</b> uploaded " + FormatUtc(r->uploaded_at) + " by " +
+              HtmlEscape(r->owner) + " (<a href=\"/api/v1/results/" + HtmlEscape(r->id) + "/composite.xml\">composite.xml</a>)";
   }
   header += "</nav>" + pager;
   if (auto body = html.find("<body>"); body != std::string::npos) html.insert(body + 6, header);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,9 @@ struct PageWindow {
   size_t index = 0;
   size_t size = 0;
 };
-// Throws HttpError 404 for a page past the end.
-std::string RenderResultPage(const std::vector<StoredResult>& results, PageWindow window = {});
+// Throws HttpError 404 for a page past the end. The results are shared, not copied (a copy per
+// view of a large comparison was most of the memory a page took).
+std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& results, PageWindow window = {});
 std::string RenderListPage(const std::vector<ListedResult>& results, const SearchQuery& query);
 std::string RenderErrorPage(int status, const std::string& message);
 // The pages' frame (style, title) around `body_html`, for other pages of the server (fleet_pages).

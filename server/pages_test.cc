@@ -39,7 +39,7 @@ TEST(ResultPage, AStandInInAnotherUnitHasItsOwnChart) {
   stored.id = "2611305-ME-REPRO000001";
   stored.owner = "me";
   stored.xml = results::SerializeResultFile(f);
-  const std::string html = RenderResultPage({stored});
+  const std::string html = RenderResultPage({std::make_shared<const StoredResult>(stored)});
   const size_t original = html.find("Flexible IO Tester");
   const size_t chart = html.find("Native File Server");
   ASSERT_NE(original, std::string::npos);

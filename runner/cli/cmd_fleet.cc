@@ -85,7 +85,7 @@ struct Api {
   std::unique_ptr<client::HttpTransport> http = client::CurlTransport(30);
 
   json Call(const std::string& method, const std::string& path, const json& body = nullptr) {
-    client::HttpResponse r = method == "GET" ? http->Get(server + path) : http->Post(server + path, body.is_null() ? "" : body.dump(), token);
+    client::HttpResponse r = method == "GET" ? http->GetAuthorized(server + path, token) : http->Post(server + path, body.is_null() ? "" : body.dump(), token);
     json j = r.body.empty() ? json::object() : json::parse(r.body, nullptr, false);
     if (r.status >= 300) {
       std::string msg = j.is_object() && j.contains("error") && j["error"].is_string() ? j["error"].get<std::string>() : Trim(r.body.substr(0, 200));

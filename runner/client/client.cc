@@ -27,6 +27,9 @@ class Curl : public HttpTransport {
     return Perform(url, &body, token);
   }
   HttpResponse Get(const std::string& url) override { return Perform(url, nullptr, ""); }
+  HttpResponse GetAuthorized(const std::string& url, const std::string& bearer_token) override {
+    return Perform(url, nullptr, bearer_token);
+  }
 
  private:
   HttpResponse Perform(const std::string& url, const std::string* body, const std::string& token) {
@@ -89,7 +92,13 @@ std::string UploadUrl(const std::string& server_url) { return Base(server_url) +
 UploadOutcome UploadResult(HttpTransport& http, const std::string& server_url, const std::string& token,
                            const std::string& form_body) {
   HttpResponse r = http.Post(UploadUrl(server_url), form_body, token);
-  ParseJson(r, "upload");  // a body that is not JSON is reported as such
+  json j = ParseJson(r, "upload");  // a body that is not JSON is reported as such
+  // A refusal answered with 200, as OpenBenchmarking.org answers them (PTS reads no other
+  // status): our server names the status it stands for, so that 429 and 503 are retried.
+  if (r.status == 200) {
+    const json::json_pointer stands_for("/openbenchmarking/upload/status");
+    if (j.contains(stands_for) && j[stands_for].is_number_integer()) r.status = j[stands_for].get<long>();
+  }
   if (r.status != 200 || !ob::ErrorMessage(r.body).empty()) Refused("upload", r);
   try {
     ob::UploadAnswer a = ob::DecodeUploadAnswer(r.body);

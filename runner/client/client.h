@@ -24,6 +24,12 @@ class HttpTransport {
   // is returned, not thrown.
   virtual HttpResponse Post(const std::string& url, const std::string& form_body, const std::string& bearer_token) = 0;
   virtual HttpResponse Get(const std::string& url) = 0;
+  // A GET with "Authorization: Bearer <token>" (a server's private reads). Transports that do
+  // not model authorization (the tests' scripted ones) answer it as a plain Get.
+  virtual HttpResponse GetAuthorized(const std::string& url, const std::string& bearer_token) {
+    (void)bearer_token;
+    return Get(url);
+  }
 };
 
 std::unique_ptr<HttpTransport> CurlTransport(long timeout_seconds = 60);

@@ -54,6 +54,27 @@ TEST(Client, RefusalsCarryStatusAndServerMessage) {
   }
 }
 
+// Our server answers protocol refusals with 200 as OpenBenchmarking.org does (for PTS), naming
+// the status they stand for: a 429 or 503 is still retried, a 401 is not.
+TEST(Client, RefusalsAnsweredWith200KeepTheStatusTheyStandFor) {
+  FakeHttp http;
+  http.answer = {200, R"({"openbenchmarking":{"upload":{"error":"too many anonymous uploads","status":429}}})"};
+  try {
+    UploadResult(http, "http://h", "", "");
+    FAIL() << "no throw";
+  } catch (const ServerRefusal& e) {
+    EXPECT_EQ(std::string(e.what()), "upload: server answered HTTP 429: too many anonymous uploads");
+    EXPECT_TRUE(e.retryable());
+  }
+  http.answer = {200, R"({"openbenchmarking":{"upload":{"error":"authentication required","status":401}}})"};
+  try {
+    UploadResult(http, "http://h", "", "");
+    FAIL() << "no throw";
+  } catch (const ServerRefusal& e) {
+    EXPECT_FALSE(e.retryable()) << e.what();
+  }
+}
+
 TEST(Client, ListParsesResults) {
   FakeHttp http;
   http.answer = {200, R"({"results":[{"id":"A","title":"T","systems":"S","tests":"pts/x","url":"u","uploaded_at":5}]})"};

@@ -54,7 +54,8 @@ class FleetE2eTest : public ::testing::Test {
     else std::cerr << "logs kept in " << dir_ << "\n";
   }
   void StartServer(std::vector<std::string> extra = {}, int port = 0) {
-    std::vector<std::string> args{"--data", dir_ + "/data", "--fleet-poll", "5"};
+    // The pages and JSON are read here without a token (and in Chromium, which sends none).
+    std::vector<std::string> args{"--data", dir_ + "/data", "--fleet-poll", "5", "--public-fleet"};
     args.insert(args.end(), extra.begin(), extra.end());
     server_.reset();
     server_ = std::make_unique<FleetServer>(args, dir_ + "/server" + std::to_string(++servers_started_) + ".log", port);

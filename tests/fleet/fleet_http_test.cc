@@ -191,5 +191,70 @@ TEST_F(FleetHttpTest, ScheduleWritesAreRateLimitedPerToken) {
   EXPECT_EQ(list->status, 200) << list->body;
 }
 
+// Another user's schedule can be neither run nor deleted (issue 31: bob's DELETE answered 204).
+TEST_F(FleetHttpTest, OnlyItsOwnerRunsOrDeletesASchedule) {
+  AgentToken(dir_ + "/data", "m1");
+  const std::string bob = UserToken(dir_ + "/data", "bob");
+  StartServer({});
+  httplib::Client c("127.0.0.1", server_->port());
+  auto made = c.Post("/api/v1/fleet/schedules", Bearer(user_token_),
+                     json{{"name", "alices-nightly"}, {"cron", "0 3 * * *"}, {"machines", "m1"},
+                          {"spec", {{"tests", {"native/cipher"}}}}}.dump(),
+                     "application/json");
+  ASSERT_TRUE(made);
+  ASSERT_EQ(made->status, 201) << made->body;
+  auto status = [](const httplib::Result& r) { return r ? r->status : -1; };
+  EXPECT_EQ(status(c.Post("/api/v1/fleet/schedules/alices-nightly/run", Bearer(bob), "", "application/json")), 403);
+  EXPECT_EQ(status(c.Delete("/api/v1/fleet/schedules/alices-nightly", Bearer(bob))), 403);
+  EXPECT_EQ(status(c.Post("/api/v1/fleet/schedules/alices-nightly/delete", Bearer(bob), "", "application/json")), 403);
+  auto list = c.Get("/api/v1/fleet/schedules", Bearer(user_token_));
+  ASSERT_TRUE(list);
+  EXPECT_NE(list->body.find("alices-nightly"), std::string::npos) << "bob deleted it: " << list->body;
+  auto own = c.Delete("/api/v1/fleet/schedules/alices-nightly", Bearer(user_token_));
+  ASSERT_TRUE(own);
+  EXPECT_EQ(own->status, 204) << own->body;
+}
+
+// The fleet (machines' hardware and software, jobs, schedules, history, the pages) is shown only
+// to a user's token unless the server runs with --public-fleet (issue 31: anyone could read it).
+TEST_F(FleetHttpTest, FleetReadsNeedAUserTokenUnlessPublic) {
+  AgentToken(dir_ + "/data", "m1");
+  const std::vector<std::string> reads = {"/api/v1/fleet/machines", "/api/v1/fleet/jobs", "/api/v1/fleet/schedules",
+                                          "/api/v1/fleet/regressions", "/api/v1/fleet/machines/m1/history",
+                                          "/fleet", "/fleet/machines/m1"};
+  StartServer({});
+  {
+    httplib::Client c("127.0.0.1", server_->port());
+    for (const auto& path : reads) {
+      auto anonymous = c.Get(path);
+      ASSERT_TRUE(anonymous) << path;
+      EXPECT_EQ(anonymous->status, 401) << path << ": " << anonymous->body.substr(0, 200);
+      auto user = c.Get(path, Bearer(user_token_));
+      ASSERT_TRUE(user) << path;
+      EXPECT_EQ(user->status, 200) << path << ": " << user->body.substr(0, 200);
+    }
+  }
+  StartServer({"--public-fleet"});
+  httplib::Client c("127.0.0.1", server_->port());
+  for (const auto& path : reads) {
+    auto anonymous = c.Get(path);
+    ASSERT_TRUE(anonymous) << path;
+    EXPECT_EQ(anonymous->status, 200) << path << ": " << anonymous->body.substr(0, 200);
+  }
+}
+
+// An agent's writes are rate limited per token, as a user's are (issue 31: 546 writes/s accepted).
+TEST_F(FleetHttpTest, AgentWritesAreRateLimitedPerToken) {
+  const std::string agent = AgentToken(dir_ + "/data", "m1");
+  StartServer({"--write-rate", "0.001", "--write-burst", "3"});
+  httplib::Client c("127.0.0.1", server_->port());
+  std::vector<int> statuses;
+  for (int i = 0; i < 5; ++i) {
+    auto r = c.Post("/api/v1/fleet/agent/hello", Bearer(agent), json{{"session", "s"}}.dump(), "application/json");
+    statuses.push_back(r ? r->status : -1);
+  }
+  EXPECT_EQ(statuses, (std::vector<int>{200, 200, 200, 429, 429}));
+}
+
 }  // namespace
 }  // namespace ptsn::test

@@ -106,7 +106,7 @@ void RunFleet(const std::vector<std::string>& server_args, int servers, const st
     httplib::Client http(fleet.urls.back());
     json j;
     for (int i = 0; i < 1200; ++i) {
-      auto r = http.Get("/api/v1/fleet/jobs/" + job);
+      auto r = http.Get("/api/v1/fleet/jobs/" + job, {{"Authorization", "Bearer " + user_token}});
       ASSERT_TRUE(r);
       j = json::parse(r->body);
       if (j["state"] == "done" || j["state"] == "failed" || j["state"] == "partial") break;

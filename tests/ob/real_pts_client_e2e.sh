@@ -6,6 +6,8 @@
 #   2. fetch a profile version its own ob-cache lacks (info pts/fs-mark -> acquire_test of 1.0.9),
 #   3. clone 1110088-AR-1110066AR56 from us (imported under its original ID),
 #   4. upload a result to us (upload-result prints the URL with the new ID),
+#   5. against a server that takes uploads only with a token (PTS sends none), print our reason
+#      for the refusal rather than "Unhandled Exception",
 # and pts-native must then clone the ID PTS printed. Everything runs in a private network
 # namespace (unshare -n): port 80 is ours alone and nothing can leave the machine.
 # Usage: real_pts_client_e2e.sh PTS_NATIVE PTS_NATIVE_SERVER   (exit 77 = skipped, saying why)
@@ -113,6 +115,16 @@ if [ -n "$ID" ]; then
      [ \"\$(grep -o '<Title>[^<]*' '$W/ptsn/test-results/$ID/composite.xml' | head -1)\" = \"\$(grep -o '<Title>[^<]*' '$RESULT_A' | head -1)\" ]" \
     "$W/ptsn-clone.log"
 fi
+kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null
+
+# Uploads only with a token: PTS, which sends none, must show why it was refused.
+"$SERVER" --data "$DATA" --listen 127.0.0.1:80 > "$W/server-token-only.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 100); do grep -q listening "$W/server-token-only.log" 2>/dev/null && break; sleep 0.1; done
+pts upload-result result-a
+check "PTS shows our reason for refusing its upload (a token is needed)" \
+  "grep -q 'authentication required' '$W/pts-upload-result.log' && ! grep -q 'Unhandled Exception' '$W/pts-upload-result.log'" \
+  "$W/pts-upload-result.log"
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null
 exit $status
 INSIDE

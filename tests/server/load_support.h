@@ -32,6 +32,16 @@ inline int EnvCount(const char* name, int fallback) {
   return v && *v ? std::atoi(v) : fallback;
 }
 
+// The status a protocol answer stands for: refusals on /f/client.php come with HTTP 200, as
+// OpenBenchmarking.org sends them (PTS reads no other), the status in openbenchmarking.upload.status.
+inline int ProtocolStatus(int http_status, const std::string& body) {
+  if (http_status != 200) return http_status;
+  json j = json::parse(body, nullptr, false);
+  const json::json_pointer error("/openbenchmarking/upload/error"), status("/openbenchmarking/upload/status");
+  if (j.is_object() && j.contains(error) && j.contains(status) && j[status].is_number_integer()) return j[status].get<int>();
+  return http_status;
+}
+
 struct Acked {
   std::string id, xml;
 };
@@ -56,8 +66,8 @@ inline std::string UploadOnce(httplib::Client& http, const std::string& token, c
     *why = "no response (" + httplib::to_string(res.error()) + ")";
     return "";
   }
-  if (res->status != 200) {
-    *why = "HTTP " + std::to_string(res->status) + ": " + res->body;
+  if (int status = ProtocolStatus(res->status, res->body); status != 200) {
+    *why = "HTTP " + std::to_string(status) + ": " + res->body;
     return "";
   }
   return json::parse(res->body)["openbenchmarking"]["upload"].value("id", "");

@@ -103,5 +103,55 @@ TEST_F(NginxProxyTest, ServesOverTlsAndRefusesWhatTheServerWould) {
   EXPECT_EQ(plain.second, "400");
 }
 
+// The framing AbuseTest.AmbiguousFramingIsRefusedAndTheConnectionClosed sends straight to the
+// server, through nginx: each is refused (by nginx or by us), with one answer, and what follows
+// it is never run as a request of its own.
+TEST_F(NginxProxyTest, AmbiguousFramingIsRefusedThroughTheProxy) {
+  const std::string client = dir_ + "/raw_tls.py";
+  {
+    // Sends one raw request over TLS; prints the status of the first answer and how many came.
+    std::ofstream(client) << R"PY(
+import socket, ssl, sys
+ctx = ssl.create_default_context(); ctx.check_hostname = False; ctx.verify_mode = ssl.CERT_NONE
+s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1]))))
+s.settimeout(3)
+s.sendall(bytes.fromhex(sys.argv[2]))
+out = b""
+try:
+    while True:
+        d = s.recv(65536)
+        if not d: break
+        out += d
+except (socket.timeout, ssl.SSLError, OSError):
+    pass
+status = out.split(b" ")[1].decode() if out.startswith(b"HTTP/") else "none"
+print(status, out.count(b"HTTP/1.1 "))
+)PY";
+  }
+  const std::string smuggled = "GET /healthz?smuggled=1 HTTP/1.1\r\nHost: t\r\n\r\n";
+  const std::string length = std::to_string(smuggled.size());
+  const std::string post = "POST /f/client.php HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\n";
+  for (const std::string& request : {
+           post + "Content-Length: 0\r\nContent-Length: " + length + "\r\n\r\n" + smuggled,
+           post + "Content-Length: " + length + "\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled,
+           post + "Content-Length: " + length + "\r\nTransfer-Encoding: identity\r\n\r\n" + smuggled,
+           post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n" + smuggled,
+           post + "Transfer-Encoding: identity\r\n\r\n" + smuggled}) {
+    std::string hex;
+    for (unsigned char ch : request) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      hex += kHex[ch >> 4];
+      hex += kHex[ch & 15];
+    }
+    auto [rc, out] = Shell("python3 " + client + " " + std::to_string(port_) + " " + hex);
+    const std::string headers = request.substr(0, request.find("\r\n\r\n"));
+    ASSERT_EQ(rc, 0) << out;
+    const int status = std::atoi(out.c_str());
+    EXPECT_GE(status, 400) << headers << "\n" << out;
+    EXPECT_LT(status, 600) << headers << "\n" << out;
+    EXPECT_NE(out.find(" 1"), std::string::npos) << headers << ": more than one answer: " << out;
+  }
+}
+
 }  // namespace
 }  // namespace ptsn::test
