@@ -151,6 +151,10 @@ std::vector<ChangePoint> FindChangePoints(std::span<const double> values, const 
   const std::span<const double> all(z);
   for (size_t k = 0; k < found.size(); ++k) {
     const size_t from = k == 0 ? 0 : found[k - 1].index, to = k + 1 == found.size() ? z.size() : found[k + 1].index;
+    // Where between its neighbours the change lies, with 2 results on a side allowed: with
+    // min_segment on both sides a step with only 2 results after it yet is first found one
+    // result early, the last result before the step taken in as the 3rd after it.
+    found[k].index = from + BestSplit(all.subspan(from, to - from), 2).at;
     SetRatio(found[k], all.subspan(from, found[k].index - from), all.subspan(found[k].index, to - found[k].index));
   }
   return found;
