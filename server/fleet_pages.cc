@@ -39,12 +39,13 @@ std::string VerdictCell(const HistoryRow& h) {
   if (*h.verdict == 0) return "<td>within noise</td>";
   const bool bad = *h.verdict < 0;
   return std::string("<td class=\"") + (bad ? "regression" : "improvement") + "\"><b>" +
-         (bad ? "REGRESSION" : "IMPROVEMENT") + "</b> " + Pct(h.change_pct) + "</td>";
+         (bad ? "REGRESSION" : "IMPROVEMENT") + "</b> " + Pct(h.change_pct) + " (95 %: " + Pct((h.ratio_low - 1) * 100) +
+         " to " + Pct((h.ratio_high - 1) * 100) + ")</td>";
 }
 
 std::string FlagRows(const std::vector<HistoryRow>& flags, bool with_machine) {
   std::string out = "<table class=\"flags\"><tr>" + std::string(with_machine ? "<th>Machine</th>" : "") +
-                    "<th>Test</th><th>When</th><th>Mean (95 % CI)</th><th>Recent mean</th><th>Verdict</th><th>Job</th></tr>\n";
+                    "<th>Test</th><th>When</th><th>First result after the change (95 % CI)</th><th>Level before</th><th>Step</th><th>Job</th></tr>\n";
   for (const auto& h : flags) {
     out += "<tr>";
     if (with_machine)

@@ -1,19 +1,19 @@
-// Whether a machine's new result for a test differs from its recent ones beyond noise, judged
-// as compare-results judges two systems: by the 95 % confidence intervals of the trial means
-// (results-xml/statistics). A result is a regression (or an improvement) when its interval lies
-// wholly outside the band spanned by the intervals of the machine's recent results for that
-// test AND its mean moved by at least `min_change_pct` from their average: the first keeps
-// run-to-run drift the machine has already shown from being flagged, the second keeps tiny but
-// statistically clear shifts (tests with very steady trials) quiet. A step change is flagged
-// once: the next results count the changed ones among the recent.
+// Whether a machine's results for a test changed beyond noise: change points in its history
+// (server/change_points, E-divisive means with a permutation test). The verdict belongs to the
+// first result after a change point: a regression or an improvement starts there, with the size
+// of the step (after / before) and its 95 % interval. The history is judged again as each result
+// arrives, so a change point found earlier may move by a result or two, or go, as more results
+// show what happened; a change is announced once, when first found (NewChangePoints).
 #pragma once
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "results-xml/result_file.h"
+#include "server/change_points.h"
 
 namespace ptsn::server {
 
@@ -23,25 +23,32 @@ struct Measurement {
 };
 
 struct RegressionPolicy {
-  size_t window = 5;          // recent results compared with
-  size_t min_history = 2;     // fewer recent results with n >= 2: no verdict yet
-  double min_change_pct = 2;  // smaller moves are noise whatever the intervals say
+  size_t window = 200;          // the newest results of a test that are judged together
+  double min_change_pct = 1.5;  // smaller steps are not reported however significant
+  size_t same_change_within = 2;  // a change point found again this many results away is the same change
+  ChangePointOptions detector;
 };
 
-struct Judgement {
-  std::optional<int> verdict;  // -1 regression, +1 improvement, 0 within noise; nullopt = not judged
-  double change_pct = 0;       // against baseline_mean
-  double baseline_mean = 0;    // average of the recent means compared with
+// One result's verdict as the latest judgement of its history sees it.
+struct ResultJudgement {
+  // -1 a regression starts here, +1 an improvement, 0 none starts here; nullopt: not judged
+  // (too little history, the last min_segment - 1 results, or a proportion other than HIB/LIB).
+  std::optional<int> verdict;
+  double change_pct = 0;     // at a change point the step, (ratio - 1) * 100; else against baseline_mean
+  double baseline_mean = 0;  // the mean of the results before the change, or of the result's own level
+  double ratio_low = 0, ratio_high = 0;  // at a change point: the step's 95 % interval (after / before)
+  double p_value = 0;                    // at a change point: the permutation test's
 };
 
-// `recent`: the machine's earlier results for the test, newest first (only the first `window`
-// with n >= 2 count). `proportion`: HIB or LIB; anything else is not judged.
-Judgement JudgeAgainstRecent(const Measurement& now, const std::vector<Measurement>& recent,
-                             const std::string& proportion, const RegressionPolicy& policy = {});
+// `means`: a machine's results for one test, oldest first. One judgement per mean.
+std::vector<ResultJudgement> JudgeHistory(std::span<const double> means, const std::string& proportion,
+                                          const RegressionPolicy& policy = {});
 
-}  // namespace ptsn::server
-
-namespace ptsn::server {
+// The indexes of `now`'s change points that are news against `before` (the verdicts stored
+// before this judgement, same indexes, possibly one shorter): no result flagged the same way
+// within `tolerance` of it. A change point that moved by a result or two is the same change.
+std::vector<size_t> NewChangePoints(const std::vector<std::optional<int>>& before,
+                                    const std::vector<ResultJudgement>& now, size_t tolerance);
 
 // One test of one finished result, as the history keeps it.
 struct TestMeasurement {

@@ -74,11 +74,15 @@ json JobJson(const JobRow& j) {
 
 json HistoryJson(const HistoryRow& h) {
   json verdict = h.verdict ? json(*h.verdict == -1 ? "regression" : *h.verdict == 1 ? "improvement" : "noise") : json(nullptr);
-  return {{"machine", h.machine}, {"test", h.label},         {"test_key", h.test_key}, {"scale", h.scale},
-          {"proportion", h.proportion}, {"job", h.job_id},   {"task", h.task_id},     {"at", h.measured_at},
-          {"n", h.m.n},           {"mean", h.m.mean},        {"ci95", {h.m.ci_low, h.m.ci_high}},
-          {"trials", h.trials},   {"verdict", verdict},      {"change_pct", h.change_pct},
-          {"baseline_mean", h.baseline_mean}};
+  json out = {{"machine", h.machine}, {"test", h.label},         {"test_key", h.test_key}, {"scale", h.scale},
+              {"proportion", h.proportion}, {"job", h.job_id},   {"task", h.task_id},     {"at", h.measured_at},
+              {"n", h.m.n},           {"mean", h.m.mean},        {"ci95", {h.m.ci_low, h.m.ci_high}},
+              {"trials", h.trials},   {"verdict", verdict},      {"change_pct", h.change_pct},
+              {"baseline_mean", h.baseline_mean}};
+  // A change point starts at this result: the step after / before with its interval.
+  if (h.verdict && *h.verdict != 0)
+    out["change_point"] = {{"ratio", 1 + h.change_pct / 100}, {"ratio_ci95", {h.ratio_low, h.ratio_high}}, {"p_value", h.p_value}};
+  return out;
 }
 
 // Title of a merged result: at most 126 characters (the result-file schema's limit).

@@ -36,15 +36,32 @@ inline constexpr const char* kSchema[] = {
     "CREATE INDEX IF NOT EXISTS fleet_tasks_by_job ON fleet_tasks (job_id)",
     "CREATE INDEX IF NOT EXISTS fleet_tasks_by_state ON fleet_tasks (state, lease_expires)",
     // One row per machine, test and finished task: the series the regressions are judged on.
-    // verdict: -1 regression, +1 improvement, 0 within noise, NULL not judged (too little history).
+    // verdict, as the latest judgement of the series has it: -1 a regression starts at this
+    // result (a change point), +1 an improvement, 0 none starts here, NULL not judged (too little
+    // history, or too recent to start a change). At a change point change_pct is the step,
+    // ratio_low/ratio_high its 95 % interval (after / before) and p_value the permutation test's.
     "CREATE TABLE IF NOT EXISTS fleet_history ("
     " id {serial}, machine TEXT NOT NULL, test_key TEXT NOT NULL, label TEXT NOT NULL, scale TEXT NOT NULL,"
     " proportion TEXT NOT NULL, job_id BIGINT NOT NULL, task_id BIGINT NOT NULL, measured_at BIGINT NOT NULL,"
     " n INTEGER NOT NULL, mean DOUBLE PRECISION NOT NULL, ci_low DOUBLE PRECISION NOT NULL,"
     " ci_high DOUBLE PRECISION NOT NULL, trials TEXT NOT NULL, verdict INTEGER, change_pct DOUBLE PRECISION,"
-    " baseline_mean DOUBLE PRECISION)",
+    " baseline_mean DOUBLE PRECISION, ratio_low DOUBLE PRECISION, ratio_high DOUBLE PRECISION,"
+    " p_value DOUBLE PRECISION)",
     "CREATE INDEX IF NOT EXISTS fleet_history_by_test ON fleet_history (machine, test_key, measured_at)",
     "CREATE INDEX IF NOT EXISTS fleet_history_flags ON fleet_history (verdict, measured_at)",
+};
+
+// Columns added after a table was first released: (table, column, type), each added by an ALTER
+// when the table lacks it.
+struct AddedColumn {
+  const char* table;
+  const char* column;
+  const char* type;
+};
+inline constexpr AddedColumn kFleetMigrations[] = {
+    {"fleet_history", "ratio_low", "DOUBLE PRECISION"},
+    {"fleet_history", "ratio_high", "DOUBLE PRECISION"},
+    {"fleet_history", "p_value", "DOUBLE PRECISION"},
 };
 
 }  // namespace ptsn::server::fleet_sql

@@ -111,17 +111,61 @@ HistoryRow HistoryOf(const SqlRow& r) {
   if (!r.Null(14)) h.verdict = static_cast<int>(r.Int(14));
   h.change_pct = r.Real(15);
   h.baseline_mean = r.Real(16);
+  h.ratio_low = r.Real(17);
+  h.ratio_high = r.Real(18);
+  h.p_value = r.Real(19);
   return h;
 }
 constexpr const char* kHistoryColumns =
     "id, machine, test_key, label, scale, proportion, job_id, task_id, measured_at, n, mean, ci_low, ci_high, trials,"
-    " verdict, change_pct, baseline_mean";
+    " verdict, change_pct, baseline_mean, ratio_low, ratio_high, p_value";
+
+bool HasColumn(SqlTx& tx, const std::string& table, const std::string& column) {
+  const char* sql = tx.dialect() == SqlDialect::kPostgres
+                        ? "SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = $2"
+                        : "SELECT 1 FROM pragma_table_info($1) WHERE name = $2";
+  return !Q(tx, sql, {table, column}).rows.empty();
+}
 
 // Doubles as text that both databases read back exactly.
 std::string Num(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
+}
+
+// Judges the machine's history of one test again (its newest `policy.window` results), stores
+// the verdicts that changed, and returns the change points found for the first time.
+std::vector<HistoryRow> Rejudge(SqlTx& tx, const std::string& machine, const std::string& test_key,
+                                const std::string& proportion, const RegressionPolicy& policy) {
+  auto rows = Q(tx, "SELECT id, mean, verdict FROM fleet_history WHERE machine = $1 AND test_key = $2"
+                    " ORDER BY measured_at DESC, id DESC LIMIT $3",
+                {machine, test_key, static_cast<std::int64_t>(policy.window)}).rows;
+  std::reverse(rows.begin(), rows.end());
+  std::vector<double> means;
+  std::vector<std::optional<int>> before;
+  for (const auto& r : rows) {
+    means.push_back(r.Real(1));
+    before.push_back(r.Null(2) ? std::nullopt : std::optional<int>(static_cast<int>(r.Int(2))));
+  }
+  const std::vector<ResultJudgement> now = JudgeHistory(means, proportion, policy);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ResultJudgement& j = now[i];
+    // A result that stays "no change starts here" keeps the level it was first judged against.
+    if (j.verdict == before[i] && j.verdict.value_or(0) == 0) continue;
+    auto value = [&](double v) { return j.verdict ? SqlArg(Num(v)) : SqlArg(nullptr); };
+    auto step = [&](double v) { return j.verdict.value_or(0) != 0 ? SqlArg(Num(v)) : SqlArg(nullptr); };
+    Q(tx, "UPDATE fleet_history SET verdict = CAST($2 AS INTEGER), change_pct = CAST($3 AS DOUBLE PRECISION),"
+          " baseline_mean = CAST($4 AS DOUBLE PRECISION), ratio_low = CAST($5 AS DOUBLE PRECISION),"
+          " ratio_high = CAST($6 AS DOUBLE PRECISION), p_value = CAST($7 AS DOUBLE PRECISION) WHERE id = $1",
+      {rows[i].Int(0), j.verdict ? SqlArg(static_cast<std::int64_t>(*j.verdict)) : SqlArg(nullptr), value(j.change_pct),
+       value(j.baseline_mean), step(j.ratio_low), step(j.ratio_high), step(j.p_value)});
+  }
+  std::vector<HistoryRow> news;
+  for (size_t i : NewChangePoints(before, now, policy.same_change_within))
+    news.push_back(HistoryOf(Q(tx, std::string("SELECT ") + kHistoryColumns + " FROM fleet_history WHERE id = $1",
+                               {rows[i].Int(0)}).rows.at(0)));
+  return news;
 }
 
 }  // namespace
@@ -135,6 +179,9 @@ FleetStore::FleetStore(Storage& storage) : storage_(storage) {
     // Two processes creating the tables at once would race; the advisory lock orders them.
     if (tx.dialect() == SqlDialect::kPostgres) tx.Exec("SELECT pg_advisory_xact_lock(7077025)");
     for (const char* ddl : fleet_sql::kSchema) Q(tx, ddl);
+    for (const auto& added : fleet_sql::kFleetMigrations)
+      if (!HasColumn(tx, added.table, added.column))
+        Q(tx, std::string("ALTER TABLE ") + added.table + " ADD COLUMN " + added.column + " " + added.type);
     Q(tx, "CREATE INDEX IF NOT EXISTS fleet_jobs_by_merge ON fleet_jobs (merge_state)");
   });
 }
@@ -291,40 +338,12 @@ FleetStore::Completion FleetStore::Complete(std::int64_t task, const std::string
           " lease_expires = 0, lost_at = 0 WHERE id = $1",
       {task, xml, xml_sha1, now});
     for (const auto& t : tests) {
-      std::vector<Measurement> recent;
-      for (const auto& row : Q(tx, "SELECT n, mean, ci_low, ci_high FROM fleet_history WHERE machine = $1 AND test_key = $2"
-                                   " ORDER BY measured_at DESC, id DESC LIMIT $3",
-                               {machine, t.test_key, static_cast<std::int64_t>(policy.window)}).rows)
-        recent.push_back({static_cast<size_t>(row.Int(0)), row.Real(1), row.Real(2), row.Real(3)});
-      const Judgement j = JudgeAgainstRecent(t.m, recent, t.proportion, policy);
-      auto id = Q(tx, "INSERT INTO fleet_history (machine, test_key, label, scale, proportion, job_id, task_id, measured_at,"
-                      " n, mean, ci_low, ci_high, trials, verdict, change_pct, baseline_mean)"
-                      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CAST($10 AS DOUBLE PRECISION), CAST($11 AS DOUBLE PRECISION),"
-                      " CAST($12 AS DOUBLE PRECISION), $13, CAST($14 AS INTEGER), CAST($15 AS DOUBLE PRECISION),"
-                      " CAST($16 AS DOUBLE PRECISION)) RETURNING id",
-                  {machine, t.test_key, t.label, t.scale, t.proportion, c.job_id, task, now,
-                   static_cast<std::int64_t>(t.m.n), Num(t.m.mean), Num(t.m.ci_low), Num(t.m.ci_high), t.trials,
-                   j.verdict ? SqlArg(static_cast<std::int64_t>(*j.verdict)) : SqlArg(nullptr),
-                   recent.empty() ? SqlArg(nullptr) : SqlArg(Num(j.change_pct)),
-                   recent.empty() ? SqlArg(nullptr) : SqlArg(Num(j.baseline_mean))});
-      if (j.verdict && *j.verdict != 0) {
-        HistoryRow h;
-        h.id = id.rows.at(0).Int(0);
-        h.machine = machine;
-        h.test_key = t.test_key;
-        h.label = t.label;
-        h.scale = t.scale;
-        h.proportion = t.proportion;
-        h.job_id = c.job_id;
-        h.task_id = task;
-        h.measured_at = now;
-        h.m = t.m;
-        h.trials = t.trials;
-        h.verdict = j.verdict;
-        h.change_pct = j.change_pct;
-        h.baseline_mean = j.baseline_mean;
-        c.flagged.push_back(std::move(h));
-      }
+      Q(tx, "INSERT INTO fleet_history (machine, test_key, label, scale, proportion, job_id, task_id, measured_at,"
+            " n, mean, ci_low, ci_high, trials) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CAST($10 AS DOUBLE PRECISION),"
+            " CAST($11 AS DOUBLE PRECISION), CAST($12 AS DOUBLE PRECISION), $13)",
+        {machine, t.test_key, t.label, t.scale, t.proportion, c.job_id, task, now, static_cast<std::int64_t>(t.m.n),
+         Num(t.m.mean), Num(t.m.ci_low), Num(t.m.ci_high), t.trials});
+      for (auto& h : Rejudge(tx, machine, t.test_key, t.proportion, policy)) c.flagged.push_back(std::move(h));
     }
     c.job_finished = JobOver(tx, c.job_id);
   });

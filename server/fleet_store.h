@@ -82,8 +82,9 @@ struct HistoryRow {
   std::int64_t job_id = 0, task_id = 0, measured_at = 0;
   Measurement m;
   std::string trials;
-  std::optional<int> verdict;
+  std::optional<int> verdict;  // as ResultJudgement (server/fleet_regression.h)
   double change_pct = 0, baseline_mean = 0;
+  double ratio_low = 0, ratio_high = 0, p_value = 0;  // at a change point
 };
 
 struct TimeLimits {
@@ -129,11 +130,12 @@ class FleetStore {
     bool duplicate = false;  // the same result was stored before (a retried upload)
     std::int64_t job_id = 0;
     bool job_finished = false;
-    std::vector<HistoryRow> flagged;  // regressions and improvements this result showed
+    std::vector<HistoryRow> flagged;  // regressions and improvements this result revealed
   };
   // Stores `xml` as the task's result (accepted while the task is not done or failed, whatever
-  // session sent it: a finished result is never thrown away) and the history rows judged
-  // against the machine's recent ones. Throws FleetError 404/409.
+  // session sent it: a finished result is never thrown away) and its tests in the machine's
+  // history, each test's history judged again for change points; `flagged` holds the change
+  // points found for the first time. Throws FleetError 404/409.
   Completion Complete(std::int64_t task, const std::string& machine, const std::string& xml,
                       const std::string& xml_sha1, const std::vector<TestMeasurement>& tests, std::int64_t now,
                       const RegressionPolicy& policy);

@@ -142,7 +142,7 @@ TYPED_TEST(FleetStoreTest, ALateRenewalTakesAnExpiredLeaseBack) {
   EXPECT_FALSE(this->store_->Renew(t->task_id, "m2", "s1", "", kT0 + 101, this->limits_)) << "another machine";
 }
 
-TYPED_TEST(FleetStoreTest, AResultIsStoredOnceAndJudgedAgainstTheMachinesHistory) {
+TYPED_TEST(FleetStoreTest, AResultIsStoredOnceAndItsHistorySearchedForChangePoints) {
   RegressionPolicy policy;
   std::int64_t now = kT0;
   auto run = [&](double mean, const std::string& sha) {
@@ -151,28 +151,66 @@ TYPED_TEST(FleetStoreTest, AResultIsStoredOnceAndJudgedAgainstTheMachinesHistory
     return std::make_pair(t->task_id, this->store_->Complete(t->task_id, "m1", "<xml " + sha + "/>", sha,
                                                              {this->Test(mean)}, ++now, policy));
   };
-  EXPECT_TRUE(run(100, "a").second.flagged.empty());
-  EXPECT_TRUE(run(101, "b").second.flagged.empty());
-  auto [task, c] = run(70, "c");
+  for (int i = 0; i < 20; ++i) EXPECT_TRUE(run(i % 2 ? 101 : 100, "a" + std::to_string(i)).second.flagged.empty()) << i;
+  // A step down to 70: one slow result could be an outlier; the second makes it a change (the
+  // split has 3 results on each side, the last 101 among them, and is then placed between 2).
+  EXPECT_TRUE(run(70, "b0").second.flagged.empty());
+  auto [task, c] = run(70.5, "b1");
   EXPECT_TRUE(c.job_finished);
   ASSERT_EQ(c.flagged.size(), 1u);
-  EXPECT_EQ(*c.flagged[0].verdict, -1);
-  EXPECT_NEAR(c.flagged[0].change_pct, -30.35, 0.01);
+  const HistoryRow& flag = c.flagged[0];
+  EXPECT_EQ(*flag.verdict, -1);
+  EXPECT_EQ(flag.m.mean, 70) << "the first result after the change, not the one that revealed it";
+  EXPECT_NEAR(flag.change_pct, -30.1, 0.1);
+  EXPECT_NEAR(flag.baseline_mean, 100.5, 1e-9);
+  EXPECT_LT(flag.ratio_low, 0.699);
+  EXPECT_GT(flag.ratio_high, 0.699);
+  EXPECT_LE(flag.p_value, 0.02);
   // A retried upload of the same file is the same result; another file is refused.
-  auto again = this->store_->Complete(task, "m1", "<xml c/>", "c", {this->Test(70)}, ++now, policy);
+  auto again = this->store_->Complete(task, "m1", "<xml b1/>", "b1", {this->Test(70.5)}, ++now, policy);
   EXPECT_TRUE(again.duplicate);
   EXPECT_THROW(this->store_->Complete(task, "m1", "<xml d/>", "d", {}, ++now, policy), FleetError);
-  EXPECT_THROW(this->store_->Complete(task, "m2", "<xml c/>", "c", {}, ++now, policy), FleetError) << "not m2's task";
+  EXPECT_THROW(this->store_->Complete(task, "m2", "<xml b1/>", "b1", {}, ++now, policy), FleetError) << "not m2's task";
+  // More results at the new level are the same change, announced once.
+  EXPECT_TRUE(run(69.5, "b2").second.flagged.empty());
   auto history = this->store_->History("m1");
-  ASSERT_EQ(history.size(), 3u) << "the duplicate added nothing";
-  EXPECT_FALSE(history[0].verdict);
-  EXPECT_FALSE(history[1].verdict) << "one earlier result is too little history";
-  EXPECT_EQ(*history[2].verdict, -1);
+  ASSERT_EQ(history.size(), 23u) << "the duplicate added nothing";
+  EXPECT_EQ(*history[0].verdict, 0);
+  EXPECT_EQ(*history[19].verdict, 0);
+  EXPECT_EQ(*history[20].verdict, -1);
+  EXPECT_FALSE(history[21].verdict) << "too recent to start a change";
+  EXPECT_FALSE(history[22].verdict);
   EXPECT_EQ(this->store_->Flags(10).size(), 1u);
   EXPECT_EQ(this->store_->History("m1", true).size(), 1u);
-  // Back to normal: judged against 100, 101 and 70, within noise.
-  EXPECT_TRUE(run(100.5, "e").second.flagged.empty());
-  EXPECT_EQ(*this->store_->History("m1").back().verdict, 0);
+  EXPECT_TRUE(run(70, "e").second.flagged.empty());
+  EXPECT_EQ(this->store_->Flags(10).size(), 1u);
+  EXPECT_EQ(*this->store_->History("m1").at(21).verdict, 0);
+}
+
+TYPED_TEST(FleetStoreTest, AHistoryTableFromBeforeChangePointsGetsTheirColumns) {
+  this->storage_->Transact([](SqlTx& tx) {
+    tx.Exec("DROP TABLE fleet_history", {});
+    tx.Exec("CREATE TABLE fleet_history (id BIGINT, machine TEXT NOT NULL, test_key TEXT NOT NULL, label TEXT NOT NULL,"
+            " scale TEXT NOT NULL, proportion TEXT NOT NULL, job_id BIGINT NOT NULL, task_id BIGINT NOT NULL,"
+            " measured_at BIGINT NOT NULL, n INTEGER NOT NULL, mean DOUBLE PRECISION NOT NULL,"
+            " ci_low DOUBLE PRECISION NOT NULL, ci_high DOUBLE PRECISION NOT NULL, trials TEXT NOT NULL, verdict INTEGER,"
+            " change_pct DOUBLE PRECISION, baseline_mean DOUBLE PRECISION)", {});
+  });
+  FleetStore migrated(*this->storage_);
+  FleetStore again(*this->storage_);  // a second start finds the columns there
+  EXPECT_TRUE(again.History("m1").empty());
+  EXPECT_TRUE(again.Flags(5).empty());
+}
+
+TYPED_TEST(FleetStoreTest, TooShortAHistoryIsNotJudged) {
+  std::int64_t now = kT0;
+  for (double mean : {100.0, 101.0, 70.0}) {
+    this->Job({"m1"});
+    auto t = this->store_->Claim("m1", "s", now, this->limits_);
+    EXPECT_TRUE(this->store_->Complete(t->task_id, "m1", "<x/>", std::to_string(mean), {this->Test(mean)}, ++now, {})
+                    .flagged.empty());
+  }
+  for (const auto& h : this->store_->History("m1")) EXPECT_FALSE(h.verdict);
 }
 
 TYPED_TEST(FleetStoreTest, AFailedTaskTakesNoResult) {

@@ -4,7 +4,7 @@
 //  * kill -9 of an agent mid-task: its benchmark dies with it, the task is retried once when
 //    the agent is back (or fails when it is not);
 //  * kill -9 of the server while agents run: they reconnect and every result arrives once;
-//  * a machine's history page in headless Chromium with a regression flagged after the agent
+//  * a machine's history page in headless Chromium with a regression (a change point) flagged after the agent
 //    was slowed down with TEST_EXEC_PREPEND.
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -242,7 +242,9 @@ TEST_F(FleetE2eTest, HistoryPageShowsARegressionInChromium) {
   StartServer({"--fleet-min-change", "20"});  // only the deliberate slow-down, whatever this machine's noise
   StartAgent("hist");
   WaitOnline({"hist"});
-  for (int i = 0; i < 3; ++i) {
+  // A change point needs enough results on each side for the permutation test to tell a step
+  // from chance: 10 before and 5 after make the chance of 5 slow results at the end 1 in 1,500.
+  for (int i = 0; i < 10; ++i) {
     auto [rc, out] = Status(RunNow("local/timed", "", 3));
     ASSERT_EQ(rc, 0) << out;
   }
@@ -250,8 +252,10 @@ TEST_F(FleetE2eTest, HistoryPageShowsARegressionInChromium) {
   Stop(agents_["hist"], SIGTERM);
   StartAgent("hist", {{"TEST_EXEC_PREPEND", "sleep 0.4;"}});
   WaitOnline({"hist"});
-  auto [rc, out] = Status(RunNow("local/timed", "", 3));
-  ASSERT_EQ(rc, 0) << out;
+  for (int i = 0; i < 5; ++i) {
+    auto [rc, out] = Status(RunNow("local/timed", "", 3));
+    ASSERT_EQ(rc, 0) << out;
+  }
 
   httplib::Client http("127.0.0.1", server_->port());
   auto flags = http.Get("/api/v1/fleet/regressions");
@@ -261,6 +265,7 @@ TEST_F(FleetE2eTest, HistoryPageShowsARegressionInChromium) {
   EXPECT_EQ(list[0]["verdict"], "regression");
   EXPECT_EQ(list[0]["machine"], "hist");
   EXPECT_GT(list[0]["change_pct"].get<double>(), 50);
+  EXPECT_GT(list[0]["change_point"]["ratio_ci95"][0].get<double>(), 1.5) << "slower by 0.4 s of 0.3 s, with its interval";
 
   const std::string url = server_->url() + "/fleet/machines/hist";
   const std::string flags_common = "timeout 40 '" + chromium +
@@ -276,8 +281,8 @@ TEST_F(FleetE2eTest, HistoryPageShowsARegressionInChromium) {
   for (size_t at = 0; (at = dom.find("<svg", at)) != std::string::npos; at += 4) ++charts;
   for (size_t at = 0; (at = dom.find("<polyline", at)) != std::string::npos; at += 9) ++lines;
   EXPECT_EQ(charts, 1u) << "one chart for the one test";
-  EXPECT_EQ(lines, 3u) << "the means and their 95 % interval over four results";
-  EXPECT_NE(dom.find("4 results"), std::string::npos);
+  EXPECT_EQ(lines, 3u) << "the means and their 95 % interval over fifteen results";
+  EXPECT_NE(dom.find("15 results"), std::string::npos);
   fs::path shot = fs::path(PTSN_BINARY).parent_path() / "Testing" / "artifacts" / "fleet-history.png";
   fs::create_directories(shot.parent_path());
   fs::remove(shot);
