@@ -262,12 +262,14 @@ void EvaluateNew(const std::string& name, const std::vector<const Run*>& runs, c
   PrintRow(name.c_str(), t);
 }
 
-// The noise of the targets runs: where the variation of the log ratio is.
-void PrintNoise(const std::vector<const Run*>& runs) {
+// The noise of a design's instance pairs: where the variation of the log ratio is.
+void PrintNoise(const char* design, const std::vector<const Run*>& runs) {
   std::vector<double> within, run_means, deviations, la, lb;
   size_t rounds = 0;
-  for (const Run* run : runs) {
-    const Pair* r = &run->pairs.front();
+  std::vector<const Pair*> all;
+  for (const Run* run : runs)
+    for (const Pair& p : run->pairs) all.push_back(&p);
+  for (const Pair* r : all) {
     auto logs = ptsn::results::LogRatios(r->a, r->b);
     if (logs.size() < 2) continue;
     rounds = logs.size();
@@ -288,9 +290,9 @@ void PrintNoise(const std::vector<const Run*>& runs) {
   for (double d : deviations) m2 += d * d, m4 += d * d * d * d;
   m2 /= static_cast<double>(deviations.size());
   m4 /= static_cast<double>(deviations.size());
-  std::printf("noise of the log ratio B/A: sd within a run (round to round) %.3f; sd of run means %.3f over %zu runs "
+  std::printf("noise (%s): log ratio B/A: sd round to round %.3f; sd of instance-pair means %.3f over %zu pairs "
               "of %zu rounds; between-instance sd %.3f; in-round correlation of A and B %+.2f; excess kurtosis %.1f\n",
-              std::sqrt(var_within), std::sqrt(var_between), run_means.size(), rounds, instance,
+              design, std::sqrt(var_within), std::sqrt(var_between), run_means.size(), rounds, instance,
               sab / std::sqrt(saa * sbb), m4 / (m2 * m2) - 3);
 }
 
@@ -321,7 +323,8 @@ int main(int argc, char** argv) {
   std::printf("runs: %zu targets (A/A: two fresh plain targets, rounds interleaved), %zu systems (PTS's way), "
               "%zu instances (%zu instance pairs x %zu rounds, random order)\n",
               targets.size(), systems.size(), instances.size(), k, rounds);
-  PrintNoise(targets);
+  PrintNoise("targets", targets);
+  PrintNoise("instances", instances);
   std::printf("\n%-46s %5s  %-22s  %-7s  %-22s  %-22s  %-5s  %s\n", "method", "n", "A/A \"different\" [95 %]",
               "cover", "power at 5 % [95 %]", "power at 10 % [95 %]", "same", "time/verdict");
   EvaluatePerRun("old paired (1 pair, all rounds)", targets, OldPaired);

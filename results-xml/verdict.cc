@@ -148,11 +148,11 @@ std::string VerdictView(const ResultFile& file, const VerdictSettings& settings)
                                [](const System& s) { return ParseInstanceName(s.identifier).instance > 1; });
   if (file.systems.size() < 2) return "";
   if (!instances)
-    return "One instance per target: the intervals above count only round-to-round variation, not the difference\n"
+    return "\nOne instance per target: the intervals above count only round-to-round variation, not the difference\n"
            "each made target carries (A/A runs here were called different in ~15 %); run.target_instances=6 gives\n"
            "verdicts that include it (docs/verdicts.md).\n";
   char head[160];
-  std::snprintf(head, sizeof head, "Verdicts by instance pairs against %s (%g %%; same within +-%g %%):\n",
+  std::snprintf(head, sizeof head, "\nVerdicts by instance pairs against %s (%g %%; same within +-%g %%):\n",
                 ParseInstanceName(file.systems.front().identifier).kind.c_str(), settings.confidence * 100,
                 settings.same_within_percent);
   std::string out = head;
