@@ -1,7 +1,7 @@
 // The verdict harness's evaluation (issue 30, docs/verdicts.md): old and new verdict methods on
 // the same raw trials, saved by bench/verdicts_collect.sh, against known truth.
 //
-//   verdicts_eval TRIALS.csv [--same PERCENT] [--kmax PAIRS]
+//   verdicts_eval TRIALS.csv... [--same PERCENT]   (each with its TRIALS-runs.csv beside it)
 //
 // Truth by construction: every collected run is A/A (two identical set-ups). A known difference of
 // e (5 %, 10 %) is the same data with B doing (1 + e) times the work per reported unit: B's values
@@ -66,6 +66,10 @@ std::vector<std::string> SplitCsv(const std::string& line) {
 // trials.csv (design,run,system,round,value,seconds) and its -runs.csv beside it. Systems are
 // "A"/"B" or, with instances, "A #k"/"B #k".
 std::vector<Run> ReadRuns(const std::string& trials_path) {
+  if (trials_path.size() < 5 || trials_path.substr(trials_path.size() - 4) != ".csv") {
+    std::fprintf(stderr, "verdicts_eval: %s: expected a .csv file\n", trials_path.c_str());
+    std::exit(2);
+  }
   std::map<int, Run> runs;
   std::ifstream trials(trials_path);
   if (!trials) {
@@ -306,13 +310,20 @@ std::string Name(const char* format, size_t a, size_t b) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: verdicts_eval TRIALS.csv [--same PERCENT]\n");
+    std::fprintf(stderr, "usage: verdicts_eval TRIALS.csv... [--same PERCENT]\n");
     return 2;
   }
   double same = 5;
-  for (int i = 2; i + 1 < argc; i += 2)
+  for (int i = 1; i + 1 < argc; ++i)
     if (std::string(argv[i]) == "--same") same = std::atof(argv[i + 1]);
-  std::vector<Run> all = ReadRuns(argv[1]);
+  std::vector<Run> all;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]).rfind("--", 0) == 0) {
+      ++i;
+      continue;
+    }
+    for (Run& r : ReadRuns(argv[i])) all.push_back(std::move(r));
+  }
   std::map<std::string, std::vector<const Run*>> by;
   for (const Run& r : all) by[r.design].push_back(&r);
   const auto& targets = by["targets"];

@@ -107,5 +107,35 @@ TEST(Verdict, KindsAgainstTheFirstPairInstanceByInstance) {
   EXPECT_EQ(v[2].verdict.instances, 0u);
 }
 
+TEST(Verdict, ViewOfAFileWithInstances) {
+  ResultFile file;
+  for (const char* id : {"A", "B", "A #2", "B #2", "A #3", "B #3"}) file.systems.push_back({id});
+  Result r;
+  r.title = "Write";
+  r.app_version = "1.0";
+  r.description = "64m";
+  // Per pair, B/A in both rounds: 0.5, 0.55, 0.45 (pair 3's second round failed: "x" is no number).
+  auto entry = [](const char* id, const char* raw) {
+    Entry e;
+    e.identifier = id;
+    e.value = "1";
+    e.raw_string = raw;
+    return e;
+  };
+  r.entries = {entry("A", "100:200"), entry("B", "50:100"),   entry("A #2", "100:100"),
+               entry("B #2", "55:55"), entry("A #3", "100:x"), entry("B #3", "45:45")};
+  file.results.push_back(r);
+  const double mean = (std::log(0.5) + std::log(0.55) + std::log(0.45)) / 3;
+  Verdict v = DecideVerdict({{std::log(0.5), std::log(0.5)}, {std::log(0.55), std::log(0.55)}, {std::log(0.45)}}, {});
+  EXPECT_NEAR(v.ratio, std::exp(mean), 1e-12);
+  EXPECT_EQ(VerdictView(file, {}), "\nVerdicts by instance pairs against A (95 %; same within +-5 %):\n"
+                                   "  Write 1.0 - 64m\n    B: " + VerdictText(v, {}) + "\n");
+  EXPECT_EQ(VerdictText(v, {}), "different: x0.498 [0.388, 0.639] (3 instance pairs, 5 rounds)");
+  file.systems.resize(2);  // no instances: what the paired view leaves out
+  EXPECT_EQ(VerdictView(file, {}).rfind("\nOne instance per target:", 0), 0u);
+  file.systems.resize(1);
+  EXPECT_EQ(VerdictView(file, {}), "");
+}
+
 }  // namespace
 }  // namespace ptsn::results
