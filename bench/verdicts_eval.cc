@@ -231,6 +231,7 @@ Outcome NewVerdict(const std::vector<const Run*>& runs, size_t& at, const Design
 }
 
 void PrintRow(const char* name, const Tally (&t)[3]) {
+  if (t[0].n == 0) return;  // no runs of that design
   char coverage[32] = "    -";
   int with = t[0].with_interval + t[1].with_interval + t[2].with_interval;
   int covered = t[0].covered + t[1].covered + t[2].covered;
@@ -350,7 +351,7 @@ int main(int argc, char** argv) {
   }
   // The same designs made of the targets runs (one fresh pair each, run at different times).
   for (size_t r : {1, 5})
-    for (size_t kk : {6, 12})
+    for (size_t kk : {6, 16})
       EvaluateNew(Name("targets runs as %zu pairs x %zu rounds", kk, r), targets, {kk, 1, kk, r, same});
   for (size_t r : {1, 5})
     EvaluateNew(Name("targets runs, stop early: pairs 3..%zu x %zu", 24, r), targets, {3, 1, 24, r, same});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 
 #include "results-xml/statistics.h"
@@ -108,10 +109,24 @@ std::vector<KindVerdict> VerdictsAgainstFirst(const std::vector<SystemTrials>& s
 }
 
 double PocockConfidence(double overall, int looks) {
-  // Nominal two-sided levels per look for an overall 0.05 (Pocock 1977, table 1), 1..10 looks.
-  static constexpr double kNominal[] = {0.05, 0.0294, 0.0221, 0.0182, 0.0158, 0.0142, 0.0130, 0.0120, 0.0112, 0.0106};
-  int k = std::clamp(looks, 1, 10);
-  return 1 - (1 - overall) * kNominal[k - 1] / 0.05;
+  // Pocock's constants C_P(K) for an overall two-sided 0.05 (Jennison & Turnbull 2000, table 2.1),
+  // K = 1..12, 15, 20 looks; the per-look level is 2 (1 - Phi(C_P)). Between tabled K the next
+  // larger K is used (stricter); beyond 20, 20's.
+  struct Row {
+    int looks;
+    double c;
+  };
+  static constexpr Row kConstants[] = {{1, 1.960},  {2, 2.178},  {3, 2.289},  {4, 2.361},  {5, 2.413},
+                                       {6, 2.453},  {7, 2.485},  {8, 2.512},  {9, 2.535},  {10, 2.555},
+                                       {11, 2.572}, {12, 2.588}, {15, 2.626}, {20, 2.672}};
+  double c = kConstants[std::size(kConstants) - 1].c;
+  for (const Row& row : kConstants)
+    if (row.looks >= looks) {
+      c = row.c;
+      break;
+    }
+  const double nominal = std::erfc(c / std::sqrt(2.0));  // 2 (1 - Phi(c))
+  return 1 - (1 - overall) * nominal / 0.05;
 }
 
 std::string VerdictText(const Verdict& v, const VerdictSettings& settings) {

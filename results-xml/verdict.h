@@ -64,7 +64,8 @@ Verdict DecideVerdict(const InstanceRounds& rounds, const VerdictSettings& setti
 
 // The confidence to use at each of `looks` planned looks so that the chance of a false
 // "different" over all of them stays near 1 - `overall` (Pocock 1977, two-sided, equally spaced
-// looks; the nominal levels of his table for 1-10 looks, 10 beyond).
+// looks, known variance; Jennison & Turnbull's constants for up to 20 looks, 20's beyond; an
+// `overall` other than 0.95 scales the 0.05 level in proportion).
 double PocockConfidence(double overall, int looks);
 
 // ---- Instances of a set-up in a result file ------------------------------------------------

@@ -72,10 +72,13 @@ TEST(Verdict, OnePairHasNoIntervalOfTheBetweenInstanceVariation) {
 }
 
 TEST(Verdict, PocockLevelsPerLook) {
-  EXPECT_DOUBLE_EQ(PocockConfidence(0.95, 1), 0.95);
-  EXPECT_NEAR(PocockConfidence(0.95, 5), 1 - 0.0158, 1e-12);
-  EXPECT_NEAR(PocockConfidence(0.95, 40), 1 - 0.0106, 1e-12);
-  EXPECT_NEAR(PocockConfidence(0.99, 2), 1 - 0.01 * 0.0294 / 0.05, 1e-12);
+  EXPECT_NEAR(PocockConfidence(0.95, 1), 0.95, 1e-4);              // C_P 1.960
+  EXPECT_NEAR(PocockConfidence(0.95, 5), 1 - 0.0158, 1e-4);        // C_P 2.413: Pocock's 0.0158
+  EXPECT_NEAR(PocockConfidence(0.95, 10), 1 - 0.0106, 1e-4);       // C_P 2.555: 0.0106
+  EXPECT_DOUBLE_EQ(PocockConfidence(0.95, 13), PocockConfidence(0.95, 15));  // the next tabled K
+  EXPECT_NEAR(PocockConfidence(0.95, 20), 1 - 0.00754, 1e-4);      // C_P 2.672
+  EXPECT_DOUBLE_EQ(PocockConfidence(0.95, 40), PocockConfidence(0.95, 20));
+  EXPECT_NEAR(PocockConfidence(0.99, 2), 1 - 0.01 * 0.0294 / 0.05, 1e-4);
 }
 
 TEST(Verdict, InstanceNames) {
