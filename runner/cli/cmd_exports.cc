@@ -20,6 +20,7 @@
 #include "results-xml/export_text.h"
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
+#include "results-xml/verdict.h"
 #include "runner/cli/command.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
@@ -226,8 +227,12 @@ int Compare(const std::vector<std::string>& argv) {
     throw Error("compare-results: " + a.positional()[0] + " has " + std::to_string(files[0].systems.size()) +
                     " system; give a file with several systems, or two or more FILEs",
                 2);
-  Emit(a, results::ComparisonToText(results::CompareResultFiles(
-              files, names, paired ? results::CompareMode::kPaired : results::CompareMode::kUnpaired)));
+  std::string text = results::ComparisonToText(results::CompareResultFiles(
+      files, names, paired ? results::CompareMode::kPaired : results::CompareMode::kUnpaired));
+  // A run with run.target_instances: the verdicts by instance pairs (docs/verdicts.md).
+  if (paired && files.size() == 1)
+    text += results::VerdictView(files[0], {GlobalSettings().GetDouble("run.same_within"), 0.95});
+  Emit(a, text);
   return 0;
 }
 

@@ -439,9 +439,10 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     auto sys = targets::MakeRealSystem();
     targets::TargetOptions options = ConfirmTargetOptions(*sys, target_flags, test_dir, interactive);
     run_targets = std::make_unique<run::RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, *printer);
-    config.places = run_targets->Create(target_specs, config.system, *ctx.reader);
+    config.places = run_targets->Create(target_specs, config.system, *ctx.reader,
+                                        static_cast<int>(s.GetInt("run.target_instances")));
     config.places_sequential = order == "sequential";
-    config.paired_ci_goal = s.GetDouble("run.paired_ci_goal");
+    run::ApplyTargetSettings(config, s);
   }
   auto places = config.places;
   run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
@@ -454,7 +455,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   if (summary.saved && fs::exists(summary.composite_path, ec)) {
     auto file = results::ReadResultFile(summary.composite_path);
     std::string text = results::ResultFileToText(file, text_width);
-    if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places);
+    if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places, {s.GetDouble("run.same_within"), 0.95});
     if (!json) std::cout << "\n" << text;
     if (auto out_dir = Env("OUTPUT_DIR")) {
       MakeDirectories(*out_dir);

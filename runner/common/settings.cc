@@ -60,6 +60,8 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"run.minimal_test_time", "PTS_NATIVE_MINIMAL_TEST_TIME", "2", "seconds; a <SystemMonitor> sys.time trial shorter than this gives no value (PTS MinimalTestTime)"},
       {"run.time_budget", "PTS_NATIVE_TIME_BUDGET", "600", "seconds one test may spend on extra runs"},
       {"run.paired_ci_goal", "PTS_NATIVE_PAIRED_CI_GOAL", "2", "targets run in rounds: add rounds until each target's paired ratio to the first is known to +- this many percent (95 % CI)"},
+      {"run.target_instances", "PTS_NATIVE_TARGET_INSTANCES", "1", "targets: make this many instances of each (NAME, NAME #2 ...), run each round on all in random order, and judge each target against the first by instance pairs (docs/verdicts.md)"},
+      {"run.same_within", "PTS_NATIVE_SAME_WITHIN", "5", "targets with several instances: a target is \"same\" as the first when the whole 95 % interval of its ratio lies within +- this many percent"},
       {"monitor.interval", "MONITOR_INTERVAL", "1", "seconds between monitor samples"},
       {"monitor.pts_compatible", "PTS_NATIVE_MONITOR_PTS_MODE", "true", "cpu.usage as PTS defines it (iowait counts as busy)"},
       {"monitor.session_summary", "PTS_NATIVE_MONITOR_SESSION", "false", "also write the whole-session monitor result older PTS versions wrote"},

@@ -440,9 +440,9 @@ std::unique_ptr<run::RunTargets> MakeTargets(const SessionOptions& o, const Mach
   });
   auto made = std::make_unique<run::RunTargets>(std::move(p.target_sys), targets::LedgerDirectory(m.settings.Home()),
                                                 options, observers);
-  cfg.places = made->Create(p.targets, cfg.system, *m.reader);
+  cfg.places = made->Create(p.targets, cfg.system, *m.reader, static_cast<int>(m.settings.GetInt("run.target_instances")));
   cfg.places_sequential = o.targets_sequential;
-  cfg.paired_ci_goal = m.settings.GetDouble("run.paired_ci_goal");
+  run::ApplyTargetSettings(cfg, m.settings);
   return made;
 }
 

@@ -1,9 +1,11 @@
 #include "runner/run/round_count.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "results-xml/statistics.h"
+#include "results-xml/verdict.h"
 
 namespace ptsn::run {
 
@@ -15,11 +17,8 @@ std::string Percent(double v) {
   return buf;
 }
 
-}  // namespace
-
-RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent) {
-  RoundDecision d;
-  if (!limits.enabled || s.values.size() < 2 || s.rounds_done < s.scheduled) return d;
+// One instance per target: the targets whose paired ratio to the first is not yet known to the goal.
+std::vector<std::string> ImpreciseRatios(const RoundState& s, double ci_goal_percent) {
   std::vector<std::string> wanting;
   for (size_t k = 1; k < s.values.size(); ++k) {
     // Rounds in which both the reference and this target gave a value.
@@ -42,6 +41,38 @@ RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limi
                         Percent(ci_goal_percent) + ")");
     }
   }
+  return wanting;
+}
+
+// Several instances per target (docs/verdicts.md): the kinds whose verdict against the first is
+// still unknown. Every round is a look at the data, so each uses Pocock's level for as many looks
+// as max_runs allows: a false "different" stays near 5 % over all of them.
+std::vector<std::string> UndecidedVerdicts(const RoundState& s, const DynamicRunLimits& limits,
+                                           double same_within_percent) {
+  std::vector<results::SystemTrials> systems;
+  for (size_t k = 0; k < s.values.size() && k < s.names.size(); ++k) systems.push_back({s.names[k], s.values[k]});
+  results::VerdictSettings settings{same_within_percent,
+                                    results::PocockConfidence(0.95, std::max(1, limits.max_runs - s.scheduled + 1))};
+  std::vector<std::string> wanting;
+  for (const auto& v : results::VerdictsAgainstFirst(systems, settings))
+    if (v.verdict.kind == results::VerdictKind::kUnknown)
+      wanting.push_back(v.kind + ": " + results::VerdictText(v.verdict, settings));
+  return wanting;
+}
+
+bool HasInstances(const std::vector<std::string>& names) {
+  return std::any_of(names.begin(), names.end(),
+                     [](const std::string& n) { return results::ParseInstanceName(n).instance > 1; });
+}
+
+}  // namespace
+
+RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,
+                               double same_within_percent) {
+  RoundDecision d;
+  if (!limits.enabled || s.values.size() < 2 || s.rounds_done < s.scheduled) return d;
+  std::vector<std::string> wanting = HasInstances(s.names) ? UndecidedVerdicts(s, limits, same_within_percent)
+                                                           : ImpreciseRatios(s, ci_goal_percent);
   if (wanting.empty()) return d;
   std::string reason;
   for (const auto& w : wanting) reason += (reason.empty() ? "" : "; ") + w;

@@ -30,6 +30,11 @@ struct RoundDecision {
   std::string stopped_by;  // a bound that stopped a round that was wanted: "max_runs", "time_budget"
 };
 
-RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent);
+// With one instance per target, rounds are added while a paired ratio's 95 % interval is wider
+// than ±ci_goal_percent. With several (names "NAME #k", run.target_instances), while a kind's
+// verdict against the first kind is unknown: neither "different" nor "same within
+// ±same_within_percent" (results-xml/verdict.h).
+RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,
+                               double same_within_percent = 5);
 
 }  // namespace ptsn::run

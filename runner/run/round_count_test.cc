@@ -58,5 +58,25 @@ TEST(RoundCount, FailedTrialsArePairedOutAndAFailingTargetStopsAsking) {
   EXPECT_TRUE(d.add);
 }
 
+TEST(RoundCount, WithInstancesRoundsAreAddedWhileAVerdictIsUnknown) {
+  DynamicRunLimits limits;  // max_runs 20, 3 scheduled: 18 looks, Pocock's level for 20: 99.25 %
+  RoundState s;
+  s.scheduled = 3;
+  s.rounds_done = 3;
+  s.names = {"A", "B", "A #2", "B #2", "A #3", "B #3"};
+  // Pair summaries log(0.5), log(0.55), log(0.45): different at any level.
+  s.values = {{100, 100, 100}, {50, 50, 50}, {100, 100, 100}, {55, 55, 55}, {100, 100, 100}, {45, 45, 45}};
+  auto d = DecideMoreRounds(s, limits, 2, 5);
+  EXPECT_FALSE(d.add);
+  EXPECT_EQ(d.reason, "");
+  // Pairs 0.97, 1.03, 1.00: the interval spans 1 and reaches beyond +-5 %: unknown, one more round.
+  s.values = {{100, 100, 100}, {97, 97, 97}, {100, 100, 100}, {103, 103, 103}, {100, 100, 100}, {100, 100, 100}};
+  d = DecideMoreRounds(s, limits, 2, 5);
+  EXPECT_TRUE(d.add);
+  EXPECT_EQ(d.reason.rfind("B: unknown: x1.000 [", 0), 0u) << d.reason;
+  // The same spread is "same" when +-25 % is close enough.
+  EXPECT_FALSE(DecideMoreRounds(s, limits, 2, 25).add);
+}
+
 }  // namespace
 }  // namespace ptsn::run

@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "results-xml/verdict.h"
+#include "runner/common/settings.h"
 #include "runner/run/observer.h"
+#include "runner/run/test_steps.h"
 #include "runner/run/test_place.h"
 #include "runner/sysinfo/system_reader.h"
 #include "runner/targets/session.h"
@@ -23,10 +26,11 @@ class RunTargets {
              targets::TargetOptions options, RunObserver& observer);
   ~RunTargets();
 
-  // Creates every target in order; the first that cannot be made stops it all (the others are
-  // released) with ptsn::Error naming it.
+  // Creates every target in order, `instances` times (run.target_instances): instance 1 of every
+  // spec, then instance 2 ("NAME #2") ..., so the first place is the reference's first instance.
+  // The first that cannot be made stops it all (the others are released) with ptsn::Error naming it.
   std::vector<TestPlace> Create(const std::vector<targets::TargetSpec>& specs, const results::System& base,
-                                const sysinfo::SystemReader& reader);
+                                const sysinfo::SystemReader& reader, int instances = 1);
   // Releases everything; problems (kept in the ledger for the next run) go to the observer.
   // True when everything was released.
   bool Remove();
@@ -37,8 +41,14 @@ class RunTargets {
   bool removed_ = false;
 };
 
+// The settings of a run across targets: run.paired_ci_goal, run.same_within, and with
+// run.target_instances > 1 a random order of the places in every round.
+void ApplyTargetSettings(RunConfig& config, const Settings& settings);
+
 // The paired view of a run across targets: each target against the first, round by round
 // (compare-results --paired restricted to the targets' Systems).
-std::string PairedTargetView(const results::ResultFile& file, const std::vector<TestPlace>& places);
+// With instances, the verdicts follow (results::VerdictView).
+std::string PairedTargetView(const results::ResultFile& file, const std::vector<TestPlace>& places,
+                             const results::VerdictSettings& settings = {});
 
 }  // namespace ptsn::run

@@ -65,6 +65,17 @@ TEST_F(RunTargetsTest, EachTargetBecomesAPlaceWithItsOwnSystem) {
                                                     "removed plain ext4", "removed fscrypt AES-256-XTS ext4"}));
 }
 
+TEST_F(RunTargetsTest, InstancesAreMadeInstanceByInstanceWithNumberedNames) {
+  RunTargets run_targets(std::move(fake_), tmp_.path() + "/ledger", Options(), events_);
+  auto places = run_targets.Create(targets::ParseTargetList("A=plain,fscrypt"), {}, *reader_, 3);
+  std::vector<std::string> ids;
+  for (const auto& p : places) ids.push_back(p.system.identifier);
+  EXPECT_EQ(ids, (std::vector<std::string>{"A", "fscrypt AES-256-XTS ext4", "A #2", "fscrypt AES-256-XTS ext4 #2", "A #3",
+                                           "fscrypt AES-256-XTS ext4 #3"}));
+  EXPECT_NE(places[0].test_dir, places[2].test_dir);
+  EXPECT_TRUE(run_targets.Remove());
+}
+
 TEST_F(RunTargetsTest, AFailedTargetStopsTheRunAndTheOthersAreReleased) {
   sys_->fail_on = "add-key";
   {

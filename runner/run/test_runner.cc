@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <random>
 #include <thread>
 
 #include "results-xml/comparison_hash.h"
@@ -420,9 +422,15 @@ void TestRunner::RunRounds(const PlannedTest& t, const std::vector<TestEnvironme
   auto interrupt_all = [&] {
     for (auto& s : series) s.interrupted = true;
   };
+  std::vector<size_t> order(series.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::mt19937 random(std::random_device{}());
   for (int round = 1;; ++round) {
     bool ran = false;
-    for (size_t k = 0; k < series.size(); ++k) {
+    // With instances, a random order in every round: no target always runs first or after the
+    // same neighbour (Abedi & Brecht's randomized interleaving).
+    if (config_.shuffle_rounds) std::shuffle(order.begin(), order.end(), random);
+    for (size_t k : order) {
       if (!NeedsMoreTrials(series[k])) continue;
       if (exec::InterruptRequested()) return interrupt_all();  // Ctrl-C between trials
       ran = true;
@@ -439,7 +447,7 @@ void TestRunner::RunRounds(const PlannedTest& t, const std::vector<TestEnvironme
     rounds.rounds_done = round;
     bool more = std::any_of(series.begin(), series.end(), [](const TrialSeries& s) { return NeedsMoreTrials(s); });
     if (!more) {
-      RoundDecision d = DecideMoreRounds(rounds, limits, config_.paired_ci_goal);
+      RoundDecision d = DecideMoreRounds(rounds, limits, config_.paired_ci_goal, config_.same_within);
       for (auto& s : series) {
         if (s.planned == 0) continue;  // pre.sh failed there
         if (d.add) {

@@ -58,6 +58,8 @@ struct RunConfig {
   std::vector<TestPlace> places;
   bool places_sequential = false;
   double paired_ci_goal = 2;      // run.paired_ci_goal: rounds are added until each ratio is known to +- this %
+  double same_within = 5;         // run.same_within: with instances, rounds are added until every verdict is decided
+  bool shuffle_rounds = false;    // a random order of the places in each round (run.target_instances > 1)
 };
 
 // Where a test's scripts run and what they see, private to this test of this run (TestDirs), so

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Collects the raw data of the verdict harness (issue 30, docs/verdicts.md): many small A/A
+# comparisons on this machine, each trial one CSV row, so that every verdict method can be
+# evaluated offline on the same data (bench/verdicts_eval.cc).
+#
+# Each run is one of (DESIGN=aa, the default: targets runs with a systems run every SYSTEMS_EVERY-th):
+#  * targets: `batch-run native/disk-seq-write --targets A=plain,B=plain` with ROUNDS interleaved
+#    rounds (FORCE_TIMES_TO_RUN), two freshly made identical targets: the design of the issue.
+#  * systems (every SYSTEMS_EVERY-th run): PTS's way, the same profile run as two systems one after
+#    the other in the ordinary test directory (no targets), each with PTS's dynamic run count
+#    (TimesToRun 3, more while sd >= 2.5 %, at most 15 trials as PTS caps it).
+#  * instances (DESIGN=instances): the honest design, `--targets A=plain,B=plain` with
+#    run.target_instances=INSTANCES (targets A, B, A #2, B #2 ...), ROUNDS rounds in a random
+#    order within each round; its verdict is the one batch-run prints.
+# The workload is a SIZE sequential write, 1 MiB O_DIRECT blocks, fsync at the end.
+#
+#   bench/verdicts_collect.sh [build-dir]
+#   env: DESIGN=aa|instances INSTANCES=6 RUNS=600 ROUNDS=5 SIZE=64m TARGET_SIZE=256m SYSTEMS_EVERY=3 WORK=<build-dir>/bench-verdicts
+#        OUT=<WORK>/trials.csv (appended to: a collection can be stopped and resumed)
+# Writes OUT (one row per trial) and OUT with .csv -> -runs.csv (one row per run):
+#   trials: design,run,system,round,value,seconds
+#   runs:   design,run,epoch,wall_seconds,load1,setup_seconds,teardown_seconds,rc
+# Needs root (loop devices, mounts), like the targets themselves.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+RUNS=${RUNS:-600}
+ROUNDS=${ROUNDS:-5}
+SIZE=${SIZE:-64m}
+TARGET_SIZE=${TARGET_SIZE:-256m}
+SYSTEMS_EVERY=${SYSTEMS_EVERY:-3}
+DESIGN=${DESIGN:-aa}
+INSTANCES=${INSTANCES:-6}
+WORK=${WORK:-$BUILD/bench-verdicts}
+[ "$(id -u)" -eq 0 ] || { echo "verdicts_collect: needs root (loop devices and mounts)"; exit 1; }
+mkdir -p "$WORK/scratch" "$WORK/bin"
+WORK=$(realpath "$WORK")
+OUT=${OUT:-$WORK/trials.csv}
+RUNS_OUT=${OUT%.csv}-runs.csv
+# A copy, so a rebuild while the collection runs does not change what it measures.
+cp "$BUILD/pts-native" "$WORK/bin/"
+BIN=$WORK/bin/pts-native
+export PTS_NATIVE_HOME=$WORK/home PTS_NATIVE_TEST_DIR=$WORK/scratch PTS_NATIVE_CONFIG=$WORK/none.yaml
+unset MONITOR PRESET_OPTIONS FORCE_TIMES_TO_RUN TEST_RESULTS_IDENTIFIER TEST_RESULTS_NAME
+export PRESET_OPTIONS_VALUES="disk-seq-write.record-size=1m;disk-seq-write.file-size=$SIZE;disk-seq-write.direct=--direct --fsync end"
+export PTS_NATIVE_MAX_RUNS=15
+"$BIN" targets --cleanup >/dev/null 2>&1 || true
+"$BIN" install native/disk-seq-write >/dev/null
+[ -s "$OUT" ] || echo "design,run,system,round,value,seconds" > "$OUT"
+[ -s "$RUNS_OUT" ] || echo "design,run,epoch,wall_seconds,load1,setup_seconds,teardown_seconds,rc" > "$RUNS_OUT"
+first=$(($(tail -n +2 "$RUNS_OUT" | wc -l) + 1))
+
+# trial rows of one --json-events stream: design run system-override (empty: the event's target)
+trials_of() {
+  jq -r --arg d "$1" --arg r "$2" --arg s "$3" \
+    'select(.event == "trial-finished" and .ok and (.warmup | not))
+     | [$d, $r, (if $s == "" then .target else $s end), .trial, (.value | split(",")[0]), .seconds] | @csv' "$4" |
+    tr -d '"'
+}
+sum_of() { jq -s "[.[] | select(.event == \"$1\") | .$2] | add // 0" "$3"; }
+
+for run in $(seq "$first" "$RUNS"); do
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  epoch=$(date +%s.%N)
+  rm -rf --one-file-system "$WORK/home/test-results"
+  if [ "$DESIGN" = instances ]; then
+    rc=0
+    PTS_NATIVE_TARGET_INSTANCES=$INSTANCES FORCE_TIMES_TO_RUN=$ROUNDS TEST_RESULTS_NAME=aa "$BIN" batch-run \
+      native/disk-seq-write --targets A=plain,B=plain --target-size "$TARGET_SIZE" --json-events \
+      > "$WORK/events.jsonl" 2>"$WORK/stderr.txt" || rc=$?
+    wall=$(echo "$(date +%s.%N) - $epoch" | bc)
+    trials_of instances "$run" "" "$WORK/events.jsonl" >> "$OUT"
+    echo "instances,$run,$epoch,$wall,$load,$(sum_of target-ready setup_seconds "$WORK/events.jsonl"),$(sum_of target-removed teardown_seconds "$WORK/events.jsonl"),$rc" >> "$RUNS_OUT"
+  elif [ $((run % SYSTEMS_EVERY)) -eq 0 ]; then
+    rc=0
+    for s in A B; do
+      TEST_RESULTS_NAME=aa TEST_RESULTS_IDENTIFIER=$s "$BIN" batch-run native/disk-seq-write --json-events \
+        > "$WORK/events-$s.jsonl" 2>"$WORK/stderr.txt" || rc=$?
+    done
+    wall=$(echo "$(date +%s.%N) - $epoch" | bc)
+    for s in A B; do trials_of systems "$run" "$s" "$WORK/events-$s.jsonl" >> "$OUT"; done
+    echo "systems,$run,$epoch,$wall,$load,0,0,$rc" >> "$RUNS_OUT"
+  else
+    rc=0
+    FORCE_TIMES_TO_RUN=$ROUNDS TEST_RESULTS_NAME=aa "$BIN" batch-run native/disk-seq-write \
+      --targets A=plain,B=plain --target-size "$TARGET_SIZE" --json-events > "$WORK/events.jsonl" 2>"$WORK/stderr.txt" || rc=$?
+    wall=$(echo "$(date +%s.%N) - $epoch" | bc)
+    trials_of targets "$run" "" "$WORK/events.jsonl" >> "$OUT"
+    echo "targets,$run,$epoch,$wall,$load,$(sum_of target-ready setup_seconds "$WORK/events.jsonl"),$(sum_of target-removed teardown_seconds "$WORK/events.jsonl"),$rc" >> "$RUNS_OUT"
+  fi
+  [ "$rc" -eq 0 ] || echo "run $run: exit $rc: $(tail -n 1 "$WORK/stderr.txt")" >&2
+done
+echo "verdicts_collect: $(tail -n +2 "$RUNS_OUT" | wc -l) runs in $RUNS_OUT, trials in $OUT"
