@@ -16,6 +16,7 @@ BUILD_PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libbz2-dev
   libsqlite3-dev libpqxx-dev libpq-dev
   libcpp-httplib-dev libmicrohttpd-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev libminizip-dev
+  ccache
 )
 # Only the tests need these: GoogleTest, a PostgreSQL for the storage tests, Chromium for the
 # page tests, php (the real PTS, side by side), iproute2 (a network namespace for it), nginx for the server-behind-a-proxy test, xmllint and sqlite3 for checks,
@@ -29,6 +30,9 @@ TEST_PACKAGES=(
   fio bonnie++ strace fsmark postmark dbench
   e2fsprogs xfsprogs btrfs-progs cryptsetup-bin util-linux
   chromium
+  # The real-kernel harness (contrib/vm.sh, CTest label vm): qemu, and what goes into the VM's
+  # initramfs beside pts-native (Debian's kernel itself is fetched with apt-get download).
+  qemu-system-x86 busybox-static cpio kmod keyutils ecryptfs-utils mdadm
 )
 
 main=false
