@@ -4,6 +4,7 @@
 # generic AES and AES-NI; dm-crypt LUKS2 and plain with impl=generic, impl=aesni, impl=DRIVER
 # and cipher=; eCryptfs with the generic AES and AES-NI. The System Notes must name the driver
 # asked for.
+# vm-env: VM_TIMEOUT=420
 . ./lib.sh
 step "what this kernel offers"
 run_ok kinds pts-native targets

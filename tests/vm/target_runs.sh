@@ -2,6 +2,7 @@
 # A batch-run across plain and each encrypted kind on Debian's kernel: one result file with one
 # System per target, trials interleaved; then a run killed with SIGKILL while its targets are up,
 # and the next command's cleanup (mappings, loop devices, lowered cipher priorities).
+# vm-env: VM_TIMEOUT=420
 . ./lib.sh
 export TEST_RESULTS_NAME=kinds FORCE_TIMES_TO_RUN=2
 export PRESET_OPTIONS='disk-seq-write.record-size=1MB;disk-seq-write.direct=No'
