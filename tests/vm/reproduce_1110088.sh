@@ -7,7 +7,7 @@
 # ~37 ms on the emulated disk under TCG (90 s a trial), ~2 ms on tmpfs.
 # vm-env: VM_SCRATCH=tmpfs
 # vm-env: VM_MEM=3072
-# vm-env: VM_TIMEOUT=400
+# vm-env: VM_TIMEOUT=700
 . ./lib.sh
 step "the plan"
 run_ok plan pts-native run 1110088-AR-1110066AR56 --targets auto --dry-run --offline
