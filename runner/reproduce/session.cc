@@ -40,6 +40,7 @@
 #include "runner/reproduce/resolve.h"
 #include "runner/reproduce/session_steps.h"
 #include "runner/run/naming.h"
+#include "runner/run/run_plan.h"
 #include "runner/run/run_setup.h"
 #include "runner/run/run_targets.h"
 #include "runner/run/test_runner.h"
@@ -283,18 +284,13 @@ ReproducePlan MakePlan(const Machine& m, const Profiles& profiles, const Package
         return needed;
       });
   ReproducePlan plan = BuildPlan(file, catalog, profiles.stand_ins);
-  // SKIP_TESTS, as for any run: a test named there (with or without its version, or by its base
-  // name) is left out, whether it is the original or the stand-in that would run.
+  // SKIP_TESTS, as for any run (run::IsSkipped): a test named there is left out, whether it is the
+  // original or the stand-in that would run.
   std::string skip = m.env("SKIP_TESTS").value_or("");
   auto named = [&](const std::string& identifier) {
-    if (identifier.empty()) return false;
-    std::string unversioned = profile::SplitNameVersion(identifier).first;
-    for (const auto& raw : Split(skip, ',')) {
-      std::string s = Trim(raw);
-      if (!s.empty() && (s == identifier || s == unversioned || s == unversioned.substr(unversioned.rfind('/') + 1)))
-        return true;
-    }
-    return false;
+    profile::TestProfile p;
+    p.identifier = identifier;
+    return !identifier.empty() && run::IsSkipped(p, skip);
   };
   if (!skip.empty())
     std::erase_if(plan.items, [&](const PlanItem& item) { return named(item.original) || named(item.profile); });
