@@ -256,5 +256,20 @@ TEST_F(FleetHttpTest, AgentWritesAreRateLimitedPerToken) {
   EXPECT_EQ(statuses, (std::vector<int>{200, 200, 200, 429, 429}));
 }
 
+// A fleet behind one NAT shares an address: agents are limited per token, never per address
+// (50 agents there went past the address burst within seconds and were refused).
+TEST_F(FleetHttpTest, AgentsBehindOneAddressAreLimitedPerTokenOnly) {
+  const std::string m1 = AgentToken(dir_ + "/data", "m1"), m2 = AgentToken(dir_ + "/data", "m2");
+  StartServer({"--address-write-rate", "0.001", "--address-write-burst", "2"});
+  httplib::Client c("127.0.0.1", server_->port());
+  std::vector<int> statuses;
+  for (int i = 0; i < 3; ++i)
+    for (const auto& token : {m1, m2}) {
+      auto r = c.Post("/api/v1/fleet/agent/hello", Bearer(token), json{{"session", "s"}}.dump(), "application/json");
+      statuses.push_back(r ? r->status : -1);
+    }
+  EXPECT_EQ(statuses, std::vector<int>(6, 200));
+}
+
 }  // namespace
 }  // namespace ptsn::test

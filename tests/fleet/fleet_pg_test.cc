@@ -43,16 +43,19 @@ struct SimulatedFleet {
     http.set_read_timeout(30);
     httplib::Headers auth{{"Authorization", "Bearer " + tokens[i]}};
     const std::string session = "session-" + std::to_string(i);
+    auto answer = [](const httplib::Result& r) {
+      return r ? "HTTP " + std::to_string(r->status) + " " + r->body : "no answer (" + httplib::to_string(r.error()) + ")";
+    };
     auto fail = [&](const std::string& what) {
       ++errors;
       std::lock_guard lock(mu);
       last_error = machine + ": " + what;
     };
     auto hello = http.Post("/api/v1/fleet/agent/hello", auth, json{{"session", session}, {"hardware", "Sim"}}.dump(), "application/json");
-    if (!hello || hello->status != 200) return fail("hello");
+    if (!hello || hello->status != 200) return fail("hello: " + answer(hello));
     while (!stop) {
       auto r = http.Post("/api/v1/fleet/agent/poll", auth, json{{"session", session}, {"wait", 2}}.dump(), "application/json");
-      if (!r) return fail("poll: no answer");
+      if (!r) return fail("poll: " + answer(r));
       if (r->status == 204) continue;
       if (r->status != 200) return fail("poll: HTTP " + std::to_string(r->status) + " " + r->body);
       std::int64_t task = json::parse(r->body)["task"]["id"].get<std::int64_t>();
@@ -62,11 +65,11 @@ struct SimulatedFleet {
       }
       const std::string path = "/api/v1/fleet/agent/tasks/" + std::to_string(task);
       auto renew = http.Post(path + "/renew", auth, json{{"session", session}, {"progress", "running"}}.dump(), "application/json");
-      if (!renew || renew->status != 200) return fail("renew");
+      if (!renew || renew->status != 200) return fail("renew: " + answer(renew));
       wire::Upload up;
       up.xml = ResultFor(machine, task);
       auto done = http.Post(path + "/result", auth, wire::EncodeForm(wire::EncodeUpload(up)), "application/x-www-form-urlencoded");
-      if (!done || done->status != 200) return fail("result: " + (done ? done->body : std::string("no answer")));
+      if (!done || done->status != 200) return fail("result: " + answer(done));
     }
   }
 };
@@ -89,7 +92,30 @@ void RunFleet(const std::vector<std::string>& server_args, int servers, const st
     fleet.urls.push_back(procs.back()->url());
   }
   std::vector<std::thread> agents;
+  // Agents stop and are joined however this function returns (an ASSERT returns early).
+  struct JoinAgents {
+    SimulatedFleet& fleet;
+    std::vector<std::thread>& agents;
+    ~JoinAgents() {
+      fleet.stop = true;
+      for (auto& t : agents)
+        if (t.joinable()) t.join();
+    }
+  } join_agents{fleet, agents};
   for (int i = 0; i < kAgents; ++i) agents.emplace_back([&fleet, i] { fleet.Agent(static_cast<size_t>(i)); });
+  // What a failed wait shows: the agents' errors and the servers' logs.
+  auto why = [&] {
+    std::string out = "agent errors: " + std::to_string(fleet.errors.load());
+    {
+      std::lock_guard lock(fleet.mu);
+      out += " (last: " + fleet.last_error + ")";
+    }
+    for (int s = 0; s < servers; ++s) {
+      std::string log = ReadText(log_dir + "/server" + std::to_string(s) + ".log");
+      out += "\nserver" + std::to_string(s) + ".log (tail):\n" + log.substr(log.size() > 4000 ? log.size() - 4000 : 0);
+    }
+    return out;
+  };
   // Wait until all are greeted (their tokens resolve), then start the jobs, alternating servers.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   std::vector<std::string> jobs;
@@ -112,7 +138,7 @@ void RunFleet(const std::vector<std::string>& server_args, int servers, const st
       if (j["state"] == "done" || j["state"] == "failed" || j["state"] == "partial") break;
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    ASSERT_EQ(j["state"], "done") << j.dump();
+    ASSERT_EQ(j["state"], "done") << why() << "\n" << j.dump();
     results.push_back(j["result_id"].get<std::string>());
   }
   fleet.stop = true;
