@@ -26,12 +26,14 @@ namespace {
 
 std::atomic<pid_t> g_child_group{0};
 std::atomic<int> g_interrupt{0};
+std::atomic<int> g_unforwarded{0};  // a signal that came while no child group was known
 
 void ForwardSignal(int sig) {
   int expected = 0;
   g_interrupt.compare_exchange_strong(expected, sig);
   pid_t group = g_child_group.load();
   if (group > 0) kill(-group, sig);
+  else g_unforwarded.store(sig);
 }
 
 using Clock = std::chrono::steady_clock;
@@ -160,6 +162,7 @@ ProcessOutcome PosixProcessRunner::Run(const ProcessSpec& spec) {
   }
   auto start = Clock::now();
   const pid_t parent = getpid();
+  g_unforwarded.store(0);
   pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
@@ -194,6 +197,10 @@ ProcessOutcome PosixProcessRunner::Run(const ProcessSpec& spec) {
   }
   setpgid(pid, pid);  // also from the parent: no race with a kill before the child ran setpgid
   g_child_group.store(pid);
+  // A signal that came between fork and the store above found no group to forward to (an agent
+  // killed then left its benchmark running for its whole length): forwarded now. Only one that
+  // came during this start: an earlier Ctrl-C must not stop the clean-up steps run after it.
+  if (int sig = g_unforwarded.exchange(0); sig != 0) kill(-pid, sig);
   int child_errno = 0;
   ssize_t n;
   do n = read(err_pipe[0], &child_errno, sizeof child_errno);
