@@ -425,6 +425,8 @@ struct Routes {
     std::string failure;
     {
       std::lock_guard lock(app.health_mu_);
+      // Checked again here, not only by the next write: a full disk with room again is healthy.
+      if (!app.write_failure_.empty() && reachable && app.storage_.WritableAgain() == true) app.write_failure_.clear();
       failure = app.write_failure_;
     }
     const std::string where = app.storage_.Describe();

@@ -36,7 +36,7 @@ constexpr const char* kUsage =
     "                         [--cpu-slots N] [--cache-seconds S]\n"
     "                         [--max-connections N] [--max-connections-per-address N]\n"
     "                         [--header-timeout S] [--body-timeout S] [--trust-proxy ADDR[,ADDR...]]\n"
-    "                         [--dedupe-seconds S]\n"
+    "                         [--dedupe-seconds S] [--disk-reserve BYTES]\n"
     "                         [--fleet-lease S] [--fleet-poll S] [--fleet-return S] [--fleet-queue S]\n"
     "                         [--fleet-offline S] [--fleet-webhook URL] [--fleet-min-change PCT] [--fleet-window N]\n"
     "                         [--anonymous-uploads] [--public-fleet]\n"
@@ -68,6 +68,9 @@ constexpr const char* kUsage =
     "  --trust-proxy    addresses of reverse proxies whose X-Real-IP / X-Forwarded-For names the client\n"
     "  --dedupe-seconds the same file uploaded again with the same token within S seconds gets the\n"
     "                   first upload's ID (default 86400; 0 = off)\n"
+    "  --disk-reserve   SQLite: bytes kept beside the database (results.db-reserve) and given up when\n"
+    "                   its disk fills, so writes come back once there is room for them (default\n"
+    "                   33554432; 0 = none)\n"
     "  --fleet-lease S  an agent's hold on a running task; renewed every S/3 (default 30)\n"
     "  --fleet-poll S   longest long-poll of an idle agent (default 25; a parked poll holds no thread)\n"
     "  --fleet-return S a machine that lost a task's lease has S seconds to come back for the\n"
@@ -91,12 +94,29 @@ std::string DataDir(const ptsn::Args& args) { return args.ValueOr("--data", "pts
 // Test profiles served as OpenBenchmarking.org serves them (profile_mirror.h).
 std::string MirrorDir(const ptsn::Args& args) { return DataDir(args) + "/openbenchmarking.org"; }
 
+// The value of a numeric option, or `fallback` when it is not given.
+template <typename T>
+T NumberArg(const ptsn::Args& args, const std::string& name, T fallback) {
+  auto v = args.Value(name);
+  if (!v) return fallback;
+  try {
+    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::stod(*v));
+    else return static_cast<T>(std::stoull(*v));
+  } catch (const std::exception&) {
+    throw ptsn::Error(name + ": not a number: " + *v);
+  }
+}
+size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) { return NumberArg(args, name, fallback); }
+double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) { return NumberArg(args, name, fallback); }
+
 std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
-  if (auto db = args.Value("--database")) return ptsn::server::OpenStorage(*db);
+  const std::uint64_t reserve = SizeArg(args, "--disk-reserve", ptsn::server::kDefaultDiskReserve);
+  if (auto db = args.Value("--database")) return ptsn::server::OpenStorage(*db, reserve);
   std::string dir = DataDir(args);
   ptsn::MakeDirectories(dir);
-  return ptsn::server::OpenSqliteStorage(dir + "/results.db");
+  return ptsn::server::OpenSqliteStorage(dir + "/results.db", reserve);
 }
+
 
 int ImportProfilesCommand(const ptsn::Args& args, const std::string& tree) {
   auto start = std::chrono::steady_clock::now();
@@ -120,20 +140,6 @@ int ImportResultCommand(const ptsn::Args& args, const std::string& file) {
   return 0;
 }
 
-// The value of a numeric option, or `fallback` when it is not given.
-template <typename T>
-T NumberArg(const ptsn::Args& args, const std::string& name, T fallback) {
-  auto v = args.Value(name);
-  if (!v) return fallback;
-  try {
-    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::stod(*v));
-    else return static_cast<T>(std::stoull(*v));
-  } catch (const std::exception&) {
-    throw ptsn::Error(name + ": not a number: " + *v);
-  }
-}
-size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) { return NumberArg(args, name, fallback); }
-double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) { return NumberArg(args, name, fallback); }
 
 std::string DownloadsDir(const ptsn::Args& args) {
   return args.ValueOr("--downloads", args.ValueOr("--data", "pts-native-server-data") + "/downloads");
@@ -227,7 +233,7 @@ int main(int argc, char** argv) {
     ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
                         "--write-burst", "--address-write-rate", "--address-write-burst", "--max-body", "--max-body-memory", "--max-xml",
                         "--cpu-slots", "--cache-seconds", "--max-connections", "--max-connections-per-address",
-                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--downloads", "--id",
+                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--disk-reserve", "--downloads", "--id",
                         "--fleet-lease", "--fleet-poll", "--fleet-return", "--fleet-queue", "--fleet-offline",
                         "--fleet-webhook", "--fleet-min-change", "--fleet-window", "--agent"},
                        {"--help", "-h", "--anonymous-uploads", "--public-fleet"}};

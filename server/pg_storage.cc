@@ -483,11 +483,11 @@ std::unique_ptr<Storage> OpenPostgresStorage(const std::string& conninfo, int po
   return std::make_unique<PgStorage>(conninfo, pool_size);
 }
 
-std::unique_ptr<Storage> OpenStorage(const std::string& database) {
+std::unique_ptr<Storage> OpenStorage(const std::string& database, std::uint64_t sqlite_disk_reserve) {
   if (database.rfind("postgresql://", 0) == 0 || database.rfind("postgres://", 0) == 0 ||
       database.find("host=") != std::string::npos || database.find("dbname=") != std::string::npos)
     return OpenPostgresStorage(database);
-  return OpenSqliteStorage(database);
+  return OpenSqliteStorage(database, sqlite_disk_reserve);
 }
 
 }  // namespace ptsn::server

@@ -6,9 +6,11 @@
 // Search uses an FTS5 trigram index of the searched columns (substring matches, as LIKE '%x%',
 // found from the index instead of a scan of every row); terms under three characters, which a
 // trigram cannot index, fall back to LIKE.
-// A full disk: a write failing with SQLITE_FULL checkpoints the WAL into the database and
-// truncates it (the WAL holds many copies of the same pages and never shrinks by itself), so
-// that freeing about what the failed write needed lets the next one through, without a restart.
+// A full disk: a write failing with SQLITE_FULL gives up the disk reserve (disk_reserve.h),
+// checkpoints the WAL into the database and truncates it (the WAL holds many copies of the same
+// pages and never shrinks by itself), then takes the reserve back; so freeing about what the
+// next write needs lets it through, without a restart. Without the reserve that checkpoint had
+// no room to grow the database, and recovery needed the whole WAL's size freed.
 // Checkpoints (copying the WAL into the database file, with a flush of each) run on a thread of
 // their own: SQLite's automatic checkpoint ran in the committing thread and held up one batch
 // for ~30 ms every ~1,000 WAL frames. That thread cannot reset the WAL while batches keep coming
@@ -23,6 +25,7 @@
 #include <thread>
 
 #include "runner/common/strings.h"
+#include "server/disk_reserve.h"
 #include "server/storage.h"
 #include "server/storage_sql.h"
 
@@ -252,8 +255,10 @@ constexpr int kResetFrames = 4000;
 
 class SqliteStorage : public Storage {
  public:
-  explicit SqliteStorage(std::string path) : path_(std::move(path)), pool_(8) {
+  SqliteStorage(std::string path, std::uint64_t reserve_bytes)
+      : path_(std::move(path)), pool_(8), reserve_(path_ + "-reserve", reserve_bytes) {
     auto db = Open();
+    reserve_.Hold();  // when it does not fit, the server runs without one (WritableAgain says so)
     for (const char* ddl : sql::kSchema) Exec(*db, sql::WithBlobType(ddl, "BLOB"));
     bool has_key;
     {
@@ -288,9 +293,10 @@ class SqliteStorage : public Storage {
       int log = 0, copied = 0;
       sqlite3_wal_checkpoint_v2(db->handle, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
     }
-    try {
+    WriteOrRecover(*db, [&] {
       Transaction tx(*db);
       for (InsertRequest* req : batch) {
+        req->error.clear();  // from a first attempt the disk was too full for
         Stmt(*db, kSavepoint).Step();
         try {
           req->id = InsertOne(*db, *req->result, req->day_key, req->make_id, req->dedupe);
@@ -304,17 +310,48 @@ class SqliteStorage : public Storage {
         }
       }
       tx.Commit();
-    } catch (const SqliteError& e) {
-      if ((e.code & 0xff) == SQLITE_FULL) ShrinkWal(*db);
-      throw;
+    });
+  }
+
+  // Runs the write `fn` (one transaction). When it fails for lack of space (SQLITE_FULL; the
+  // transaction rolled back), the reserve goes, the WAL is copied into the database and cut to
+  // nothing, the reserve is taken back, and `fn` runs once more: cutting the WAL often made
+  // the room. A second failure is rethrown. The cut fails quietly when even that does not fit;
+  // the next failing write tries again.
+  template <typename Fn>
+  void WriteOrRecover(Db& db, Fn&& fn) {
+    {
+      std::lock_guard lock(reserve_mu_);
+      if (!reserve_.held()) reserve_.Hold();  // room freed since: taken before anything else uses it
+    }
+    for (int attempt = 1;; ++attempt) {
+      try {
+        fn();
+        disk_full_ = false;
+        return;
+      } catch (const SqliteError& e) {
+        if ((e.code & 0xff) != SQLITE_FULL) throw;
+        disk_full_ = true;
+        {
+          std::lock_guard lock(reserve_mu_);
+          reserve_.GiveUp();
+          int log = 0, copied = 0;
+          sqlite3_wal_checkpoint_v2(db.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, &log, &copied);
+          reserve_.Hold();
+        }
+        if (attempt == 2) throw;
+      }
     }
   }
 
-  // After SQLITE_FULL (the transaction rolled back): the WAL copied into the database and cut
-  // to nothing. Fails quietly when even that does not fit; the next failing write tries again.
-  void ShrinkWal(Db& db) {
-    int log = 0, copied = 0;
-    sqlite3_wal_checkpoint_v2(db.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, &log, &copied);
+  std::optional<bool> WritableAgain() override {
+    if (!disk_full_) return true;
+    {
+      std::lock_guard lock(reserve_mu_);
+      if (!reserve_.held() && !reserve_.Hold()) return false;
+    }
+    // Room for a write of a typical upload, its copy into the database beside it.
+    return FreeBytesAt(path_) >= kRoomForAWrite;
   }
 
   std::string InsertOne(Db& db, const NewResult& r, const std::string& day_key, const IdMaker& make_id,
@@ -446,10 +483,12 @@ class SqliteStorage : public Storage {
 
   void Transact(const std::function<void(SqlTx&)>& fn) override {
     auto db = Lease();
-    Transaction tx(*db);
-    SqliteTx session(*db);
-    fn(session);
-    tx.Commit();
+    WriteOrRecover(*db, [&] {
+      Transaction tx(*db);
+      SqliteTx session(*db);
+      fn(session);
+      tx.Commit();
+    });
   }
 
  private:
@@ -517,10 +556,16 @@ class SqliteStorage : public Storage {
   std::atomic<bool> reset_wanted_{false};
   std::atomic<int> wal_frames_{0};      // the WAL's length after the last commit
   std::thread checkpointer_;
+  std::mutex reserve_mu_;
+  DiskReserve reserve_;
+  std::atomic<bool> disk_full_{false};  // the last write failed for lack of space
+  static constexpr std::uint64_t kRoomForAWrite = 1 << 20;
 };
 
 }  // namespace
 
-std::unique_ptr<Storage> OpenSqliteStorage(const std::string& path) { return std::make_unique<SqliteStorage>(path); }
+std::unique_ptr<Storage> OpenSqliteStorage(const std::string& path, std::uint64_t disk_reserve) {
+  return std::make_unique<SqliteStorage>(path, disk_reserve);
+}
 
 }  // namespace ptsn::server

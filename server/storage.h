@@ -110,6 +110,9 @@ class Storage {
   virtual std::optional<std::string> UserForToken(const std::string& token_sha256) = 0;
   // Whether the database answers (reads); a failing write shows in the write's StorageError.
   virtual bool Healthy() = 0;
+  // After a write failed: whether writes would succeed now, checked without one (SQLite: room on
+  // its disk again); nullopt when only a write can tell.
+  virtual std::optional<bool> WritableAgain() { return std::nullopt; }
   virtual std::string Describe() const = 0;  // "sqlite:/path" or "postgresql"
 
   // Plain rows for modules with tables of their own (server/fleet_store.h): runs `fn` in one
@@ -122,12 +125,16 @@ class Storage {
   virtual bool Listen(const std::string& /*channel*/, NotifyHandler /*handler*/) { return false; }
 };
 
-// SQLite database file `path` (created with the schema when missing).
-std::unique_ptr<Storage> OpenSqliteStorage(const std::string& path);
+// SQLite database file `path` (created with the schema when missing), with `disk_reserve`
+// bytes kept beside it (`path`-reserve) for recovering from a full disk (disk_reserve.h).
+// The WAL is copied into the database by 1,000 frames (4 MiB) and reset past 4,000: the
+// default reserve covers twice that.
+constexpr std::uint64_t kDefaultDiskReserve = 32u << 20;
+std::unique_ptr<Storage> OpenSqliteStorage(const std::string& path, std::uint64_t disk_reserve = kDefaultDiskReserve);
 // libpq connection string ("postgresql://user@127.0.0.1:55432/db" or "host=... dbname=...").
 std::unique_ptr<Storage> OpenPostgresStorage(const std::string& conninfo, int pool_size = 8);
 // "postgresql://..." / "postgres://..." / "host=..." → PostgreSQL, anything else → SQLite file.
-std::unique_ptr<Storage> OpenStorage(const std::string& database);
+std::unique_ptr<Storage> OpenStorage(const std::string& database, std::uint64_t sqlite_disk_reserve = kDefaultDiskReserve);
 
 // Thrown for database failures; the HTTP layer answers 503 for these.
 struct StorageError : std::runtime_error {
