@@ -60,41 +60,6 @@ std::string BaseUrl(const ServerOptions& o, const Request& req) {
   return "http://" + (host.empty() ? std::string("127.0.0.1") : host);
 }
 
-// Well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF), as JSON output needs.
-bool ValidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    // ASCII runs (nearly all of a result file) eight bytes at a time.
-    while (end - p >= 8) {
-      uint64_t word;
-      std::memcpy(&word, p, 8);
-      if (word & 0x8080808080808080ull) break;
-      p += 8;
-    }
-    if (p == end) break;
-    if (*p < 0x80) {
-      ++p;
-      continue;
-    }
-    int n;
-    unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (*p >= 0xC2 && *p <= 0xDF) n = 1;
-    else if (*p == 0xE0) n = 2, lo = 0xA0;
-    else if (*p == 0xED) n = 2, hi = 0x9F;
-    else if (*p >= 0xE1 && *p <= 0xEF) n = 2;
-    else if (*p == 0xF0) n = 3, lo = 0x90;
-    else if (*p >= 0xF1 && *p <= 0xF3) n = 3;
-    else if (*p == 0xF4) n = 3, hi = 0x8F;
-    else return false;
-    if (end - p <= n || p[1] < lo || p[1] > hi) return false;
-    for (int i = 2; i <= n; ++i)
-      if ((p[i] & 0xC0) != 0x80) return false;
-    p += n + 1;
-  }
-  return true;
-}
-
 unsigned CoreCount() {
   unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 2 : n;
@@ -173,7 +138,7 @@ NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optio
   } catch (const UploadRejected& e) {
     throw HttpError{400, e.message};
   }
-  if (local_file_name.size() > 256 || !ValidUtf8(local_file_name))
+  if (local_file_name.size() > 256 || !IsValidUtf8(local_file_name))
     throw HttpError{400, "local_file_name: over 256 bytes or not UTF-8"};
   r.owner = owner;
   r.unlisted = unlisted;

@@ -85,4 +85,13 @@ Utf8Char DecodeUtf8(std::string_view s, size_t at) {
   return {length, cp};
 }
 
+bool IsValidUtf8(std::string_view s) {
+  for (size_t at = 0; at < s.size();) {
+    const size_t length = DecodeUtf8(s, at).length;
+    if (length == 0) return false;
+    at += length;
+  }
+  return true;
+}
+
 }  // namespace ptsn

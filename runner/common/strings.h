@@ -28,5 +28,7 @@ struct Utf8Char {
   uint32_t code_point = 0;
 };
 Utf8Char DecodeUtf8(std::string_view s, size_t at);
+// Every character of `s` as DecodeUtf8 takes it (what JSON output needs).
+bool IsValidUtf8(std::string_view s);
 
 }  // namespace ptsn

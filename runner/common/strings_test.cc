@@ -13,6 +13,15 @@ TEST(Strings, CommandNamesIgnoreCaseAndDashes) {
   EXPECT_FALSE(ptsn::SameCommandName("merge-results", "merge-result"));
 }
 
+TEST(Strings, IsValidUtf8TakesWholeStringsOfValidCharacters) {
+  EXPECT_TRUE(ptsn::IsValidUtf8(""));
+  EXPECT_TRUE(ptsn::IsValidUtf8("plain \xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80"));
+  EXPECT_FALSE(ptsn::IsValidUtf8("cut \xc3"));
+  EXPECT_FALSE(ptsn::IsValidUtf8("overlong \xc0\xaf"));
+  EXPECT_FALSE(ptsn::IsValidUtf8("surrogate \xed\xa0\x80"));
+  EXPECT_FALSE(ptsn::IsValidUtf8("beyond \xf4\x90\x80\x80"));
+}
+
 TEST(Strings, DecodeUtf8TakesOnlyValidCharacters) {
   auto length = [](std::string_view s) { return ptsn::DecodeUtf8(s, 0).length; };
   EXPECT_EQ(ptsn::DecodeUtf8("A", 0).code_point, 0x41u);

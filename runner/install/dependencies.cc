@@ -9,6 +9,7 @@
 #include <set>
 
 #include "runner/common/error.h"
+#include "runner/common/find_program.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::install {
@@ -92,12 +93,8 @@ PackageProbe DpkgProbe() {
 }
 
 bool CommandExists(const std::string& name) {
-  if (name.empty()) return false;
-  if (name.find('/') != std::string::npos) return access(name.c_str(), F_OK) == 0;
-  const char* path = std::getenv("PATH");
-  for (const auto& dir : Split(path ? path : "/usr/bin:/bin", ':'))
-    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
-  return false;
+  if (name.find('/') != std::string::npos) return access(name.c_str(), F_OK) == 0;  // a file PTS checks is there
+  return FindProgram(name).has_value();
 }
 
 DependencyCheck CheckDependencies(const std::vector<std::string>& external, const std::vector<std::string>& system,

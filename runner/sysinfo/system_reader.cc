@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "runner/common/find_program.h"
 #include "runner/common/strings.h"
 
 namespace fs = std::filesystem;
@@ -74,17 +75,14 @@ class RootedReader : public SystemReader {
   // "argv|program path|size|mtime" of the program argv[0] resolves to; "" = do not cache.
   std::string CacheKey(const std::vector<std::string>& argv) const {
     if (cache_.empty() || argv.empty()) return "";
-    const char* path = std::getenv("PATH");
-    for (const auto& dir : Split(path ? path : "/usr/bin:/bin", ':')) {
-      fs::path candidate = fs::path(dir.empty() ? "." : dir) / argv[0];
-      std::error_code ec;
-      fs::path real = fs::canonical(candidate, ec);
-      if (ec || !fs::is_regular_file(real, ec)) continue;
-      auto size = fs::file_size(real, ec);
-      auto mtime = fs::last_write_time(real, ec).time_since_epoch().count();
-      return Join(argv, " ") + "|" + real.string() + "|" + std::to_string(size) + "|" + std::to_string(mtime);
-    }
-    return "";
+    auto program = FindProgram(argv[0]);
+    if (!program) return "";
+    std::error_code ec;
+    fs::path real = fs::canonical(*program, ec);
+    if (ec) return "";
+    auto size = fs::file_size(real, ec);
+    auto mtime = fs::last_write_time(real, ec).time_since_epoch().count();
+    return Join(argv, " ") + "|" + real.string() + "|" + std::to_string(size) + "|" + std::to_string(mtime);
   }
 
   std::optional<std::string> RunForReal(const std::vector<std::string>& argv) const {

@@ -33,6 +33,7 @@
 
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/find_program.h"
 #include "runner/common/strings.h"
 #include "runner/targets/mount_namespace.h"
 #include "runner/targets/proc_files.h"
@@ -102,13 +103,7 @@ class RealSystem : public TargetSystem {
   bool IsRoot() override { return geteuid() == 0; }
 
   std::optional<std::string> FindProgram(const std::string& program) override {
-    std::string path = getenv("PATH") ? getenv("PATH") : "";
-    for (const auto& dir : Split(path + ":/usr/local/sbin:/usr/sbin:/sbin", ':')) {
-      if (dir.empty()) continue;
-      std::string candidate = dir + "/" + program;
-      if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-    return std::nullopt;
+    return ptsn::FindProgram(program, "/usr/local/sbin:/usr/sbin:/sbin");  // root's tools, off a user's PATH
   }
 
   std::optional<std::string> ReadText(const std::string& path) override {
