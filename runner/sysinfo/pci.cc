@@ -15,49 +15,6 @@ std::string Hex(const std::string& sysfs_value, size_t digits) {
   return v;
 }
 
-// Lookups in the pci.ids text: "vvvv  Vendor", "\tdddd  Device", "C cc  Class", "\tss  Subclass".
-class PciIds {
- public:
-  explicit PciIds(std::string text) : text_("\n" + std::move(text)) {}
-
-  std::string Vendor(const std::string& v) const { return LineValue(text_.find("\n" + v + "  "), v.size()); }
-  std::string Device(const std::string& v, const std::string& d) const {
-    return Child(text_.find("\n" + v + "  "), d);
-  }
-  std::string ClassName(const std::string& c) const { return LineValue(text_.find("\nC " + c + "  "), c.size() + 2); }
-  std::string SubclassName(const std::string& c, const std::string& s) const {
-    return Child(text_.find("\nC " + c + "  "), s);
-  }
-
- private:
-  // The name after "<key>  " on the line starting at `nl` (which points at its '\n').
-  std::string LineValue(size_t nl, size_t key_len) const {
-    if (nl == std::string::npos) return "";
-    size_t start = nl + 1 + key_len + 2, end = text_.find('\n', start);
-    return text_.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  }
-  // A one-tab child line "\t<key>  name" under the parent line at `nl`.
-  std::string Child(size_t nl, const std::string& key) const {
-    if (nl == std::string::npos) return "";
-    size_t pos = text_.find('\n', nl + 1);
-    while (pos != std::string::npos && pos + 1 < text_.size()) {
-      size_t next = text_.find('\n', pos + 1);
-      std::string line = text_.substr(pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1);
-      if (line.empty() || line[0] == '#') {
-        pos = next;
-        continue;
-      }
-      if (line[0] != '\t') break;  // the next parent
-      if (line.size() > key.size() + 3 && line[1] != '\t' && line.compare(1, key.size(), key) == 0 &&
-          line.compare(1 + key.size(), 2, "  ") == 0)
-        return line.substr(key.size() + 3);
-      pos = next;
-    }
-    return "";
-  }
-  std::string text_;
-};
-
 // PHP trim()'s character set, which PTS applies to the binary EDID before hex-encoding it.
 std::string PhpTrimBytes(const std::string& s) {
   static const std::string kWs(" \t\n\r\v\0", 6);
@@ -68,15 +25,62 @@ std::string PhpTrimBytes(const std::string& s) {
 
 }  // namespace
 
+PciIds::PciIds(std::string text) : text_("\n" + std::move(text)) {}
+
+std::optional<PciIds> PciIds::Load(const SystemReader& r) {
+  for (const char* path : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids"})
+    if (auto text = r.ReadFile(path)) return PciIds(std::move(*text));
+  return std::nullopt;
+}
+
+std::string PciIds::Vendor(const std::string& v) const { return LineValue(text_.find("\n" + v + "  "), v.size()); }
+
+std::string PciIds::Device(const std::string& v, const std::string& d) const {
+  return Child(text_.find("\n" + v + "  "), d);
+}
+
+std::string PciIds::ClassName(const std::string& c) const {
+  return LineValue(text_.find("\nC " + c + "  "), c.size() + 2);
+}
+
+std::string PciIds::SubclassName(const std::string& c, const std::string& s) const {
+  return Child(text_.find("\nC " + c + "  "), s);
+}
+
+// The name after "<key>  " on the line starting at `nl` (which points at its '\n').
+std::string PciIds::LineValue(size_t nl, size_t key_len) const {
+  if (nl == std::string::npos) return "";
+  size_t start = nl + 1 + key_len + 2, end = text_.find('\n', start);
+  return text_.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// A one-tab child line "\t<key>  name" under the parent line at `nl`.
+std::string PciIds::Child(size_t nl, const std::string& key) const {
+  if (nl == std::string::npos) return "";
+  size_t pos = text_.find('\n', nl + 1);
+  while (pos != std::string::npos && pos + 1 < text_.size()) {
+    size_t next = text_.find('\n', pos + 1);
+    std::string line = text_.substr(pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1);
+    if (line.empty() || line[0] == '#') {
+      pos = next;
+      continue;
+    }
+    if (line[0] != '\t') break;  // the next parent
+    if (line.size() > key.size() + 3 && line[1] != '\t' && line.compare(1, key.size(), key) == 0 &&
+        line.compare(1 + key.size(), 2, "  ") == 0)
+      return line.substr(key.size() + 3);
+    pos = next;
+  }
+  return "";
+}
+
 std::string LspciListing(const SystemReader& r) {
   const std::string base = "/sys/bus/pci/devices";
   auto slots = r.ListDir(base);
   if (slots.empty()) return "";
-  std::optional<std::string> db;
-  for (const char* path : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids"})
-    if ((db = r.ReadFile(path))) break;
-  if (!db) return "";
-  PciIds ids(std::move(*db));
+  auto loaded = PciIds::Load(r);
+  if (!loaded) return "";
+  const PciIds& ids = *loaded;
   bool all_domain_zero = true;
   for (const auto& s : slots) all_domain_zero &= StartsWith(s, "0000:");
   std::string out;

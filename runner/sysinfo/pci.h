@@ -4,12 +4,30 @@
 // work. Without pci.ids there are no names, as PTS has none without lspci.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "runner/sysinfo/system_reader.h"
 
 namespace ptsn::sysinfo {
+
+// The pci.ids database (the first of its usual places): "vvvv  Vendor", "\tdddd  Device",
+// "C cc  Class", "\tss  Subclass"; ids in lower-case hex; "" for an id it does not name.
+class PciIds {
+ public:
+  static std::optional<PciIds> Load(const SystemReader& r);
+  explicit PciIds(std::string text);
+  std::string Vendor(const std::string& vendor) const;
+  std::string Device(const std::string& vendor, const std::string& device) const;
+  std::string ClassName(const std::string& cls) const;
+  std::string SubclassName(const std::string& cls, const std::string& subclass) const;
+
+ private:
+  std::string LineValue(size_t nl, size_t key_len) const;
+  std::string Child(size_t nl, const std::string& key) const;
+  std::string text_;
+};
 
 // `lspci` default output: "00:1f.3 Audio device: Intel Corporation 200 Series PCH HD Audio (rev 00)"
 // one line per device, sorted by slot. "" when there are no devices or no pci.ids.

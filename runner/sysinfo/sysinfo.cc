@@ -61,42 +61,28 @@ std::string WholeDisk(const SystemReader& r, std::string dev) {
   return r.Exists("/sys/block/" + d) ? d : dev;
 }
 
-// pci.ids lookup for Graphics/Network names; "" when the database or the id is missing.
-std::string PciName(const SystemReader& r, const std::string& vendor_hex, const std::string& device_hex) {
-  static const char* kDbs[] = {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"};
+// The name of a Graphics/Network device as PTS shows it: the vendor's first word and the
+// device's name; "" when the database or the vendor is missing.
+std::string PciName(const PciIds& ids, const std::string& vendor_hex, const std::string& device_hex) {
   std::string v = ToLower(vendor_hex.substr(vendor_hex.rfind('x') + 1));
   std::string d = ToLower(device_hex.substr(device_hex.rfind('x') + 1));
-  for (const char* db : kDbs) {
-    auto text = r.ReadFile(db);
-    if (!text) continue;
-    std::string vendor_name;
-    bool in_vendor = false;
-    for (const auto& line : Split(*text, '\n')) {
-      if (line.empty() || line[0] == '#') continue;
-      if (line[0] != '\t') {
-        in_vendor = StartsWith(line, v + "  ");
-        if (in_vendor) vendor_name = line.substr(v.size() + 2);
-        else if (!vendor_name.empty()) break;
-      } else if (in_vendor && line.size() > 1 && line[1] != '\t' && StartsWith(line.substr(1), d + "  ")) {
-        std::string first = Split(vendor_name, ' ')[0];
-        std::string device = line.substr(d.size() + 3);
-        return first + " " + device;
-      }
-    }
-    if (!vendor_name.empty()) return Split(vendor_name, ' ')[0];
-  }
-  return "";
+  const std::string vendor = ids.Vendor(v);
+  if (vendor.empty()) return "";
+  const std::string device = ids.Device(v, d), first = Split(vendor, ' ')[0];
+  return device.empty() ? first : first + " " + device;
 }
 
 std::string PciDevicesOf(const SystemReader& r, const std::string& cls_dir, const std::string& name_prefix) {
   std::vector<std::string> names;
+  auto ids = PciIds::Load(r);
+  if (!ids) return "";
   for (const auto& e : r.ListDir(cls_dir)) {
     if (!name_prefix.empty() && !StartsWith(e, name_prefix)) continue;
     if (e.find('-') != std::string::npos) continue;  // card0-HDMI-A-1 connectors
     std::string base = cls_dir + "/" + e + "/device/";
     std::string vendor = ReadTrimmed(r, base + "vendor"), device = ReadTrimmed(r, base + "device");
     if (vendor.empty() || device.empty()) continue;
-    std::string n = PciName(r, vendor, device);
+    std::string n = PciName(*ids, vendor, device);
     if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
   }
   return Join(names, " + ");
