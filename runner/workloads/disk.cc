@@ -22,6 +22,7 @@
 
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
+#include "runner/workloads/clocks.h"
 #include "runner/workloads/scratch.h"
 #include "runner/workloads/units.h"
 
@@ -174,18 +175,7 @@ namespace {
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-uint64_t NowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
 
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  auto tv = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
-  return tv(ru.ru_utime) + tv(ru.ru_stime);
-}
 
 struct AlignedBuffer {
   uint8_t* data = nullptr;
@@ -537,7 +527,7 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
   }
   if (Interrupted()) {
     close_all();
-    throw Error("interrupted; scratch directory removed", 128 + InterruptSignal());
+    ThrowIfInterrupted();
   }
   if (reads_existing) {
     stats.cached_at_start = 0;
@@ -559,7 +549,7 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
   std::atomic<int> unfinished{o.threads};
   double cpu_end = 0;
   auto finish = [&] {
-    if (unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) cpu_end = CpuSeconds();
+    if (unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) cpu_end = ProcessCpuSeconds();
   };
   std::vector<std::thread> workers;
   for (int t = 0; t < o.threads; ++t) {
@@ -588,7 +578,7 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
     });
   }
   ready.arrive_and_wait();
-  double cpu0 = CpuSeconds();
+  double cpu0 = ProcessCpuSeconds();
   start.count_down();
   for (auto& w : workers) w.join();
   stats.seconds = PhaseSeconds(spans);
@@ -606,7 +596,7 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
     stats.latency.Merge(r.latency);
   }
   stats.ops = stats.read_ops + stats.write_ops;
-  if (Interrupted()) throw Error("interrupted; scratch directory removed", 128 + InterruptSignal());
+  ThrowIfInterrupted();
   return stats;
 }
 

@@ -16,6 +16,7 @@
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/workloads/disk.h"
+#include "runner/workloads/clocks.h"
 #include "runner/workloads/scratch.h"
 #include "runner/workloads/units.h"
 
@@ -24,16 +25,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-uint64_t NowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
-}
 
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 std::string Errno(const std::string& what) { return what + ": " + std::strerror(errno); }
 
@@ -127,20 +119,20 @@ FsFilesStats RunFsFiles(const FsFilesOptions& o) {
     });
   }
   ready.arrive_and_wait();
-  double cpu0 = CpuSeconds();
+  double cpu0 = ProcessCpuSeconds();
   auto start = Clock::now();
   go.store(true, std::memory_order_release);
   for (auto& w : workers) w.join();
   FsFilesStats s;
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  s.cpu_seconds = CpuSeconds() - cpu0;
+  s.cpu_seconds = ProcessCpuSeconds() - cpu0;
   for (const auto& p : per) {
     if (!p.error.empty()) throw Error(p.error);
     s.files_created += p.files;
     s.bytes_written += p.bytes;
     s.latency.Merge(p.latency);
   }
-  if (Interrupted()) throw Error("interrupted; scratch directory removed", 128 + InterruptSignal());
+  ThrowIfInterrupted();
   CountFiles(scratch.path(), &s.files_on_disk, &s.bytes_on_disk);
   return s;
 }
@@ -205,7 +197,7 @@ MailServerStats RunMailServer(const MailServerOptions& o) {
 
   auto begin = Clock::now();
   for (uint64_t i = 0; i < o.files && !Interrupted(); ++i) create();
-  double cpu0 = CpuSeconds();
+  double cpu0 = ProcessCpuSeconds();
   auto tx_start = Clock::now();
   for (uint64_t i = 0; i < o.transactions && !Interrupted(); ++i) {
     uint64_t t0 = NowNs();
@@ -242,8 +234,8 @@ MailServerStats RunMailServer(const MailServerOptions& o) {
     ++s.transactions;
   }
   s.seconds = std::chrono::duration<double>(Clock::now() - tx_start).count();
-  s.cpu_seconds = CpuSeconds() - cpu0;
-  if (Interrupted()) throw Error("interrupted; scratch directory removed", 128 + InterruptSignal());
+  s.cpu_seconds = ProcessCpuSeconds() - cpu0;
+  ThrowIfInterrupted();
   uint64_t bytes_on_disk = 0;
   CountFiles(scratch.path(), &s.files_on_disk, &bytes_on_disk);
   while (!pool.empty()) remove_at(pool.size() - 1);

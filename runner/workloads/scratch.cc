@@ -27,6 +27,10 @@ void OnSignal(int sig) { g_signal.store(sig); }
 bool Interrupted() { return g_signal.load(std::memory_order_relaxed) != 0; }
 int InterruptSignal() { return g_signal.load(); }
 
+void ThrowIfInterrupted() {
+  if (Interrupted()) throw Error("interrupted; scratch directory removed", 128 + InterruptSignal());
+}
+
 InterruptGuard::InterruptGuard() {
   g_signal.store(0);
   struct sigaction sa {};

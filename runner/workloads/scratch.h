@@ -12,6 +12,9 @@ namespace ptsn::workloads {
 bool Interrupted();
 // Which signal (0 = none); the command exits with 128 + it after cleaning up.
 int InterruptSignal();
+// After an interrupt: throws the error every workload ends with (the scratch area is removed as
+// the stack unwinds; the command exits with 128 + the signal). Does nothing otherwise.
+void ThrowIfInterrupted();
 
 class InterruptGuard {
  public:

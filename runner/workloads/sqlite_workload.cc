@@ -8,6 +8,7 @@
 
 #include "runner/common/error.h"
 #include "runner/workloads/disk.h"
+#include "runner/workloads/clocks.h"
 #include "runner/workloads/scratch.h"
 
 namespace ptsn::workloads {
@@ -15,12 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 class Db {
  public:
@@ -81,7 +76,7 @@ SqliteStats RunSqliteInserts(const SqliteOptions& o) {
     Rng rng(7);
     std::string payload(o.payload_bytes, 'x');
     static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    double cpu0 = CpuSeconds();
+    double cpu0 = ProcessCpuSeconds();
     auto start = Clock::now();
     for (uint64_t row = 0; row < o.rows && !Interrupted();) {
       auto t0 = Clock::now();
@@ -96,8 +91,8 @@ SqliteStats RunSqliteInserts(const SqliteOptions& o) {
       s.latency.Record(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()));
     }
     s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    s.cpu_seconds = CpuSeconds() - cpu0;
-    if (Interrupted()) throw Error("interrupted; scratch directory removed", 128 + InterruptSignal());
+    s.cpu_seconds = ProcessCpuSeconds() - cpu0;
+    ThrowIfInterrupted();
     s.rows_in_table = db.Count();
   }
   return s;
