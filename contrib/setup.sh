@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # To build pts-native and pts-native-server and run the bundled native profiles.
 BUILD_PACKAGES=(
   build-essential cmake pkg-config git ca-certificates
-  libxml2-dev libcurl4-openssl-dev libssl-dev libgcrypt20-dev
+  libxml2-dev libcurl4-openssl-dev libssl-dev libgcrypt20-dev libgsl-dev
   libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libbz2-dev
   libsqlite3-dev libpqxx-dev libpq-dev
   libcpp-httplib-dev libmicrohttpd-dev liburing-dev libaio-dev libdeflate-dev liblzma-dev libminizip-dev

@@ -11,7 +11,7 @@
 # pts-native-server stays position-independent.
 set -u
 # Archives a static archive needs after it (what `pkg-config --static --libs` lists).
-declare -A deps=([libxml2]="libicuuc libicudata liblzma libz" [libgcrypt]="libgpg-error" [libminizip]="libz")
+declare -A deps=([libxml2]="libicuuc libicudata liblzma libz" [libgcrypt]="libgpg-error" [libminizip]="libz" [libgsl]="libgslcblas")
 out=()
 for arg in "$@"; do
   if [[ $arg =~ ^(/.+/)(lib[^/]+)\.so(\.[0-9.]+)?$ ]]; then
