@@ -53,6 +53,27 @@ const CryptoAlgorithm* DriverInUse(const std::vector<CryptoAlgorithm>& all, std:
   return PreferredDriver(all, name);
 }
 
+std::vector<std::string> KernelImplementations(const std::vector<CryptoAlgorithm>& all, const std::string& algorithm) {
+  const size_t open = algorithm.find('(');
+  if (open == std::string::npos || algorithm.back() != ')') return {};
+  const std::string mode = algorithm.substr(0, open), cipher = algorithm.substr(open + 1, algorithm.size() - open - 2);
+  std::vector<std::string> out;
+  auto add = [&](const std::string& driver) {
+    if (std::find(out.begin(), out.end(), driver) == out.end()) out.push_back(driver);
+  };
+  auto usable = [](const CryptoAlgorithm& a) { return a.selftest_passed && !a.internal; };
+  for (const auto& a : all)
+    if (a.name == algorithm && a.type == "skcipher" && usable(a)) add(a.driver);
+  for (const auto& a : all)
+    if (a.name == cipher && a.type == "cipher" && usable(a))
+      add(mode == "xts" ? "xts(ecb(" + a.driver + "))" : mode + "(" + a.driver + ")");
+  if (mode == "xts")
+    for (const auto& a : all)
+      if (a.name == "ecb(" + cipher + ")" && a.type == "skcipher" && usable(a) && a.driver.find('(') == std::string::npos)
+        add("xts(" + a.driver + ")");
+  return out;
+}
+
 std::string AesCipherDrivers(const std::vector<CryptoAlgorithm>& all) {
   std::vector<std::string> names;
   for (const auto& a : all)

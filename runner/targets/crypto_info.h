@@ -31,6 +31,13 @@ const CryptoAlgorithm* PreferredDriver(const std::vector<CryptoAlgorithm>& all, 
 const CryptoAlgorithm* DriverInUse(const std::vector<CryptoAlgorithm>& all, std::string_view name,
                                    std::string_view hint);
 
+// Every implementation of `algorithm` ("xts(aes)", "cbc(serpent)") a user of the crypto API can
+// name by driver: its own drivers ("xts-aes-aesni", "cbc-twofish-3way"), and the mode's template
+// over each driver of the block cipher ("cbc(aes-generic)", "xts(ecb(aes-generic))") and, for
+// XTS, over each ECB driver ("xts(ecb-serpent-sse2)"). Internal building blocks and drivers whose
+// self-test failed are left out; in /proc/crypto's order, each once.
+std::vector<std::string> KernelImplementations(const std::vector<CryptoAlgorithm>& all, const std::string& algorithm);
+
 // The drivers of the single-block "aes" cipher ("aes-generic, aes-aesni"), for messages.
 std::string AesCipherDrivers(const std::vector<CryptoAlgorithm>& all);
 

@@ -95,5 +95,27 @@ TEST(CryptoInfo, MissingImplementationSaysWhatTheKernelHas) {
             "no AES driver aes-ce in /proc/crypto (aes cipher drivers here: aes-fixed-time, aes-generic)");
 }
 
+TEST(CryptoInfo, ImplementationsAreOwnDriversThenTemplatesOverEachCipherDriver) {
+  auto all = ParseProcCrypto(kProcCrypto);
+  // xts(ecb(aes-fixed-time)) is listed already and composed again from aes-fixed-time: once.
+  EXPECT_EQ(KernelImplementations(all, "xts(aes)"),
+            (std::vector<std::string>{"xts(ecb(aes-fixed-time))", "xts-aes-aesni", "xts(ecb(aes-generic))",
+                                      "xts(ecb(aes-aesni))"}));
+  EXPECT_EQ(KernelImplementations(all, "cbc(aes)"),
+            (std::vector<std::string>{"cbc(aes-fixed-time)", "cbc(aes-generic)", "cbc(aes-aesni)"}));
+  EXPECT_TRUE(KernelImplementations(all, "cbc(serpent)").empty());
+  EXPECT_TRUE(KernelImplementations(all, "aes").empty());
+  // SIMD ECB drivers (their internal halves left out) under the XTS template.
+  auto serpent = ParseProcCrypto(
+      "name : serpent\ndriver : serpent-generic\ntype : cipher\n\n"
+      "name : ecb(serpent)\ndriver : __ecb-serpent-sse2\ninternal : yes\ntype : skcipher\n\n"
+      "name : ecb(serpent)\ndriver : ecb-serpent-sse2\ntype : skcipher\n\n"
+      "name : cbc(serpent)\ndriver : cbc-serpent-sse2\ntype : skcipher\n");
+  EXPECT_EQ(KernelImplementations(serpent, "xts(serpent)"),
+            (std::vector<std::string>{"xts(ecb(serpent-generic))", "xts(ecb-serpent-sse2)"}));
+  EXPECT_EQ(KernelImplementations(serpent, "cbc(serpent)"),
+            (std::vector<std::string>{"cbc-serpent-sse2", "cbc(serpent-generic)"}));
+}
+
 }  // namespace
 }  // namespace ptsn::targets

@@ -80,7 +80,10 @@ bool SectorCipher::Sectors(bool encrypt, uint64_t sector, const uint8_t* in, uin
 }
 
 std::unique_ptr<SectorCipher> MakeSectorCipher(const CipherInfo& cipher, Backend backend,
-                                               std::span<const uint8_t> key, size_t block_size) {
+                                               std::span<const uint8_t> key, size_t block_size,
+                                               const std::string& kernel_driver) {
+  if (!kernel_driver.empty() && backend != Backend::kKernel)
+    throw Error("a kernel driver (" + kernel_driver + ") is chosen with the kernel backend only, not " + BackendName(backend));
   if (key.size() * 8 != cipher.key_bits)
     throw Error(cipher.name + ": key of " + std::to_string(key.size() * 8) + " bits, expected " +
                 std::to_string(cipher.key_bits));
@@ -95,7 +98,7 @@ std::unique_ptr<SectorCipher> MakeSectorCipher(const CipherInfo& cipher, Backend
   switch (backend) {
     case Backend::kOpenSsl: return MakeOpenSslCipher(cipher, key, block_size);
     case Backend::kGcrypt: return MakeGcryptCipher(cipher, key, block_size);
-    case Backend::kKernel: return MakeKernelCipher(cipher, key, block_size);
+    case Backend::kKernel: return MakeKernelCipher(cipher, key, block_size, kernel_driver);
   }
   return nullptr;
 }

@@ -69,9 +69,14 @@ class SectorCipher {
 };
 
 // Throws ptsn::Error when the backend lacks the cipher, the block size is not a multiple of the
-// cipher's unit, or (kernel) AF_ALG is unavailable — with the reason.
+// cipher's unit, or (kernel) AF_ALG is unavailable — with the reason. `kernel_driver` (kernel
+// backend only): the implementation by its driver name ("xts-aes-aesni", "xts(ecb(aes-generic))"),
+// else the kernel's choice (the highest priority).
 std::unique_ptr<SectorCipher> MakeSectorCipher(const CipherInfo& cipher, Backend backend,
-                                               std::span<const uint8_t> key, size_t block_size);
+                                               std::span<const uint8_t> key, size_t block_size,
+                                               const std::string& kernel_driver = "");
+// The kernel's algorithm name for a cipher ("xts(aes)"): what its drivers implement.
+std::string KernelAlgName(const CipherInfo& cipher);
 
 // libgcrypt must be initialised once before use; `disable_aesni` turns off its AES-NI/VAES/PCLMUL
 // code paths (only effective before the first call).

@@ -7,6 +7,7 @@ namespace ptsn::workloads {
 
 std::unique_ptr<SectorCipher> MakeOpenSslCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size);
 std::unique_ptr<SectorCipher> MakeGcryptCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size);
-std::unique_ptr<SectorCipher> MakeKernelCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size);
+std::unique_ptr<SectorCipher> MakeKernelCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size,
+                                               const std::string& driver);
 
 }  // namespace ptsn::workloads

@@ -59,7 +59,7 @@ double TimedRun(const CipherBenchOptions& o, Backend backend, bool encrypt, doub
       ThreadTally& me = tally[t];
       bool counted = false;
       try {
-        auto cipher = MakeSectorCipher(o.cipher, backend, key, o.block_size);
+        auto cipher = MakeSectorCipher(o.cipher, backend, key, o.block_size, o.kernel_driver);
         std::vector<uint8_t> plain = RandomBytes(size), in = plain, out(size), tags(sectors * 16);
         if (!encrypt) {
           // Decrypt real ciphertext (with valid tags) and check the first round trip.
@@ -240,6 +240,7 @@ Report CipherReport(const CipherBenchOptions& o, const CipherBenchResult& r, boo
   rep.Integer("key_bits", "Key", static_cast<int64_t>(o.cipher.key_bits), "bits");
   rep.Text("backend", "Backend", BackendName(r.backend));
   rep.Flag("backend_auto", r.auto_chosen);
+  if (!o.kernel_driver.empty()) rep.Text("kernel_driver", "Kernel driver", o.kernel_driver);
   if (!r.calibration.empty()) rep.Text("calibration", "Calibration", r.calibration);
   rep.Flag("aesni_disabled", aesni_disabled);
   rep.Text("aesni", "AES-NI", aesni_disabled ? "disabled" : CpuHasAesNi() ? "enabled" : "not in this CPU");

@@ -15,6 +15,7 @@ namespace ptsn::workloads {
 struct CipherBenchOptions {
   CipherInfo cipher;
   std::optional<Backend> backend;  // nullopt = auto: the faster of OpenSSL and libgcrypt here
+  std::string kernel_driver;       // kernel backend: this implementation by driver name ("" = the kernel's choice)
   size_t block_size = 4096;        // sector size; one IV per sector
   int threads = 1;
   double seconds = 3;              // per direction

@@ -9,8 +9,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/workloads/cipher_backends.h"
+#include "runner/targets/crypto_info.h"
 
 #ifndef AF_ALG
 #define AF_ALG 38
@@ -34,16 +36,16 @@ bool KernelCryptoAvailable(std::string* reason) {
   return true;
 }
 
-namespace {
-
 std::string KernelAlgName(const CipherInfo& c) {
   std::string algo = c.algo == CipherAlgo::kAes ? "aes" : c.algo == CipherAlgo::kSerpent ? "serpent" : "twofish";
   return (c.mode == CipherMode::kXts ? "xts(" : "cbc(") + algo + ")";
 }
 
+namespace {
+
 class KernelSectorCipher : public SectorCipher {
  public:
-  KernelSectorCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size)
+  KernelSectorCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size, const std::string& driver)
       : SectorCipher(c, block_size) {
     std::string reason;
     if (!KernelCryptoAvailable(&reason)) throw Error(reason);
@@ -51,10 +53,15 @@ class KernelSectorCipher : public SectorCipher {
     sockaddr_alg sa{};
     sa.salg_family = AF_ALG;
     std::strncpy(reinterpret_cast<char*>(sa.salg_type), "skcipher", sizeof sa.salg_type - 1);
-    std::string name = KernelAlgName(c);
+    // A driver name binds that implementation (a template over a named driver, such as
+    // xts(ecb(aes-generic)), is instantiated by the kernel on the way); an algorithm name binds
+    // the kernel's highest-priority driver of it.
+    const std::string name = driver.empty() ? KernelAlgName(c) : driver;
+    if (name.size() >= sizeof sa.salg_name) throw Error("kernel crypto API: driver name too long: " + name);
     std::strncpy(reinterpret_cast<char*>(sa.salg_name), name.c_str(), sizeof sa.salg_name - 1);
     if (bind(tfm_, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0)
       Fail("the kernel has no " + name + " (bind)");
+    if (!driver.empty()) CheckImplements(driver, KernelAlgName(c));
     if (setsockopt(tfm_, SOL_ALG, ALG_SET_KEY, key.data(), key.size()) != 0) Fail("cannot key " + name);
     op_ = accept(tfm_, nullptr, nullptr);
     if (op_ < 0) Fail("accept on the " + name + " socket");
@@ -98,14 +105,29 @@ class KernelSectorCipher : public SectorCipher {
     throw Error("kernel crypto API: " + what + ": " + std::strerror(errno));
   }
 
+  // A driver of another algorithm binds as well (it is a valid name): refused here by what
+  // /proc/crypto says it implements, so a figure is never filed under the wrong cipher.
+  void CheckImplements(const std::string& driver, const std::string& algorithm) {
+    std::string text;
+    try {
+      text = ReadFile("/proc/crypto");
+    } catch (const Error&) {
+      return;  // nothing to check against (the bind itself succeeded)
+    }
+    for (const auto& d : targets::ParseProcCrypto(text))
+      if (d.driver == driver && d.name != algorithm)
+        throw Error("kernel driver " + driver + " implements " + d.name + ", not " + algorithm);
+  }
+
   int tfm_ = -1;
   int op_ = -1;
 };
 
 }  // namespace
 
-std::unique_ptr<SectorCipher> MakeKernelCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size) {
-  return std::make_unique<KernelSectorCipher>(c, key, block_size);
+std::unique_ptr<SectorCipher> MakeKernelCipher(const CipherInfo& c, std::span<const uint8_t> key, size_t block_size,
+                                               const std::string& driver) {
+  return std::make_unique<KernelSectorCipher>(c, key, block_size, driver);
 }
 
 }  // namespace ptsn::workloads
