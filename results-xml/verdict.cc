@@ -190,4 +190,33 @@ std::string VerdictView(const ResultFile& file, const VerdictSettings& settings)
   return out;
 }
 
+std::optional<Resolution> TrialResolution(std::span<const double> trials) {
+  const size_t n = trials.size();
+  if (n < 2) return std::nullopt;
+  std::vector<double> logs;
+  for (double v : trials) {
+    if (!(v > 0)) return std::nullopt;
+    logs.push_back(std::log(v));
+  }
+  std::vector<double> raw(trials.begin(), trials.end());
+  Resolution r;
+  r.trials = n;
+  r.min = *std::min_element(raw.begin(), raw.end());
+  r.max = *std::max_element(raw.begin(), raw.end());
+  r.cv_percent = PercentStandardDeviation(raw);
+  const double half = StudentTQuantile(0.95, static_cast<int>(2 * n - 2)) * SampleStandardDeviation(logs) *
+                      std::sqrt(2.0 / static_cast<double>(n));
+  r.resolvable_percent = 100 * std::expm1(half);
+  return r;
+}
+
+std::string ResolutionNote(const Resolution& r, const std::string& scale) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "differences under \u00b1%.1f %% cannot be resolved from these %zu trials (sd %.0f %% of the mean, %.4g to "
+                "%.4g%s%s)",
+                r.resolvable_percent, r.trials, r.cv_percent, r.min, r.max, scale.empty() ? "" : " ", scale.c_str());
+  return buf;
+}
+
 }  // namespace ptsn::results

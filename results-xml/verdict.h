@@ -105,4 +105,21 @@ std::string VerdictView(const ResultFile& file, const VerdictSettings& settings)
 // instance pairs would decide it".
 std::string VerdictText(const Verdict& v, const VerdictSettings& settings);
 
+// ---- What one system's trials can resolve (issue 30, item 4) ---------------------------------
+// The smallest difference a comparison of two systems with this spread could tell apart: the
+// 95 % half-width of the difference of two means of n log-trials each, with this series' spread
+// for both, t(0.975, 2n-2) * sd_log * sqrt(2/n), as a percentage (exp(.) - 1). Reported when it
+// is wider than run.same_within: then even "same within ±X %" cannot be decided here.
+struct Resolution {
+  double resolvable_percent = 0;  // differences under ±this cannot be resolved from these trials
+  double cv_percent = 0;          // the trials' standard deviation, percent of their mean
+  size_t trials = 0;
+  double min = 0, max = 0;
+};
+// nullopt for fewer than two trials or a trial <= 0 (no log scale).
+std::optional<Resolution> TrialResolution(std::span<const double> trials);
+// "differences under ±12.3 % cannot be resolved from these 12 trials (sd 56 % of the mean, 814
+// to 5966 MiB/s)"
+std::string ResolutionNote(const Resolution& r, const std::string& scale);
+
 }  // namespace ptsn::results

@@ -140,5 +140,28 @@ TEST(Verdict, ViewOfAFileWithInstances) {
   EXPECT_EQ(VerdictView(file, {}), "");
 }
 
+TEST(Resolution, TwoSampleHalfWidthOnTheLogScale) {
+  // logs of 100, 110, 90, 105: sd 0.0862 (hand-computed), t(0.975, 6) = 2.446912;
+  // half = 2.446912 * 0.0862... * sqrt(2/4) -> exp(half) - 1.
+  std::vector<double> v{100, 110, 90, 105};
+  auto r = TrialResolution(v);
+  ASSERT_TRUE(r);
+  double m = 0, ss = 0;
+  for (double x : v) m += std::log(x) / 4;
+  for (double x : v) ss += (std::log(x) - m) * (std::log(x) - m);
+  const double expected = 100 * std::expm1(2.446911851 * std::sqrt(ss / 3) * std::sqrt(0.5));
+  EXPECT_NEAR(r->resolvable_percent, expected, 1e-6);
+  EXPECT_NEAR(r->resolvable_percent, 16.04, 0.01);
+  EXPECT_EQ(r->trials, 4u);
+  EXPECT_EQ(r->min, 90);
+  EXPECT_EQ(r->max, 110);
+  EXPECT_NEAR(r->cv_percent, 8.4337, 1e-4);
+  EXPECT_EQ(ResolutionNote(*r, "MiB/s"),
+            "differences under \u00b116.0 % cannot be resolved from these 4 trials (sd 8 % of the mean, 90 to 110 MiB/s)");
+  EXPECT_FALSE(TrialResolution(std::vector<double>{5}));
+  EXPECT_FALSE(TrialResolution(std::vector<double>{5, 0}));
+  EXPECT_EQ(TrialResolution(std::vector<double>{7, 7, 7})->resolvable_percent, 0);
+}
+
 }  // namespace
 }  // namespace ptsn::results

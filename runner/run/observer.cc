@@ -147,6 +147,7 @@ class PlainPrinter : public RunObserver {
     if (r.skipped) Line(prefix + "skipped: " + r.failure);
     else if (r.value.empty()) Line(prefix + "result: FAILED (" + r.failure + ")");
     else Line(prefix + "result: " + r.value + " " + r.scale + " (" + std::to_string(r.trials) + " trials)");
+    for (const auto& note : r.notes) Line(prefix + "note: " + note);
   }
   void Saved(const std::string& path) override { Line("Saved " + path); }
   void Message(const std::string& text) override { Line(text); }

@@ -59,6 +59,7 @@ struct TestReport {
   std::string failure;    // "" when a value was produced
   bool skipped = false;
   std::string target;     // the storage target this report is for ("" = no targets)
+  std::vector<std::string> notes;  // "System: differences under ±Y % cannot be resolved ..."
 };
 
 class RunObserver {

@@ -45,6 +45,7 @@ TestReport ReportOf(const TestRecord& record) {
     }
   }
   report.failure = record.failure;
+  report.notes = record.notes;
   return report;
 }
 

@@ -7,6 +7,7 @@
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
+#include "results-xml/verdict.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/php_number.h"
@@ -401,6 +402,14 @@ TestRecord TestSteps::RecordResult(const PlannedTest& t, const TestEnvironment& 
       results::Entry e = results::MakeEntry(system, fv.value, r.trial_values);
       e.json = EntryJson(series, &fv, "");
       result.entries.push_back(e);
+      // Trials too spread to decide even "same within ±X %": said beside the result (the
+      // Annotation PTS shows under its graph; merges keep each system's).
+      if (auto res = results::TrialResolution(results::NumericTrials(e));
+          res && res->resolvable_percent > config_.same_within) {
+        const std::string note = system + ": " + results::ResolutionNote(*res, result.scale);
+        result.annotation = result.annotation && !result.annotation->empty() ? *result.annotation + " \n" + note : note;
+        record.notes.push_back(note);
+      }
     } else {
       std::string why = !post_failure.empty() ? post_failure : fv.reason;
       result.entries.push_back({system, "", std::string(), EntryJson(series, nullptr, why)});

@@ -122,6 +122,7 @@ struct TestRecord {
   std::vector<results::Result> results;
   std::string log;      // concatenated trial logs for test-logs/
   std::string failure;  // "" = a value was saved; "interrupted" = nothing is to be saved
+  std::vector<std::string> notes;  // what the trials cannot resolve (also in the results' Annotation)
 };
 
 // What a trial is worth: the monitors' values if they gave any (PTS then ignores the log), else
