@@ -66,9 +66,26 @@ void Pad(std::string& out, const std::string& s, size_t width, bool right) {
 
 }  // namespace
 
+// What these verdicts are worth, as measured against known truth (docs/verdicts.md, "Measured
+// here": bench/verdicts_collect.sh and verdicts_eval on this project's 2-core machine).
+std::string VerdictErrorRates(CompareMode mode) {
+  if (mode == CompareMode::kPaired)
+    return "'better'/'worse': the paired ratio's 95 % interval leaves out 1. It counts the variation from\n"
+           "round to round only, not the difference each made target carries: identical targets were called\n"
+           "'better' or 'worse' in 14.4 % [12.1, 17.0] of 772 A/A runs (docs/verdicts.md). Verdicts by\n"
+           "instance pairs (run.target_instances) hold to 5 %.\n";
+  return "'better'/'worse': the two 95 % intervals do not overlap. Each system's result is one run, and a\n"
+         "run carries a difference of its own that its interval leaves out: identical set-ups were called\n"
+         "'better' or 'worse' in 2.1 % [1.3, 3.3] of 772 A/A runs when their trials were interleaved in one\n"
+         "batch-run, and in 10.8 % [6.3, 18.0] of 111 when run one after the other as PTS runs systems\n"
+         "(docs/verdicts.md). 'Within noise' is not 'the same': a true 10 % difference was found in 3 to\n"
+         "32 % of those runs.\n";
+}
+
 Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names,
                               CompareMode mode) {
   Comparison c;
+  c.mode = mode;
   // Columns: (file, system identifier); identifiers that repeat get "name: " prefixes.
   struct Column {
     size_t file;
@@ -177,6 +194,9 @@ std::string ComparisonToText(const Comparison& c) {
       out += "  " + std::to_string(better[k]) + " better, " + std::to_string(worse[k]) + " worse, " +
              std::to_string(noise[k]) + " within noise\n";
     }
+    int judged = 0;
+    for (size_t k = 1; k < c.columns.size(); ++k) judged += better[k] + worse[k] + noise[k];
+    if (judged > 0) out += "\n" + VerdictErrorRates(c.mode);  // only beside verdicts it speaks of
   }
   return out;
 }

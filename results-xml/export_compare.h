@@ -43,12 +43,16 @@ struct ComparedResult {
 struct Comparison {
   std::vector<std::string> columns;  // system identifiers, "file: system" when they repeat
   std::vector<ComparedResult> results;
+  CompareMode mode = CompareMode::kUnpaired;  // how the verdicts were made: the text says what they are worth
 };
 
 // `names` label the files in column headers when identifiers repeat across files.
 Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names,
                               CompareMode mode = CompareMode::kUnpaired);
 
+// The table, the tallies against the first column, and what the verdicts are worth (their
+// measured rate of false "better"/"worse": VerdictErrorRates).
 std::string ComparisonToText(const Comparison& comparison);
+std::string VerdictErrorRates(CompareMode mode);
 
 }  // namespace ptsn::results

@@ -33,6 +33,9 @@ TEST(ExportCompare, ChangeAgainstTheFirstAndNoise) {
   EXPECT_NE(text.find("+1.00%  within noise"), std::string::npos) << text;
   EXPECT_NE(text.find("+20.00%  better"), std::string::npos) << text;
   EXPECT_NE(text.find("C         1 better, 0 worse, 0 within noise"), std::string::npos) << text;
+  // What the verdicts are worth follows them, with the measured false rates.
+  EXPECT_NE(text.find("in 10.8 % [6.3, 18.0] of 111 when run one after the other"), std::string::npos) << text;
+  EXPECT_EQ(text.find("14.4 %"), std::string::npos) << text;
 }
 
 TEST(ExportCompare, PairedRoundsJudgeTheRatioNotTheOverlap) {
@@ -57,6 +60,7 @@ TEST(ExportCompare, PairedRoundsJudgeTheRatioNotTheOverlap) {
   const std::string text = ComparisonToText(c);
   EXPECT_NE(text.find("x0.900 [0.900, 0.900] paired over 4 rounds (-10.00%)  worse"), std::string::npos) << text;
   EXPECT_NE(text.find("x1.000 [0.982, 1.018] paired over 4 rounds (-0.01%)  within noise"), std::string::npos) << text;
+  EXPECT_NE(text.find("'better' or 'worse' in 14.4 % [12.1, 17.0] of 772 A/A runs"), std::string::npos) << text;
 }
 
 TEST(ExportCompare, LowerIsBetterSingleTrialsAndMissingResults) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "results-xml/export_compare.h"
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_text.h"
 #include "results-xml/statistics.h"
@@ -140,6 +141,7 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
       out += "    vs " + name + ": " + Percent(std::exp(sum / n) * 100.0) + " over " + std::to_string(n) +
              (n == 1 ? " result\n" : " results\n");
     }
+    out += "\n" + results::VerdictErrorRates(results::CompareMode::kUnpaired);
   }
   return out;
 }
