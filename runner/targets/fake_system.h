@@ -125,6 +125,9 @@ class FakeSystem : public TargetSystem {
     Step("detach " + device);
     loops.erase(device);
   }
+  void SetIoScheduler(const std::string& device, const std::string& scheduler) override {
+    Step("scheduler " + device + " " + scheduler);
+  }
   std::string LoopBacking(const std::string& device) override {
     auto it = loops.find(device);
     return it == loops.end() ? "" : it->second;

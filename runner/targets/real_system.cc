@@ -26,6 +26,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -204,6 +205,20 @@ class RealSystem : public TargetSystem {
     std::error_code ec;
     fs::remove_all(path, ec);
     if (ec) throw FileError(path, "cannot remove: " + ec.message());
+  }
+
+  void SetIoScheduler(const std::string& device, const std::string& scheduler) override {
+    const std::string path = "/sys/block/" + device.substr(device.rfind('/') + 1) + "/queue/scheduler";
+    auto offered = [&] {
+      auto text = ReadText(path);
+      return text ? Trim(*text) : std::string("(") + path + " unreadable)";
+    };
+    std::ofstream out(path);
+    out << scheduler << std::flush;
+    // The kernel marks the one in use: "none [mq-deadline] kyber".
+    if (!out || offered().find("[" + scheduler + "]") == std::string::npos)
+      throw Error("sched=" + scheduler + ": " + device + " offers " + offered() +
+                  (scheduler == "bfq" || scheduler == "kyber" ? " (modprobe " + scheduler + (scheduler == "kyber" ? "-iosched" : "") + "?)" : ""));
   }
 
   std::string AttachLoop(const LoopOptions& o) override {

@@ -74,6 +74,9 @@ class TargetSystem {
   // ---- loop devices
   virtual std::string AttachLoop(const LoopOptions& options) = 0;  // "/dev/loop3"
   virtual void DetachLoop(const std::string& device) = 0;
+  // The block device's I/O scheduler (/sys/block/NAME/queue/scheduler); throws naming the ones
+  // the kernel offers for it when it refuses `scheduler`.
+  virtual void SetIoScheduler(const std::string& device, const std::string& scheduler) = 0;
   // The file a loop device reads from ("" when it is not attached), for checking that a device
   // in a dead run's record is still ours before touching it.
   virtual std::string LoopBacking(const std::string& device) = 0;

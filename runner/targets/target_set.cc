@@ -170,6 +170,13 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   std::string dio = Trim(sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
                                        "/loop/dio").value_or(""));
   where = t.loop_device + " (loop device over " + where + ", direct I/O " + (dio == "1" ? "on" : "off") + ")";
+  // The scheduler of the "disk": the loop device under every layer (dm-crypt passes requests on
+  // without a scheduler of its own). It goes with the loop device: nothing to give back.
+  if (!spec.scheduler.empty()) sys_.SetIoScheduler(t.loop_device, spec.scheduler);
+  const std::string offered = sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
+                                           "/queue/scheduler").value_or("");
+  if (size_t open = offered.find('['), close = offered.find(']'); open != std::string::npos && close > open)
+    t.notes.push_back({"I/O Scheduler", offered.substr(open + 1, close - open - 1) + " (" + t.loop_device + ")"});
 
   t.device = t.loop_device;
   if (spec.kind == Kind::kDmCrypt) {

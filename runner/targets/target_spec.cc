@@ -43,7 +43,7 @@ std::string DefaultIdentifier(const TargetSpec& s) {
   if (s.kind == Kind::kDmCrypt) id += std::string(s.dm_format == "plain" ? " plain " : " LUKS2 ") + DmCipherLabel(s);
   if (s.kind == Kind::kEcryptfs) id += " AES-" + std::to_string(s.ecryptfs_key_bytes * 8);
   if (!s.impl.empty()) id += " " + (s.impl == "generic" ? std::string("aes-generic") : s.impl);
-  return id + " " + s.fs;
+  return id + " " + s.fs + (s.scheduler.empty() ? "" : " " + s.scheduler);
 }
 
 std::string TargetSpec::Identifier() const { return name.empty() ? DefaultIdentifier(*this) : name; }
@@ -94,6 +94,10 @@ TargetSpec ParseTargetSpec(const std::string& text) {
     if (key == "fs") {
       if (!IsFileSystem(value)) Fail(text, "file system '" + value + "' (expected ext4, xfs or btrfs)");
       s.fs = value;
+    } else if (key == "sched" || key == "scheduler") {
+      if (value != "none" && value != "mq-deadline" && value != "bfq" && value != "kyber")
+        Fail(text, "I/O scheduler '" + value + "' (expected none, mq-deadline, bfq or kyber)");
+      s.scheduler = value;
     } else if (key == "mode") {
       if (s.kind != Kind::kFscrypt) Fail(text, "mode " + value + " is an fscrypt option");
       if (value != "aes-256-xts" && value != "adiantum")

@@ -12,6 +12,9 @@
 //                                                      Ubuntu's encrypted home)
 //           impl=generic | aesni | DRIVER              the cipher implementation (kernel driver;
 //                                                      fscrypt and ecryptfs: generic or aesni)
+//           sched=SCHEDULER                            the I/O scheduler of the target's loop
+//                                                      device: none | mq-deadline | bfq | kyber
+//                                                      (default: the kernel's)
 //           cipher=CIPHER                              dm-crypt cipher as cryptsetup takes it
 //                                                      (aes-xts-plain64, capi:xts(aes)-plain64);
 //                                                      must come last: it may contain ':'
@@ -45,6 +48,7 @@ struct TargetSpec {
   // or (dm-crypt only) a driver name from /proc/crypto. fscrypt and eCryptfs cannot name a
   // driver: "generic" lowers the other AES drivers' priority for the run (PreferGenericAes).
   std::string impl;
+  std::string scheduler;  // the loop device's I/O scheduler ("" = the kernel's default)
 
   std::string Identifier() const;  // name, else DefaultIdentifier()
 };

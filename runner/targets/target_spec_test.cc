@@ -35,6 +35,21 @@ TEST(TargetSpec, OptionsAndNames) {
   EXPECT_EQ(ParseTargetSpec("dm-crypt:key-size=256").Identifier(), "dm-crypt LUKS2 AES-128-XTS ext4");
 }
 
+TEST(TargetSpec, IoSchedulerOnAnyKind) {
+  auto s = ParseTargetSpec("dm-crypt:plain:sched=mq-deadline");
+  EXPECT_EQ(s.scheduler, "mq-deadline");
+  EXPECT_EQ(s.Identifier(), "dm-crypt plain AES-256-XTS ext4 mq-deadline");
+  EXPECT_EQ(ParseTargetSpec("plain:scheduler=bfq").scheduler, "bfq");
+  EXPECT_EQ(ParseTargetSpec("plain").scheduler, "");
+  try {
+    ParseTargetSpec("plain:sched=cfq");
+    FAIL() << "cfq is gone from the kernel";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("I/O scheduler 'cfq' (expected none, mq-deadline, bfq or kyber)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(TargetSpec, CipherTakesTheRestWithItsColons) {
   auto s = ParseTargetSpec("dm-crypt:xfs:cipher=capi:xts(aes-generic)-plain64");
   EXPECT_EQ(s.cipher, "capi:xts(aes-generic)-plain64");

@@ -2,8 +2,8 @@
 # Every target kind and option, created, described and removed on Debian's kernel
 # (pts-native targets --check): plain ext4/xfs/btrfs; fscrypt AES-256-XTS and Adiantum, the
 # generic AES and AES-NI; dm-crypt LUKS2 and plain with impl=generic, impl=aesni, impl=DRIVER
-# and cipher=; eCryptfs with the generic AES and AES-NI. The System Notes must name the driver
-# asked for.
+# and cipher=; eCryptfs with the generic AES and AES-NI; the I/O scheduler (sched=). The System
+# Notes must name the driver and the scheduler asked for.
 # vm-env: VM_TIMEOUT=420
 . ./lib.sh
 step "what this kernel offers"
@@ -25,6 +25,13 @@ expect_in /out/small.log "xts(aes): xts-aes-aesni"
 expect_in /out/small.log "cbc(aes): cbc-aes-aesni"
 expect_in /out/small.log "Encryption: eCryptfs over ext4, cipher AES-256"
 expect_clean "after --check"
+
+step "the I/O scheduler of the target's loop device (sched=)"
+run_ok sched pts-native targets --check 'B=plain:sched=bfq,D=dm-crypt:plain:sched=mq-deadline,N=plain:sched=none' --target-size 64m
+expect_in /out/sched.log "I/O Scheduler: bfq"
+expect_in /out/sched.log "I/O Scheduler: mq-deadline"
+expect_in /out/sched.log "I/O Scheduler: none"
+expect_clean "after sched="
 
 step "plain xfs (mkfs.xfs wants 300 MB at least)"
 run_ok xfs pts-native targets --check plain:xfs --target-size 320m
