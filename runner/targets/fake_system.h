@@ -103,6 +103,8 @@ class FakeSystem : public TargetSystem {
   }
   void AllocateFile(const std::string& path, uint64_t bytes) override {
     Step("allocate " + path + " " + std::to_string(bytes));
+    // As the real one: the directory must be there.
+    if (!dirs.count(path.substr(0, path.rfind('/')))) throw Error(path + ": cannot create: No such file or directory");
     files.insert(path);
   }
   void RemoveFile(const std::string& path) override {

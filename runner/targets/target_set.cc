@@ -119,8 +119,16 @@ Target& TargetSet::Create(const TargetSpec& spec) {
   Target t;
   t.spec = spec;
   t.identifier = spec.Identifier();
-  size_t index = targets_.size(), recorded = ledger_.resources().size();
   double start = Now();
+  // The directory every target's files go in: made before this target's own resources, so that
+  // undoing a failed target leaves it for the next one (it was removed with the first target's
+  // failure, and every later target failed to create its file).
+  try {
+    BaseDir();
+  } catch (const Error& e) {
+    throw Error(t.identifier + ": " + e.what());
+  }
+  size_t index = targets_.size(), recorded = ledger_.resources().size();
   try {
     if (std::string why = WhyUnavailable(sys_, spec); !why.empty()) throw Error(why);
     CreatePlain(t, index);
@@ -209,8 +217,41 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   t.notes.push_back({"Device", where});
 }
 
+// A loop-AES volume as a Debian 12 user opens one: the loop-AES kernel module is no longer
+// packaged, so cryptsetup maps it through dm-crypt (--type loopaes). The key file is loop-AES's
+// version 3 multi-key format: 65 text lines (64 sector keys and the IV key), each hashed into a
+// key by cryptsetup (SHA-256 for AES-128, SHA-384 for 192, SHA-512 for 256, as loop-AES does).
+std::string TargetSet::OpenLoopAes(Target& t, const std::string& name) {
+  const int bits = t.spec.key_bits ? t.spec.key_bits : 256;
+  const std::string hash = bits == 128 ? "sha256" : bits == 192 ? "sha384" : "sha512";
+  static constexpr char kHex[] = "0123456789abcdef";
+  Secret random = sys_.RandomKey(65 * 32);
+  std::string lines;
+  for (size_t i = 0; i < random.bytes().size(); ++i) {
+    const auto b = static_cast<unsigned char>(random.bytes()[i]);
+    lines += kHex[b >> 4];
+    lines += kHex[b & 15];
+    if (i % 32 == 31) lines += '\n';
+  }
+  Secret keys(std::move(lines));
+  Record({ResourceType::kDmMapping, name, "", t.identifier});
+  sys_.RunProgram({"cryptsetup", "open", "--type", "loopaes", "--key-size", std::to_string(bits), "--hash", hash,
+                   "--key-file", "/proc/self/fd/0", t.loop_device, name},  // loopaes takes no "-"
+                  keys.bytes());
+  std::string status = sys_.ProgramOutput({"cryptsetup", "status", name});
+  const std::string cipher = StatusField(status, "cipher");
+  t.notes.push_back({"Encryption", "loop-AES v3 volume (64 sector keys and an IV key, random per run, " + hash +
+                                       "-hashed), AES-" + std::to_string(bits) + ", opened by cryptsetup --type "
+                                       "loopaes: dm-crypt cipher " + (cipher.empty() ? "?" : cipher) +
+                                       " (the loop-AES module itself is no longer packaged)"});
+  auto after = Crypto(sys_);
+  t.notes.push_back({"Cipher Driver", DriverNote(after, "cbc(aes)", "")});
+  return "/dev/mapper/" + name;
+}
+
 std::string TargetSet::OpenDmCrypt(Target& t, size_t index) {
   const TargetSpec& spec = t.spec;
+  if (spec.dm_format == "loopaes") return OpenLoopAes(t, "ptsn-" + std::to_string(getpid()) + "-" + std::to_string(index + 1));
   auto crypto = Crypto(sys_);
   Implementation impl = ResolveImplementation(crypto, spec.impl);
   if (!impl.error.empty()) throw Error(impl.error);

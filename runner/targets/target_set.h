@@ -84,6 +84,7 @@ class TargetSet {
   void RestorePriorities();
   void NoteCipherDrivers(Target& t);
   std::string OpenDmCrypt(Target& t, size_t index);
+  std::string OpenLoopAes(Target& t, const std::string& name);
   void MakeFileSystem(Target& t, const std::string& device);
 
   TargetSystem& sys_;

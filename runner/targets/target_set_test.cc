@@ -193,6 +193,20 @@ TEST_F(TargetSetTest, PlainDmCryptTakesTheRawKeyOfTheKeySize) {
   EXPECT_EQ(sys_.inputs[0], std::string(32, 'k'));
 }
 
+// The first target failing must not take the directory every target's files go in with it
+// (`targets --check A,B` with A failing then failed B with "cannot create" in the VM).
+TEST_F(TargetSetTest, AFirstTargetFailingLeavesTheNextItsDirectory) {
+  TargetSet set(sys_, ledger_, Options());
+  sys_.fail_on = "mkfs.xfs";
+  EXPECT_THROW(set.Create(ParseTargetSpec("plain:xfs")), Error);
+  sys_.fail_on = "";
+  Target& t = set.Create(ParseTargetSpec("plain"));
+  EXPECT_EQ(t.identifier, "plain ext4");
+  EXPECT_EQ(sys_.files.size(), 1u);
+  set.RemoveAll();
+  EXPECT_TRUE(sys_.Clean());
+}
+
 TEST_F(TargetSetTest, AFailedStepUndoesWhatThatTargetMadeAndKeepsTheOthers) {
   TargetSet set(sys_, ledger_, Options());
   set.Create(ParseTargetSpec("plain"));

@@ -28,6 +28,7 @@ bool IsFileSystem(const std::string& s) { return s == "ext4" || s == "xfs" || s 
 
 // "AES-256-XTS" for the default dm-crypt cipher and key size, else the cipher and bits as given.
 std::string DmCipherLabel(const TargetSpec& s) {
+  if (s.dm_format == "loopaes") return "AES-" + std::to_string(s.key_bits ? s.key_bits : 256);
   int bits = s.key_bits ? s.key_bits : 512;
   std::string cipher = s.cipher.empty() ? "aes-xts-plain64" : s.cipher;
   if (cipher == "aes-xts-plain64" && (bits == 512 || bits == 256))
@@ -40,7 +41,8 @@ std::string DmCipherLabel(const TargetSpec& s) {
 std::string DefaultIdentifier(const TargetSpec& s) {
   std::string id = KindName(s.kind);
   if (s.kind == Kind::kFscrypt) id += s.fscrypt_mode == "adiantum" ? " Adiantum" : " AES-256-XTS";
-  if (s.kind == Kind::kDmCrypt) id += std::string(s.dm_format == "plain" ? " plain " : " LUKS2 ") + DmCipherLabel(s);
+  if (s.kind == Kind::kDmCrypt)
+    id += std::string(s.dm_format == "plain" ? " plain " : s.dm_format == "loopaes" ? " loop-AES " : " LUKS2 ") + DmCipherLabel(s);
   if (s.kind == Kind::kEcryptfs) id += " AES-" + std::to_string(s.ecryptfs_key_bytes * 8);
   if (!s.impl.empty()) id += " " + (s.impl == "generic" ? std::string("aes-generic") : s.impl);
   return id + " " + s.fs + (s.scheduler.empty() ? "" : " " + s.scheduler);
@@ -87,7 +89,7 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       value = key;
       if (IsFileSystem(key)) key = "fs";
       else if (key == "aes-256-xts" || key == "adiantum") key = "mode";
-      else if (key == "luks2" || key == "plain") key = "format";
+      else if (key == "luks2" || key == "plain" || key == "loopaes") key = "format";
       else Fail(text, "unknown option '" + value + "'");
     }
     value = key == "cipher" || key == "impl" ? value : ToLower(value);
@@ -105,7 +107,8 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       s.fscrypt_mode = value;
     } else if (key == "format") {
       if (s.kind != Kind::kDmCrypt) Fail(text, "format " + value + " is a dm-crypt option");
-      if (value != "luks2" && value != "plain") Fail(text, "dm-crypt format '" + value + "' (expected luks2 or plain)");
+      if (value != "luks2" && value != "plain" && value != "loopaes")
+        Fail(text, "dm-crypt format '" + value + "' (expected luks2, plain or loopaes)");
       s.dm_format = value;
     } else if (key == "key-size") {
       if (s.kind != Kind::kDmCrypt) Fail(text, "key-size is a dm-crypt option");
@@ -136,6 +139,12 @@ TargetSpec ParseTargetSpec(const std::string& text) {
     Fail(text, "impl= chooses an AES driver; Adiantum is not AES-XTS");
   if (s.kind == Kind::kDmCrypt && !s.cipher.empty() && !s.impl.empty())
     Fail(text, "give either cipher= (which may name the implementation with capi:) or impl=, not both");
+  if (s.kind == Kind::kDmCrypt && s.dm_format == "loopaes") {
+    if (!s.cipher.empty() || !s.impl.empty())
+      Fail(text, "a loop-AES volume is AES in CBC with its own IVs (aes:64-cbc-lmk): no cipher= or impl=");
+    if (s.key_bits && s.key_bits != 128 && s.key_bits != 192 && s.key_bits != 256)
+      Fail(text, "loop-AES keys are 128, 192 or 256 bits, not " + std::to_string(s.key_bits));
+  }
   if (s.name.find(',') != std::string::npos) Fail(text, "a name may not contain ','");
   return s;
 }

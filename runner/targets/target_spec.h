@@ -6,7 +6,8 @@
 //   OPTION  ext4 | xfs | btrfs | fs=FS                 the file system (default ext4; for ecryptfs
 //                                                      the one beneath it)
 //           aes-256-xts | adiantum | mode=MODE         fscrypt's encryption mode (default AES-256-XTS)
-//           luks2 | plain | format=FORMAT              dm-crypt's format (default LUKS2)
+//           luks2 | plain | loopaes | format=FORMAT    dm-crypt's format (default LUKS2; loopaes:
+//                                                      a loop-AES v3 volume opened by cryptsetup)
 //           key-size=BITS                              dm-crypt key size (default 512 for XTS)
 //           key-bytes=16 | 24 | 32                     eCryptfs's AES key (default 16: AES-128, as
 //                                                      Ubuntu's encrypted home)
@@ -39,7 +40,7 @@ struct TargetSpec {
   // fscrypt
   std::string fscrypt_mode = "aes-256-xts";  // or "adiantum"
   // dm-crypt
-  std::string dm_format = "luks2";  // or "plain"
+  std::string dm_format = "luks2";  // or "plain", "loopaes"
   std::string cipher;               // cryptsetup --cipher; "" = aes-xts-plain64 (or from impl)
   int key_bits = 0;                 // 0 = 512 (AES-256-XTS)
   // eCryptfs

@@ -50,6 +50,22 @@ TEST(TargetSpec, IoSchedulerOnAnyKind) {
   }
 }
 
+TEST(TargetSpec, LoopAesVolumes) {
+  auto s = ParseTargetSpec("dm-crypt:loopaes");
+  EXPECT_EQ(s.dm_format, "loopaes");
+  EXPECT_EQ(s.Identifier(), "dm-crypt loop-AES AES-256 ext4");
+  EXPECT_EQ(ParseTargetSpec("dm-crypt:format=loopaes:key-size=128").Identifier(), "dm-crypt loop-AES AES-128 ext4");
+  for (const char* bad : {"dm-crypt:loopaes:key-size=512", "dm-crypt:loopaes:impl=generic",
+                          "dm-crypt:loopaes:cipher=aes-cbc-plain"}) {
+    try {
+      ParseTargetSpec(bad);
+      FAIL() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("loop-AES"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(TargetSpec, CipherTakesTheRestWithItsColons) {
   auto s = ParseTargetSpec("dm-crypt:xfs:cipher=capi:xts(aes-generic)-plain64");
   EXPECT_EQ(s.cipher, "capi:xts(aes-generic)-plain64");

@@ -26,6 +26,14 @@ expect_in /out/small.log "cbc(aes): cbc-aes-aesni"
 expect_in /out/small.log "Encryption: eCryptfs over ext4, cipher AES-256"
 expect_clean "after --check"
 
+step "loop-AES volumes, as cryptsetup opens them (the loop-AES module is no longer packaged)"
+run_ok loopaes pts-native targets --check 'LA=dm-crypt:loopaes,LA128=dm-crypt:loopaes:key-size=128:xfs' --target-size 320m
+expect_in /out/loopaes.log "loop-AES v3 volume (64 sector keys and an IV key, random per run, sha512-hashed), AES-256"
+expect_in /out/loopaes.log "sha256-hashed), AES-128"
+expect_in /out/loopaes.log "dm-crypt cipher aes:64-cbc-lmk"
+expect_in /out/loopaes.log "cbc(aes): "
+expect_clean "after loopaes"
+
 step "the I/O scheduler of the target's loop device (sched=)"
 run_ok sched pts-native targets --check 'B=plain:sched=bfq,D=dm-crypt:plain:sched=mq-deadline,N=plain:sched=none' --target-size 64m
 expect_in /out/sched.log "I/O Scheduler: bfq"
