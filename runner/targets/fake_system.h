@@ -46,6 +46,7 @@ class FakeSystem : public TargetSystem {
 
   // State
   std::set<std::string> files, dirs;
+  std::set<std::string> md_arrays;      // "/dev/md120" while created and not stopped
   std::map<std::string, std::string> loops;     // device -> backing
   std::map<std::string, std::string> mounts;    // dir -> device
   std::set<std::string> mappings;
@@ -67,6 +68,13 @@ class FakeSystem : public TargetSystem {
     if (missing_paths.count(path)) return false;
     if (StartsWith(path, "/dev/mapper/") && path != "/dev/mapper/control") return mappings.count(path.substr(12)) > 0;
     if (files.count(path) || dirs.count(path)) return true;
+    // md arrays exist while mdadm --create has made them and no --stop has removed them.
+    for (const char* prefix : {"/dev/md", "/sys/block/md"})
+      if (StartsWith(path, prefix)) {
+        const std::string rest = path.substr(std::string(prefix).size());
+        return md_arrays.count("/dev/md" + rest.substr(0, rest.find('/'))) > 0;
+      }
+    if (path == "/proc/mdstat") return true;
     return StartsWith(path, "/dev/") || StartsWith(path, "/sys/");
   }
   uint64_t FreeBytes(const std::string&) override { return free_bytes; }
@@ -139,6 +147,8 @@ class FakeSystem : public TargetSystem {
     inputs.push_back(input);
     if (argv[0] == "cryptsetup" && argv.size() > 1 && argv[1] == "open") mappings.insert(argv.back());
     if (argv[0] == "cryptsetup" && argv.size() > 1 && argv[1] == "close") mappings.erase(argv.back());
+    if (argv[0] == "mdadm" && argv.size() > 2 && argv[1] == "--create") md_arrays.insert(argv[2]);
+    if (argv[0] == "mdadm" && argv.size() > 2 && argv[1] == "--stop") md_arrays.erase(argv[2]);
   }
   std::string ProgramOutput(const std::vector<std::string>& argv) override {
     Step(Join(argv, " "));
@@ -198,7 +208,9 @@ class FakeSystem : public TargetSystem {
   }
 
   // Nothing of any target left.
-  bool Clean() const { return loops.empty() && mounts.empty() && mappings.empty() && keys.empty() && files.empty(); }
+  bool Clean() const {
+    return loops.empty() && mounts.empty() && mappings.empty() && keys.empty() && files.empty() && md_arrays.empty();
+  }
 
  private:
   void Step(const std::string& line) {

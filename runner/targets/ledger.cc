@@ -27,6 +27,7 @@ const char* ResourceTypeName(ResourceType type) {
     case ResourceType::kMount: return "mount";
     case ResourceType::kFscryptKey: return "fscrypt-key";
     case ResourceType::kCryptoPriority: return "crypto-priority";
+    case ResourceType::kMdArray: return "md";
   }
   return "?";
 }
@@ -37,7 +38,7 @@ constexpr const char* kFormat = "pts-native targets ledger 1";
 
 ResourceType TypeFromName(const std::string& name, const std::string& file) {
   for (auto t : {ResourceType::kDirectory, ResourceType::kFile, ResourceType::kLoop, ResourceType::kDmMapping,
-                 ResourceType::kMount, ResourceType::kFscryptKey, ResourceType::kCryptoPriority})
+                 ResourceType::kMount, ResourceType::kFscryptKey, ResourceType::kCryptoPriority, ResourceType::kMdArray})
     if (name == ResourceTypeName(t)) return t;
   throw FileError(file, "unknown resource type '" + name + "'");
 }
@@ -87,6 +88,7 @@ std::string Describe(const Resource& r) {
     case ResourceType::kMount: return "mount " + r.path + " (from " + r.detail + ")";
     case ResourceType::kFscryptKey: return "fscrypt key " + r.detail + " (on " + r.path + ")";
     case ResourceType::kCryptoPriority: return "the priority of cipher driver " + r.path + " (lowered; was " + r.detail + ")";
+    case ResourceType::kMdArray: return "md array " + r.path + " (of " + r.detail + ")";
   }
   return r.path;
 }
@@ -109,6 +111,24 @@ bool Release(TargetSystem& sys, const Resource& r) {
       if (!sys.Exists("/dev/mapper/" + r.path)) return false;
       sys.RunProgram({"cryptsetup", "close", r.path});
       return true;
+    case ResourceType::kMdArray: {
+      // Stopped, then its members' superblocks wiped, so nothing assembles them again (the
+      // members' loop devices and files go after it: recorded before it).
+      const std::string name = r.path.substr(r.path.rfind('/') + 1);
+      const bool running = sys.Exists("/sys/block/" + name + "/md");
+      if (running) sys.RunProgram({"mdadm", "--stop", r.path});
+      bool wiped = false;
+      for (const auto& pair : Split(r.detail, ' ')) {
+        // "/dev/loop3=/backing/file": wiped only while that loop device is still ours.
+        const size_t eq = pair.find('=');
+        if (eq == std::string::npos) continue;
+        const std::string member = pair.substr(0, eq), backing = sys.LoopBacking(member);
+        if (backing != pair.substr(eq + 1) && backing != pair.substr(eq + 1) + " (deleted)") continue;
+        sys.RunProgram({"mdadm", "--zero-superblock", member});
+        wiped = true;
+      }
+      return running || wiped;
+    }
     case ResourceType::kLoop: {
       std::string backing = sys.LoopBacking(r.path);
       if (backing.empty()) return false;  // already detached (AUTOCLEAR did it)

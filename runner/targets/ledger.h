@@ -15,8 +15,8 @@
 
 namespace ptsn::targets {
 
-enum class ResourceType { kDirectory, kFile, kLoop, kDmMapping, kMount, kFscryptKey, kCryptoPriority };
-// "directory", "file", "loop", "dm", "mount", "fscrypt-key", "crypto-priority"
+enum class ResourceType { kDirectory, kFile, kLoop, kDmMapping, kMount, kFscryptKey, kCryptoPriority, kMdArray };
+// "directory", "file", "loop", "dm", "mount", "fscrypt-key", "crypto-priority", "md"
 const char* ResourceTypeName(ResourceType type);
 
 struct Resource {
@@ -24,7 +24,8 @@ struct Resource {
   std::string path;    // the directory/file; "/dev/loop3"; the mapping's name; the mount point;
                        // the mount point of the key's file system
   // loop: its backing file; mount: its device; key: its identifier; crypto-priority (path: a
-  // cipher driver whose priority the run lowered): the priority to give back
+  // cipher driver whose priority the run lowered): the priority to give back; md (path: the
+  // array, "/dev/md120"): its members as "/dev/loop3=/their/backing/file", separated by spaces
   std::string detail;
   std::string target;  // the target it belongs to ("" = the run's own directory)
   bool operator==(const Resource&) const = default;

@@ -151,40 +151,44 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   const TargetSpec& spec = t.spec;
   std::string base = BaseDir();
   std::string slug = "t" + std::to_string(index + 1) + "-" + KindName(spec.kind);
-  LoopOptions loop;
-  loop.size = options_.size;
-  loop.direct_io = options_.loop_direct_io;
   std::string where;
-  if (options_.device.empty()) {
-    uint64_t free = sys_.FreeBytes(options_.test_dir);
-    if (free < options_.size)
-      throw Error("the test directory " + options_.test_dir + " has " + MiB(free) + " free; a target needs " +
-                  MiB(options_.size) + " (--target-size)");
-    loop.backing = base + "/" + slug + ".img";
-    Record({ResourceType::kFile, loop.backing, "", t.identifier});
-    sys_.AllocateFile(loop.backing, options_.size);
-    where = "a " + MiB(options_.size) + " file in " + options_.test_dir;
+  if (!spec.raid_level.empty()) {
+    where = CreateRaid(t, base, slug);
   } else {
-    uint64_t device_bytes = sys_.BlockDeviceBytes(options_.device);
-    loop.backing = options_.device;
-    loop.offset = index * options_.size;
-    if (device_bytes < loop.offset + options_.size)
-      throw Error(options_.device + " holds " + MiB(device_bytes) + "; target " + std::to_string(index + 1) +
-                  " needs " + MiB(loop.offset + options_.size) + " (--target-size each)");
-    where = "bytes " + MiB(loop.offset) + " to " + MiB(loop.offset + options_.size) + " of " + options_.device;
+    LoopOptions loop;
+    loop.size = options_.size;
+    loop.direct_io = options_.loop_direct_io;
+    if (options_.device.empty()) {
+      uint64_t free = sys_.FreeBytes(options_.test_dir);
+      if (free < options_.size)
+        throw Error("the test directory " + options_.test_dir + " has " + MiB(free) + " free; a target needs " +
+                    MiB(options_.size) + " (--target-size)");
+      loop.backing = base + "/" + slug + ".img";
+      Record({ResourceType::kFile, loop.backing, "", t.identifier});
+      sys_.AllocateFile(loop.backing, options_.size);
+      where = "a " + MiB(options_.size) + " file in " + options_.test_dir;
+    } else {
+      uint64_t device_bytes = sys_.BlockDeviceBytes(options_.device);
+      loop.backing = options_.device;
+      loop.offset = index * options_.size;
+      if (device_bytes < loop.offset + options_.size)
+        throw Error(options_.device + " holds " + MiB(device_bytes) + "; target " + std::to_string(index + 1) +
+                    " needs " + MiB(loop.offset + options_.size) + " (--target-size each)");
+      where = "bytes " + MiB(loop.offset) + " to " + MiB(loop.offset + options_.size) + " of " + options_.device;
+    }
+    t.loop_device = sys_.AttachLoop(loop);
+    Record({ResourceType::kLoop, t.loop_device, loop.backing, t.identifier});
+    std::string dio = Trim(sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
+                                         "/loop/dio").value_or(""));
+    where = t.loop_device + " (loop device over " + where + ", direct I/O " + (dio == "1" ? "on" : "off") + ")";
+    // The scheduler of the "disk": the loop device under every layer (dm-crypt passes requests on
+    // without a scheduler of its own). It goes with the loop device: nothing to give back.
+    if (!spec.scheduler.empty()) sys_.SetIoScheduler(t.loop_device, spec.scheduler);
+    const std::string offered = sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
+                                             "/queue/scheduler").value_or("");
+    if (size_t open = offered.find('['), close = offered.find(']'); open != std::string::npos && close > open)
+      t.notes.push_back({"I/O Scheduler", offered.substr(open + 1, close - open - 1) + " (" + t.loop_device + ")"});
   }
-  t.loop_device = sys_.AttachLoop(loop);
-  Record({ResourceType::kLoop, t.loop_device, loop.backing, t.identifier});
-  std::string dio = Trim(sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
-                                       "/loop/dio").value_or(""));
-  where = t.loop_device + " (loop device over " + where + ", direct I/O " + (dio == "1" ? "on" : "off") + ")";
-  // The scheduler of the "disk": the loop device under every layer (dm-crypt passes requests on
-  // without a scheduler of its own). It goes with the loop device: nothing to give back.
-  if (!spec.scheduler.empty()) sys_.SetIoScheduler(t.loop_device, spec.scheduler);
-  const std::string offered = sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
-                                           "/queue/scheduler").value_or("");
-  if (size_t open = offered.find('['), close = offered.find(']'); open != std::string::npos && close > open)
-    t.notes.push_back({"I/O Scheduler", offered.substr(open + 1, close - open - 1) + " (" + t.loop_device + ")"});
 
   t.device = t.loop_device;
   if (spec.kind == Kind::kDmCrypt) {
@@ -215,6 +219,61 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   auto mounted = sys_.MountAt(top);
   t.notes.push_back({"Mount Options", mounted ? mounted->options : "(not found in /proc/self/mountinfo)"});
   t.notes.push_back({"Device", where});
+}
+
+// Software RAID beneath the kind: N loop devices over files of the target size each, one md
+// array over them (mdadm --create), which the kind's layers then use as their disk. Every member
+// and the array are in the ledger before they exist; the array is stopped and its members'
+// superblocks wiped when it goes (ledger.cc). Created --assume-clean: an initial resync would
+// run under the benchmarks.
+std::string TargetSet::CreateRaid(Target& t, const std::string& base, const std::string& slug) {
+  const TargetSpec& spec = t.spec;
+  if (!options_.device.empty()) throw Error("raid= makes its members over files in the test directory, not on --device");
+  const uint64_t need = options_.size * static_cast<uint64_t>(spec.raid_members);
+  if (uint64_t free = sys_.FreeBytes(options_.test_dir); free < need)
+    throw Error("the test directory " + options_.test_dir + " has " + MiB(free) + " free; " +
+                std::to_string(spec.raid_members) + " RAID members need " + MiB(need) + " (--target-size each)");
+  std::vector<std::string> members;
+  std::string recorded;
+  for (int i = 0; i < spec.raid_members; ++i) {
+    LoopOptions loop;
+    loop.size = options_.size;
+    loop.direct_io = options_.loop_direct_io;
+    loop.backing = base + "/" + slug + "-m" + std::to_string(i + 1) + ".img";
+    Record({ResourceType::kFile, loop.backing, "", t.identifier});
+    sys_.AllocateFile(loop.backing, options_.size);
+    const std::string device = sys_.AttachLoop(loop);
+    Record({ResourceType::kLoop, device, loop.backing, t.identifier});
+    if (!spec.scheduler.empty()) sys_.SetIoScheduler(device, spec.scheduler);
+    members.push_back(device);
+    recorded += (recorded.empty() ? "" : " ") + device + "=" + loop.backing;
+  }
+  const std::string offered = sys_.ReadText("/sys/block/" + members[0].substr(members[0].rfind('/') + 1) +
+                                           "/queue/scheduler").value_or("");
+  if (size_t open = offered.find('['), close = offered.find(']'); open != std::string::npos && close > open)
+    t.notes.push_back({"I/O Scheduler", offered.substr(open + 1, close - open - 1) + " (each RAID member)"});
+  // A free numbered array: a name under /dev/md/ needs udev, which a minimal system lacks.
+  std::string md;
+  for (int n = 120; n < 256 && md.empty(); ++n)
+    if (!sys_.Exists("/sys/block/md" + std::to_string(n)) && !sys_.Exists("/dev/md" + std::to_string(n)))
+      md = "/dev/md" + std::to_string(n);
+  if (md.empty()) throw Error("no free md device (/dev/md120 to /dev/md255 are all in use)");
+  Record({ResourceType::kMdArray, md, recorded, t.identifier});
+  std::vector<std::string> argv{"mdadm", "--create", md, "--run", "--force", "--metadata=1.2",
+                                "--level=" + spec.raid_level, "--raid-devices=" + std::to_string(spec.raid_members),
+                                "--assume-clean"};
+  if (spec.raid_chunk_kib) argv.push_back("--chunk=" + std::to_string(spec.raid_chunk_kib));
+  argv.insert(argv.end(), members.begin(), members.end());
+  sys_.RunProgram(argv);
+  const std::string name = md.substr(md.rfind('/') + 1);
+  const long long chunk = std::atoll(Trim(sys_.ReadText("/sys/block/" + name + "/md/chunk_size").value_or("0")).c_str());
+  t.loop_device = md;  // the disk of the layers above
+  t.notes.push_back({"RAID", "md raid" + spec.raid_level + " " + md + ", " + std::to_string(spec.raid_members) +
+                                 " members of " + MiB(options_.size) + " (" + Join(members, ", ") +
+                                 ": loop devices over files in " + options_.test_dir + ")" +
+                                 (chunk > 0 ? ", chunk " + std::to_string(chunk / 1024) + " KiB" : "") +
+                                 ", metadata 1.2, created with --assume-clean (no initial resync)"});
+  return md + " (md raid" + spec.raid_level + " over " + Join(members, ", ") + ")";
 }
 
 // A loop-AES volume as a Debian 12 user opens one: the loop-AES kernel module is no longer
@@ -451,6 +510,10 @@ std::string WhyUnavailable(TargetSystem& sys, const TargetSpec& spec) {
   if (!sys.Exists("/dev/loop-control")) return "no loop devices (/dev/loop-control missing; modprobe loop)";
   std::string mkfs = "mkfs." + spec.fs;
   if (std::string why = MissingProgram(sys, mkfs); !why.empty()) return why;
+  if (!spec.raid_level.empty()) {
+    if (std::string why = MissingProgram(sys, "mdadm"); !why.empty()) return why;
+    if (!sys.Exists("/proc/mdstat")) return "raid=: this kernel has no software RAID (md; /proc/mdstat missing: modprobe md-mod)";
+  }
   auto filesystems = sys.ReadText("/proc/filesystems").value_or("");
   bool listed = false;
   for (const auto& line : Split(filesystems, '\n')) listed |= Trim(line) == spec.fs || EndsWith(Trim(line), "\t" + spec.fs);

@@ -85,6 +85,7 @@ class TargetSet {
   void NoteCipherDrivers(Target& t);
   std::string OpenDmCrypt(Target& t, size_t index);
   std::string OpenLoopAes(Target& t, const std::string& name);
+  std::string CreateRaid(Target& t, const std::string& base, const std::string& slug);
   void MakeFileSystem(Target& t, const std::string& device);
 
   TargetSystem& sys_;

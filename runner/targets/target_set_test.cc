@@ -193,6 +193,28 @@ TEST_F(TargetSetTest, PlainDmCryptTakesTheRawKeyOfTheKeySize) {
   EXPECT_EQ(sys_.inputs[0], std::string(32, 'k'));
 }
 
+TEST_F(TargetSetTest, RaidBeneathDmCryptIsOneArrayOverItsMembersAndGoesWithThem) {
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("dm-crypt:raid=5:chunk=64"));
+  EXPECT_EQ(t.identifier, "dm-crypt LUKS2 AES-256-XTS RAID5x3 ext4");
+  EXPECT_EQ(sys_.loops.size(), 3u);
+  auto has = [&](const std::string& prefix) {
+    return std::any_of(sys_.log.begin(), sys_.log.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+  };
+  EXPECT_TRUE(has("mdadm --create /dev/md120 --run --force --metadata=1.2 --level=5 --raid-devices=3 --assume-clean "
+                  "--chunk=64 /dev/loop0 /dev/loop1 /dev/loop2"));
+  EXPECT_TRUE(has("cryptsetup luksFormat")) << "dm-crypt goes on the array";
+  EXPECT_TRUE(has("cryptsetup luksFormat --type luks2 --batch-mode --cipher aes-xts-plain64 --key-size 512 --pbkdf "
+                  "pbkdf2 --pbkdf-force-iterations 1000 --hash sha256 --key-file - /dev/md120"));
+  bool noted = false;
+  for (const auto& [k, v] : t.notes) noted |= k == "RAID" && v.find("md raid5 /dev/md120, 3 members") == 0;
+  EXPECT_TRUE(noted);
+  set.RemoveAll();
+  EXPECT_TRUE(has("mdadm --zero-superblock /dev/loop0"));
+  EXPECT_TRUE(sys_.Clean());
+  EXPECT_TRUE(sys_.loops.empty());
+}
+
 // The first target failing must not take the directory every target's files go in with it
 // (`targets --check A,B` with A failing then failed B with "cannot create" in the VM).
 TEST_F(TargetSetTest, AFirstTargetFailingLeavesTheNextItsDirectory) {

@@ -45,6 +45,7 @@ std::string DefaultIdentifier(const TargetSpec& s) {
     id += std::string(s.dm_format == "plain" ? " plain " : s.dm_format == "loopaes" ? " loop-AES " : " LUKS2 ") + DmCipherLabel(s);
   if (s.kind == Kind::kEcryptfs) id += " AES-" + std::to_string(s.ecryptfs_key_bytes * 8);
   if (!s.impl.empty()) id += " " + (s.impl == "generic" ? std::string("aes-generic") : s.impl);
+  if (!s.raid_level.empty()) id += " RAID" + s.raid_level + "x" + std::to_string(s.raid_members);
   return id + " " + s.fs + (s.scheduler.empty() ? "" : " " + s.scheduler);
 }
 
@@ -96,6 +97,16 @@ TargetSpec ParseTargetSpec(const std::string& text) {
     if (key == "fs") {
       if (!IsFileSystem(value)) Fail(text, "file system '" + value + "' (expected ext4, xfs or btrfs)");
       s.fs = value;
+    } else if (key == "raid") {
+      if (value != "0" && value != "1" && value != "5" && value != "10")
+        Fail(text, "RAID level '" + value + "' (expected 0, 1, 5 or 10)");
+      s.raid_level = value;
+    } else if (key == "members" || key == "chunk") {
+      char* end = nullptr;
+      long n = std::strtol(value.c_str(), &end, 10);
+      if (*end || n < 1 || n > (key == "members" ? 16 : 65536))
+        Fail(text, key + "=" + value + (key == "members" ? " (expected 2 to 16 devices)" : " (expected KiB: 64, 512...)"));
+      (key == "members" ? s.raid_members : s.raid_chunk_kib) = static_cast<int>(n);
     } else if (key == "sched" || key == "scheduler") {
       if (value != "none" && value != "mq-deadline" && value != "bfq" && value != "kyber")
         Fail(text, "I/O scheduler '" + value + "' (expected none, mq-deadline, bfq or kyber)");
@@ -144,6 +155,13 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       Fail(text, "a loop-AES volume is AES in CBC with its own IVs (aes:64-cbc-lmk): no cipher= or impl=");
     if (s.key_bits && s.key_bits != 128 && s.key_bits != 192 && s.key_bits != 256)
       Fail(text, "loop-AES keys are 128, 192 or 256 bits, not " + std::to_string(s.key_bits));
+  }
+  if (s.raid_level.empty() && (s.raid_members || s.raid_chunk_kib)) Fail(text, "members= and chunk= go with raid=");
+  if (!s.raid_level.empty()) {
+    const int least = s.raid_level == "5" ? 3 : s.raid_level == "10" ? 4 : 2;
+    if (!s.raid_members) s.raid_members = least;
+    if (s.raid_members < least) Fail(text, "raid=" + s.raid_level + " needs " + std::to_string(least) + " members at least");
+    if (s.raid_level == "1" && s.raid_chunk_kib) Fail(text, "raid=1 has no chunk");
   }
   if (s.name.find(',') != std::string::npos) Fail(text, "a name may not contain ','");
   return s;

@@ -13,6 +13,10 @@
 //                                                      Ubuntu's encrypted home)
 //           impl=generic | aesni | DRIVER              the cipher implementation (kernel driver;
 //                                                      fscrypt and ecryptfs: generic or aesni)
+//           raid=0|1|5|10                              Linux software RAID (md) beneath the
+//           members=N  chunk=KiB                       kind, over N loop devices of the target
+//                                                      size each (default N: 2, 2, 3, 4; chunk:
+//                                                      mdadm's default)
 //           sched=SCHEDULER                            the I/O scheduler of the target's loop
 //                                                      device: none | mq-deadline | bfq | kyber
 //                                                      (default: the kernel's)
@@ -50,6 +54,10 @@ struct TargetSpec {
   // driver: "generic" lowers the other AES drivers' priority for the run (PreferGenericAes).
   std::string impl;
   std::string scheduler;  // the loop device's I/O scheduler ("" = the kernel's default)
+  // Software RAID beneath the kind: md level ("" = none), members, chunk in KiB (0 = mdadm's)
+  std::string raid_level;
+  int raid_members = 0;
+  int raid_chunk_kib = 0;
 
   std::string Identifier() const;  // name, else DefaultIdentifier()
 };

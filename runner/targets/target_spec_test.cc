@@ -66,6 +66,18 @@ TEST(TargetSpec, LoopAesVolumes) {
   }
 }
 
+TEST(TargetSpec, RaidLevelsMembersAndChunk) {
+  EXPECT_EQ(ParseTargetSpec("plain:raid=1").raid_members, 2);
+  EXPECT_EQ(ParseTargetSpec("plain:raid=5").raid_members, 3);
+  EXPECT_EQ(ParseTargetSpec("plain:raid=10").Identifier(), "plain RAID10x4 ext4");
+  auto s = ParseTargetSpec("fscrypt:raid=0:members=3:chunk=128");
+  EXPECT_EQ(s.raid_level, "0");
+  EXPECT_EQ(s.raid_members, 3);
+  EXPECT_EQ(s.raid_chunk_kib, 128);
+  for (const char* bad : {"plain:raid=6", "plain:raid=5:members=2", "plain:members=3", "plain:raid=1:chunk=64"})
+    EXPECT_THROW(ParseTargetSpec(bad), Error) << bad;
+}
+
 TEST(TargetSpec, CipherTakesTheRestWithItsColons) {
   auto s = ParseTargetSpec("dm-crypt:xfs:cipher=capi:xts(aes-generic)-plain64");
   EXPECT_EQ(s.cipher, "capi:xts(aes-generic)-plain64");

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Software RAID (md) beneath the target kinds on Debian's kernel: raid0/1/5/10 under plain, raid1
+# under dm-crypt and fscrypt, a short benchmark on one, then a run killed with SIGKILL while its
+# array is up and the next command's cleanup (array stopped, superblocks wiped, loop devices gone).
+# vm-env: VM_TIMEOUT=420
+. ./lib.sh
+no_md() {
+  grep -q '^md' /proc/mdstat && fail "$1: md arrays left: $(grep '^md' /proc/mdstat)"
+  return 0
+}
+
+step "raid0, raid1, raid5, raid10 under plain; raid1 under dm-crypt and fscrypt"
+run_ok levels pts-native targets --check \
+  'R0=plain:raid=0:chunk=64,R1=plain:raid=1,R5=plain:raid=5,R10=plain:raid=10:sched=mq-deadline,DR=dm-crypt:raid=1,FR=fscrypt:raid=1' \
+  --target-size 64m
+expect_in /out/levels.log "RAID: md raid0 /dev/md"
+expect_in /out/levels.log "chunk 64 KiB"
+expect_in /out/levels.log "md raid1 /dev/md"
+expect_in /out/levels.log ", 3 members of 64 MiB"
+expect_in /out/levels.log "md raid10 /dev/md"
+expect_in /out/levels.log "I/O Scheduler: mq-deadline (each RAID member)"
+expect_in /out/levels.log "DR: set up"
+expect_in /out/levels.log "FR: set up"
+expect_clean "after --check"
+no_md "after --check"
+
+step "a benchmark on a RAID5 target"
+PRESET_OPTIONS='disk-seq-write.record-size=1MB;disk-seq-write.direct=No' \
+  PRESET_OPTIONS_VALUES='disk-seq-write.file-size=16m' FORCE_TIMES_TO_RUN=1 TEST_RESULTS_NAME=raid \
+  run_ok bench pts-native batch-run native/disk-seq-write --targets 'R5=plain:raid=5' --target-size 64m
+run_ok xml cat "$PTS_NATIVE_HOME/test-results/raid/composite.xml"
+expect_in /out/xml.log "md raid5"
+expect_clean "after batch-run"
+no_md "after batch-run"
+
+step "kill -9 while the array is up, then the next command cleans up"
+PTS_NATIVE_HOME=/root/killed FORCE_TIMES_TO_RUN=30 TEST_RESULTS_NAME=killed \
+  PRESET_OPTIONS='disk-seq-write.record-size=1MB;disk-seq-write.direct=No' PRESET_OPTIONS_VALUES='disk-seq-write.file-size=16m' \
+  pts-native batch-run native/disk-seq-write --targets 'dm-crypt:raid=1' --target-size 64m --json-events > /out/killed.log 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q '"trial-finished"' /out/killed.log; do sleep 0.2; i=$((i + 1)); done
+grep -q '"trial-finished"' /out/killed.log || fail "the run to kill never finished a trial"
+kill -9 $pid
+wait $pid 2>/dev/null
+grep -q '^md' /proc/mdstat || fail "kill -9 left no array: the cleanup below proves nothing"
+run_ok cleanup env PTS_NATIVE_HOME=/root/killed pts-native targets --cleanup
+expect_in /out/cleanup.log "md array /dev/md"
+PTS_NATIVE_HOME=/root/killed expect_clean "after kill -9 and cleanup"
+no_md "after kill -9 and cleanup"
+finish
