@@ -30,6 +30,17 @@ expect_clean() {
     fail "$what: AES-NI drivers still lowered: $(awk '/^driver/ {d=$3} /^priority/ && d ~ /aesni/ && $3 < 100 {print d" "$3}' /proc/crypto)"
   return 0
 }
+# kill_mid_run LOG CMD...: starts the run CMD (its --json-events in LOG), waits for its first
+# finished trial (its targets are up then) and kills it with SIGKILL.
+kill_mid_run() {
+  local log=$1; shift
+  "$@" --json-events > "$log" 2>&1 &
+  local pid=$! i=0
+  while [ $i -lt 600 ] && ! grep -q '"trial-finished"' "$log"; do sleep 0.2; i=$((i + 1)); done
+  grep -q '"trial-finished"' "$log" || fail "the run to kill never finished a trial"
+  kill -9 $pid
+  wait $pid 2>/dev/null
+}
 finish() {
   if [ "$failures" -eq 0 ]; then echo "PASS"; exit 0; fi
   echo "$failures failure(s)"; exit 1

@@ -21,15 +21,8 @@ cp "$PTS_NATIVE_HOME/test-results/kinds/composite.xml" /out/kinds.xml
 expect_in /out/kinds.xml "QEMU"
 
 step "kill -9 while the targets are up, then the next command cleans up"
-PTS_NATIVE_HOME=/root/killed FORCE_TIMES_TO_RUN=30 TEST_RESULTS_NAME=killed \
-  pts-native batch-run native/disk-seq-write --targets 'dm-crypt,Stock=ecryptfs:impl=generic' --target-size 160m \
-  --json-events > /out/killed.log 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 600 ] && ! grep -q '"trial-finished"' /out/killed.log; do sleep 0.2; i=$((i + 1)); done
-grep -q '"trial-finished"' /out/killed.log || fail "the run to kill never finished a trial"
-kill -9 $pid
-wait $pid 2>/dev/null
+kill_mid_run /out/killed.log env PTS_NATIVE_HOME=/root/killed FORCE_TIMES_TO_RUN=30 TEST_RESULTS_NAME=killed \
+  pts-native batch-run native/disk-seq-write --targets 'dm-crypt,Stock=ecryptfs:impl=generic' --target-size 160m
 ls /dev/mapper | grep -q ptsn || fail "kill -9 left no mapping: the cleanup below proves nothing"
 run_ok cleanup env PTS_NATIVE_HOME=/root/killed pts-native targets --cleanup
 expect_in /out/cleanup.log "dm-crypt mapping ptsn-"
