@@ -3,6 +3,10 @@
 # disk as PTS_NATIVE_TEST_DIR; what it writes under /out comes back to the host.
 set -u
 failures=0
+# A trial's time limit comes from the profile's estimate, made on real CPUs; under emulation
+# (TCG) a trial may take ten times that, more on a busy host (the SQLite stand-in on the generic
+# AES dm-crypt target passed 100 s beside other work): the scenario's own VM_TIMEOUT bounds it.
+export PTS_NATIVE_TRIAL_TIMEOUT=${PTS_NATIVE_TRIAL_TIMEOUT:-600}
 step() { echo "== $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # expect_in FILE TEXT: the file contains the text (fixed string)
