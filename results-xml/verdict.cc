@@ -210,12 +210,31 @@ std::optional<Resolution> TrialResolution(std::span<const double> trials) {
   return r;
 }
 
+namespace {
+// Four significant digits without an exponent or trailing zeros: 8436, 3402000, 53.99, 0.01234.
+std::string Plain(double v) {
+  if (v == 0 || !std::isfinite(v)) return v == 0 ? "0" : std::to_string(v);
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  const double scale = std::pow(10.0, magnitude - 3);
+  const double rounded = std::round(v / scale) * scale;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", std::max(0, 3 - magnitude), rounded);
+  std::string out = buf;
+  if (out.find('.') != std::string::npos) {
+    out.erase(out.find_last_not_of('0') + 1);
+    if (out.back() == '.') out.pop_back();
+  }
+  return out;
+}
+}  // namespace
+
 std::string ResolutionNote(const Resolution& r, const std::string& scale) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "differences under \u00b1%.1f %% cannot be resolved from these %zu trials (sd %.0f %% of the mean, %.4g to "
-                "%.4g%s%s)",
-                r.resolvable_percent, r.trials, r.cv_percent, r.min, r.max, scale.empty() ? "" : " ", scale.c_str());
+                "differences under \u00b1%.1f %% cannot be resolved from these %zu trials (sd %.0f %% of the mean, %s to "
+                "%s%s%s)",
+                r.resolvable_percent, r.trials, r.cv_percent, Plain(r.min).c_str(), Plain(r.max).c_str(),
+                scale.empty() ? "" : " ", scale.c_str());
   return buf;
 }
 

@@ -158,6 +158,13 @@ TEST(Resolution, TwoSampleHalfWidthOnTheLogScale) {
   EXPECT_NEAR(r->cv_percent, 8.4337, 1e-4);
   EXPECT_EQ(ResolutionNote(*r, "MiB/s"),
             "differences under \u00b116.0 % cannot be resolved from these 4 trials (sd 8 % of the mean, 90 to 110 MiB/s)");
+  // Large and small figures in plain digits, four significant ones.
+  auto wide = TrialResolution(std::vector<double>{8436, 11532, 3.402e6});
+  ASSERT_TRUE(wide);
+  EXPECT_NE(ResolutionNote(*wide, "IOPS").find("8436 to 3402000 IOPS"), std::string::npos) << ResolutionNote(*wide, "IOPS");
+  auto small = TrialResolution(std::vector<double>{0.01234, 53.99});
+  ASSERT_TRUE(small);
+  EXPECT_NE(ResolutionNote(*small, "").find("0.01234 to 53.99)"), std::string::npos) << ResolutionNote(*small, "");
   EXPECT_FALSE(TrialResolution(std::vector<double>{5}));
   EXPECT_FALSE(TrialResolution(std::vector<double>{5, 0}));
   EXPECT_EQ(TrialResolution(std::vector<double>{7, 7, 7})->resolvable_percent, 0);
