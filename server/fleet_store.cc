@@ -121,8 +121,11 @@ constexpr const char* kHistoryColumns =
     " verdict, change_pct, baseline_mean, ratio_low, ratio_high, p_value";
 
 bool HasColumn(SqlTx& tx, const std::string& table, const std::string& column) {
+  // PostgreSQL: only the schema we write to; a same-named table in another schema of the
+  // database (another deployment, or a parallel test) must not answer for ours.
   const char* sql = tx.dialect() == SqlDialect::kPostgres
-                        ? "SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = $2"
+                        ? "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+                          " AND table_name = $1 AND column_name = $2"
                         : "SELECT 1 FROM pragma_table_info($1) WHERE name = $2";
   return !Q(tx, sql, {table, column}).rows.empty();
 }

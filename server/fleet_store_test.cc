@@ -195,11 +195,19 @@ TYPED_TEST(FleetStoreTest, AHistoryTableFromBeforeChangePointsGetsTheirColumns) 
             " measured_at BIGINT NOT NULL, n INTEGER NOT NULL, mean DOUBLE PRECISION NOT NULL,"
             " ci_low DOUBLE PRECISION NOT NULL, ci_high DOUBLE PRECISION NOT NULL, trials TEXT NOT NULL, verdict INTEGER,"
             " change_pct DOUBLE PRECISION, baseline_mean DOUBLE PRECISION)", {});
+    // A newer fleet_history in another schema of the same database (another deployment, or a
+    // parallel test) must not make ours look migrated: CI once failed on just that.
+    if (tx.dialect() == SqlDialect::kPostgres)
+      tx.Exec("CREATE TABLE IF NOT EXISTS public.fleet_history (ratio_low DOUBLE PRECISION,"
+              " ratio_high DOUBLE PRECISION, p_value DOUBLE PRECISION)", {});
   });
   FleetStore migrated(*this->storage_);
   FleetStore again(*this->storage_);  // a second start finds the columns there
   EXPECT_TRUE(again.History("m1").empty());
   EXPECT_TRUE(again.Flags(5).empty());
+  this->storage_->Transact([](SqlTx& tx) {
+    if (tx.dialect() == SqlDialect::kPostgres) tx.Exec("DROP TABLE IF EXISTS public.fleet_history", {});
+  });
 }
 
 TYPED_TEST(FleetStoreTest, TooShortAHistoryIsNotJudged) {
