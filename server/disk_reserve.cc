@@ -1,7 +1,6 @@
 #include "server/disk_reserve.h"
 
 #include <fcntl.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace ptsn::server {
@@ -19,12 +18,6 @@ bool DiskReserve::Hold() {
 void DiskReserve::GiveUp() {
   if (bytes_ > 0) ::unlink(path_.c_str());
   held_ = false;
-}
-
-std::uint64_t FreeBytesAt(const std::string& path) {
-  struct statvfs s{};
-  if (::statvfs(path.c_str(), &s) != 0) return 0;
-  return static_cast<std::uint64_t>(s.f_bavail) * s.f_frsize;
 }
 
 }  // namespace ptsn::server

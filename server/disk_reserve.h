@@ -28,7 +28,4 @@ class DiskReserve {
   bool held_ = false;
 };
 
-// Bytes an unprivileged writer may still use on the file system holding `path`; 0 when unknown.
-std::uint64_t FreeBytesAt(const std::string& path);
-
 }  // namespace ptsn::server

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <random>
 
+#include "runner/common/atomic_file.h"
+
 namespace ptsn::server {
 namespace {
 
@@ -28,15 +30,15 @@ struct SmallDisk : ::testing::Test {
 TEST_F(SmallDisk, HeldReserveTakesItsRoomAndGivesItBack) {
   if (!mounted) GTEST_SKIP() << "cannot mount a tmpfs (needs root)";
   DiskReserve reserve(dir + "/results.db-reserve", 1 << 20);
-  const std::uint64_t before = FreeBytesAt(dir);
+  const std::uint64_t before = ptsn::FreeBytes(dir);
   ASSERT_TRUE(reserve.Hold());
   EXPECT_TRUE(reserve.held());
   EXPECT_EQ(fs::file_size(reserve.path()), 1u << 20);
-  EXPECT_EQ(before - FreeBytesAt(dir), 1u << 20);
+  EXPECT_EQ(before - ptsn::FreeBytes(dir), 1u << 20);
   reserve.GiveUp();
   EXPECT_FALSE(reserve.held());
   EXPECT_FALSE(fs::exists(reserve.path()));
-  EXPECT_EQ(FreeBytesAt(dir), before);
+  EXPECT_EQ(ptsn::FreeBytes(dir), before);
 }
 
 TEST_F(SmallDisk, ReserveThatDoesNotFitLeavesNothingBehind) {

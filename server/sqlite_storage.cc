@@ -24,6 +24,8 @@
 #include <mutex>
 #include <thread>
 
+#include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "server/disk_reserve.h"
 #include "server/storage.h"
@@ -356,7 +358,11 @@ class SqliteStorage : public Storage {
       if (!reserve_.held() && !reserve_.Hold()) return false;
     }
     // Room for a write of a typical upload, its copy into the database beside it.
-    return FreeBytesAt(path_) >= kRoomForAWrite;
+    try {
+      return FreeBytes(path_) >= kRoomForAWrite;
+    } catch (const Error&) {
+      return false;  // cannot tell: degraded until a write succeeds
+    }
   }
 
   std::string InsertOne(Db& db, const NewResult& r, const std::string& day_key, const IdMaker& make_id,

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -123,6 +124,12 @@ void MakeDirectories(const std::string& path) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   if (ec) throw FileError(path, "cannot create directory: " + ec.message());
+}
+
+uint64_t FreeBytes(const std::string& path) {
+  struct statvfs s {};
+  if (statvfs(path.c_str(), &s) != 0) throw FileError(path, std::string("cannot tell its free space: ") + std::strerror(errno));
+  return static_cast<uint64_t>(s.f_bavail) * s.f_frsize;
 }
 
 }  // namespace ptsn

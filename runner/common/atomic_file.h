@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -41,5 +42,9 @@ std::string ReadFile(const std::string& path);
 
 // mkdir -p; throws ptsn::Error naming the directory on failure.
 void MakeDirectories(const std::string& path);
+
+// Bytes an unprivileged writer may still use on the file system holding `path` (statvfs
+// f_bavail); throws ptsn::Error naming the path when it cannot be told.
+uint64_t FreeBytes(const std::string& path);
 
 }  // namespace ptsn

@@ -114,8 +114,7 @@ bool Release(TargetSystem& sys, const Resource& r) {
     case ResourceType::kMdArray: {
       // Stopped, then its members' superblocks wiped, so nothing assembles them again (the
       // members' loop devices and files go after it: recorded before it).
-      const std::string name = r.path.substr(r.path.rfind('/') + 1);
-      const bool running = sys.Exists("/sys/block/" + name + "/md");
+      const bool running = sys.Exists(SysBlock(r.path, "md"));
       if (running) sys.RunProgram({"mdadm", "--stop", r.path});
       bool wiped = false;
       for (const auto& pair : Split(r.detail, ' ')) {

@@ -19,7 +19,6 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -92,9 +91,6 @@ bool FromHex(const std::string& hex, unsigned char* out, size_t n) {
   return true;
 }
 
-// "/dev/loop3" -> "loop3"
-std::string DeviceName(const std::string& device) { return device.substr(device.rfind('/') + 1); }
-
 class RealSystem : public TargetSystem {
  public:
   ~RealSystem() override {
@@ -120,11 +116,7 @@ class RealSystem : public TargetSystem {
     return stat(path.c_str(), &st) == 0;
   }
 
-  uint64_t FreeBytes(const std::string& dir) override {
-    struct statvfs s;
-    if (statvfs(dir.c_str(), &s) != 0) throw FileError(dir, "cannot tell its free space: " + Errno(errno));
-    return static_cast<uint64_t>(s.f_bavail) * s.f_frsize;
-  }
+  uint64_t FreeBytes(const std::string& dir) override { return ptsn::FreeBytes(dir); }
 
   uint64_t BlockDeviceBytes(const std::string& device) override {
     struct stat st;
@@ -208,7 +200,7 @@ class RealSystem : public TargetSystem {
   }
 
   void SetIoScheduler(const std::string& device, const std::string& scheduler) override {
-    const std::string path = "/sys/block/" + device.substr(device.rfind('/') + 1) + "/queue/scheduler";
+    const std::string path = SysBlock(device, "queue/scheduler");
     auto offered = [&] {
       auto text = ReadText(path);
       return text ? Trim(*text) : std::string("(") + path + " unreadable)";
@@ -284,7 +276,7 @@ class RealSystem : public TargetSystem {
   }
 
   std::string LoopBacking(const std::string& device) override {
-    auto text = ReadText("/sys/block/" + DeviceName(device) + "/loop/backing_file");
+    auto text = ReadText(SysBlock(device, "loop/backing_file"));
     return text ? Trim(*text) : "";
   }
 

@@ -30,6 +30,12 @@ class Secret {
   std::string bytes_;
 };
 
+// The sysfs file `leaf` of block device `device` ("/dev/loop3", "queue/scheduler" ->
+// "/sys/block/loop3/queue/scheduler").
+inline std::string SysBlock(const std::string& device, const std::string& leaf) {
+  return "/sys/block/" + device.substr(device.rfind('/') + 1) + "/" + leaf;
+}
+
 struct LoopOptions {
   std::string backing;   // a file in the test directory, or the block device the user named
   uint64_t offset = 0;   // where the target starts in `backing`

@@ -176,18 +176,13 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
                     " needs " + MiB(loop.offset + options_.size) + " (--target-size each)");
       where = "bytes " + MiB(loop.offset) + " to " + MiB(loop.offset + options_.size) + " of " + options_.device;
     }
-    t.loop_device = sys_.AttachLoop(loop);
-    Record({ResourceType::kLoop, t.loop_device, loop.backing, t.identifier});
-    std::string dio = Trim(sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
-                                         "/loop/dio").value_or(""));
+    // The loop device is the "disk" under every layer, its scheduler theirs (dm-crypt passes
+    // requests on without a scheduler of its own).
+    t.loop_device = AttachLoop(t, loop);
+    std::string dio = Trim(sys_.ReadText(SysBlock(t.loop_device, "loop/dio")).value_or(""));
     where = t.loop_device + " (loop device over " + where + ", direct I/O " + (dio == "1" ? "on" : "off") + ")";
-    // The scheduler of the "disk": the loop device under every layer (dm-crypt passes requests on
-    // without a scheduler of its own). It goes with the loop device: nothing to give back.
-    if (!spec.scheduler.empty()) sys_.SetIoScheduler(t.loop_device, spec.scheduler);
-    const std::string offered = sys_.ReadText("/sys/block/" + t.loop_device.substr(t.loop_device.rfind('/') + 1) +
-                                             "/queue/scheduler").value_or("");
-    if (size_t open = offered.find('['), close = offered.find(']'); open != std::string::npos && close > open)
-      t.notes.push_back({"I/O Scheduler", offered.substr(open + 1, close - open - 1) + " (" + t.loop_device + ")"});
+    if (std::string scheduler = SchedulerOf(t.loop_device); !scheduler.empty())
+      t.notes.push_back({"I/O Scheduler", scheduler + " (" + t.loop_device + ")"});
   }
 
   t.device = t.loop_device;
@@ -221,6 +216,22 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   t.notes.push_back({"Device", where});
 }
 
+// The loop device over `loop`, in the ledger, with the scheduler the spec asks for (it goes with
+// the loop device: nothing to give back).
+std::string TargetSet::AttachLoop(const Target& t, const LoopOptions& loop) {
+  const std::string device = sys_.AttachLoop(loop);
+  Record({ResourceType::kLoop, device, loop.backing, t.identifier});
+  if (!t.spec.scheduler.empty()) sys_.SetIoScheduler(device, t.spec.scheduler);
+  return device;
+}
+
+// The I/O scheduler the kernel uses for `device`, the one it marks "[...]" in sysfs; "" unknown.
+std::string TargetSet::SchedulerOf(const std::string& device) {
+  const std::string offered = sys_.ReadText(SysBlock(device, "queue/scheduler")).value_or("");
+  const size_t open = offered.find('['), close = offered.find(']');
+  return open != std::string::npos && close > open ? offered.substr(open + 1, close - open - 1) : "";
+}
+
 // Software RAID beneath the kind: N loop devices over files of the target size each, one md
 // array over them (mdadm --create), which the kind's layers then use as their disk. Every member
 // and the array are in the ledger before they exist; the array is stopped and its members'
@@ -242,16 +253,12 @@ std::string TargetSet::CreateRaid(Target& t, const std::string& base, const std:
     loop.backing = base + "/" + slug + "-m" + std::to_string(i + 1) + ".img";
     Record({ResourceType::kFile, loop.backing, "", t.identifier});
     sys_.AllocateFile(loop.backing, options_.size);
-    const std::string device = sys_.AttachLoop(loop);
-    Record({ResourceType::kLoop, device, loop.backing, t.identifier});
-    if (!spec.scheduler.empty()) sys_.SetIoScheduler(device, spec.scheduler);
+    const std::string device = AttachLoop(t, loop);
     members.push_back(device);
     recorded += (recorded.empty() ? "" : " ") + device + "=" + loop.backing;
   }
-  const std::string offered = sys_.ReadText("/sys/block/" + members[0].substr(members[0].rfind('/') + 1) +
-                                           "/queue/scheduler").value_or("");
-  if (size_t open = offered.find('['), close = offered.find(']'); open != std::string::npos && close > open)
-    t.notes.push_back({"I/O Scheduler", offered.substr(open + 1, close - open - 1) + " (each RAID member)"});
+  if (std::string scheduler = SchedulerOf(members[0]); !scheduler.empty())
+    t.notes.push_back({"I/O Scheduler", scheduler + " (each RAID member)"});
   // A free numbered array: a name under /dev/md/ needs udev, which a minimal system lacks.
   std::string md;
   for (int n = 120; n < 256 && md.empty(); ++n)
@@ -265,8 +272,7 @@ std::string TargetSet::CreateRaid(Target& t, const std::string& base, const std:
   if (spec.raid_chunk_kib) argv.push_back("--chunk=" + std::to_string(spec.raid_chunk_kib));
   argv.insert(argv.end(), members.begin(), members.end());
   sys_.RunProgram(argv);
-  const std::string name = md.substr(md.rfind('/') + 1);
-  const long long chunk = std::atoll(Trim(sys_.ReadText("/sys/block/" + name + "/md/chunk_size").value_or("0")).c_str());
+  const long long chunk = std::atoll(Trim(sys_.ReadText(SysBlock(md, "md/chunk_size")).value_or("0")).c_str());
   t.loop_device = md;  // the disk of the layers above
   t.notes.push_back({"RAID", "md raid" + spec.raid_level + " " + md + ", " + std::to_string(spec.raid_members) +
                                  " members of " + MiB(options_.size) + " (" + Join(members, ", ") +
@@ -310,13 +316,13 @@ std::string TargetSet::OpenLoopAes(Target& t, const std::string& name) {
 
 std::string TargetSet::OpenDmCrypt(Target& t, size_t index) {
   const TargetSpec& spec = t.spec;
-  if (spec.dm_format == "loopaes") return OpenLoopAes(t, "ptsn-" + std::to_string(getpid()) + "-" + std::to_string(index + 1));
+  const std::string name = "ptsn-" + std::to_string(getpid()) + "-" + std::to_string(index + 1);
+  if (spec.dm_format == "loopaes") return OpenLoopAes(t, name);
   auto crypto = Crypto(sys_);
   Implementation impl = ResolveImplementation(crypto, spec.impl);
   if (!impl.error.empty()) throw Error(impl.error);
   std::string cipher = DmCryptCipher(spec, impl.capi_algorithm);
   int bits = spec.key_bits ? spec.key_bits : 512;
-  std::string name = "ptsn-" + std::to_string(getpid()) + "-" + std::to_string(index + 1);
   // A random key per run, handed to cryptsetup on its stdin only. LUKS2 stores it wrapped by this
   // passphrase; PBKDF2 at its minimum because a 64-byte random passphrase needs no stretching
   // (Argon2's default benchmark alone would take ~2 s of the set-up).

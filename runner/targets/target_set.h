@@ -86,6 +86,8 @@ class TargetSet {
   std::string OpenDmCrypt(Target& t, size_t index);
   std::string OpenLoopAes(Target& t, const std::string& name);
   std::string CreateRaid(Target& t, const std::string& base, const std::string& slug);
+  std::string AttachLoop(const Target& t, const LoopOptions& loop);
+  std::string SchedulerOf(const std::string& device);
   void MakeFileSystem(Target& t, const std::string& device);
 
   TargetSystem& sys_;

@@ -1,7 +1,6 @@
 #include "runner/workloads/scratch.h"
 
 #include <signal.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -43,12 +42,6 @@ InterruptGuard::InterruptGuard() {
 InterruptGuard::~InterruptGuard() {
   sigaction(SIGINT, &g_old_int, nullptr);
   sigaction(SIGTERM, &g_old_term, nullptr);
-}
-
-uint64_t FreeBytes(const std::string& dir) {
-  struct statvfs st {};
-  if (statvfs(dir.c_str(), &st) != 0) throw FileError(dir, std::string("cannot stat the file system: ") + std::strerror(errno));
-  return static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
 }
 
 ScratchDir::ScratchDir(const std::string& parent, uint64_t bytes_needed, const std::string& kind) {

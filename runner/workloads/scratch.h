@@ -24,8 +24,6 @@ class InterruptGuard {
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 };
 
-// Free bytes available to this user on the file system holding `dir` (statvfs f_bavail).
-uint64_t FreeBytes(const std::string& dir);
 
 class ScratchDir {
  public:
