@@ -442,13 +442,14 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     config.places = run_targets->Create(target_specs, config.system, *ctx.reader,
                                         static_cast<int>(s.GetInt("run.target_instances")));
     config.places_sequential = order == "sequential";
-    run::ApplyTargetSettings(config, s);
+    run::ApplyTargetSettings(config, s, *run_targets);
   }
-  auto places = config.places;
   run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
   run::RunSummary summary;
   if (!exec::InterruptRequested()) summary = runner.Run(plan);
   else summary.interrupted = true;
+  // Every target the run made, those added while it ran included.
+  const std::vector<run::TestPlace> places = run_targets ? run_targets->places() : std::vector<run::TestPlace>{};
   bool released = !run_targets || run_targets->Remove();
 
   std::error_code ec;

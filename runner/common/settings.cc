@@ -61,6 +61,7 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"run.time_budget", "PTS_NATIVE_TIME_BUDGET", "600", "seconds one test may spend on extra runs"},
       {"run.paired_ci_goal", "PTS_NATIVE_PAIRED_CI_GOAL", "2", "targets run in rounds: add rounds until each target's paired ratio to the first is known to +- this many percent (95 % CI)"},
       {"run.target_instances", "PTS_NATIVE_TARGET_INSTANCES", "1", "targets: make this many instances of each (NAME, NAME #2 ...), run each round on all in random order, and judge each target against the first by instance pairs (docs/verdicts.md)"},
+    {"run.max_target_instances", "PTS_NATIVE_MAX_TARGET_INSTANCES", "0", "targets with run.target_instances > 1: while a verdict is unknown after the scheduled rounds, make one more instance of every target (a new instance pair) instead of adding rounds, up to this many instances of each (0: none added; bounded by run.time_budget too; docs/verdicts.md)"},
       {"run.same_within", "PTS_NATIVE_SAME_WITHIN", "5", "targets with several instances: a target is \"same\" as the first when the whole 95 % interval of its ratio lies within +- this many percent"},
       {"monitor.interval", "MONITOR_INTERVAL", "1", "seconds between monitor samples"},
       {"monitor.pts_compatible", "PTS_NATIVE_MONITOR_PTS_MODE", "true", "cpu.usage as PTS defines it (iowait counts as busy)"},

@@ -438,7 +438,7 @@ std::unique_ptr<run::RunTargets> MakeTargets(const SessionOptions& o, const Mach
                                                 options, observers);
   cfg.places = made->Create(p.targets, cfg.system, *m.reader, static_cast<int>(m.settings.GetInt("run.target_instances")));
   cfg.places_sequential = o.targets_sequential;
-  run::ApplyTargetSettings(cfg, m.settings);
+  run::ApplyTargetSettings(cfg, m.settings, *made);
   return made;
 }
 
@@ -466,7 +466,6 @@ RunOutcome RunItems(const SessionOptions& o, Machine& m, Planning& p, run::RunCo
   std::unique_ptr<run::RunTargets> run_targets;
   if (!p.targets.empty() && !tests.empty()) run_targets = MakeTargets(o, m, p, observers, cfg);
   RunOutcome outcome;
-  outcome.places = cfg.places;
   if (!tests.empty() && !exec::InterruptRequested()) {
     run::TestRunner runner(cfg, m.processes, observers, monitor_session.enabled() ? &hook : nullptr);
     run::RunSummary summary = runner.Run(tests);
@@ -475,6 +474,7 @@ RunOutcome RunItems(const SessionOptions& o, Machine& m, Planning& p, run::RunCo
     if (summary.interrupted) outcome.code = 130;
     else if (summary.failed() > 0) outcome.code = 1;
   }
+  if (run_targets) outcome.places = run_targets->places();  // those added while it ran included
   if (run_targets && !run_targets->Remove() && outcome.code == 0) outcome.code = 1;
   return outcome;
 }

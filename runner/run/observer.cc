@@ -20,6 +20,9 @@ void ObserverList::TrialFinished(const TestHeader& h, const TrialReport& t) {
 void ObserverList::RunsAdded(const TestHeader& h, int c, const std::string& r) {
   for (auto* o : list_) o->RunsAdded(h, c, r);
 }
+void ObserverList::InstanceAdded(const TestHeader& h, int i, const std::string& r) {
+  for (auto* o : list_) o->InstanceAdded(h, i, r);
+}
 void ObserverList::TestFinished(const TestHeader& h, const TestReport& r) {
   for (auto* o : list_) o->TestFinished(h, r);
 }
@@ -142,6 +145,9 @@ class PlainPrinter : public RunObserver {
   void RunsAdded(const TestHeader&, int count, const std::string& reason) override {
     Line("  +" + std::to_string(count) + " run(s): " + reason);
   }
+  void InstanceAdded(const TestHeader&, int instance, const std::string& reason) override {
+    Line("  +instance " + std::to_string(instance) + " of every target: " + reason);
+  }
   void TestFinished(const TestHeader&, const TestReport& r) override {
     std::string prefix = r.target.empty() ? "  " : "  " + r.target + ": ";
     if (r.skipped) Line(prefix + "skipped: " + r.failure);
@@ -193,6 +199,10 @@ class TtyPrinter : public PlainPrinter {
   void RunsAdded(const TestHeader& h, int count, const std::string& reason) override {
     ClearLine();
     PlainPrinter::RunsAdded(h, count, reason);
+  }
+  void InstanceAdded(const TestHeader& h, int instance, const std::string& reason) override {
+    ClearLine();
+    PlainPrinter::InstanceAdded(h, instance, reason);
   }
   void TestFinished(const TestHeader& h, const TestReport& r) override {
     ClearLine();
@@ -265,6 +275,9 @@ class JsonPrinter : public RunObserver {
   }
   void RunsAdded(const TestHeader& h, int count, const std::string& reason) override {
     Emit({{"event", "runs-added"}, {"test", h.index}, {"count", count}, {"reason", reason}});
+  }
+  void InstanceAdded(const TestHeader& h, int instance, const std::string& reason) override {
+    Emit({{"event", "instance-added"}, {"test", h.index}, {"instance", instance}, {"reason", reason}});
   }
   void TestFinished(const TestHeader& h, const TestReport& r) override {
     nlohmann::ordered_json j = {{"event", "test-finished"}, {"test", h.index}, {"ok", !r.value.empty()},

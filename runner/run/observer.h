@@ -70,6 +70,8 @@ class RunObserver {
   virtual void TestStarted(const TestHeader&) {}
   virtual void TrialFinished(const TestHeader&, const TrialReport&) {}
   virtual void RunsAdded(const TestHeader&, int /*count*/, const std::string& /*reason*/) {}
+  // With instances: instance `instance` of every target was made, to run this test's scheduled rounds.
+  virtual void InstanceAdded(const TestHeader&, int /*instance*/, const std::string& /*reason*/) {}
   virtual void TestFinished(const TestHeader&, const TestReport&) {}
   virtual void Saved(const std::string& /*path*/) {}
   virtual void Message(const std::string& /*text*/) {}
@@ -87,6 +89,7 @@ class ObserverList : public RunObserver {
   void TestStarted(const TestHeader& h) override;
   void TrialFinished(const TestHeader& h, const TrialReport& t) override;
   void RunsAdded(const TestHeader& h, int c, const std::string& r) override;
+  void InstanceAdded(const TestHeader& h, int i, const std::string& r) override;
   void TestFinished(const TestHeader& h, const TestReport& r) override;
   void Saved(const std::string& p) override;
   void Message(const std::string& t) override;

@@ -44,18 +44,22 @@ std::vector<std::string> ImpreciseRatios(const RoundState& s, double ci_goal_per
   return wanting;
 }
 
+// Whether undecided verdicts add instance pairs (else rounds).
+bool AddsInstances(const RoundState& s) { return s.max_instances > s.start_instances; }
+
 // Several instances per target (docs/verdicts.md): the kinds whose verdict against the first is
-// still unknown. Every round is a look at the data, so each uses Pocock's level for as many looks
-// as max_runs allows: a false "different" stays near 5 % over all of them.
+// still unknown. Every added round or instance pair is a look at the data, so each uses Pocock's
+// level for as many looks as the bound allows: a false "different" stays near 5 % over all of them.
 std::vector<std::string> UndecidedVerdicts(const RoundState& s, const DynamicRunLimits& limits,
                                            double same_within_percent) {
   std::vector<results::SystemTrials> systems;
   for (size_t k = 0; k < s.values.size() && k < s.names.size(); ++k) systems.push_back({s.names[k], s.values[k]});
-  results::VerdictSettings settings{same_within_percent,
-                                    results::PocockConfidence(0.95, std::max(1, limits.max_runs - s.scheduled + 1))};
+  const int looks = AddsInstances(s) ? s.max_instances - s.start_instances + 1 : limits.max_runs - s.scheduled + 1;
+  results::VerdictSettings settings{same_within_percent, results::PocockConfidence(0.95, std::max(1, looks))};
   std::vector<std::string> wanting;
   for (const auto& v : results::VerdictsAgainstFirst(systems, settings))
-    if (v.verdict.kind == results::VerdictKind::kUnknown)
+    // A kind without one usable round (failing trials) will not get better with more of them.
+    if (v.verdict.kind == results::VerdictKind::kUnknown && v.verdict.rounds > 0)
       wanting.push_back(v.kind + ": " + results::VerdictText(v.verdict, settings));
   return wanting;
 }
@@ -70,13 +74,21 @@ bool HasInstances(const std::vector<std::string>& names) {
 RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,
                                double same_within_percent) {
   RoundDecision d;
-  if (!limits.enabled || s.values.size() < 2 || s.rounds_done < s.scheduled) return d;
+  if (s.values.size() < 2 || s.rounds_done < s.scheduled) return d;
+  // Adding instance pairs has its own bound (max_instances): FORCE_TIMES_TO_RUN fixes the rounds
+  // per instance, not how many instances a decision takes.
+  const bool by_instances = HasInstances(s.names) && AddsInstances(s);
+  if (!limits.enabled && !by_instances) return d;
   std::vector<std::string> wanting = HasInstances(s.names) ? UndecidedVerdicts(s, limits, same_within_percent)
                                                            : ImpreciseRatios(s, ci_goal_percent);
   if (wanting.empty()) return d;
   std::string reason;
   for (const auto& w : wanting) reason += (reason.empty() ? "" : "; ") + w;
-  if (s.rounds_done >= limits.max_runs) {
+  if (by_instances) {
+    if (s.instances >= s.max_instances) d.stopped_by = "max_target_instances";
+    else if (s.extra_seconds >= limits.time_budget_seconds) d.stopped_by = "time_budget";
+    else d.add_instance = true;
+  } else if (s.rounds_done >= limits.max_runs) {
     d.stopped_by = "max_runs";
   } else if (s.extra_seconds >= limits.time_budget_seconds) {
     d.stopped_by = "time_budget";

@@ -21,19 +21,25 @@ struct RoundState {
   // where that round's trial gave no value.
   std::vector<std::vector<double>> values;
   std::vector<std::string> names;  // target identifiers, for the reason
-  double extra_seconds = 0;        // time spent on rounds beyond `scheduled`
+  double extra_seconds = 0;        // time spent on rounds beyond `scheduled`, and on instances added
+  // With instances: how many of each target there are now, how many there were at the start, and
+  // how many there may be (RunConfig::max_instances; equal to `instances`: none are added).
+  int instances = 1, start_instances = 1, max_instances = 1;
 };
 
 struct RoundDecision {
-  bool add = false;        // run one more round on every target
+  bool add = false;           // run one more round on every target
+  bool add_instance = false;  // instead: make one more instance of every target, run the scheduled rounds on it
   std::string reason;      // "fscrypt AES-256-XTS ext4: x0.083 +-3.1 % (goal +-2 %)"
-  std::string stopped_by;  // a bound that stopped a round that was wanted: "max_runs", "time_budget"
+  std::string stopped_by;  // a bound that stopped a round that was wanted: "max_runs", "max_target_instances", "time_budget"
 };
 
 // With one instance per target, rounds are added while a paired ratio's 95 % interval is wider
 // than ±ci_goal_percent. With several (names "NAME #k", run.target_instances), while a kind's
 // verdict against the first kind is unknown: neither "different" nor "same within
-// ±same_within_percent" (results-xml/verdict.h).
+// ±same_within_percent" (results-xml/verdict.h); then instance pairs are added instead of rounds
+// when max_instances allows more (they carry the between-instance variation that rounds cannot
+// average away).
 RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,
                                double same_within_percent = 5);
 

@@ -78,5 +78,51 @@ TEST(RoundCount, WithInstancesRoundsAreAddedWhileAVerdictIsUnknown) {
   EXPECT_FALSE(DecideMoreRounds(s, limits, 2, 25).add);
 }
 
+TEST(RoundCount, WithRoomForMoreInstancesAnUnknownVerdictAddsAnInstancePairNotARound) {
+  DynamicRunLimits limits;
+  RoundState s;
+  s.scheduled = 2;
+  s.rounds_done = 2;
+  s.instances = s.start_instances = 3;
+  s.max_instances = 8;
+  s.names = {"A", "B", "A #2", "B #2", "A #3", "B #3"};
+  s.values = {{100, 100}, {97, 97}, {100, 100}, {103, 103}, {100, 100}, {100, 100}};
+  auto d = DecideMoreRounds(s, limits, 2, 5);
+  EXPECT_TRUE(d.add_instance);
+  EXPECT_FALSE(d.add);
+  // FORCE_TIMES_TO_RUN fixes the rounds per instance, not the instances a decision takes.
+  limits.enabled = false;
+  EXPECT_TRUE(DecideMoreRounds(s, limits, 2, 5).add_instance);
+  // Decided: nothing more.
+  s.values = {{100, 100}, {50, 50}, {100, 100}, {55, 55}, {100, 100}, {45, 45}};
+  EXPECT_FALSE(DecideMoreRounds(s, limits, 2, 5).add_instance);
+  // Bounded by max_instances, then by the time budget, and says which.
+  s.values = {{100, 100}, {97, 97}, {100, 100}, {103, 103}, {100, 100}, {100, 100}};
+  s.instances = 8;
+  d = DecideMoreRounds(s, limits, 2, 5);
+  EXPECT_FALSE(d.add_instance);
+  EXPECT_EQ(d.stopped_by, "max_target_instances");
+  s.instances = 3;
+  s.extra_seconds = 601;
+  EXPECT_EQ(DecideMoreRounds(s, limits, 2, 5).stopped_by, "time_budget");
+}
+
+TEST(RoundCount, EachAddedInstancePairIsALookAtPococksLevelForTheLooksAllowed) {
+  // Pairs at x0.98, x0.92, x0.95, x0.95: mean log -0.0516, standard error 0.0129, t = 4.0. At one
+  // look (95 %, t 3.18 on 3 df) "different"; with 20 looks allowed (Pocock: 99.25 % each, t about
+  // 6.6) the interval spans 1: unknown, one more pair.
+  DynamicRunLimits limits;
+  RoundState s;
+  s.scheduled = 1;
+  s.rounds_done = 1;
+  s.names = {"A", "B", "A #2", "B #2", "A #3", "B #3", "A #4", "B #4"};
+  s.values = {{100}, {98}, {100}, {92}, {100}, {95}, {100}, {95}};
+  s.instances = s.start_instances = s.max_instances = 4;
+  limits.max_runs = 1;  // one look: the plain 95 % interval
+  EXPECT_EQ(DecideMoreRounds(s, limits, 2, 1).reason, "") << "different at one look";
+  s.max_instances = 23;  // 20 looks
+  EXPECT_TRUE(DecideMoreRounds(s, limits, 2, 1).add_instance);
+}
+
 }  // namespace
 }  // namespace ptsn::run

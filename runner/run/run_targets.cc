@@ -1,5 +1,7 @@
 #include "runner/run/run_targets.h"
 
+#include <algorithm>
+
 #include "results-xml/export_compare.h"
 #include "results-xml/verdict.h"
 #include "runner/common/error.h"
@@ -21,23 +23,46 @@ RunTargets::~RunTargets() {
 std::vector<TestPlace> RunTargets::Create(const std::vector<targets::TargetSpec>& specs,
                                           const results::System& base, const sysinfo::SystemReader& reader,
                                           int instances) {
-  std::vector<TestPlace> places;
-  for (int instance = 1; instance <= instances; ++instance)
-    for (auto spec : specs) {
-      spec.name = results::InstanceIdentifier(spec.Identifier(), instance);
-      targets::Target& t = session_.set().Create(spec);  // throws; the destructor removes the others
-      observer_.TargetReady(t.identifier, t.setup_seconds, t.work_dir);
-      size_t index = places.size();
-      places.push_back({TargetSystem(base, reader, t.identifier, t.work_dir, t.NotesText()), t.work_dir,
-                        [this, index] { session_.set().Enter(session_.set().targets().at(index)); }});
-    }
-  return places;
+  specs_ = specs;
+  base_ = base;
+  reader_ = &reader;
+  std::vector<TestPlace> made;
+  for (int instance = 1; instance <= instances; ++instance) {
+    auto more = MakeInstance(instance);
+    made.insert(made.end(), more.begin(), more.end());
+  }
+  return made;
 }
 
-void ApplyTargetSettings(RunConfig& config, const Settings& settings) {
+std::vector<TestPlace> RunTargets::AddInstance() {
+  if (specs_.empty()) throw Error("no targets to add an instance of");
+  return MakeInstance(instances_ + 1);
+}
+
+// Places join places_ only once the whole instance is made: a part of an instance (one of its
+// targets failed) is no instance; its targets are removed with the others at the end.
+std::vector<TestPlace> RunTargets::MakeInstance(int instance) {
+  std::vector<TestPlace> made;
+  for (auto spec : specs_) {
+    spec.name = results::InstanceIdentifier(spec.Identifier(), instance);
+    targets::Target& t = session_.set().Create(spec);  // throws; the destructor removes the others
+    observer_.TargetReady(t.identifier, t.setup_seconds, t.work_dir);
+    const size_t index = session_.set().targets().size() - 1;
+    made.push_back({TargetSystem(base_, *reader_, t.identifier, t.work_dir, t.NotesText()), t.work_dir,
+                    [this, index] { session_.set().Enter(session_.set().targets().at(index)); }});
+  }
+  places_.insert(places_.end(), made.begin(), made.end());
+  instances_ = instance;
+  return made;
+}
+
+void ApplyTargetSettings(RunConfig& config, const Settings& settings, RunTargets& targets) {
   config.paired_ci_goal = settings.GetDouble("run.paired_ci_goal");
   config.same_within = settings.GetDouble("run.same_within");
-  config.shuffle_rounds = settings.GetInt("run.target_instances") > 1;
+  const int instances = static_cast<int>(settings.GetInt("run.target_instances"));
+  config.shuffle_rounds = instances > 1;
+  config.max_instances = instances > 1 ? std::max<int>(instances, settings.GetInt("run.max_target_instances")) : 1;
+  if (config.max_instances > instances) config.add_instance = [&targets] { return targets.AddInstance(); };
 }
 
 bool RunTargets::Remove() {

@@ -31,19 +31,32 @@ class RunTargets {
   // The first that cannot be made stops it all (the others are released) with ptsn::Error naming it.
   std::vector<TestPlace> Create(const std::vector<targets::TargetSpec>& specs, const results::System& base,
                                 const sysinfo::SystemReader& reader, int instances = 1);
+  // One more instance of every spec Create made ("NAME #K+1" ...): a new instance pair for each
+  // comparison, while a verdict is unknown (run.max_target_instances). Throws like Create.
+  std::vector<TestPlace> AddInstance();
+  // Every place made so far, in order.
+  const std::vector<TestPlace>& places() const { return places_; }
   // Releases everything; problems (kept in the ledger for the next run) go to the observer.
   // True when everything was released.
   bool Remove();
 
  private:
+  std::vector<TestPlace> MakeInstance(int instance);
+
   targets::TargetSession session_;
   RunObserver& observer_;
   bool removed_ = false;
+  std::vector<targets::TargetSpec> specs_;  // what Create was asked for
+  results::System base_;
+  const sysinfo::SystemReader* reader_ = nullptr;
+  int instances_ = 0;  // made of each spec so far
+  std::vector<TestPlace> places_;
 };
 
 // The settings of a run across targets: run.paired_ci_goal, run.same_within, and with
-// run.target_instances > 1 a random order of the places in every round.
-void ApplyTargetSettings(RunConfig& config, const Settings& settings);
+// run.target_instances > 1 a random order of the places in every round and, up to
+// run.max_target_instances, new instance pairs made by `targets` while a verdict is unknown.
+void ApplyTargetSettings(RunConfig& config, const Settings& settings, RunTargets& targets);
 
 // The paired view of a run across targets: each target against the first, round by round
 // (compare-results --paired restricted to the targets' Systems).

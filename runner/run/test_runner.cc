@@ -14,7 +14,9 @@
 #include "results-xml/result_store.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
+#include "results-xml/verdict.h"
 #include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/run/estimate.h"
 #include "runner/run/result_update.h"
@@ -248,11 +250,9 @@ TestOutcome TestRunner::RunAndSaveOnPlaces(const PlannedTest& t, const TestHeade
   TestOutcome outcome{t.profile.identifier, t.option.description};
   // A test that is not a disk test does not depend on the target: once, for the first.
   bool disk = t.profile.test_type == "Disk";
-  std::vector<const TestPlace*> todo;
-  for (const auto& place : config_.places) {
-    if (!disk && &place != &config_.places.front()) break;
-    if (!AlreadyDone(t, place.system.identifier)) todo.push_back(&place);
-  }
+  std::vector<size_t> todo;  // indices into config_.places
+  for (size_t i = 0; i < config_.places.size() && (disk || i == 0); ++i)
+    if (!AlreadyDone(t, config_.places[i].system.identifier)) todo.push_back(i);
   if (todo.empty()) {
     outcome.skipped = true;
     outcome.failure = "already in " + config_.result_dir + "/composite.xml for every target";
@@ -261,15 +261,15 @@ TestOutcome TestRunner::RunAndSaveOnPlaces(const PlannedTest& t, const TestHeade
   }
   std::vector<TestRecord> records;
   if (!disk) {
-    records.push_back(RunOne(t, header, nullptr, todo.front()->system.identifier));
+    records.push_back(RunOne(t, header, nullptr, config_.places[todo.front()].system.identifier));
     MarkEntries(records.back(), "target-independent");
   } else if (config_.places_sequential) {
-    for (const TestPlace* place : todo) {
+    for (size_t i : todo) {
       if (exec::InterruptRequested()) break;
-      records.push_back(RunOne(t, header, place));
+      records.push_back(RunOne(t, header, &config_.places[i]));
     }
   } else {
-    records = RunOnPlaces(t, header, todo);
+    records = RunOnPlaces(t, header, todo);  // may add places (instances) to todo
     if (todo.size() > 1)
       for (auto& record : records) MarkEntries(record, "interleaved");
   }
@@ -285,7 +285,7 @@ TestOutcome TestRunner::RunAndSaveOnPlaces(const PlannedTest& t, const TestHeade
   bool saved = false;
   std::vector<TestReport> reports;
   for (size_t k = 0; k < records.size(); ++k) {
-    const std::string& system = todo[k]->system.identifier;
+    const std::string& system = config_.places[todo[k]].system.identifier;
     reports.push_back(ReportOf(records[k]));
     reports.back().target = system;
     if (!records[k].failure.empty()) {
@@ -373,105 +373,149 @@ void TestRunner::NextTrial(const PlannedTest& t, const TestEnvironment& env, Tri
 }
 
 // One disk test on several targets, trials interleaved: every target's environment and series,
-// pre.sh and warm-ups on each, the rounds, then post.sh and the result of each.
+// pre.sh and warm-ups on each, the rounds (which may add instances), then post.sh and the result
+// of each.
 std::vector<TestRecord> TestRunner::RunOnPlaces(const PlannedTest& t, const TestHeader& header,
-                                                const std::vector<const TestPlace*>& places) {
+                                                std::vector<size_t>& places) {
   TestEnvironment prepared = steps_.PrepareEnvironment(t);
   if (!prepared.failure.empty()) return std::vector<TestRecord>(places.size(), TestRecord{{}, "", prepared.failure});
-  std::vector<TestEnvironment> envs;
-  std::vector<TrialSeries> series;
-  for (const TestPlace* place : places) {
-    envs.push_back(steps_.OnPlace(prepared, *place, static_cast<size_t>(place - config_.places.data())));
-    series.push_back(steps_.StartSeries(t, envs.back()));
-    series.back().system = place->system.identifier;
-  }
-  if (hook_) hook_->BeforeTest(series.front().base);  // the monitor samples the whole test
-  std::vector<std::string> pre_failures(places.size());
-  for (size_t k = 0; k < places.size(); ++k) {
-    pre_failures[k] = steps_.RunScript(t, "pre", envs[k]);
-    if (!pre_failures[k].empty()) series[k].planned = 0;  // no trials on this target
-    else RunWarmups(t, envs[k], series[k], header);
-  }
-  RunRounds(t, envs, series, header);
+  std::vector<PlaceSeries> on;
+  for (size_t place : places) on.push_back(StartOnPlace(t, prepared, place));
+  if (hook_) hook_->BeforeTest(on.front().series.base);  // the monitor samples the whole test
+  for (auto& p : on) PrepareOnPlace(t, p, header);
+  RunRounds(t, prepared, on, places, header);
   std::vector<TestRecord> records;
-  for (size_t k = 0; k < places.size(); ++k) {
-    if (!pre_failures[k].empty()) {
-      records.push_back({{}, "", pre_failures[k]});
+  for (auto& p : on) {
+    if (!p.pre_failure.empty()) {
+      records.push_back({{}, "", p.pre_failure});
       continue;
     }
-    std::string post_failure = steps_.RunScript(t, "post", envs[k]);
-    records.push_back(steps_.RecordResult(t, envs[k], series[k], post_failure));
-    RecordTrialTimes(t, envs[k], series[k], records.back());
+    std::string post_failure = steps_.RunScript(t, "post", p.env);
+    records.push_back(steps_.RecordResult(t, p.env, p.series, post_failure));
+    RecordTrialTimes(t, p.env, p.series, records.back());
   }
-  if (hook_) hook_->AfterTest(series.front().base);
+  if (hook_) hook_->AfterTest(on.front().series.base);
   return records;
 }
 
+TestRunner::PlaceSeries TestRunner::StartOnPlace(const PlannedTest& t, const TestEnvironment& prepared, size_t place) {
+  PlaceSeries p;
+  p.place = place;
+  p.env = steps_.OnPlace(prepared, config_.places[place], place);
+  p.series = steps_.StartSeries(t, p.env);
+  p.series.system = config_.places[place].system.identifier;
+  return p;
+}
+
+void TestRunner::PrepareOnPlace(const PlannedTest& t, PlaceSeries& p, const TestHeader& header) {
+  p.pre_failure = steps_.RunScript(t, "pre", p.env);
+  if (!p.pre_failure.empty()) p.series.planned = 0;  // no trials on this target
+  else RunWarmups(t, p.env, p.series, header);
+}
+
 // Round after round, one trial on every target that still has trials planned; at the last planned
-// round, whether to add one more on all (round_count.h); interim.sh and a settle before the next.
-void TestRunner::RunRounds(const PlannedTest& t, const std::vector<TestEnvironment>& envs,
-                           std::vector<TrialSeries>& series, const TestHeader& header) {
+// round, whether to add one more on all or, with instances, a new instance pair that then runs its
+// scheduled rounds (round_count.h); interim.sh and a settle before the next.
+void TestRunner::RunRounds(const PlannedTest& t, const TestEnvironment& prepared, std::vector<PlaceSeries>& on,
+                           std::vector<size_t>& places, const TestHeader& header) {
   RoundState rounds;
-  rounds.scheduled = series.front().state.scheduled;
-  rounds.values.resize(series.size());
-  for (auto& s : series) {
-    s.started = Now();
-    rounds.names.push_back(s.system);
+  rounds.scheduled = on.front().series.state.scheduled;
+  for (auto& p : on) {
+    p.series.started = Now();
+    rounds.names.push_back(p.series.system);
+    rounds.values.emplace_back();
+    rounds.instances = std::max(rounds.instances, results::ParseInstanceName(p.series.system).instance);
   }
+  rounds.start_instances = rounds.instances;
+  rounds.max_instances = config_.add_instance ? std::max(config_.max_instances, rounds.instances) : rounds.instances;
   DynamicRunLimits limits = config_.limits;
   limits.enabled = limits.enabled && !config_.overrides.force_times_to_run;
   auto interrupt_all = [&] {
-    for (auto& s : series) s.interrupted = true;
+    for (auto& p : on) p.series.interrupted = true;
   };
-  std::vector<size_t> order(series.size());
-  std::iota(order.begin(), order.end(), size_t{0});
   std::mt19937 random(std::random_device{}());
   for (int round = 1;; ++round) {
     bool ran = false;
     // With instances, a random order in every round: no target always runs first or after the
     // same neighbour (Abedi & Brecht's randomized interleaving).
+    std::vector<size_t> order(on.size());
+    std::iota(order.begin(), order.end(), size_t{0});
     if (config_.shuffle_rounds) std::shuffle(order.begin(), order.end(), random);
     for (size_t k : order) {
-      if (!NeedsMoreTrials(series[k])) continue;
+      TrialSeries& series = on[k].series;
+      if (!NeedsMoreTrials(series)) continue;
       if (exec::InterruptRequested()) return interrupt_all();  // Ctrl-C between trials
       ran = true;
-      TrialRun run = steps_.RunTrial(t, envs[k], *series[k].monitor, round, false);
-      ParsedTrial parsed = ParseTrial(series[k], run, !series[k].ignored_runs.count(round));
-      CountTrial(series[k], run, parsed, Now());
+      // A target's own trial number: an instance added later starts at 1.
+      const int trial = static_cast<int>(rounds.values[k].size()) + 1;
+      TrialRun run = steps_.RunTrial(t, on[k].env, *series.monitor, trial, false);
+      ParsedTrial parsed = ParseTrial(series, run, !series.ignored_runs.count(trial));
+      CountTrial(series, run, parsed, Now());
       rounds.values[k].push_back(parsed.first_value ? results::PhpToNumber(*parsed.first_value) : std::nan(""));
-      if (round > rounds.scheduled) rounds.extra_seconds += run.seconds;
-      observer_.TrialFinished(header, {round, series[k].planned, false, parsed.failure.empty(), parsed.value,
-                                       parsed.failure, run.seconds, parsed.values, series[k].system});
-      if (series[k].interrupted) return interrupt_all();
+      if (trial > rounds.scheduled || rounds.instances > rounds.start_instances) rounds.extra_seconds += run.seconds;
+      observer_.TrialFinished(header, {trial, series.planned, false, parsed.failure.empty(), parsed.value,
+                                       parsed.failure, run.seconds, parsed.values, series.system});
+      if (series.interrupted) return interrupt_all();
     }
     if (!ran) break;
     rounds.rounds_done = round;
-    bool more = std::any_of(series.begin(), series.end(), [](const TrialSeries& s) { return NeedsMoreTrials(s); });
+    bool more = std::any_of(on.begin(), on.end(), [](const PlaceSeries& p) { return NeedsMoreTrials(p.series); });
     if (!more) {
       RoundDecision d = DecideMoreRounds(rounds, limits, config_.paired_ci_goal, config_.same_within);
-      for (auto& s : series) {
-        if (s.planned == 0) continue;  // pre.sh failed there
+      if (d.add_instance) {
+        const double started = Now();
+        const size_t before = on.size();
+        if (std::string why = AddInstance(t, prepared, on, places, header); !why.empty()) d.stopped_by = why;
+        for (size_t k = before; k < on.size(); ++k) {
+          rounds.names.push_back(on[k].series.system);
+          rounds.values.emplace_back();
+        }
+        if (on.size() > before) rounds.instances++;
+        rounds.extra_seconds += Now() - started;
+        if (on.size() > before) observer_.InstanceAdded(header, rounds.instances, d.reason);
+      }
+      for (auto& p : on) {
+        if (p.series.planned == 0 || p.series.state.runs_done == 0) continue;  // pre.sh failed, or just added
         if (d.add) {
-          s.planned++;
-          s.runs_added++;
-          s.added_reasons.push_back(d.reason);
+          p.series.planned++;
+          p.series.runs_added++;
+          p.series.added_reasons.push_back(d.reason);
         } else if (!d.stopped_by.empty()) {
-          s.stopped_by = d.stopped_by;
+          p.series.stopped_by = d.stopped_by;
         }
       }
       if (d.add) observer_.RunsAdded(header, 1, d.reason);
-      more = d.add;
+      more = std::any_of(on.begin(), on.end(), [](const PlaceSeries& p) { return NeedsMoreTrials(p.series); });
     }
     if (!more) break;
-    for (size_t k = 0; k < series.size(); ++k) {
-      if (!NeedsMoreTrials(series[k])) continue;
-      if (std::string failure = steps_.RunScript(t, "interim", envs[k]); !failure.empty())
-        series[k].failures.push_back(failure);
+    for (auto& p : on) {
+      if (!NeedsMoreTrials(p.series)) continue;
+      if (std::string failure = steps_.RunScript(t, "interim", p.env); !failure.empty())
+        p.series.failures.push_back(failure);
     }
     settle_(config_.settle_seconds);
   }
   std::error_code ec;
-  for (const auto& e : envs) fs::remove(e.trial_output, ec);
+  for (const auto& p : on) fs::remove(p.env.trial_output, ec);
+}
+
+std::string TestRunner::AddInstance(const PlannedTest& t, const TestEnvironment& prepared, std::vector<PlaceSeries>& on,
+                                    std::vector<size_t>& places, const TestHeader& header) {
+  std::vector<TestPlace> made;
+  try {
+    made = config_.add_instance();
+  } catch (const Error& e) {
+    observer_.Message(std::string("No more instances: ") + e.what());
+    return "max_target_instances (" + std::string(e.what()) + ")";
+  }
+  for (auto& place : made) {
+    config_.places.push_back(std::move(place));  // later tests run on it too
+    places.push_back(config_.places.size() - 1);
+    on.push_back(StartOnPlace(t, prepared, places.back()));
+    on.back().series.started = Now();
+    PrepareOnPlace(t, on.back(), header);
+  }
+  return "";
 }
 
 // A system is added only with a value: tests without one (failed) wait for the first test of this

@@ -13,8 +13,9 @@
 // With storage targets (RunConfig::places) RunAndSave hands a disk test to RunOnPlaces: one
 // environment and series per target (OnPlace), pre.sh and warm-ups on each, then RunRounds: one
 // trial on every target in turn per round, and at the last planned round the paired decision on
-// more rounds (round_count.h); post.sh and the result per target. A test that is not a disk test
-// runs once (RunOne), for the first target.
+// more rounds or, with instances, more instance pairs (round_count.h: a new instance of every
+// target joins the places, gets its own series and runs the scheduled rounds); post.sh and the
+// result per target. A test that is not a disk test runs once (RunOne), for the first target.
 #pragma once
 
 #include <functional>
@@ -70,10 +71,24 @@ class TestRunner {
   // `place`: run the trials in that target's directory and record them under its System.
   TestRecord RunOne(const PlannedTest& t, const TestHeader& header, const TestPlace* place = nullptr,
                     const std::string& system = "");
-  std::vector<TestRecord> RunOnPlaces(const PlannedTest& t, const TestHeader& header,
-                                      const std::vector<const TestPlace*>& places);
-  void RunRounds(const PlannedTest& t, const std::vector<TestEnvironment>& envs, std::vector<TrialSeries>& series,
-                 const TestHeader& header);
+  // One target's part in a test run on several: its place (index in config_.places), environment,
+  // series, and why pre.sh failed there ("" = it ran).
+  struct PlaceSeries {
+    size_t place = 0;
+    TestEnvironment env;
+    TrialSeries series;
+    std::string pre_failure;
+  };
+  // The records of `places` (indices into config_.places), then of the places added while it ran
+  // (appended to `places`); fewer records than places when interrupted.
+  std::vector<TestRecord> RunOnPlaces(const PlannedTest& t, const TestHeader& header, std::vector<size_t>& places);
+  PlaceSeries StartOnPlace(const PlannedTest& t, const TestEnvironment& prepared, size_t place);
+  void PrepareOnPlace(const PlannedTest& t, PlaceSeries& p, const TestHeader& header);  // pre.sh, warm-ups
+  void RunRounds(const PlannedTest& t, const TestEnvironment& prepared, std::vector<PlaceSeries>& on,
+                 std::vector<size_t>& places, const TestHeader& header);
+  // A new instance of every target (RunConfig::add_instance), started on this test; "" or why not.
+  std::string AddInstance(const PlannedTest& t, const TestEnvironment& prepared, std::vector<PlaceSeries>& on,
+                          std::vector<size_t>& places, const TestHeader& header);
   void RunWarmups(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
   void RunTrials(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);
   void NextTrial(const PlannedTest& t, const TestEnvironment& env, TrialSeries& series, const TestHeader& header);

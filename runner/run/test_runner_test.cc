@@ -16,6 +16,7 @@
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
 #include "runner/common/atomic_file.h"
+#include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/run/estimate.h"
 
@@ -440,6 +441,8 @@ class TargetObserver : public RunObserver {
     trials.push_back(std::to_string(t.trial) + " " + t.target + (t.ok ? "" : " failed"));
   }
   void RunsAdded(const TestHeader&, int, const std::string& reason) override { added.push_back(reason); }
+  void InstanceAdded(const TestHeader&, int instance, const std::string&) override { instances.push_back(instance); }
+  std::vector<int> instances;
   void TestFinished(const TestHeader&, const TestReport& r) override { finished.push_back(r.target + " " + r.value); }
 };
 
@@ -589,6 +592,63 @@ TEST_F(TargetRunTest, TrialTimesAreRecordedAndTheEstimateCountsEveryTarget) {
   EXPECT_DOUBLE_EQ(targets_.estimates[0], 2 * 2 * 3.0 + 1);
   // A test that does not depend on the target runs once: no multiple.
   EXPECT_DOUBLE_EQ(OnPlaces(plain, 2, false, 1).seconds, plain.seconds);
+}
+
+TEST_F(TargetRunTest, AnUnknownVerdictAddsInstancePairsUpToTheBoundAndLaterTestsRunOnThem) {
+  config_.places.clear();
+  auto place = [&](const std::string& id) {
+    TestPlace p;
+    p.system = config_.system;
+    p.system.identifier = id;
+    p.test_dir = (root_ / "targets" / id).string();
+    return p;
+  };
+  for (const char* id : {"A", "B", "A #2", "B #2"}) config_.places.push_back(place(id));
+  config_.overrides.force_times_to_run = 1;  // rounds per instance; instances have their own bound
+  config_.max_instances = 4;
+  int made = 2;
+  config_.add_instance = [&] {
+    ++made;
+    return std::vector<TestPlace>{place("A #" + std::to_string(made)), place("B #" + std::to_string(made))};
+  };
+  // Pairs at x0.97, x1.03, x1.00, x1.00: never decided at +-5 % with so few pairs.
+  for (int test = 0; test < 2; ++test)
+    for (const char* v : {"100", "97", "100", "103", "100", "100", "100", "100"})
+      fake_.steps.push_back({std::string("Result: ") + v});
+  auto summary = RunTargets({Test(), Test("--second", "Second")});
+  EXPECT_EQ(summary.ok(), 2);
+  EXPECT_EQ(targets_.trials, (std::vector<std::string>{"1 A", "1 B", "1 A #2", "1 B #2", "1 A #3", "1 B #3", "1 A #4",
+                                                       "1 B #4", "1 A", "1 B", "1 A #2", "1 B #2", "1 A #3", "1 B #3",
+                                                       "1 A #4", "1 B #4"}));
+  EXPECT_EQ(targets_.instances, (std::vector<int>{3, 4})) << "the second test had all four from the start";
+  auto file = Saved();
+  EXPECT_EQ(file.systems.size(), 8u);
+  ASSERT_EQ(file.results.size(), 2u);
+  EXPECT_EQ(file.results[0].entries.size(), 8u);
+  for (const auto& e : file.results[0].entries)
+    EXPECT_NE(e.json.value_or("").find("\"runs-stopped-by\":\"max_target_instances\""), std::string::npos) << *e.json;
+}
+
+TEST_F(TargetRunTest, AnInstanceThatCannotBeMadeStopsAddingAndTheTestKeepsWhatItHas) {
+  config_.places.clear();
+  for (const char* id : {"A", "B", "A #2", "B #2"}) {
+    TestPlace p;
+    p.system = config_.system;
+    p.system.identifier = id;
+    p.test_dir = (root_ / "targets" / id).string();
+    config_.places.push_back(p);
+  }
+  config_.overrides.force_times_to_run = 1;
+  config_.max_instances = 6;
+  config_.add_instance = []() -> std::vector<TestPlace> { throw ptsn::Error("A #3: no space left for its backing file"); };
+  for (const char* v : {"100", "97", "100", "103"}) fake_.steps.push_back({std::string("Result: ") + v});
+  auto summary = RunTargets({Test()});
+  EXPECT_EQ(summary.ok(), 1);
+  EXPECT_EQ(targets_.trials.size(), 4u);
+  auto file = Saved();
+  EXPECT_EQ(file.systems.size(), 4u);
+  EXPECT_NE(file.results[0].entries[0].json.value_or("").find("no space left"), std::string::npos)
+      << *file.results[0].entries[0].json;
 }
 
 TEST_F(TargetRunTest, WhatIsSavedForATargetIsNotRunAgain) {

@@ -60,6 +60,11 @@ struct RunConfig {
   double paired_ci_goal = 2;      // run.paired_ci_goal: rounds are added until each ratio is known to +- this %
   double same_within = 5;         // run.same_within: with instances, rounds are added until every verdict is decided
   bool shuffle_rounds = false;    // a random order of the places in each round (run.target_instances > 1)
+  // With instances: while a verdict is unknown after the scheduled rounds, a new instance of every
+  // target (one more instance pair per comparison) instead of more rounds, up to max_instances
+  // in all (run.max_target_instances). Returns the new places, in the order of the first ones.
+  int max_instances = 1;
+  std::function<std::vector<TestPlace>()> add_instance;
 };
 
 // Where a test's scripts run and what they see, private to this test of this run (TestDirs), so
