@@ -400,7 +400,6 @@ std::vector<TestRecord> TestRunner::RunOnPlaces(const PlannedTest& t, const Test
 
 TestRunner::PlaceSeries TestRunner::StartOnPlace(const PlannedTest& t, const TestEnvironment& prepared, size_t place) {
   PlaceSeries p;
-  p.place = place;
   p.env = steps_.OnPlace(prepared, config_.places[place], place);
   p.series = steps_.StartSeries(t, p.env);
   p.series.system = config_.places[place].system.identifier;
@@ -465,14 +464,16 @@ void TestRunner::RunRounds(const PlannedTest& t, const TestEnvironment& prepared
       if (d.add_instance) {
         const double started = Now();
         const size_t before = on.size();
-        if (std::string why = AddInstance(t, prepared, on, places, header); !why.empty()) d.stopped_by = why;
-        for (size_t k = before; k < on.size(); ++k) {
-          rounds.names.push_back(on[k].series.system);
-          rounds.values.emplace_back();
+        if (std::string why = AddInstance(t, prepared, on, places, header); !why.empty()) {
+          d.stopped_by = why;
+        } else {
+          for (size_t k = before; k < on.size(); ++k) {
+            rounds.names.push_back(on[k].series.system);
+            rounds.values.emplace_back();
+          }
+          observer_.InstanceAdded(header, ++rounds.instances, d.reason);
         }
-        if (on.size() > before) rounds.instances++;
         rounds.extra_seconds += Now() - started;
-        if (on.size() > before) observer_.InstanceAdded(header, rounds.instances, d.reason);
       }
       for (auto& p : on) {
         if (p.series.planned == 0 || p.series.state.runs_done == 0) continue;  // pre.sh failed, or just added

@@ -71,10 +71,9 @@ class TestRunner {
   // `place`: run the trials in that target's directory and record them under its System.
   TestRecord RunOne(const PlannedTest& t, const TestHeader& header, const TestPlace* place = nullptr,
                     const std::string& system = "");
-  // One target's part in a test run on several: its place (index in config_.places), environment,
-  // series, and why pre.sh failed there ("" = it ran).
+  // One target's part in a test run on several: its environment, series, and why pre.sh failed
+  // there ("" = it ran).
   struct PlaceSeries {
-    size_t place = 0;
     TestEnvironment env;
     TrialSeries series;
     std::string pre_failure;

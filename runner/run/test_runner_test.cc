@@ -452,13 +452,16 @@ class TargetRunTest : public TestRunnerTest {
     TestRunnerTest::SetUp();
     profile_.test_type = "Disk";
     for (const char* id : {"plain ext4", "fscrypt AES-256-XTS ext4", "plain xfs"}) {
-      TestPlace place;
-      place.system = config_.system;
-      place.system.identifier = id;
-      place.system.notes = std::string("pts-native target ") + id + ".";
-      place.test_dir = (root_ / "targets" / id).string();
-      config_.places.push_back(place);
+      config_.places.push_back(Place(id));
+      config_.places.back().system.notes = std::string("pts-native target ") + id + ".";
     }
+  }
+  TestPlace Place(const std::string& id) {
+    TestPlace place;
+    place.system = config_.system;
+    place.system.identifier = id;
+    place.test_dir = (root_ / "targets" / id).string();
+    return place;
   }
   RunSummary RunTargets(std::vector<PlannedTest> plan) {
     TestRunner runner(config_, fake_, targets_, nullptr, [this](double) { settles_++; });
@@ -596,20 +599,13 @@ TEST_F(TargetRunTest, TrialTimesAreRecordedAndTheEstimateCountsEveryTarget) {
 
 TEST_F(TargetRunTest, AnUnknownVerdictAddsInstancePairsUpToTheBoundAndLaterTestsRunOnThem) {
   config_.places.clear();
-  auto place = [&](const std::string& id) {
-    TestPlace p;
-    p.system = config_.system;
-    p.system.identifier = id;
-    p.test_dir = (root_ / "targets" / id).string();
-    return p;
-  };
-  for (const char* id : {"A", "B", "A #2", "B #2"}) config_.places.push_back(place(id));
+  for (const char* id : {"A", "B", "A #2", "B #2"}) config_.places.push_back(Place(id));
   config_.overrides.force_times_to_run = 1;  // rounds per instance; instances have their own bound
   config_.max_instances = 4;
   int made = 2;
   config_.add_instance = [&] {
     ++made;
-    return std::vector<TestPlace>{place("A #" + std::to_string(made)), place("B #" + std::to_string(made))};
+    return std::vector<TestPlace>{Place("A #" + std::to_string(made)), Place("B #" + std::to_string(made))};
   };
   // Pairs at x0.97, x1.03, x1.00, x1.00: never decided at +-5 % with so few pairs.
   for (int test = 0; test < 2; ++test)
@@ -631,13 +627,7 @@ TEST_F(TargetRunTest, AnUnknownVerdictAddsInstancePairsUpToTheBoundAndLaterTests
 
 TEST_F(TargetRunTest, AnInstanceThatCannotBeMadeStopsAddingAndTheTestKeepsWhatItHas) {
   config_.places.clear();
-  for (const char* id : {"A", "B", "A #2", "B #2"}) {
-    TestPlace p;
-    p.system = config_.system;
-    p.system.identifier = id;
-    p.test_dir = (root_ / "targets" / id).string();
-    config_.places.push_back(p);
-  }
+  for (const char* id : {"A", "B", "A #2", "B #2"}) config_.places.push_back(Place(id));
   config_.overrides.force_times_to_run = 1;
   config_.max_instances = 6;
   config_.add_instance = []() -> std::vector<TestPlace> { throw ptsn::Error("A #3: no space left for its backing file"); };
