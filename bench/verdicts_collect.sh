@@ -12,10 +12,16 @@
 #  * instances (DESIGN=instances): the honest design, `--targets A=plain,B=plain` with
 #    run.target_instances=INSTANCES (targets A, B, A #2, B #2 ...), ROUNDS rounds in a random
 #    order within each round; its verdict is the one batch-run prints.
+#  * stopping (DESIGN=stopping): the product's own stopping, as a user runs it: INSTANCES pairs
+#    to start with, a pair added while the verdict is unknown up to MAX_INSTANCES
+#    (run.max_target_instances); the verdict `compare-results --paired` prints for the saved file
+#    goes to OUT with .csv -> -verdicts.csv (design,run,verdict,ratio,low,high,pairs). Only A/A:
+#    whether to add a pair depends on the data, so a known difference cannot be made afterwards by
+#    scaling B's figures.
 # The workload is a SIZE sequential write, 1 MiB O_DIRECT blocks, fsync at the end.
 #
 #   bench/verdicts_collect.sh [build-dir]
-#   env: DESIGN=aa|instances INSTANCES=6 RUNS=600 ROUNDS=5 SIZE=64m TARGET_SIZE=256m SYSTEMS_EVERY=3 WORK=<build-dir>/bench-verdicts
+#   env: DESIGN=aa|instances|stopping INSTANCES=6 MAX_INSTANCES=12 RUNS=600 ROUNDS=5 SIZE=64m TARGET_SIZE=256m SYSTEMS_EVERY=3 WORK=<build-dir>/bench-verdicts
 #        OUT=<WORK>/trials.csv (appended to: a collection can be stopped and resumed)
 # Writes OUT (one row per trial) and OUT with .csv -> -runs.csv (one row per run):
 #   trials: design,run,system,round,value,seconds
@@ -31,12 +37,14 @@ TARGET_SIZE=${TARGET_SIZE:-256m}
 SYSTEMS_EVERY=${SYSTEMS_EVERY:-3}
 DESIGN=${DESIGN:-aa}
 INSTANCES=${INSTANCES:-6}
+MAX_INSTANCES=${MAX_INSTANCES:-12}
 WORK=${WORK:-$BUILD/bench-verdicts}
 [ "$(id -u)" -eq 0 ] || { echo "verdicts_collect: needs root (loop devices and mounts)"; exit 1; }
 mkdir -p "$WORK/scratch" "$WORK/bin"
 WORK=$(realpath "$WORK")
 OUT=${OUT:-$WORK/trials.csv}
 RUNS_OUT=${OUT%.csv}-runs.csv
+VERDICTS_OUT=${OUT%.csv}-verdicts.csv
 # A copy, so a rebuild while the collection runs does not change what it measures.
 cp "$BUILD/pts-native" "$WORK/bin/"
 BIN=$WORK/bin/pts-native
@@ -48,6 +56,7 @@ export PTS_NATIVE_MAX_RUNS=15
 "$BIN" install native/disk-seq-write >/dev/null
 [ -s "$OUT" ] || echo "design,run,system,round,value,seconds" > "$OUT"
 [ -s "$RUNS_OUT" ] || echo "design,run,epoch,wall_seconds,load1,setup_seconds,teardown_seconds,rc" > "$RUNS_OUT"
+[ "$DESIGN" != stopping ] || [ -s "$VERDICTS_OUT" ] || echo "design,run,verdict,ratio,low,high,pairs" > "$VERDICTS_OUT"
 first=$(($(tail -n +2 "$RUNS_OUT" | wc -l) + 1))
 
 # trial rows of one --json-events stream: design run system-override (empty: the event's target)
@@ -71,6 +80,17 @@ for run in $(seq "$first" "$RUNS"); do
     wall=$(echo "$(date +%s.%N) - $epoch" | bc)
     trials_of instances "$run" "" "$WORK/events.jsonl" >> "$OUT"
     echo "instances,$run,$epoch,$wall,$load,$(sum_of target-ready setup_seconds "$WORK/events.jsonl"),$(sum_of target-removed teardown_seconds "$WORK/events.jsonl"),$rc" >> "$RUNS_OUT"
+  elif [ "$DESIGN" = stopping ]; then
+    rc=0
+    PTS_NATIVE_TARGET_INSTANCES=$INSTANCES PTS_NATIVE_MAX_TARGET_INSTANCES=$MAX_INSTANCES FORCE_TIMES_TO_RUN=$ROUNDS \
+      TEST_RESULTS_NAME=aa "$BIN" batch-run native/disk-seq-write --targets A=plain,B=plain \
+      --target-size "$TARGET_SIZE" --json-events > "$WORK/events.jsonl" 2>"$WORK/stderr.txt" || rc=$?
+    wall=$(echo "$(date +%s.%N) - $epoch" | bc)
+    trials_of stopping "$run" "" "$WORK/events.jsonl" >> "$OUT"
+    echo "stopping,$run,$epoch,$wall,$load,$(sum_of target-ready setup_seconds "$WORK/events.jsonl"),$(sum_of target-removed teardown_seconds "$WORK/events.jsonl"),$rc" >> "$RUNS_OUT"
+    # "    B: different: x0.912 [0.871, 0.955] (8 instance pairs, 16 rounds)" -> different,0.912,0.871,0.955,8
+    "$BIN" compare-results aa --paired 2>/dev/null | sed -n 's/^    B: \([a-z]*\)[^:]*: x\([0-9.]*\) \[\([0-9.]*\), \([0-9.]*\)\] (\([0-9]*\) instance pairs.*/\1,\2,\3,\4,\5/p' |
+      head -n 1 | sed "s/^/stopping,$run,/" >> "$VERDICTS_OUT"
   elif [ $((run % SYSTEMS_EVERY)) -eq 0 ]; then
     rc=0
     for s in A B; do

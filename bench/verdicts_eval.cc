@@ -1,7 +1,8 @@
 // The verdict harness's evaluation (issue 30, docs/verdicts.md): old and new verdict methods on
 // the same raw trials, saved by bench/verdicts_collect.sh, against known truth.
 //
-//   verdicts_eval TRIALS.csv... [--same PERCENT]   (each with its TRIALS-runs.csv beside it)
+//   verdicts_eval TRIALS.csv... [--same PERCENT] [--stopping FROM:TO]
+//   (each with its TRIALS-runs.csv beside it; stopping runs with their TRIALS-verdicts.csv)
 //
 // Truth by construction: every collected run is A/A (two identical set-ups). A known difference of
 // e (5 %, 10 %) is the same data with B doing (1 + e) times the work per reported unit: B's values
@@ -51,7 +52,8 @@ struct Pair {
 };
 
 struct Run {
-  std::string design;       // "targets", "systems" or "instances"
+  int id = 0;
+  std::string design;       // "targets", "systems", "instances" or "stopping"
   std::vector<Pair> pairs;  // instance k at [k - 1]
   double set_up = 0;        // set-up + tear-down of all the run's targets
 };
@@ -82,6 +84,7 @@ std::vector<Run> ReadRuns(const std::string& trials_path) {
     auto c = SplitCsv(line);
     if (c.size() < 6) continue;
     Run& r = runs[std::atoi(c[1].c_str())];
+    r.id = std::atoi(c[1].c_str());
     r.design = c[0];
     r.set_up = -1;  // until its row in -runs.csv says it ended well
     auto name = ptsn::results::ParseInstanceName(c[2]);
@@ -110,6 +113,27 @@ std::vector<Run> ReadRuns(const std::string& trials_path) {
     if (whole) out.push_back(r);
   }
   return out;
+}
+
+// DESIGN=stopping: the verdict `compare-results --paired` printed for each run, from the
+// -verdicts.csv beside the trials (design,run,verdict,ratio,low,high,pairs).
+struct Printed {
+  std::string verdict;  // "different", "same", "unknown"
+  double low = 0, high = 0;
+  size_t pairs = 0;
+};
+std::map<int, Printed> ReadPrinted(const std::string& trials_path) {
+  std::map<int, Printed> printed;
+  std::ifstream rows(trials_path.substr(0, trials_path.size() - 4) + "-verdicts.csv");
+  std::string line;
+  std::getline(rows, line);
+  while (std::getline(rows, line)) {
+    auto c = SplitCsv(line);
+    if (c.size() < 7) continue;
+    printed[std::atoi(c[1].c_str())] = {c[2], std::atof(c[4].c_str()), std::atof(c[5].c_str()),
+                                         static_cast<size_t>(std::atoi(c[6].c_str()))};
+  }
+  return printed;
 }
 
 // B doing (1 + e) times the work per reported unit.
@@ -149,7 +173,7 @@ struct Tally {
 
 // Wilson score interval of k successes in n, 95 %.
 std::string Rate(int k, int n) {
-  if (n == 0) return "-";
+  if (n == 0) return "                     -";  // as wide as a rate with its interval
   double z = 1.959964, p = static_cast<double>(k) / n;
   double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
   double half = z * std::sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / (1 + z * z / n);
@@ -267,6 +291,53 @@ void EvaluateNew(const std::string& name, const std::vector<const Run*>& runs, c
   PrintRow(name.c_str(), t);
 }
 
+std::string Name(const char* format, size_t a, size_t b) {
+  char buffer[128];
+  std::snprintf(buffer, sizeof buffer, format, a, b);
+  return buffer;
+}
+
+// The product's own stopping (DESIGN=stopping, A/A only): the verdict it printed; the same trials
+// replayed through the stopping rule (pairs k0..kmax, Pocock's level), which must agree with it;
+// and the last look judged at a plain 95 %, what views of the file said before they read the
+// run's looks ("verdict-looks"). Time: the run's trials and its targets' set-up and tear-down.
+void EvaluateStopping(const std::vector<const Run*>& runs, const std::map<int, Printed>& printed, size_t k0,
+                      size_t kmax) {
+  if (runs.empty()) return;
+  Tally shown[3], replayed[3], at95[3];
+  int agree = 0, compared = 0;
+  const size_t rounds = runs.front()->pairs.front().a.size();
+  for (const Run* r : runs) {
+    double seconds = r->set_up;
+    for (const Pair& p : r->pairs) seconds += PairSeconds(p);
+    if (auto it = printed.find(r->id); it != printed.end()) {
+      Outcome o = FromInterval(it->second.low, it->second.high, 1, seconds);
+      if (it->second.verdict != "different") o.direction = 0;
+      o.same = it->second.verdict == "same";
+      shown[0].Add(o, 0);
+    }
+    std::vector<const Run*> one{r};
+    size_t at = 0;
+    Outcome o = NewVerdict(one, at, {k0, 1, kmax, rounds, 5}, 1);
+    o.seconds = seconds;
+    replayed[0].Add(o, 0);
+    if (auto it = printed.find(r->id); it != printed.end()) {
+      ++compared;
+      agree += (o.direction != 0) == (it->second.verdict == "different") && o.same == (it->second.verdict == "same");
+    }
+    InstanceRounds pairs;
+    for (const Pair& p : r->pairs) pairs.push_back(ptsn::results::LogRatios(p.a, p.b));
+    at95[0].Add(FromVerdict(ptsn::results::DecideVerdict(pairs, {5, 0.95}), 1, seconds), 0);
+  }
+  PrintRow(Name("product stopping %zu..%zu pairs, as printed", k0, kmax).c_str(), shown);
+  PrintRow(Name("product stopping %zu..%zu pairs, replayed", k0, kmax).c_str(), replayed);
+  PrintRow("  its last look judged at 95 % (views before)", at95);
+  double pairs = 0;
+  for (const Run* r : runs) pairs += static_cast<double>(r->pairs.size());
+  std::printf("  (product stopping: %.1f instance pairs a run on average; printed and replayed verdicts agree in %d "
+              "of %d runs)\n", pairs / static_cast<double>(runs.size()), agree, compared);
+}
+
 // The noise of a design's instance pairs: where the variation of the log ratio is.
 void PrintNoise(const char* design, const std::vector<const Run*>& runs) {
   std::vector<double> within, run_means, deviations, la, lb;
@@ -301,29 +372,32 @@ void PrintNoise(const char* design, const std::vector<const Run*>& runs) {
               sab / std::sqrt(saa * sbb), m4 / (m2 * m2) - 3);
 }
 
-std::string Name(const char* format, size_t a, size_t b) {
-  char buffer[128];
-  std::snprintf(buffer, sizeof buffer, format, a, b);
-  return buffer;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: verdicts_eval TRIALS.csv... [--same PERCENT]\n");
+    std::fprintf(stderr, "usage: verdicts_eval TRIALS.csv... [--same PERCENT] [--stopping FROM:TO]\n");
     return 2;
   }
   double same = 5;
-  for (int i = 1; i + 1 < argc; ++i)
+  size_t stop_from = 3, stop_to = 12;  // DESIGN=stopping's INSTANCES and MAX_INSTANCES
+  for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--same") same = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--stopping" &&
+        std::sscanf(argv[i + 1], "%zu:%zu", &stop_from, &stop_to) != 2) {
+      std::fprintf(stderr, "verdicts_eval: --stopping %s: expected FROM:TO instance pairs, e.g. 3:12\n", argv[i + 1]);
+      return 2;
+    }
+  }
   std::vector<Run> all;
+  std::map<int, Printed> printed;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]).rfind("--", 0) == 0) {
       ++i;
       continue;
     }
     for (Run& r : ReadRuns(argv[i])) all.push_back(std::move(r));
+    printed.merge(ReadPrinted(argv[i]));
   }
   std::map<std::string, std::vector<const Run*>> by;
   for (const Run& r : all) by[r.design].push_back(&r);
@@ -333,8 +407,8 @@ int main(int argc, char** argv) {
   size_t k = instances.empty() ? 0 : instances.front()->pairs.size();
   size_t rounds = instances.empty() ? 0 : instances.front()->pairs.front().a.size();
   std::printf("runs: %zu targets (A/A: two fresh plain targets, rounds interleaved), %zu systems (PTS's way), "
-              "%zu instances (%zu instance pairs x %zu rounds, random order)\n",
-              targets.size(), systems.size(), instances.size(), k, rounds);
+              "%zu instances (%zu instance pairs x %zu rounds, random order), %zu stopping (the product's own)\n",
+              targets.size(), systems.size(), instances.size(), k, rounds, by["stopping"].size());
   PrintNoise("targets", targets);
   PrintNoise("instances", instances);
   std::printf("\n%-46s %5s  %-22s  %-7s  %-22s  %-22s  %-5s  %s\n", "method", "n", "A/A \"different\" [95 %]",
@@ -349,6 +423,7 @@ int main(int argc, char** argv) {
     for (size_t r = 1; r <= rounds; ++r)
       EvaluateNew(Name("new, stop early: pairs 3..%zu x %zu rounds", k, r), instances, {3, 1, k, r, same});
   }
+  EvaluateStopping(by["stopping"], printed, stop_from, stop_to);
   // The same designs made of the targets runs (one fresh pair each, run at different times).
   for (size_t r : {1, 5})
     for (size_t kk : {6, 16})

@@ -6,6 +6,8 @@
 #include <iterator>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "results-xml/statistics.h"
 
 namespace ptsn::results {
@@ -158,6 +160,20 @@ std::string VerdictText(const Verdict& v, const VerdictSettings& settings) {
   return text;
 }
 
+namespace {
+// The looks a run's verdicts were judged over ("verdict-looks" in its entries' JSON); 1 if none.
+int RecordedLooks(const Result& r) {
+  int looks = 1;
+  for (const auto& e : r.entries) {
+    if (!e.json) continue;
+    auto j = nlohmann::json::parse(*e.json, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("verdict-looks") && j["verdict-looks"].is_number_integer())
+      looks = std::max(looks, std::min(j["verdict-looks"].get<int>(), 1000));
+  }
+  return looks;
+}
+}  // namespace
+
 std::string VerdictView(const ResultFile& file, const VerdictSettings& settings) {
   bool instances = std::any_of(file.systems.begin(), file.systems.end(),
                                [](const System& s) { return ParseInstanceName(s.identifier).instance > 1; });
@@ -182,10 +198,21 @@ std::string VerdictView(const ResultFile& file, const VerdictSettings& settings)
           systems.push_back(std::move(t));
           break;
         }
-    auto verdicts = VerdictsAgainstFirst(systems, settings);
+    // A run that could look again (added rounds or instance pairs) judged every look at Pocock's
+    // level for the looks it allowed; judging its last look at 95 % here would undo that.
+    VerdictSettings level = settings;
+    const int looks = RecordedLooks(r);
+    if (looks > 1) level.confidence = std::max(settings.confidence, PocockConfidence(settings.confidence, looks));
+    auto verdicts = VerdictsAgainstFirst(systems, level);
     if (verdicts.empty()) continue;
-    out += "  " + r.title + " " + r.app_version + (r.description.empty() ? "" : " - " + r.description) + "\n";
-    for (const auto& v : verdicts) out += "    " + v.kind + ": " + VerdictText(v.verdict, settings) + "\n";
+    out += "  " + r.title + " " + r.app_version + (r.description.empty() ? "" : " - " + r.description);
+    if (looks > 1) {
+      char at[96];
+      std::snprintf(at, sizeof at, " (run with up to %d looks: each at %.2f %%)", looks, level.confidence * 100);
+      out += at;
+    }
+    out += "\n";
+    for (const auto& v : verdicts) out += "    " + v.kind + ": " + VerdictText(v.verdict, level) + "\n";
   }
   return out;
 }

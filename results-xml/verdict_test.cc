@@ -140,6 +140,31 @@ TEST(Verdict, ViewOfAFileWithInstances) {
   EXPECT_EQ(VerdictView(file, {}), "");
 }
 
+TEST(Verdict, ViewJudgesARunThatCouldLookAgainAtItsLooksLevel) {
+  // Three pairs with log ratios 0.10, 0.15, 0.20: mean 0.15, se 0.0289. At 95 % (t = 4.303, 2 df)
+  // the interval [0.026, 0.274] leaves out 0: "different". A run that allowed 20 looks judged each
+  // at Pocock's 99.25 % (t = 11.3): [-0.18, 0.48], unknown; its file must be read the same way.
+  ResultFile file;
+  Result r;
+  r.title = "Write";
+  r.app_version = "1.0";
+  for (int k = 1; k <= 3; ++k) {
+    const std::string a = InstanceIdentifier("A", k), b = InstanceIdentifier("B", k);
+    file.systems.push_back({a});
+    file.systems.push_back({b});
+    const std::string other = std::to_string(100 * std::exp(0.05 + 0.05 * k));
+    r.entries.push_back({a, "100", std::string("100:100"), std::nullopt});
+    r.entries.push_back({b, other, other + ":" + other, std::string(R"({"verdict-looks":20})")});
+  }
+  file.results.push_back(r);
+  const std::string view = VerdictView(file, {});
+  EXPECT_NE(view.find("  Write 1.0 (run with up to 20 looks: each at 99.25 %)\n    B: unknown: x1.162 ["), std::string::npos)
+      << view;
+  for (auto& e : file.results[0].entries) e.json.reset();  // a run without looks to come
+  EXPECT_NE(VerdictView(file, {}).find("  Write 1.0\n    B: different: x1.162 [1.026, 1.315]"), std::string::npos)
+      << VerdictView(file, {});
+}
+
 TEST(Resolution, TwoSampleHalfWidthOnTheLogScale) {
   // logs of 100, 110, 90, 105: sd 0.0862 (hand-computed), t(0.975, 6) = 2.446912;
   // half = 2.446912 * 0.0862... * sqrt(2/4) -> exp(half) - 1.

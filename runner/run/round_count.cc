@@ -54,8 +54,7 @@ std::vector<std::string> UndecidedVerdicts(const RoundState& s, const DynamicRun
                                            double same_within_percent) {
   std::vector<results::SystemTrials> systems;
   for (size_t k = 0; k < s.values.size() && k < s.names.size(); ++k) systems.push_back({s.names[k], s.values[k]});
-  const int looks = AddsInstances(s) ? s.max_instances - s.start_instances + 1 : limits.max_runs - s.scheduled + 1;
-  results::VerdictSettings settings{same_within_percent, results::PocockConfidence(0.95, std::max(1, looks))};
+  results::VerdictSettings settings{same_within_percent, results::PocockConfidence(0.95, VerdictLooks(s, limits))};
   std::vector<std::string> wanting;
   for (const auto& v : results::VerdictsAgainstFirst(systems, settings))
     // A kind without one usable round (failing trials) will not get better with more of them.
@@ -70,6 +69,12 @@ bool HasInstances(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+int VerdictLooks(const RoundState& s, const DynamicRunLimits& limits) {
+  if (AddsInstances(s)) return s.max_instances - s.start_instances + 1;
+  if (!limits.enabled) return 1;
+  return std::max(1, limits.max_runs - s.scheduled + 1);
+}
 
 RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,
                                double same_within_percent) {

@@ -43,4 +43,11 @@ struct RoundDecision {
 RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,
                                double same_within_percent = 5);
 
+// With instances, how many looks at the verdicts the bounds allow: one per instance pair that may
+// be added (max_instances), else one per round that may be added (run.max_runs, when rounds are
+// added at all); 1 without looks to come. Every look, the last included, judges at
+// results::PocockConfidence(0.95, looks), and the result records it so that views of the file
+// later judge at the same level (a 95 % view of a sequential run would call more "different").
+int VerdictLooks(const RoundState& s, const DynamicRunLimits& limits);
+
 }  // namespace ptsn::run

@@ -124,5 +124,21 @@ TEST(RoundCount, EachAddedInstancePairIsALookAtPococksLevelForTheLooksAllowed) {
   EXPECT_TRUE(DecideMoreRounds(s, limits, 2, 1).add_instance);
 }
 
+TEST(RoundCount, TheLooksAVerdictIsJudgedOverAreTheOnesItsBoundsAllow) {
+  DynamicRunLimits limits;
+  limits.enabled = false;
+  limits.max_runs = 15;
+  RoundState s;
+  s.scheduled = 3;
+  s.instances = s.start_instances = s.max_instances = 6;
+  EXPECT_EQ(VerdictLooks(s, limits), 1) << "nothing may be added";
+  limits.enabled = true;
+  EXPECT_EQ(VerdictLooks(s, limits), 13) << "after the 3 scheduled rounds, 12 more may be added";
+  s.max_instances = 10;
+  EXPECT_EQ(VerdictLooks(s, limits), 5) << "instance pairs 7..10 are added instead of rounds";
+  s.instances = 10;
+  EXPECT_EQ(VerdictLooks(s, limits), 5) << "the looks planned, not the ones left";
+}
+
 }  // namespace
 }  // namespace ptsn::run

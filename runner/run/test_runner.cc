@@ -429,7 +429,13 @@ void TestRunner::RunRounds(const PlannedTest& t, const TestEnvironment& prepared
   rounds.max_instances = config_.add_instance ? std::max(config_.max_instances, rounds.instances) : rounds.instances;
   DynamicRunLimits limits = config_.limits;
   limits.enabled = limits.enabled && !config_.overrides.force_times_to_run;
+  // Views of the file judge the verdicts at the level of the looks this run allowed (VerdictLooks).
+  const int looks = rounds.instances > 1 ? VerdictLooks(rounds, limits) : 0;
+  auto record_looks = [&] {
+    for (auto& p : on) p.series.verdict_looks = looks;
+  };
   auto interrupt_all = [&] {
+    record_looks();
     for (auto& p : on) p.series.interrupted = true;
   };
   std::mt19937 random(std::random_device{}());
@@ -496,6 +502,7 @@ void TestRunner::RunRounds(const PlannedTest& t, const TestEnvironment& prepared
     }
     settle_(config_.settle_seconds);
   }
+  record_looks();
   std::error_code ec;
   for (const auto& p : on) fs::remove(p.env.trial_output, ec);
 }

@@ -621,8 +621,13 @@ TEST_F(TargetRunTest, AnUnknownVerdictAddsInstancePairsUpToTheBoundAndLaterTests
   EXPECT_EQ(file.systems.size(), 8u);
   ASSERT_EQ(file.results.size(), 2u);
   EXPECT_EQ(file.results[0].entries.size(), 8u);
-  for (const auto& e : file.results[0].entries)
+  for (const auto& e : file.results[0].entries) {
     EXPECT_NE(e.json.value_or("").find("\"runs-stopped-by\":\"max_target_instances\""), std::string::npos) << *e.json;
+    // Pairs 2, 3 and 4 were looks: views of the file judge at Pocock's level for 3.
+    EXPECT_NE(e.json.value_or("").find("\"verdict-looks\":3"), std::string::npos) << *e.json;
+  }
+  for (const auto& e : file.results[1].entries)  // all four instances from the start: one look
+    EXPECT_EQ(e.json.value_or("").find("verdict-looks"), std::string::npos) << *e.json;
 }
 
 TEST_F(TargetRunTest, AnInstanceThatCannotBeMadeStopsAddingAndTheTestKeepsWhatItHas) {

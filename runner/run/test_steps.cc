@@ -127,7 +127,7 @@ std::string ParseLog(profile::ParseSession& session, const TrialRun& run, Parsed
 }
 
 // The entry's JSON: the trials' durations, min/max, the error, and (ours; PTS records neither)
-// how many dynamic runs were added and why, and what bounded them.
+// how many dynamic runs were added and why, what bounded them, and the looks its verdicts took.
 std::string EntryJson(const TrialSeries& s, const profile::FinalValue* fv, const std::string& error) {
   std::string times;
   // pts_math::set_precision($seconds, 2): number_format, so always two decimals ("8.00", "0.01").
@@ -142,6 +142,7 @@ std::string EntryJson(const TrialSeries& s, const profile::FinalValue* fv, const
     j["runs-added-reason"] = Join(s.added_reasons, "; ");
   }
   if (!s.stopped_by.empty()) j["runs-stopped-by"] = s.stopped_by;
+  if (s.verdict_looks > 1) j["verdict-looks"] = s.verdict_looks;  // views judge at Pocock's level for them
   return sysinfo::PhpEscapeSlashes(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 

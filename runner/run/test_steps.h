@@ -97,6 +97,7 @@ struct TrialSeries {
   int runs_added = 0;
   std::vector<std::string> added_reasons;  // why runs were added, one per decision that added some
   std::string stopped_by;                  // the bound that stopped extra runs ("max_runs", "time_budget")
+  int verdict_looks = 0;  // with instances and more than one look: the looks its verdicts were judged over
   std::vector<std::string> failures;       // "run 2: ..." and interim/post script failures
   std::string log;                         // monitor notes and the counted trials' logs, for test-logs/
   bool interrupted = false;
