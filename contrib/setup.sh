@@ -28,7 +28,7 @@ TEST_PACKAGES=(
   libgtest-dev libgmock-dev libxml2-utils sqlite3 postgresql nginx-light procps
   php-cli php-xml php-zip iproute2
   fio bonnie++ strace fsmark postmark dbench
-  e2fsprogs xfsprogs btrfs-progs cryptsetup-bin util-linux
+  e2fsprogs xfsprogs btrfs-progs reiserfsprogs cryptsetup-bin util-linux
   chromium
   # The real-kernel harness (contrib/vm.sh, CTest label vm): qemu, and what goes into the VM's
   # initramfs beside pts-native (Debian's kernel itself is fetched with apt-get download).

@@ -9,7 +9,7 @@
 #   bash contrib/vm.sh --check           exit 0 when a VM can run here, else 77 and why
 #
 # Inside: busybox, pts-native (the build's, stripped of debug info) with its bundled profiles and
-# results, cryptsetup, mkfs.{ext4,xfs,btrfs}, mdadm, the eCryptfs and keyutils tools, bonnie++
+# results, cryptsetup, mkfs.{ext4,xfs,btrfs,reiserfs}, mdadm, the eCryptfs and keyutils tools, bonnie++
 # (fio is left out: its libraries, ceph's and ICU's, would triple the initramfs), the
 # kernel modules the targets need (loaded at boot), an empty ext4 scratch disk at /scratch
 # (PTS_NATIVE_TEST_DIR=/scratch/test), no network. SCRIPT is /scenario/run.sh, beside the *.sh
@@ -46,12 +46,12 @@ SCRATCH_SIZE=${VM_SCRATCH_SIZE:-3G}
 # template that a cryptsetup or fscrypt set-up asks for) find what a normal system would have.
 MODULE_DIRS=(kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto)
 # Modules loaded at boot (with what they depend on): the targets' kinds and options.
-MODULES=(virtio_pci virtio_blk loop dm-mod dm-crypt ext4 xfs btrfs ecryptfs xts ecb cts adiantum
+MODULES=(virtio_pci virtio_blk loop dm-mod dm-crypt ext4 xfs btrfs reiserfs ecryptfs xts ecb cts adiantum
   nhpoly1305 chacha_generic aesni-intel af_alg algif_skcipher algif_hash crypto_user
   md-mod raid0 raid1 raid10 raid456 bfq)
 # Host programs copied in, with the shared libraries they load (the guest's userland is the
 # host's: both Debian 12).
-PROGRAMS=(cryptsetup mkfs.ext4 mke2fs mkfs.xfs mkfs.btrfs mdadm blkid kmod keyctl
+PROGRAMS=(cryptsetup mkfs.ext4 mke2fs mkfs.xfs mkfs.btrfs mkfs.reiserfs mdadm blkid kmod keyctl
   ecryptfs-add-passphrase bonnie++)
 
 # Libraries programs load with dlopen, which ldd cannot see: NSS's crypto modules (libecryptfs

@@ -32,6 +32,7 @@ std::string PackageOf(const std::string& program) {
   if (StartsWith(program, "mkfs.ext4")) return "e2fsprogs";
   if (program == "mkfs.xfs") return "xfsprogs";
   if (program == "mkfs.btrfs") return "btrfs-progs";
+  if (program == "mkfs.reiserfs") return "reiserfsprogs";
   if (program == "cryptsetup") return "cryptsetup-bin";
   if (program == "ecryptfs-add-passphrase") return "ecryptfs-utils";
   return "";
@@ -373,6 +374,9 @@ void TargetSet::MakeFileSystem(Target& t, const std::string& device) {
     if (t.spec.kind == Kind::kFscrypt) argv.insert(argv.end(), {"-O", "encrypt"});
   } else if (fs == "xfs") {
     argv = {"mkfs.xfs", "-f", "-q", "-K"};
+  } else if (fs == "reiserfs") {
+    // -f twice: never ask (once still asks "Continue (y/n)" on a whole device such as a loop).
+    argv = {"mkfs.reiserfs", "-f", "-f", "-q"};
   } else {
     argv = {"mkfs.btrfs", "-f", "-q", "-K"};
   }
@@ -568,7 +572,7 @@ std::vector<KindStatus> ProbeKinds(TargetSystem& sys) {
   {
     KindStatus s{Kind::kPlain};
     std::vector<std::string> have, lacking;
-    for (const char* fs : {"ext4", "xfs", "btrfs"}) {
+    for (const char* fs : {"ext4", "xfs", "btrfs", "reiserfs"}) {
       TargetSpec spec;
       spec.fs = fs;
       std::string why = WhyUnavailable(sys, spec);

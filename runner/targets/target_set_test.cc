@@ -61,6 +61,19 @@ TEST_F(TargetSetTest, PlainIsAFileALoopDeviceAFileSystemAndAMount) {
   EXPECT_FALSE(fs::exists(ledger_.path()));
 }
 
+TEST_F(TargetSetTest, ReiserFsIsMadeWithoutQuestionsWhereTheKernelHasIt) {
+  sys_.texts["/proc/filesystems"] += "\treiserfs\n";
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("plain:reiserfs"));
+  EXPECT_EQ(t.identifier, "plain reiserfs");
+  auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
+  EXPECT_TRUE(has("mkfs.reiserfs -f -f -q /dev/loop0"));
+  EXPECT_TRUE(has("mount /dev/loop0 " + Base() + "/t1-plain reiserfs"));
+  EXPECT_NE(t.NotesText().find("File System: reiserfs (mkfs.reiserfs -f -f -q)"), std::string::npos) << t.NotesText();
+  set.RemoveAll();
+  EXPECT_TRUE(sys_.Clean());
+}
+
 TEST_F(TargetSetTest, FscryptAddsARandomKeyByIoctlAndEncryptsTheWorkDirectory) {
   TargetSet set(sys_, ledger_, Options());
   Target& t = set.Create(ParseTargetSpec("fscrypt"));
@@ -335,6 +348,10 @@ TEST(WhyUnavailable, SaysWhatIsMissing) {
   sys.texts["/proc/filesystems"] = "\text4\n";
   EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:xfs")),
             "the kernel has no xfs file system (not in /proc/filesystems, no module)");
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:reiserfs")),  // Linux 6.13 removed it
+            "the kernel has no reiserfs file system (not in /proc/filesystems, no module)");
+  sys.missing_programs = {"mkfs.reiserfs"};
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:reiserfs")), "mkfs.reiserfs not found (Debian package reiserfsprogs)");
 }
 
 TEST(ProbeKinds, OneLinePerKind) {
@@ -346,7 +363,8 @@ TEST(ProbeKinds, OneLinePerKind) {
   auto kinds = ProbeKinds(sys);
   ASSERT_EQ(kinds.size(), 4u);
   EXPECT_TRUE(kinds[0].available);
-  EXPECT_EQ(kinds[0].detail, "file systems ext4, xfs (btrfs: mkfs.btrfs not found (Debian package btrfs-progs))");
+  EXPECT_EQ(kinds[0].detail, "file systems ext4, xfs (btrfs: mkfs.btrfs not found (Debian package btrfs-progs); "
+                             "reiserfs: the kernel has no reiserfs file system (not in /proc/filesystems, no module))");
   EXPECT_TRUE(kinds[1].available);
   EXPECT_EQ(kinds[1].detail,
             "ext4, AES-256-XTS (Adiantum: the kernel has no xchacha12/adiantum (CONFIG_CRYPTO_ADIANTUM)); "

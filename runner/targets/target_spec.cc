@@ -24,7 +24,7 @@ namespace {
   throw Error("--targets " + text + ": " + why);
 }
 
-bool IsFileSystem(const std::string& s) { return s == "ext4" || s == "xfs" || s == "btrfs"; }
+bool IsFileSystem(const std::string& s) { return s == "ext4" || s == "xfs" || s == "btrfs" || s == "reiserfs"; }
 
 // "AES-256-XTS" for the default dm-crypt cipher and key size, else the cipher and bits as given.
 std::string DmCipherLabel(const TargetSpec& s) {
@@ -95,7 +95,7 @@ TargetSpec ParseTargetSpec(const std::string& text) {
     }
     value = key == "cipher" || key == "impl" ? value : ToLower(value);
     if (key == "fs") {
-      if (!IsFileSystem(value)) Fail(text, "file system '" + value + "' (expected ext4, xfs or btrfs)");
+      if (!IsFileSystem(value)) Fail(text, "file system '" + value + "' (expected ext4, xfs, btrfs or reiserfs)");
       s.fs = value;
     } else if (key == "raid") {
       if (value != "0" && value != "1" && value != "5" && value != "10")

@@ -3,8 +3,9 @@
 //
 //   [NAME=]KIND[:OPTION]...
 //   KIND    plain | fscrypt | dm-crypt | ecryptfs
-//   OPTION  ext4 | xfs | btrfs | fs=FS                 the file system (default ext4; for ecryptfs
-//                                                      the one beneath it)
+//   OPTION  ext4 | xfs | btrfs | reiserfs | fs=FS      the file system (default ext4; for ecryptfs
+//                                                      the one beneath it; reiserfs where the
+//                                                      kernel still has it: Linux < 6.13)
 //           aes-256-xts | adiantum | mode=MODE         fscrypt's encryption mode (default AES-256-XTS)
 //           luks2 | plain | loopaes | format=FORMAT    dm-crypt's format (default LUKS2; loopaes:
 //                                                      a loop-AES v3 volume opened by cryptsetup)

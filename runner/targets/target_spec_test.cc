@@ -112,7 +112,7 @@ TEST(TargetSpec, RejectsWithOneLineNamingTheSpec) {
   EXPECT_EQ(message("fscrypt:adiantum:impl=generic"),
             "--targets fscrypt:adiantum:impl=generic: impl= chooses an AES driver; Adiantum is not AES-XTS");
   EXPECT_EQ(message("plain:zfs"), "--targets plain:zfs: unknown option 'zfs'");
-  EXPECT_EQ(message("plain:fs=zfs"), "--targets plain:fs=zfs: file system 'zfs' (expected ext4, xfs or btrfs)");
+  EXPECT_EQ(message("plain:fs=zfs"), "--targets plain:fs=zfs: file system 'zfs' (expected ext4, xfs, btrfs or reiserfs)");
   EXPECT_EQ(message("plain:impl=generic"), "--targets plain:impl=generic: impl= needs an encrypting target (plain has no cipher)");
   EXPECT_EQ(message("fscrypt:xfs"), "--targets fscrypt:xfs: fscrypt targets are ext4 here (xfs has no fscrypt support we set up)");
   EXPECT_EQ(message("plain:adiantum"), "--targets plain:adiantum: mode adiantum is an fscrypt option");

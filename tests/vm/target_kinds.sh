@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every target kind and option, created, described and removed on Debian's kernel
-# (pts-native targets --check): plain ext4/xfs/btrfs; fscrypt AES-256-XTS and Adiantum, the
+# (pts-native targets --check): plain ext4/xfs/btrfs/reiserfs; fscrypt AES-256-XTS and Adiantum, the
 # generic AES and AES-NI; dm-crypt LUKS2 and plain with impl=generic, impl=aesni, impl=DRIVER
 # and cipher=; eCryptfs with the generic AES and AES-NI; the I/O scheduler (sched=). The System
 # Notes must name the driver and the scheduler asked for.
@@ -40,6 +40,12 @@ expect_in /out/sched.log "I/O Scheduler: bfq"
 expect_in /out/sched.log "I/O Scheduler: mq-deadline"
 expect_in /out/sched.log "I/O Scheduler: none"
 expect_clean "after sched="
+
+step "ReiserFS with the deadline scheduler, plain and beneath dm-crypt (the published comparison 3's)"
+run_ok reiser pts-native targets --check 'R=plain:reiserfs:sched=mq-deadline,RC=dm-crypt:reiserfs' --target-size 128m
+expect_in /out/reiser.log "File System: reiserfs (mkfs.reiserfs -f -f -q)"
+expect_in /out/reiser.log "I/O Scheduler: mq-deadline"
+expect_clean "after reiserfs"
 
 step "plain xfs (mkfs.xfs wants 300 MB at least)"
 run_ok xfs pts-native targets --check plain:xfs --target-size 320m

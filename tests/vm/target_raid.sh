@@ -24,6 +24,27 @@ expect_in /out/levels.log "FR: set up"
 expect_clean "after --check"
 no_md "after --check"
 
+# The commands docs/targets.md gives for the published comparisons 3 and 4, their systems made
+# and removed (the benchmarks themselves, bonnie++ on each, take far longer than a VM scenario).
+C3_DM=plain:reiserfs:sched=mq-deadline:key-size=256:cipher=aes-cbc-essiv:sha256
+C3_LA=loopaes:key-size=256:reiserfs:sched=mq-deadline
+step "comparison 3: {no RAID, RAID1, RAID5} x {dm-crypt, loop-AES}, ReiserFS, deadline"
+run_ok c3 pts-native targets --check "dm-crypt=dm-crypt:$C3_DM,loop-AES=dm-crypt:$C3_LA,RAID1 dm-crypt=dm-crypt:raid=1:$C3_DM,RAID1 loop-AES=dm-crypt:raid=1:$C3_LA,RAID5 dm-crypt=dm-crypt:raid=5:$C3_DM,RAID5 loop-AES=dm-crypt:raid=5:$C3_LA" \
+  --target-size 128m
+expect_in /out/c3.log "RAID5 loop-AES: set up"
+expect_in /out/c3.log "Encryption: dm-crypt plain, cipher aes-cbc-essiv:sha256, 256-bit key"
+expect_in /out/c3.log "File System: reiserfs"
+expect_in /out/c3.log "I/O Scheduler: mq-deadline (each RAID member)"
+expect_clean "after comparison 3"
+no_md "after comparison 3"
+step "comparison 4: raw vs LUKS on a 4-disk RAID10 with 16 KiB chunks"
+run_ok c4 pts-native targets --check 'Raw=plain:raid=10:members=4:chunk=16,LUKS=dm-crypt:raid=10:members=4:chunk=16' --target-size 64m
+expect_in /out/c4.log "md raid10 /dev/md"
+expect_in /out/c4.log "chunk 16 KiB"
+expect_in /out/c4.log "LUKS: set up"
+expect_clean "after comparison 4"
+no_md "after comparison 4"
+
 step "a benchmark on a RAID5 target"
 PRESET_OPTIONS='disk-seq-write.record-size=1MB;disk-seq-write.direct=No' \
   PRESET_OPTIONS_VALUES='disk-seq-write.file-size=16m' FORCE_TIMES_TO_RUN=1 TEST_RESULTS_NAME=raid \
