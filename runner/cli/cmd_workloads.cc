@@ -16,10 +16,14 @@
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
+#include "runner/run/naming.h"
+#include "runner/sysinfo/sysinfo.h"
 #include "runner/targets/crypto_info.h"
 #include "runner/workloads/cipher_bench.h"
 #include "runner/workloads/disk.h"
+#include "runner/workloads/cipher_table.h"
 #include "runner/workloads/fs_workloads.h"
 #include "runner/workloads/sqlite_workload.h"
 #include "runner/workloads/units.h"
@@ -158,7 +162,7 @@ Interval IntervalOf(const std::vector<double>& v) {
 // benchmark` of 2014): every (cipher, key size) of its table through every driver this kernel
 // has for it, encryption and decryption in MiB/s with 95 % intervals over --trials runs.
 int RunCipherTable(const std::vector<std::string>& rest) {
-  Args a = Args::Parse(rest, {{"--cipher", "--seconds", "--trials", "--block-size"}, {"--json"}});
+  Args a = Args::Parse(rest, {{"--cipher", "--seconds", "--trials", "--block-size", "--save"}, {"--json"}});
   std::string reason;
   if (!KernelCryptoAvailable(&reason)) throw Error(reason);
   const auto names = a.Values("--cipher").empty()
@@ -167,6 +171,16 @@ int RunCipherTable(const std::vector<std::string>& rest) {
                          : a.Values("--cipher");
   const long trials = CountOr(a, "--trials", 3);
   nlohmann::json rows = nlohmann::json::array();
+  std::vector<workloads::CipherTableRow> table;
+  // Where --save goes, settled before the first trial: a bad name fails at once.
+  std::optional<run::RunNaming> save;
+  if (auto name = a.Value("--save")) {
+    save = run::ResolveNaming(*name, std::nullopt, std::nullopt, std::time(nullptr));
+    if (save->save_name.empty()) throw Error("--save " + *name + ": no letters or digits to name the result by");
+    const std::string existing = GlobalSettings().ResultsDirectory() + "/" + save->save_name + "/composite.xml";
+    if (access(existing.c_str(), F_OK) == 0)
+      throw Error("--save " + *name + ": " + existing + " exists (choose another name; merge-results combines tables)");
+  }
   if (!a.Has("--json"))
     std::printf("%-12s %-28s %22s %22s\n", "cipher", "kernel driver", "encrypt MiB/s (95 %)", "decrypt MiB/s (95 %)");
   for (const auto& name : names) {
@@ -187,6 +201,7 @@ int RunCipherTable(const std::vector<std::string>& rest) {
         dec.push_back(r.decrypt_mib_per_s.value_or(0));
       }
       const Interval e = IntervalOf(enc), d = IntervalOf(dec);
+      table.push_back({name, driver, enc, dec});
       rows.push_back({{"cipher", name}, {"key_bits", o.cipher.key_bits}, {"driver", driver}, {"trials", trials},
                       {"encrypt_mib_per_s", e.mean}, {"encrypt_half_width", e.half},
                       {"decrypt_mib_per_s", d.mean}, {"decrypt_half_width", d.half}});
@@ -196,6 +211,24 @@ int RunCipherTable(const std::vector<std::string>& rest) {
     }
   }
   if (a.Has("--json")) std::cout << rows.dump() << "\n";
+  if (save) {
+    // One System per implementation, described as a run describes this machine.
+    auto reader = sysinfo::MakeRootedReader("/", GlobalSettings().Home() + "/cache");
+    results::System base;
+    base.hardware = sysinfo::JoinComponents(sysinfo::HardwareComponents(*reader));
+    base.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(*reader, GlobalSettings().Home()));
+    base.timestamp = results::CurrentTimestamp();
+    base.test_client_version = "10.8.6";
+    std::vector<std::string> skipped;
+    auto file = workloads::CipherTableFile(table, base, SizeOr(a, "--block-size", 65536), &skipped);
+    file.generated.title = save->title;
+    const std::string dir = GlobalSettings().ResultsDirectory() + "/" + save->save_name;
+    MakeDirectories(dir);
+    results::WriteResultFile(dir + "/composite.xml", file);
+    std::fprintf(stderr, "Saved %s/composite.xml: %zu implementations, %zu results%s\n", dir.c_str(),
+                 file.systems.size(), file.results.size(),
+                 skipped.empty() ? "" : ("; left out (a second driver of one implementation): " + Join(skipped, "; ")).c_str());
+  }
   return 0;
 }
 
@@ -275,7 +308,8 @@ const char* kWorkloadKinds =
     "               measured derivation, 0.5 as cryptsetup; figure = iterations per user-CPU-second)\n"
     "  cipher-table the kernel's implementations side by side: each cipher (--cipher, repeatable; default\n"
     "               the published table) through each driver /proc/crypto has, --trials N (3) of\n"
-    "               --seconds S (1) with --block-size B (65536), mean and 95 % interval; --json\n"
+    "               --seconds S (1) with --block-size B (65536), mean and 95 % interval; --json;\n"
+    "               --save NAME: also a result file, one system per implementation\n"
     "  list-ciphers\n"
     "  disk         --pattern seq-write|seq-read|rand-read|rand-write|file-server --block-size B --size S\n"
     "               --dir D --direct --fsync none|end|every --threads N --iodepth N --zero-data --keep-cache\n"

@@ -45,10 +45,22 @@ cat /out/table.txt
 [ "$runs" -ge 20 ] || fail "only $runs implementations ran"
 
 step "the whole table in one command (2 trials each, with 95 % intervals)"
-run_ok table pts-native workload cipher-table --trials 2 --seconds 0.1
+run_ok table pts-native workload cipher-table --trials 2 --seconds 0.1 --save kernel-ciphers
 expect_in /out/table.log "serpent-cbc  cbc-serpent-sse2"
 expect_in /out/table.log "twofish-xts  xts(ecb-twofish-3way)"
 expect_in /out/table.log "aes-128-xts  xts(ecb(aes-generic))"
+expect_in /out/table.log "Saved "
+step "the table as a result file: one system per implementation, the usual views"
+run_ok table-text pts-native result-file-to-text kernel-ciphers
+expect_in /out/table-text.log "Cipher: SERPENT-CBC - Direction: Encrypt"
+for impl in generic aesni sse2 3way asm; do expect_in /out/table-text.log "$impl"; done
+run_ok table-xml cat "$PTS_NATIVE_HOME/test-results/kernel-ciphers/composite.xml"
+expect_in /out/table-xml.log "<Identifier>sse2</Identifier>"
+expect_in /out/table-xml.log "Kernel cipher drivers (AF_ALG): "
+if pts-native workload cipher-table --trials 1 --seconds 0.1 --save kernel-ciphers > /out/again.log 2>&1; then
+  fail "a second --save kernel-ciphers overwrote the first"
+fi
+expect_in /out/again.log "exists (choose another name"
 
 step "a driver of another algorithm is refused"
 if pts-native workload cipher --cipher aes-128-cbc --driver xts-aes-aesni --seconds 0.1 > /out/wrong.log 2>&1; then
