@@ -15,6 +15,7 @@
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/pts_variables.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/install/checksum.h"
@@ -140,8 +141,8 @@ int MakeDownloadCache(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {{}, {"--offline"}});
   const Settings& s = GlobalSettings();
   std::string cache = s.Get("install.download_cache");
-  if (const char* override_dir = std::getenv("PTS_DOWNLOAD_CACHE_OVERRIDE"); override_dir && fs::is_directory(override_dir))
-    cache = override_dir;
+  const PtsVariables pts = ReadPtsVariables();
+  if (pts.download_cache_override && fs::is_directory(*pts.download_cache_override)) cache = *pts.download_cache_override;
   MakeDirectories(cache);
   if (access(cache.c_str(), W_OK) != 0) throw FileError(cache, "the download cache is not writable");
   std::cout << "Download Cache Directory: " << cache << "\n";
@@ -180,7 +181,7 @@ int MakeDownloadCache(const std::vector<std::string>& argv) {
         args.Has("--offline") || s.GetBool("network.offline") ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
     install::DownloadOptions options;
     options.caches = install::CacheLocationsFrom("", s.Get("results.pts_home"), s.Get("install.extra_caches"),
-                                                 std::getenv("PTS_DOWNLOAD_CACHE") ? std::getenv("PTS_DOWNLOAD_CACHE") : "");
+                                                 pts.download_cache.value_or(""));
     for (const auto& name : args.positional()) {
       profile::TestProfile p = repo.LoadProfile(name);
       auto items = install::DownloadItemsFor(p, arch);

@@ -13,6 +13,7 @@
 #include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/error.h"
+#include "runner/common/pts_variables.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/common/terminal.h"
@@ -77,8 +78,8 @@ int FinishRun(const std::vector<std::string>& argv) {
     return 0;
   }
   std::string chosen;
-  if (const char* given = std::getenv("TEST_RESULTS_IDENTIFIER"); given && *given) {
-    chosen = Trim(given);
+  if (auto given = ReadPtsVariables().results_identifier) {
+    chosen = Trim(*given);
     if (std::find(incomplete.begin(), incomplete.end(), chosen) == incomplete.end())
       throw Error("TEST_RESULTS_IDENTIFIER '" + chosen + "' is not an incomplete run of " + name + " (incomplete: " +
                   Join(incomplete, ", ") + ")", 2);

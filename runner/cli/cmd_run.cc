@@ -19,6 +19,7 @@
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/pts_variables.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/common/terminal.h"
@@ -40,16 +41,8 @@ namespace fs = std::filesystem;
 namespace ptsn::cli {
 namespace {
 
-std::optional<std::string> Env(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  return std::string(v);
-}
-
 // The process environment, an empty value counting as unset.
-EnvLookup EnvVars() {
-  return [](const std::string& k) { return Env(k.c_str()); };
-}
+EnvLookup EnvVars() { return PtsEnvironment(); }
 
 bool OnTerminal() { return isatty(0) && isatty(1); }
 
@@ -249,7 +242,8 @@ void AskOptions(const profile::TestProfile& p, profile::OptionPicks* picks) {
 // mistake is an Error; a preset for no test of this run (or for a suite entry, whose options the
 // suite fixes) is ignored with a notice.
 std::vector<profile::Preset> CheckedPresets(const std::vector<Target>& targets) {
-  auto presets = profile::ParsePresets(Env("PRESET_OPTIONS").value_or(""), Env("PRESET_OPTIONS_VALUES").value_or(""));
+  const PtsVariables pts = ReadPtsVariables();
+  auto presets = profile::ParsePresets(pts.preset_options.value_or(""), pts.preset_options_values.value_or(""));
   for (const auto& preset : presets) {
     bool free = false, fixed = false;
     for (const auto& t : targets) {
@@ -272,7 +266,7 @@ std::vector<profile::Preset> CheckedPresets(const std::vector<Target>& targets) 
 std::vector<run::PlannedTest> Plan(const std::vector<Target>& targets, bool batch, bool interactive,
                                    std::vector<std::string>* unanswered = nullptr) {
   auto presets = CheckedPresets(targets);
-  std::string skip = Env("SKIP_TESTS").value_or("");
+  std::string skip = ReadPtsVariables().skip_tests.value_or("");
   std::vector<run::PlannedTest> plan;
   for (const auto& t : targets) {
     if (run::IsSkipped(t.profile, skip)) {
@@ -386,13 +380,14 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     download_notes = InstallTargets(ctx, to_install, args.Has("--force-install"), true, args.Has("--yes"), batch);
   }
 
-  auto name = Env("TEST_RESULTS_NAME"), identifier = Env("TEST_RESULTS_IDENTIFIER");
+  const PtsVariables pts = ReadPtsVariables();
+  auto name = pts.results_name, identifier = pts.results_identifier;
   if (interactive && !name) name = Prompt("Enter a name for the result file (empty: the date): ");
   if (interactive && !identifier) identifier = Prompt("Enter a unique name for this test run (empty: automatic): ");
   // "$PROCESSOR"-style tokens in the identifier are filled as PTS fills them (probed only if used).
   std::map<std::string, std::string> variables;
   if (identifier && identifier->find('$') != std::string::npos) variables = run::LiveIdentifierVariables(*ctx.reader);
-  auto naming = run::ResolveNaming(name, identifier, Env("TEST_RESULTS_DESCRIPTION"), std::time(nullptr), variables);
+  auto naming = run::ResolveNaming(name, identifier, pts.results_description, std::time(nullptr), variables);
 
   std::string test_dir = run::TestDirectory(s);
   bool disk_test = false;
@@ -458,7 +453,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
     std::string text = results::ResultFileToText(file, text_width);
     if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places, {s.GetDouble("run.same_within"), 0.95});
     if (!json) std::cout << "\n" << text;
-    if (auto out_dir = Env("OUTPUT_DIR")) {
+    if (auto out_dir = pts.output_dir) {
       MakeDirectories(*out_dir);
       WriteFileAtomically(*out_dir + "/" + naming.save_name + ".txt", text);
     }

@@ -14,6 +14,7 @@
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/pts_variables.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "results-xml/result_xml.h"
@@ -80,7 +81,7 @@ int RunCipher(const std::vector<std::string>& all, const std::vector<std::string
   Args a = Args::Parse(rest, {{"--cipher", "--backend", "--driver", "--block-size", "--threads", "--seconds", "--direction", "--key-bits"},
                               {"--json", "--no-aesni"}});
   bool no_aesni = a.Has("--no-aesni");
-  if (no_aesni && !std::getenv(kNoAesniMarker)) ReexecWithoutAesni(all);
+  if (no_aesni && !PtsEnvironment()(kNoAesniMarker)) ReexecWithoutAesni(all);
   InitGcrypt(no_aesni);
   CipherBenchOptions o;
   o.cipher = LookupCipher(a.ValueOr("--cipher", "aes-256-xts"), a.Value("--key-bits") ? ParseCount(*a.Value("--key-bits"), "--key-bits") : 0);
