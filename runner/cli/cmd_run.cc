@@ -112,11 +112,9 @@ struct Context {
 // Installs missing Debian packages when allowed: install.dependencies=yes (or --yes, or batch
 // mode unless the setting says no), or asked on a terminal; as root and online only.
 bool MayInstallPackages(const Context& ctx, bool yes, bool batch, const std::vector<std::string>& packages) {
-  auto policy = install::ParseDependencyPolicy(ctx.settings.Get("install.dependencies"));
-  if (policy == install::DependencyPolicy::kNo || ctx.offline || geteuid() != 0 || !install::CommandExists("apt-get"))
-    return false;
-  if (yes || batch || policy == install::DependencyPolicy::kYes) return true;
-  if (!OnTerminal()) return false;
+  const auto policy = install::DecidePackagePolicy(install::ParseDependencyPolicy(ctx.settings.Get("install.dependencies")),
+                                                   ctx.offline, yes || batch, OnTerminal());
+  if (!policy.ask_first) return policy.may_install;
   std::cout << "Install the Debian packages " << Join(packages, " ") << " (apt-get)? [Y/n] " << std::flush;
   std::string answer;
   std::getline(std::cin, answer);

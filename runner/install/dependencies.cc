@@ -153,6 +153,16 @@ DependencyPolicy ParseDependencyPolicy(const std::string& value) {
   throw Error("install.dependencies: '" + value + "' is not ask, yes or no");
 }
 
+PackagePolicy DecidePackagePolicy(DependencyPolicy policy, bool offline, bool approved, bool interactive) {
+  if (offline) return {false, false, "offline"};
+  if (policy == DependencyPolicy::kNo) return {false, false, "install.dependencies is no"};
+  if (geteuid() != 0) return {false, false, "not root"};
+  if (!CommandExists("apt-get")) return {false, false, "no apt-get here"};
+  if (approved || policy == DependencyPolicy::kYes) return {true, false, ""};
+  if (interactive) return {true, true, ""};
+  return {false, false, "--yes or install.dependencies=yes installs them"};
+}
+
 AptOutcome InstallDebianPackages(const std::vector<std::string>& packages, std::ostream& log) {
   AptOutcome out;
   for (const auto& p : packages)

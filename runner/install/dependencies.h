@@ -56,6 +56,17 @@ enum class DependencyPolicy { kAsk, kYes, kNo };
 // Throws ptsn::Error naming the setting for another value.
 DependencyPolicy ParseDependencyPolicy(const std::string& value);
 
+// May missing Debian packages be installed for this run, must the user be asked first, and if
+// not, why not ("offline", "not root", ...). `approved`: --yes or batch mode, which install
+// unless install.dependencies is no; `interactive`: a user can be asked (policy ask). Only as
+// root, online, where apt-get is. One rule for `run`/`batch-run`/`install` and `run <ID>`.
+struct PackagePolicy {
+  bool may_install = false;
+  bool ask_first = false;
+  std::string why_not;
+};
+PackagePolicy DecidePackagePolicy(DependencyPolicy policy, bool offline, bool approved, bool interactive);
+
 struct AptOutcome {
   bool ok = false;
   std::string failure;  // one line: the command and the last lines of its output

@@ -74,21 +74,7 @@ class DryRunScratch {
   std::string root_;
 };
 
-// May a missing Debian package be installed for this run, and if not, why not (for the plan).
-struct PackagePolicy {
-  bool may_install = false;
-  std::string why_not;  // "offline", "not root: sudo apt-get install -y X", ...
-};
-
-PackagePolicy DecidePackagePolicy(install::DependencyPolicy policy, bool offline, bool interactive) {
-  if (offline) return {false, "offline"};
-  if (policy == install::DependencyPolicy::kNo) return {false, "install.dependencies is no"};
-  if (geteuid() != 0) return {false, "not root"};
-  if (!install::CommandExists("apt-get")) return {false, "no apt-get here"};
-  if (policy == install::DependencyPolicy::kAsk && !interactive)
-    return {false, "--yes or install.dependencies=yes installs them"};
-  return {true, ""};
-}
+using install::PackagePolicy;
 
 // What keeps a profile from running here that the plan should know before anything starts.
 // Missing Debian packages are no obstacle when they may be installed and apt has them (they go
@@ -303,7 +289,8 @@ Planning PlanSession(const SessionOptions& o, const Machine& m, const Profiles& 
   p.prompter = TerminalPrompter(o.non_interactive);
   p.dependency_policy =
       o.yes ? install::DependencyPolicy::kYes : install::ParseDependencyPolicy(m.settings.Get("install.dependencies"));
-  p.packages = DecidePackagePolicy(p.dependency_policy, m.offline, p.prompter->Interactive());
+  // --yes is in dependency_policy (kYes).
+  p.packages = install::DecidePackagePolicy(p.dependency_policy, m.offline, false, p.prompter->Interactive());
   p.plan = MakePlan(m, profiles, p.packages, file);
   out << FormatPlan(file, p.plan);
   p.env_vars = ParsePresetEnvironment(file.generated.preset_environment_variables.value_or(""));
