@@ -159,6 +159,26 @@ Interval IntervalOf(const std::vector<double>& v) {
   return i;
 }
 
+// `cipher-table --save`: one System per implementation, described as a run describes this machine.
+void SaveCipherTable(const std::vector<workloads::CipherTableRow>& table, const run::RunNaming& save,
+                     size_t block_size) {
+  auto reader = sysinfo::MakeRootedReader("/", GlobalSettings().Home() + "/cache");
+  results::System base;
+  base.hardware = sysinfo::JoinComponents(sysinfo::HardwareComponents(*reader));
+  base.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(*reader, GlobalSettings().Home()));
+  base.timestamp = results::CurrentTimestamp();
+  base.test_client_version = "10.8.6";
+  std::vector<std::string> skipped;
+  auto file = workloads::CipherTableFile(table, base, block_size, &skipped);
+  file.generated.title = save.title;
+  const std::string dir = GlobalSettings().ResultsDirectory() + "/" + save.save_name;
+  MakeDirectories(dir);
+  results::WriteResultFile(dir + "/composite.xml", file);
+  std::fprintf(stderr, "Saved %s/composite.xml: %zu implementations, %zu results%s\n", dir.c_str(),
+               file.systems.size(), file.results.size(),
+               skipped.empty() ? "" : ("; left out (a second driver of one implementation): " + Join(skipped, "; ")).c_str());
+}
+
 // The kernel's cipher implementations side by side (published comparison 5, `cryptsetup
 // benchmark` of 2014): every (cipher, key size) of its table through every driver this kernel
 // has for it, encryption and decryption in MiB/s with 95 % intervals over --trials runs.
@@ -212,24 +232,7 @@ int RunCipherTable(const std::vector<std::string>& rest) {
     }
   }
   if (a.Has("--json")) std::cout << rows.dump() << "\n";
-  if (save) {
-    // One System per implementation, described as a run describes this machine.
-    auto reader = sysinfo::MakeRootedReader("/", GlobalSettings().Home() + "/cache");
-    results::System base;
-    base.hardware = sysinfo::JoinComponents(sysinfo::HardwareComponents(*reader));
-    base.software = sysinfo::JoinComponents(sysinfo::SoftwareComponents(*reader, GlobalSettings().Home()));
-    base.timestamp = results::CurrentTimestamp();
-    base.test_client_version = "10.8.6";
-    std::vector<std::string> skipped;
-    auto file = workloads::CipherTableFile(table, base, SizeOr(a, "--block-size", 65536), &skipped);
-    file.generated.title = save->title;
-    const std::string dir = GlobalSettings().ResultsDirectory() + "/" + save->save_name;
-    MakeDirectories(dir);
-    results::WriteResultFile(dir + "/composite.xml", file);
-    std::fprintf(stderr, "Saved %s/composite.xml: %zu implementations, %zu results%s\n", dir.c_str(),
-                 file.systems.size(), file.results.size(),
-                 skipped.empty() ? "" : ("; left out (a second driver of one implementation): " + Join(skipped, "; ")).c_str());
-  }
+  if (save) SaveCipherTable(table, *save, SizeOr(a, "--block-size", 65536));
   return 0;
 }
 
