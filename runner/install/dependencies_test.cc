@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include <unistd.h>
+
 #include "runner/common/error.h"
 #include "runner/profile/profile_repository.h"
 
@@ -72,6 +74,23 @@ TEST(DependenciesTest, Policy) {
   EXPECT_EQ(ParseDependencyPolicy("YES"), DependencyPolicy::kYes);
   EXPECT_EQ(ParseDependencyPolicy("no"), DependencyPolicy::kNo);
   EXPECT_THROW(ParseDependencyPolicy("maybe"), Error);
+}
+
+TEST(DependenciesTest, OnePackagePolicyForEveryCommand) {
+  EXPECT_EQ(DecidePackagePolicy(DependencyPolicy::kYes, true, true, true).why_not, "offline");
+  EXPECT_EQ(DecidePackagePolicy(DependencyPolicy::kNo, false, true, true).why_not, "install.dependencies is no")
+      << "batch mode or --yes do not override a no";
+  if (geteuid() != 0 || !CommandExists("apt-get")) GTEST_SKIP() << "the rest needs root and apt-get";
+  auto approved = DecidePackagePolicy(DependencyPolicy::kAsk, false, true, false);
+  EXPECT_TRUE(approved.may_install);
+  EXPECT_FALSE(approved.ask_first);
+  auto asked = DecidePackagePolicy(DependencyPolicy::kAsk, false, false, true);
+  EXPECT_TRUE(asked.may_install);
+  EXPECT_TRUE(asked.ask_first);
+  auto nobody = DecidePackagePolicy(DependencyPolicy::kAsk, false, false, false);
+  EXPECT_FALSE(nobody.may_install);
+  EXPECT_EQ(nobody.why_not, "--yes or install.dependencies=yes installs them");
+  EXPECT_FALSE(DecidePackagePolicy(DependencyPolicy::kYes, false, false, false).ask_first);
 }
 
 TEST(DependenciesTest, RealProbesAnswer) {
