@@ -3,6 +3,8 @@
 //  * streaming and the whole-model read agree: the same error, or both accept;
 //  * a file the reader accepts is written and read back to the same text (Serialize(Parse(x)) is
 //    a fixed point of Parse then Serialize).
+// An accepted file also goes through the verdicts view (compare-results --paired), which reads
+// the trials and each entry's JSON ("verdict-looks") of any file it is given.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <string_view>
 
 #include "results-xml/result_xml.h"
+#include "results-xml/verdict.h"
 #include "runner/common/error.h"
 #include "server/upload_check.h"
 
@@ -68,5 +71,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Fail(std::string("the written file does not read back: ") + e.what());
   }
   if (twice != once) Fail("written, read and written again differs");
+  (void)VerdictView(file, {});
   return 0;
 }

@@ -314,7 +314,7 @@ void AskConsent(const SessionOptions& o, const Machine& m, const Profiles& profi
   std::vector<std::string> needed = PackagesOf(p.plan.items);
   if (!needed.empty() && p.dependency_policy == install::DependencyPolicy::kAsk &&
       !AskYes(prompter, "Install the Debian packages " + Join(needed, " ") + " (apt-get) so the tests above can run? [Y/n] ")) {
-    p.packages = {false, "declined"};
+    p.packages = {false, false, "declined"};
     p.plan = MakePlan(m, profiles, p.packages, file);
     out << "Without installing packages:\n" << FormatPlan(file, p.plan);
   }
