@@ -41,8 +41,6 @@ namespace fs = std::filesystem;
 namespace ptsn::cli {
 namespace {
 
-// The process environment, an empty value counting as unset.
-EnvLookup EnvVars() { return PtsEnvironment(); }
 
 bool OnTerminal() { return isatty(0) && isatty(1); }
 
@@ -103,8 +101,8 @@ struct Context {
     return ResolveTargets(repo, names, profiles, not_found);
   }
   install::InstallContext InstallCtx(bool force) {
-    return run::MakeInstallContext(settings, *fetcher, offline, force, run::LiveFacts(*reader, EnvVars(), std::time(nullptr)),
-                                   EnvVars());
+    return run::MakeInstallContext(settings, *fetcher, offline, force, run::LiveFacts(*reader, PtsEnvironment(), std::time(nullptr)),
+                                   PtsEnvironment());
   }
 };
 
@@ -325,7 +323,7 @@ int DryRun(Context& ctx, const std::vector<Target>& targets, bool batch, size_t 
   const Settings& s = ctx.settings;
   const std::string install_root = s.Get("install.directory");
   const double settle = s.GetDouble("run.settle_seconds");
-  auto estimates = run::EstimatePlan(plan, install_root, run::ReadRunCountOverrides(EnvVars()), settle);
+  auto estimates = run::EstimatePlan(plan, install_root, run::ReadRunCountOverrides(PtsEnvironment()), settle);
   std::vector<double> seconds;
   std::cout << "Dry run: " << plan.size() << " test(s) would run"
             << (storage_targets > 0 ? " on " + std::to_string(storage_targets) + " target(s)" : "")
@@ -392,7 +390,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   for (const auto& t : plan) disk_test |= t.profile.test_type == "Disk";
 
   run::RunConfig config =
-      run::BaseRunConfig(s, *ctx.reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, EnvVars());
+      run::BaseRunConfig(s, *ctx.reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, PtsEnvironment());
   run::NoteDownloadFallbacks(config.system.notes, download_notes);
   config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
   config.title = naming.title;
@@ -467,7 +465,7 @@ int EstimateRunTime(const std::vector<std::string>& argv) {
   Context ctx(args);
   auto plan = Plan(ctx.Targets(args.positional()), true, false);
   const Settings& s = ctx.settings;
-  auto estimates = run::EstimatePlan(plan, s.Get("install.directory"), run::ReadRunCountOverrides(EnvVars()),
+  auto estimates = run::EstimatePlan(plan, s.Get("install.directory"), run::ReadRunCountOverrides(PtsEnvironment()),
                                      s.GetDouble("run.settle_seconds"));
   struct Row {
     std::string identifier;

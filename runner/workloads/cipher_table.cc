@@ -39,12 +39,15 @@ results::ResultFile CipherTableFile(const std::vector<CipherTableRow>& rows, con
   // An implementation's own driver (xts-aes-aesni) before a template over it (xts(ecb(aes-aesni)):
   // fewer layers of templates first, then the order listed.
   auto layers = [](const CipherTableRow& r) { return std::count(r.driver.begin(), r.driver.end(), '('); };
-  for (const auto& row : rows) {
-    auto [it, made] = kept.emplace(std::pair(ImplementationOf(row.driver), row.cipher), &row);
-    if (!made && layers(row) < layers(*it->second)) it->second = &row;
+  std::vector<std::string> impl_of;  // by row
+  for (const auto& row : rows) impl_of.push_back(ImplementationOf(row.driver));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto [it, made] = kept.emplace(std::pair(impl_of[i], rows[i].cipher), &rows[i]);
+    if (!made && layers(rows[i]) < layers(*it->second)) it->second = &rows[i];
   }
-  for (const auto& row : rows) {
-    const std::string impl = ImplementationOf(row.driver);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const CipherTableRow& row = rows[i];
+    const std::string& impl = impl_of[i];
     if (const CipherTableRow* chosen = kept[{impl, row.cipher}]; chosen != &row) {
       if (skipped) skipped->push_back(row.cipher + " " + row.driver + " (" + impl + ": " + chosen->driver + ")");
       continue;
@@ -58,9 +61,9 @@ results::ResultFile CipherTableFile(const std::vector<CipherTableRow>& rows, con
   }
   for (auto& s : file.systems) s.notes = "Kernel cipher drivers (AF_ALG): " + Join(notes[s.identifier], ", ") + ".";
   for (const char* direction : {"encrypt", "decrypt"}) {
-    for (const auto& row : rows) {
-      auto it = kept.find({ImplementationOf(row.driver), row.cipher});
-      if (it->second != &row) continue;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const CipherTableRow& row = rows[i];
+      if (kept.at({impl_of[i], row.cipher}) != &row) continue;
       const auto& trials = std::string(direction) == "encrypt" ? row.encrypt : row.decrypt;
       const std::string args = "--cipher " + row.cipher + " --direction " + direction + " --block-size " +
                                std::to_string(block_size) + " --backend kernel";
@@ -81,7 +84,7 @@ results::ResultFile CipherTableFile(const std::vector<CipherTableRow>& rows, con
       }
       std::string raw;
       for (double t : trials) raw += (raw.empty() ? "" : ":") + results::PhpNumberFormat(t, 2);
-      result->entries.push_back({ImplementationOf(row.driver), results::PhpNumberFormat(results::Mean(trials), 2), raw,
+      result->entries.push_back({impl_of[i], results::PhpNumberFormat(results::Mean(trials), 2), raw,
                                  std::nullopt});
     }
   }
