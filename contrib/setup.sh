@@ -33,6 +33,9 @@ TEST_PACKAGES=(
   # The real-kernel harness (contrib/vm.sh, CTest label vm): qemu, and what goes into the VM's
   # initramfs beside pts-native (Debian's kernel itself is fetched with apt-get download).
   qemu-system-x86 busybox-static cpio kmod keyutils ecryptfs-utils mdadm
+  # the libraries and files of the NFS server's programs, which vm.sh unpacks from
+  # nfs-kernel-server rather than install it (that would start an NFS server on this machine)
+  libtirpc3 netbase
 )
 
 main=false

@@ -48,11 +48,16 @@ MODULE_DIRS=(kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto)
 # Modules loaded at boot (with what they depend on): the targets' kinds and options.
 MODULES=(virtio_pci virtio_blk loop dm-mod dm-crypt ext4 xfs btrfs reiserfs ecryptfs xts ecb cts adiantum
   nhpoly1305 chacha_generic aesni-intel af_alg algif_skcipher algif_hash crypto_user
-  md-mod raid0 raid1 raid10 raid456 bfq)
+  md-mod raid0 raid1 raid10 raid456 bfq nfsd nfsv4)
 # Host programs copied in, with the shared libraries they load (the guest's userland is the
 # host's: both Debian 12).
 PROGRAMS=(cryptsetup mkfs.ext4 mke2fs mkfs.xfs mkfs.btrfs mkfs.reiserfs mdadm blkid kmod keyctl
   ecryptfs-add-passphrase bonnie++)
+
+# The kernel NFS server's programs, unpacked from Debian's nfs-kernel-server package into the
+# cache (apt-get download), not installed on the host: installing it would start an NFS server
+# there. Their libraries (libtirpc3...) are the host's.
+NFS_PROGRAMS=(rpc.nfsd rpc.mountd exportfs)
 
 # Libraries programs load with dlopen, which ldd cannot see: NSS's crypto modules (libecryptfs
 # hashes the passphrase through NSS), from the package that ships them.
@@ -97,6 +102,19 @@ prepare_kernel() {
   echo "$KVER" > "$CACHE/kernel/current"
 }
 
+prepare_nfs() {
+  NFS_DIR=$CACHE/nfs
+  [ -x "$NFS_DIR/usr/sbin/rpc.nfsd" ] && return
+  local tmp; tmp=$(mktemp -d)
+  chmod 755 "$tmp"
+  echo "vm.sh: fetching Debian's nfs-kernel-server" >&2
+  (cd "$tmp" && apt-get download -q nfs-kernel-server >/dev/null 2>&1) || { rm -rf "$tmp"; skip "apt-get download nfs-kernel-server failed (run apt-get update)"; }
+  rm -rf "$NFS_DIR.part"
+  dpkg-deb -x "$tmp"/*.deb "$NFS_DIR.part"
+  rm -rf "$tmp" "$NFS_DIR"
+  mv "$NFS_DIR.part" "$NFS_DIR"
+}
+
 # Copies program $1 (found on PATH or in the sbin directories) to $2/usr/sbin and its libraries.
 copy_program() {
   local name=$1 stage=$2 path
@@ -118,13 +136,24 @@ copy_libraries() {  # BINARY STAGE: the libraries ldd names, at their paths
 # The part of the initramfs that changes only with the kernel, the tool list or this script:
 # busybox, the programs, the modules and /init. Cached as base-KEY.cpio.
 prepare_base() {
-  local key; key=$( (echo "$KVER ${MODULES[*]} ${MODULE_DIRS[*]} ${PROGRAMS[*]} ${DLOPEN_PACKAGES[*]}"; cat "$0") | sha256sum | cut -c1-16)
+  local key; key=$( (echo "$KVER ${MODULES[*]} ${MODULE_DIRS[*]} ${PROGRAMS[*]} ${NFS_PROGRAMS[*]} ${DLOPEN_PACKAGES[*]}"; cat "$0") | sha256sum | cut -c1-16)
   BASE=$CACHE/base-$KVER-$key.cpio
   [ -f "$BASE" ] && return
   local stage; stage=$(mktemp -d)
   mkdir -p "$stage"/{bin,sbin,usr/sbin,usr/bin,usr/local/bin,etc,proc,sys,dev,tmp,run,out,scratch,root,scenario,lib/modules}
   cp /bin/busybox "$stage/bin/busybox"
   for p in "${PROGRAMS[@]}"; do copy_program "$p" "$stage"; done
+  for p in "${NFS_PROGRAMS[@]}"; do
+    ldd "$NFS_DIR/usr/sbin/$p" | grep -q 'not found' &&
+      skip "$p needs libraries the host lacks: $(ldd "$NFS_DIR/usr/sbin/$p" | grep 'not found' | tr -s ' \t\n' ' ') (bash contrib/setup.sh --deps)"
+    cp "$NFS_DIR/usr/sbin/$p" "$stage/usr/sbin/$p"
+    copy_libraries "$NFS_DIR/usr/sbin/$p" "$stage"
+  done
+  # What the NFS programs read: the transports (libtirpc), the services, an (empty) exports file.
+  for f in /etc/netconfig /etc/services; do [ -f "$f" ] && cp "$f" "$stage$f"; done
+  : > "$stage/etc/exports"
+  mkdir -p "$stage/var/lib"
+  cp -r "$NFS_DIR/var/lib/nfs" "$stage/var/lib/nfs"
   local f
   for f in $(dpkg -L "${DLOPEN_PACKAGES[@]}" | grep -E '\.(so|chk)$'); do
     mkdir -p "$stage$(dirname "$f")"
@@ -185,6 +214,8 @@ mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /tmp
 echo /sbin/modprobe > /proc/sys/kernel/modprobe
 for m in $(cat /etc/ptsn-vm-modules); do modprobe "$m" 2>/dev/null || echo "vm: modprobe $m failed"; done
+# Loopback only (-nic none): what an NFS export to 127.0.0.1 needs.
+ip link set lo up
 # Keys (fscrypt, eCryptfs) need a session keyring; the kernel gives init none.
 mdev_wait=0
 while [ ! -b /dev/vda ] && [ $mdev_wait -lt 50 ]; do sleep 0.1; mdev_wait=$((mdev_wait + 1)); done
@@ -233,7 +264,7 @@ accel() {
 
 case "${1:-}" in
   --check) check_host; exit 0 ;;
-  --prepare) check_host; mkdir -p "$CACHE"; prepare_kernel; prepare_base; echo "vm.sh: ready ($KVER, $(basename "$BASE"))"; exit 0 ;;
+  --prepare) check_host; mkdir -p "$CACHE"; prepare_kernel; prepare_nfs; prepare_base; echo "vm.sh: ready ($KVER, $(basename "$BASE"))"; exit 0 ;;
   ""|-h|--help) sed -n '2,30p' "$0"; exit 2 ;;
 esac
 SCRIPT=$1; shift
@@ -248,6 +279,7 @@ SCRATCH=${VM_SCRATCH:-disk}
 check_host
 mkdir -p "$CACHE"
 prepare_kernel
+prepare_nfs
 prepare_base
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -9,10 +9,12 @@
 namespace ptsn::cli {
 
 bool MountsTargets(const std::string& command, const std::vector<std::string>& args) {
-  std::string option = command == "targets" ? "--check" : "--targets";
   if (command != "targets" && command != "benchmark" && command != "batch-benchmark") return false;
+  // targets --cleanup may mount too: the nfsd file system, to stop an NFS server a dead run started.
   for (const auto& a : args)
-    if (a == option || StartsWith(a, option + "=")) return true;
+    if (command == "targets" ? a == "--check" || StartsWith(a, "--check=") || a == "--cleanup"
+                             : a == "--targets" || StartsWith(a, "--targets="))
+      return true;
   return false;
 }
 

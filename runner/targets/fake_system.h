@@ -75,6 +75,7 @@ class FakeSystem : public TargetSystem {
         return md_arrays.count("/dev/md" + rest.substr(0, rest.find('/'))) > 0;
       }
     if (path == "/proc/mdstat") return true;
+    if (path == "/proc/fs/nfsd/threads") return mounts.count("/proc/fs/nfsd") > 0;
     return StartsWith(path, "/dev/") || StartsWith(path, "/sys/");
   }
   uint64_t FreeBytes(const std::string&) override { return free_bytes; }
@@ -149,10 +150,44 @@ class FakeSystem : public TargetSystem {
     if (argv[0] == "cryptsetup" && argv.size() > 1 && argv[1] == "close") mappings.erase(argv.back());
     if (argv[0] == "mdadm" && argv.size() > 2 && argv[1] == "--create") md_arrays.insert(argv[2]);
     if (argv[0] == "mdadm" && argv.size() > 2 && argv[1] == "--stop") md_arrays.erase(argv[2]);
+    // The NFS server: its thread count in the nfsd file system, exports in exportfs's table.
+    if (argv[0] == "rpc.nfsd") texts["/proc/fs/nfsd/threads"] = argv.back() + "\n";
+    if (argv[0] == "exportfs" && argv[1] == "-o") {
+      const std::string& source = argv.back();
+      const size_t colon = source.find(':');
+      texts["/var/lib/nfs/etab"] += source.substr(colon + 1) + "\t" + source.substr(0, colon) + "(" + argv[2] + ")\n";
+    }
+    if (argv[0] == "exportfs" && argv[1] == "-u") {
+      std::string kept;
+      const size_t colon = argv[2].find(':');
+      for (const auto& line : Split(texts["/var/lib/nfs/etab"], '\n'))
+        if (!line.empty() && !StartsWith(line, argv[2].substr(colon + 1) + "\t")) kept += line + "\n";
+      texts["/var/lib/nfs/etab"] = kept;
+    }
   }
   std::string ProgramOutput(const std::vector<std::string>& argv) override {
     Step(Join(argv, " "));
     return "  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  sector size:  512\n";
+  }
+  // Daemons "run" until stopped: pid -> argv; their start time is "T<pid>".
+  std::map<int, std::string> daemons;
+  int next_pid = 4000;
+  int StartDaemon(const std::vector<std::string>& argv) override {
+    Step("daemon " + Join(argv, " "));
+    daemons[next_pid] = Join(argv, " ");
+    live_pids[next_pid] = "T" + std::to_string(next_pid);
+    return next_pid++;
+  }
+  bool StopProcess(int pid, const std::string& start_time) override {
+    if (!daemons.count(pid) || start_time != "T" + std::to_string(pid)) return false;
+    Step("stop " + daemons[pid]);
+    daemons.erase(pid);
+    live_pids.erase(pid);
+    return true;
+  }
+  void WriteText(const std::string& path, const std::string& text) override {
+    Step("write " + path + " " + text);
+    texts[path] = text;
   }
   void Mount(const std::string& device, const std::string& dir, const std::string& fstype, const std::string&) override {
     Step("mount " + device + " " + dir + " " + fstype);
@@ -209,7 +244,10 @@ class FakeSystem : public TargetSystem {
 
   // Nothing of any target left.
   bool Clean() const {
-    return loops.empty() && mounts.empty() && mappings.empty() && keys.empty() && files.empty() && md_arrays.empty();
+    auto threads = texts.find("/proc/fs/nfsd/threads"), exports = texts.find("/var/lib/nfs/etab");
+    return loops.empty() && mounts.empty() && mappings.empty() && keys.empty() && files.empty() && md_arrays.empty() &&
+           daemons.empty() && (threads == texts.end() || threads->second == "0\n") &&
+           (exports == texts.end() || exports->second.empty());
   }
 
  private:

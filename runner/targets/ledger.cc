@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -28,6 +29,9 @@ const char* ResourceTypeName(ResourceType type) {
     case ResourceType::kFscryptKey: return "fscrypt-key";
     case ResourceType::kCryptoPriority: return "crypto-priority";
     case ResourceType::kMdArray: return "md";
+    case ResourceType::kProcess: return "process";
+    case ResourceType::kNfsServer: return "nfs-server";
+    case ResourceType::kNfsExport: return "nfs-export";
   }
   return "?";
 }
@@ -38,7 +42,8 @@ constexpr const char* kFormat = "pts-native targets ledger 1";
 
 ResourceType TypeFromName(const std::string& name, const std::string& file) {
   for (auto t : {ResourceType::kDirectory, ResourceType::kFile, ResourceType::kLoop, ResourceType::kDmMapping,
-                 ResourceType::kMount, ResourceType::kFscryptKey, ResourceType::kCryptoPriority, ResourceType::kMdArray})
+                 ResourceType::kMount, ResourceType::kFscryptKey, ResourceType::kCryptoPriority, ResourceType::kMdArray,
+                 ResourceType::kProcess, ResourceType::kNfsServer, ResourceType::kNfsExport})
     if (name == ResourceTypeName(t)) return t;
   throw FileError(file, "unknown resource type '" + name + "'");
 }
@@ -89,8 +94,27 @@ std::string Describe(const Resource& r) {
     case ResourceType::kFscryptKey: return "fscrypt key " + r.detail + " (on " + r.path + ")";
     case ResourceType::kCryptoPriority: return "the priority of cipher driver " + r.path + " (lowered; was " + r.detail + ")";
     case ResourceType::kMdArray: return "md array " + r.path + " (of " + r.detail + ")";
+    case ResourceType::kProcess: return "process " + r.path;
+    case ResourceType::kNfsServer: return "the kernel's NFS server (started by the run)";
+    case ResourceType::kNfsExport: return "NFS export " + r.detail + ":" + r.path;
   }
   return r.path;
+}
+
+bool ServesNfs(const Resource& r) {
+  switch (r.type) {
+    case ResourceType::kNfsExport:
+    case ResourceType::kNfsServer:
+    case ResourceType::kProcess: return true;
+    case ResourceType::kMount: return r.detail == "nfsd" || StartsWith(r.detail, "127.0.0.1:");
+    default: return false;
+  }
+}
+
+std::vector<Resource> ReleaseOrder(const std::vector<Resource>& recorded) {
+  std::vector<Resource> order(recorded.rbegin(), recorded.rend());
+  std::stable_partition(order.begin(), order.end(), ServesNfs);
+  return order;
 }
 
 bool Release(TargetSystem& sys, const Resource& r) {
@@ -145,6 +169,35 @@ bool Release(TargetSystem& sys, const Resource& r) {
       if (!sys.Exists(r.path)) return false;
       sys.RemoveDirectory(r.path);
       return true;
+    case ResourceType::kProcess:
+      return sys.StopProcess(std::atoi(r.path.c_str()), r.detail);
+    case ResourceType::kNfsExport: {
+      // Only while it is still exported (exportfs's table names it), so that nobody's export
+      // of the same directory made since is touched. After a kill -9 the directory's mount went
+      // with the run's mount namespace, but the export still pins it until it is withdrawn.
+      const std::string etab = sys.ReadText("/var/lib/nfs/etab").value_or("");
+      bool listed = false;
+      for (const auto& line : Split(etab, '\n'))
+        listed |= StartsWith(line, r.path + "\t" + r.detail + "(") || StartsWith(line, r.path + " " + r.detail + "(");
+      if (!listed) return false;
+      sys.RunProgram({"exportfs", "-u", r.detail + ":" + r.path});
+      return true;
+    }
+    case ResourceType::kNfsServer: {
+      // The server's controls are the nfsd file system: mounted again where a dead run's mount
+      // namespace took it along (this process has a private namespace of its own).
+      const std::string threads = r.path + "/threads";
+      bool mounted_here = false;
+      if (!sys.Exists(threads)) {
+        sys.Mount("nfsd", r.path, "nfsd", "");
+        mounted_here = true;
+      }
+      const bool running = std::atoi(Trim(sys.ReadText(threads).value_or("0")).c_str()) > 0;
+      // Stopping the threads also forgets the clients and drops the export cache's hold on files.
+      if (running) sys.RunProgram({"rpc.nfsd", "0"});
+      if (mounted_here) sys.Unmount(r.path);
+      return running;
+    }
     case ResourceType::kCryptoPriority: {
       // A driver whose module was unloaded meanwhile comes back at its own priority.
       bool listed = false;
@@ -217,17 +270,20 @@ CleanupReport CleanupDeadRuns(TargetSystem& sys, const std::string& directory) {
       close(fd);  // being cleaned, or already cleaned and gone
       continue;
     }
-    std::vector<Resource> left;
-    for (auto it = rec.resources.rbegin(); it != rec.resources.rend(); ++it) {
+    std::vector<Resource> failed;
+    for (const auto& r : ReleaseOrder(rec.resources)) {
       try {
-        if (Release(sys, *it))
-          report.released.push_back(Describe(*it) + ", left by a run that did not finish (pid " +
-                                    std::to_string(rec.pid) + ")");
+        if (Release(sys, r))
+          report.released.push_back(Describe(r) + ", left by a run that did not finish (pid " + std::to_string(rec.pid) +
+                                    ")");
       } catch (const Error& e) {
-        report.problems.push_back(Describe(*it) + ": " + e.what());
-        left.insert(left.begin(), *it);
+        report.problems.push_back(Describe(r) + ": " + e.what());
+        failed.push_back(r);
       }
     }
+    std::vector<Resource> left;  // in the order they were recorded
+    for (const auto& r : rec.resources)
+      if (std::find(failed.begin(), failed.end(), r) != failed.end()) left.push_back(r);
     if (left.empty()) {
       fs::remove(file, ec);
     } else {

@@ -15,8 +15,12 @@
 
 namespace ptsn::targets {
 
-enum class ResourceType { kDirectory, kFile, kLoop, kDmMapping, kMount, kFscryptKey, kCryptoPriority, kMdArray };
-// "directory", "file", "loop", "dm", "mount", "fscrypt-key", "crypto-priority", "md"
+enum class ResourceType {
+  kDirectory, kFile, kLoop, kDmMapping, kMount, kFscryptKey, kCryptoPriority, kMdArray,
+  kProcess, kNfsServer, kNfsExport
+};
+// "directory", "file", "loop", "dm", "mount", "fscrypt-key", "crypto-priority", "md", "process",
+// "nfs-server", "nfs-export"
 const char* ResourceTypeName(ResourceType type);
 
 struct Resource {
@@ -25,11 +29,23 @@ struct Resource {
                        // the mount point of the key's file system
   // loop: its backing file; mount: its device; key: its identifier; crypto-priority (path: a
   // cipher driver whose priority the run lowered): the priority to give back; md (path: the
-  // array, "/dev/md120"): its members as "/dev/loop3=/their/backing/file", separated by spaces
+  // array, "/dev/md120"): its members as "/dev/loop3=/their/backing/file", separated by spaces;
+  // process (path: its pid): its start time; nfs-server (path: the nfsd file system's mount
+  // point, /proc/fs/nfsd): the kernel's NFS server threads this run started; nfs-export (path:
+  // the exported directory): the client it was exported to ("127.0.0.1")
   std::string detail;
   std::string target;  // the target it belongs to ("" = the run's own directory)
   bool operator==(const Resource&) const = default;
 };
+
+// Whether `r` is part of the NFS service of a run: a client mount of an export, an export, the
+// server, its rpc.mountd, the nfsd file system. The kernel's NFS server holds the file systems it
+// exported until its threads stop (withdrawing an export frees them only sometimes: its caches
+// expire by the second), so all of these go before any target's file system.
+bool ServesNfs(const Resource& r);
+
+// The order `recorded` (oldest first) is released in: newest first, what ServesNfs before the rest.
+std::vector<Resource> ReleaseOrder(const std::vector<Resource>& recorded);
 
 // "loop device /dev/loop3 (file /x/t1.img)" for messages.
 std::string Describe(const Resource& r);

@@ -80,6 +80,47 @@ TEST(Ledger, CleanupReleasesADeadRunNewestFirstAndLeavesLiveRunsAlone) {
   EXPECT_TRUE(sys.files.count("/t/live.img"));
 }
 
+// A dead run that served a target over NFS: its export (the kernel holds what it exports) and
+// its server go before the target's file system, though recorded after it; its rpc.mountd died
+// with it (nothing to stop), the nfsd mount went with its mount namespace.
+TEST(Ledger, CleanupWithdrawsADeadRunsNfsExportAndServerBeforeItsFileSystem) {
+  workloads::testing::TempDir tmp;
+  std::string dir = tmp.path();
+  FakeSystem sys;
+  sys.files = {"/t/d/t1.img"};
+  sys.loops = {{"/dev/loop5", "/t/d/t1.img"}};
+  sys.mounts = {{"/t/d/t1", "/dev/loop5"}, {"/proc/fs/nfsd", "nfsd"}};  // both still held by the server
+  sys.texts["/proc/fs/nfsd/threads"] = "8\n";
+  sys.texts["/var/lib/nfs/etab"] = "/t/d/t1\t127.0.0.1(rw,sync)\n/srv/other\t10.0.0.0/8(ro)\n";
+  WriteRecord(dir, 111, "500",
+              {{ResourceType::kFile, "/t/d/t1.img", "", "f"},
+               {ResourceType::kLoop, "/dev/loop5", "/t/d/t1.img", "f"},
+               {ResourceType::kMount, "/t/d/t1", "/dev/loop5", "f"},
+               {ResourceType::kProcess, "4321", "77", ""},
+               {ResourceType::kNfsServer, "/proc/fs/nfsd", "", ""},
+               {ResourceType::kNfsExport, "/t/d/t1", "127.0.0.1", "f"},
+               {ResourceType::kMount, "/t/d/t1-nfs", "127.0.0.1:/t/d/t1", "f"}});
+  auto report = CleanupDeadRuns(sys, dir);
+  EXPECT_TRUE(report.problems.empty()) << report.problems.front();
+  std::vector<std::string> expected = {"exportfs -u 127.0.0.1:/t/d/t1", "rpc.nfsd 0", "umount /t/d/t1",
+                                       "detach /dev/loop5", "rm /t/d/t1.img"};
+  EXPECT_EQ(sys.log, expected);
+  EXPECT_EQ(sys.texts["/var/lib/nfs/etab"], "/srv/other\t10.0.0.0/8(ro)\n") << "nobody else's export touched";
+  EXPECT_FALSE(fs::exists(dir + "/run-111.json"));
+}
+
+TEST(Ledger, NfsResourcesGoFirstNewestFirst) {
+  std::vector<Resource> recorded = {{ResourceType::kDirectory, "/t/d", "", ""},
+                                    {ResourceType::kMount, "/t/d/t1", "/dev/loop5", "f"},
+                                    {ResourceType::kMount, "/proc/fs/nfsd", "nfsd", ""},
+                                    {ResourceType::kNfsExport, "/t/d/t1", "127.0.0.1", "f"},
+                                    {ResourceType::kFile, "/t/d/x", "", "g"}};
+  std::vector<std::string> order;
+  for (const auto& r : ReleaseOrder(recorded)) order.push_back(Describe(r));
+  EXPECT_EQ(order, (std::vector<std::string>{"NFS export 127.0.0.1:/t/d/t1", "mount /proc/fs/nfsd (from nfsd)",
+                                             "file /t/d/x", "mount /t/d/t1 (from /dev/loop5)", "directory /t/d"}));
+}
+
 TEST(Ledger, CleanupNeverTouchesWhatIsNoLongerOurs) {
   workloads::testing::TempDir tmp;
   FakeSystem sys;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -297,6 +298,61 @@ class RealSystem : public TargetSystem {
     std::string output;
     Spawn(argv, "", &output);
     return output;
+  }
+
+  int StartDaemon(const std::vector<std::string>& argv) override {
+    // Everything the child needs is made before fork: between fork and exec only
+    // async-signal-safe calls (the run may have threads).
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    auto path = FindProgram(argv[0]);
+    if (!path) throw Error(argv[0] + ": not found");
+    const pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) throw Error(argv[0] + ": fork: " + Errno(errno));
+    if (pid == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(127);  // the parent died before the line above
+      int null = open("/dev/null", O_RDWR);
+      if (null >= 0) {
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+      }
+      execv(path->c_str(), args.data());
+      _exit(127);
+    }
+    // A daemon that cannot start (a bad option, a port in use) says so by exiting at once.
+    for (int i = 0; i < 5; ++i) {
+      int status = 0;
+      if (waitpid(pid, &status, WNOHANG) == pid)
+        throw Error(Join(argv, " ") + " exited at once (" +
+                    (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                       : "signal " + std::to_string(WTERMSIG(status))) + ")");
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return pid;
+  }
+
+  bool StopProcess(int pid, const std::string& start_time) override {
+    if (pid <= 1 || !ProcessAlive(pid, start_time)) return false;
+    kill(pid, SIGTERM);
+    for (int i = 0; i < 100 && ProcessAlive(pid, start_time); ++i) {
+      waitpid(pid, nullptr, WNOHANG);  // our own child: reaped here, or it stays a zombie and "alive"
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (ProcessAlive(pid, start_time)) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+    return true;
+  }
+
+  void WriteText(const std::string& path, const std::string& text) override {
+    std::ofstream out(path);
+    out << text << std::flush;
+    if (!out) throw FileError(path, "cannot write '" + text + "': " + Errno(errno));
   }
 
   void Mount(const std::string& device, const std::string& dir, const std::string& fstype,

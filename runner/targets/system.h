@@ -91,6 +91,15 @@ class TargetSystem {
   virtual void RunProgram(const std::vector<std::string>& argv, const std::string& input = "") = 0;
   // The same, returning its standard output.
   virtual std::string ProgramOutput(const std::vector<std::string>& argv) = 0;
+  // A program that keeps running beside the run (rpc.mountd -F): started in this process's mount
+  // namespace, its output discarded, and killed by the kernel when the thread that started it
+  // ends (PR_SET_PDEATHSIG), kill -9 included. Returns its pid.
+  virtual int StartDaemon(const std::vector<std::string>& argv) = 0;
+  // SIGTERM, then SIGKILL after a moment, to process `pid` if it is still the one that started at
+  // `start_time`; false when it was gone already.
+  virtual bool StopProcess(int pid, const std::string& start_time) = 0;
+  // Writes `text` to a kernel file (/proc/fs/nfsd/v4_end_grace); throws naming it on failure.
+  virtual void WriteText(const std::string& path, const std::string& text) = 0;
 
   // ---- mounts
   virtual void Mount(const std::string& device, const std::string& dir, const std::string& fstype,

@@ -35,6 +35,7 @@ std::string PackageOf(const std::string& program) {
   if (program == "mkfs.reiserfs") return "reiserfsprogs";
   if (program == "cryptsetup") return "cryptsetup-bin";
   if (program == "ecryptfs-add-passphrase") return "ecryptfs-utils";
+  if (program == "rpc.nfsd" || program == "rpc.mountd" || program == "exportfs") return "nfs-kernel-server";
   return "";
 }
 
@@ -215,6 +216,67 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   auto mounted = sys_.MountAt(top);
   t.notes.push_back({"Mount Options", mounted ? mounted->options : "(not found in /proc/self/mountinfo)"});
   t.notes.push_back({"Device", where});
+  if (!spec.nfs_version.empty()) ExportOverNfs(t, base + "/" + slug + "-nfs");
+}
+
+namespace {
+constexpr const char* kNfsControl = "/proc/fs/nfsd";  // the nfsd file system: the server's controls
+constexpr const char* kNfsClient = "127.0.0.1";       // exported to, and served on, loopback only
+// What exportfs's man page suggests for a Linux export; no_root_squash: the tests run as root.
+constexpr const char* kExportOptions = "rw,sync,no_subtree_check,no_root_squash,insecure";
+constexpr int kNfsThreads = 8;  // rpc.nfsd's (and Debian's) default
+}  // namespace
+
+// The kernel's NFS server, started once per run and stopped after its last target (its
+// resources belong to no target): NFSv4 over TCP only, listening on loopback only, so nothing
+// is offered to the network and no rpcbind is needed. rpc.mountd answers the kernel's questions
+// about exports; it runs in this run's mount namespace, where the exported mounts are, and dies
+// with the run. A server that already runs here (the machine's own) is left alone: refused.
+void TargetSet::StartNfsServer() {
+  for (const auto& r : ledger_.resources())
+    if (r.type == ResourceType::kNfsServer) return;
+  const std::string control = kNfsControl;
+  if (!sys_.Exists(control + "/threads")) {
+    Record({ResourceType::kMount, control, "nfsd", ""});
+    sys_.Mount("nfsd", control, "nfsd", "");
+  }
+  const std::string threads = Trim(sys_.ReadText(control + "/threads").value_or("0"));
+  if (threads != "0")
+    throw Error("nfs: an NFS server already runs on this machine (" + threads + " nfsd threads); pts-native " +
+                "starts one of its own for nfs targets and does not share or stop yours (systemctl stop nfs-server)");
+  // Where exportfs and the server keep their state, as the Debian package makes them (exportfs
+  // refuses to export without its table).
+  sys_.MakeDirectory("/var/lib/nfs");
+  sys_.MakeDirectory("/var/lib/nfs/v4recovery");
+  if (!sys_.Exists("/var/lib/nfs/etab")) sys_.WriteText("/var/lib/nfs/etab", "");
+  const int pid = sys_.StartDaemon({"rpc.mountd", "-F", "-N", "2", "-N", "3", "--no-udp"});
+  Record({ResourceType::kProcess, std::to_string(pid), sys_.ProcessStartTime(pid), ""});
+  Record({ResourceType::kNfsServer, control, "", ""});
+  sys_.RunProgram({"rpc.nfsd", "-N", "3", "--no-udp", "-H", kNfsClient, std::to_string(kNfsThreads)});
+  // A server that just started refuses new NFSv4 opens for its grace period (90 s), meant for
+  // clients of a previous instance reclaiming their locks; this one has none.
+  sys_.WriteText(control + "/v4_end_grace", "Y");
+}
+
+// The target's file system exported to loopback and mounted by the kernel's NFSv4 client at
+// `client_dir`, where the tests then run: the NFS client's view of the target.
+void TargetSet::ExportOverNfs(Target& t, const std::string& client_dir) {
+  StartNfsServer();
+  const std::string dir = t.work_dir, source = std::string(kNfsClient) + ":" + dir;
+  Record({ResourceType::kNfsExport, dir, kNfsClient, t.identifier});
+  sys_.RunProgram({"exportfs", "-o", kExportOptions, source});
+  sys_.MakeDirectory(client_dir);
+  Record({ResourceType::kMount, client_dir, source, t.identifier});
+  // mount(2) takes the NFS options as text (mount.nfs adds no more than the addresses for v4).
+  sys_.Mount(source, client_dir, "nfs4",
+             "vers=" + t.spec.nfs_version + ",addr=" + kNfsClient + ",clientaddr=" + kNfsClient);
+  t.work_dir = client_dir;
+  auto mounted = sys_.MountAt(client_dir);
+  t.notes.push_back({"NFS", "the tests run on an NFSv" + t.spec.nfs_version + " client mount over loopback (" +
+                                (mounted ? mounted->options : "options not found in /proc/self/mountinfo") +
+                                ") of the target's file system, exported by the kernel's NFS server (" +
+                                std::to_string(kNfsThreads) + " nfsd threads, TCP on " + kNfsClient +
+                                ") with exportfs -o " + kExportOptions});
 }
 
 // The loop device over `loop`, in the ledger, with the scheduler the spec asks for (it goes with
@@ -481,12 +543,12 @@ void TargetSet::RestorePriorities() {
 }
 
 void TargetSet::ReleaseEach(const std::vector<Resource>& newest_last, std::vector<std::string>* problems) {
-  for (auto r = newest_last.rbegin(); r != newest_last.rend(); ++r) {
+  for (const auto& r : ReleaseOrder(newest_last)) {
     try {
-      Release(sys_, *r);
-      ledger_.Forget(*r);
+      Release(sys_, r);
+      ledger_.Forget(r);
     } catch (const Error& e) {
-      problems->push_back(Describe(*r) + ": " + e.what());  // stays in the ledger for the next run
+      problems->push_back(Describe(r) + ": " + e.what());  // stays in the ledger for the next run
     }
   }
 }
@@ -496,6 +558,11 @@ std::vector<std::string> TargetSet::RemoveAll() {
   teardown_seconds_.clear();
   ReleaseEach(lowered_, &problems);
   lowered_.clear();
+  // Every NFS client, export and the server first: the server holds what it exported.
+  std::vector<Resource> serving;
+  for (const auto& r : ledger_.resources())
+    if (ServesNfs(r)) serving.push_back(r);
+  ReleaseEach(serving, &problems);
   for (auto it = targets_.rbegin(); it != targets_.rend(); ++it) {
     double start = Now();
     std::vector<Resource> mine;
@@ -529,6 +596,14 @@ std::string WhyUnavailable(TargetSystem& sys, const TargetSpec& spec) {
   for (const auto& line : Split(filesystems, '\n')) listed |= Trim(line) == spec.fs || EndsWith(Trim(line), "\t" + spec.fs);
   if (!listed && !KernelModuleExists(sys, "/fs/" + spec.fs + "/"))
     return "the kernel has no " + spec.fs + " file system (not in /proc/filesystems, no module)";
+  if (!spec.nfs_version.empty()) {
+    for (const char* program : {"rpc.nfsd", "rpc.mountd", "exportfs"})
+      if (std::string why = MissingProgram(sys, program); !why.empty()) return "nfs: " + why;
+    if (filesystems.find("\tnfsd\n") == std::string::npos && !KernelModuleExists(sys, "/fs/nfsd/"))
+      return "nfs: the kernel has no NFS server (nfsd not in /proc/filesystems, no nfsd module)";
+    if (filesystems.find("\tnfs4\n") == std::string::npos && !KernelModuleExists(sys, "/nfsv4.ko"))
+      return "nfs: the kernel has no NFSv4 client (nfs4 not in /proc/filesystems, no nfsv4 module)";
+  }
   auto crypto = Crypto(sys);
   if (spec.kind == Kind::kFscrypt) {
     if (!sys.Exists("/sys/fs/ext4/features/encryption"))
@@ -581,8 +656,13 @@ std::vector<KindStatus> ProbeKinds(TargetSystem& sys) {
       else lacking.push_back(std::string(fs) + ": " + why);
     }
     s.available = !have.empty() && s.detail.empty();
-    if (s.available)
+    if (s.available) {
       s.detail = "file systems " + Join(have, ", ") + (lacking.empty() ? "" : " (" + Join(lacking, "; ") + ")");
+      TargetSpec nfs;  // the NFS client's view, of any plain or dm-crypt target
+      nfs.nfs_version = "4.2";
+      std::string why = WhyUnavailable(sys, nfs);
+      s.detail += "; " + (why.empty() ? std::string("nfs (NFSv4 over loopback) for plain and dm-crypt") : why);
+    }
     out.push_back(s);
   }
   // An encrypted kind with its default spec: why not, else what it offers (`offers`).

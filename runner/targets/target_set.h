@@ -2,7 +2,8 @@
 // file in the test directory (or over a region of the block device the user named), optionally
 // dm-crypt on it, a file system, a mount point in the test directory and, for fscrypt, an
 // encrypted directory with a random key; for eCryptfs, an eCryptfs mount over a directory of
-// that file system, its key in this process's keyring. Every step is recorded in the Ledger before or as it
+// that file system, its key in this process's keyring; for nfs, that file system exported by the
+// kernel's NFS server over loopback and mounted by its NFS client, where the tests then run. Every step is recorded in the Ledger before or as it
 // happens and released in reverse order by Remove()/RemoveAll() (and by the destructor), so
 // success, failure, Ctrl-C and timeouts all end with nothing left; a kill -9 leaves the ledger,
 // which the next run's CleanupDeadRuns() works through.
@@ -86,6 +87,8 @@ class TargetSet {
   std::string OpenDmCrypt(Target& t, size_t index);
   std::string OpenLoopAes(Target& t, const std::string& name);
   std::string CreateRaid(Target& t, const std::string& base, const std::string& slug);
+  void StartNfsServer();
+  void ExportOverNfs(Target& t, const std::string& client_dir);
   std::string AttachLoop(const Target& t, const LoopOptions& loop);
   std::string SchedulerOf(const std::string& device);
   void MakeFileSystem(Target& t, const std::string& device);

@@ -228,6 +228,68 @@ TEST_F(TargetSetTest, RaidBeneathDmCryptIsOneArrayOverItsMembersAndGoesWithThem)
   EXPECT_TRUE(sys_.loops.empty());
 }
 
+// The NFS client's view: the target's file system exported by a server of the run's own (started
+// once for all nfs targets, on loopback only) and mounted over NFSv4, the tests on the client
+// side; all of it goes again, the server after its last export.
+TEST_F(TargetSetTest, NfsExportsTheTargetOverLoopbackAndTheTestsRunOnTheClientMount) {
+  sys_.texts["/proc/filesystems"] += "nodev\tnfsd\nnodev\tnfs4\n";
+  TargetSet set(sys_, ledger_, Options());
+  set.Create(ParseTargetSpec("Raw=plain:raid=10:chunk=16:nfs"));
+  set.Create(ParseTargetSpec("dm-crypt:nfs=4.1"));
+  const Target &raw = set.targets()[0], &luks = set.targets()[1];
+  EXPECT_EQ(luks.identifier, "dm-crypt LUKS2 AES-256-XTS ext4 over NFSv4.1");
+  EXPECT_EQ(raw.work_dir, Base() + "/t1-plain-nfs");
+  EXPECT_EQ(sys_.mounts[raw.work_dir], "127.0.0.1:" + Base() + "/t1-plain");
+  auto count = [&](const std::string& prefix) {
+    return std::count_if(sys_.log.begin(), sys_.log.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+  };
+  EXPECT_EQ(count("mount nfsd /proc/fs/nfsd nfsd"), 1);
+  EXPECT_EQ(count("daemon rpc.mountd -F -N 2 -N 3 --no-udp"), 1) << "one server for both targets";
+  EXPECT_EQ(count("rpc.nfsd -N 3 --no-udp -H 127.0.0.1 8"), 1);
+  EXPECT_EQ(count("write /proc/fs/nfsd/v4_end_grace Y"), 1);
+  EXPECT_EQ(count("exportfs -o rw,sync,no_subtree_check,no_root_squash,insecure 127.0.0.1:" + Base() + "/t1-plain"), 1);
+  EXPECT_EQ(count("mount 127.0.0.1:" + Base() + "/t2-dm-crypt " + Base() + "/t2-dm-crypt-nfs nfs4"), 1);
+  std::string nfs_note;
+  for (const auto& [k, v] : luks.notes)
+    if (k == "NFS") nfs_note = v;
+  EXPECT_EQ(nfs_note.find("the tests run on an NFSv4.1 client mount over loopback"), 0u) << nfs_note;
+  EXPECT_NE(nfs_note.find("exportfs -o rw,sync,no_subtree_check,no_root_squash,insecure"), std::string::npos);
+
+  sys_.log.clear();
+  EXPECT_TRUE(set.RemoveAll().empty());
+  EXPECT_TRUE(sys_.Clean());
+  // Each client goes before its export, the exports before the server, the server before mountd,
+  // and all of them before any target's file system (the server holds what it exported).
+  auto at = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) - sys_.log.begin(); };
+  const long end = static_cast<long>(sys_.log.size());
+  EXPECT_LT(at("umount " + Base() + "/t1-plain-nfs"), at("exportfs -u 127.0.0.1:" + Base() + "/t1-plain"));
+  EXPECT_LT(at("exportfs -u 127.0.0.1:" + Base() + "/t1-plain"), at("umount " + Base() + "/t1-plain"));
+  EXPECT_LT(at("rpc.nfsd 0"), at("umount " + Base() + "/t2-dm-crypt"));
+  EXPECT_LT(at("umount /proc/fs/nfsd"), at("umount " + Base() + "/t2-dm-crypt"));
+  EXPECT_LT(at("exportfs -u 127.0.0.1:" + Base() + "/t1-plain"), at("rpc.nfsd 0"));
+  EXPECT_LT(at("rpc.nfsd 0"), at("stop rpc.mountd -F -N 2 -N 3 --no-udp"));
+  EXPECT_LT(at("stop rpc.mountd -F -N 2 -N 3 --no-udp"), at("umount /proc/fs/nfsd"));
+  EXPECT_LT(at("umount /proc/fs/nfsd"), end);
+}
+
+// A server the machine runs already is not ours to share or stop: refused, nothing left behind.
+TEST_F(TargetSetTest, NfsRefusesWhereAnNfsServerAlreadyRuns) {
+  sys_.texts["/proc/filesystems"] += "nodev\tnfsd\nnodev\tnfs4\n";
+  sys_.mounts["/proc/fs/nfsd"] = "nfsd";  // the machine's own, as systemd mounts it
+  sys_.texts["/proc/fs/nfsd/threads"] = "8\n";
+  TargetSet set(sys_, ledger_, Options());
+  try {
+    set.Create(ParseTargetSpec("plain:nfs"));
+    FAIL() << "created";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("an NFS server already runs on this machine (8 nfsd threads)"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(sys_.daemons.empty());
+  EXPECT_EQ(sys_.texts["/proc/fs/nfsd/threads"], "8\n") << "left running";
+  EXPECT_EQ(sys_.mounts.size(), 1u) << "only the machine's nfsd mount is left";
+}
+
 // The first target failing must not take the directory every target's files go in with it
 // (`targets --check A,B` with A failing then failed B with "cannot create" in the VM).
 TEST_F(TargetSetTest, AFirstTargetFailingLeavesTheNextItsDirectory) {
@@ -352,6 +414,16 @@ TEST(WhyUnavailable, SaysWhatIsMissing) {
             "the kernel has no reiserfs file system (not in /proc/filesystems, no module)");
   sys.missing_programs = {"mkfs.reiserfs"};
   EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:reiserfs")), "mkfs.reiserfs not found (Debian package reiserfsprogs)");
+  sys.missing_programs = {"rpc.mountd"};
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:nfs")), "nfs: rpc.mountd not found (Debian package nfs-kernel-server)");
+  sys.missing_programs.clear();
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:nfs")),
+            "nfs: the kernel has no NFS server (nfsd not in /proc/filesystems, no nfsd module)");
+  sys.texts["/proc/filesystems"] += "nodev\tnfsd\n";
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:nfs")),
+            "nfs: the kernel has no NFSv4 client (nfs4 not in /proc/filesystems, no nfsv4 module)");
+  sys.texts["/proc/filesystems"] += "nodev\tnfs4\n";
+  EXPECT_EQ(WhyUnavailable(sys, ParseTargetSpec("plain:nfs")), "");
 }
 
 TEST(ProbeKinds, OneLinePerKind) {
@@ -364,7 +436,8 @@ TEST(ProbeKinds, OneLinePerKind) {
   ASSERT_EQ(kinds.size(), 4u);
   EXPECT_TRUE(kinds[0].available);
   EXPECT_EQ(kinds[0].detail, "file systems ext4, xfs (btrfs: mkfs.btrfs not found (Debian package btrfs-progs); "
-                             "reiserfs: the kernel has no reiserfs file system (not in /proc/filesystems, no module))");
+                             "reiserfs: the kernel has no reiserfs file system (not in /proc/filesystems, no module)); "
+                             "nfs: the kernel has no NFS server (nfsd not in /proc/filesystems, no nfsd module)");
   EXPECT_TRUE(kinds[1].available);
   EXPECT_EQ(kinds[1].detail,
             "ext4, AES-256-XTS (Adiantum: the kernel has no xchacha12/adiantum (CONFIG_CRYPTO_ADIANTUM)); "

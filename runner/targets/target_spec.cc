@@ -46,7 +46,8 @@ std::string DefaultIdentifier(const TargetSpec& s) {
   if (s.kind == Kind::kEcryptfs) id += " AES-" + std::to_string(s.ecryptfs_key_bytes * 8);
   if (!s.impl.empty()) id += " " + (s.impl == "generic" ? std::string("aes-generic") : s.impl);
   if (!s.raid_level.empty()) id += " RAID" + s.raid_level + "x" + std::to_string(s.raid_members);
-  return id + " " + s.fs + (s.scheduler.empty() ? "" : " " + s.scheduler);
+  return id + " " + s.fs + (s.scheduler.empty() ? "" : " " + s.scheduler) +
+         (s.nfs_version.empty() ? "" : " over NFSv" + s.nfs_version);
 }
 
 std::string TargetSpec::Identifier() const { return name.empty() ? DefaultIdentifier(*this) : name; }
@@ -91,6 +92,7 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       if (IsFileSystem(key)) key = "fs";
       else if (key == "aes-256-xts" || key == "adiantum") key = "mode";
       else if (key == "luks2" || key == "plain" || key == "loopaes") key = "format";
+      else if (key == "nfs") value = "4.2";
       else Fail(text, "unknown option '" + value + "'");
     }
     value = key == "cipher" || key == "impl" ? value : ToLower(value);
@@ -111,6 +113,10 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       if (value != "none" && value != "mq-deadline" && value != "bfq" && value != "kyber")
         Fail(text, "I/O scheduler '" + value + "' (expected none, mq-deadline, bfq or kyber)");
       s.scheduler = value;
+    } else if (key == "nfs") {
+      if (value != "4.2" && value != "4.1" && value != "4.0" && value != "4")
+        Fail(text, "NFS version '" + value + "' (expected 4.2, 4.1 or 4.0: NFSv3 would need rpcbind)");
+      s.nfs_version = value == "4" ? "4.0" : value;
     } else if (key == "mode") {
       if (s.kind != Kind::kFscrypt) Fail(text, "mode " + value + " is an fscrypt option");
       if (value != "aes-256-xts" && value != "adiantum")
@@ -163,6 +169,11 @@ TargetSpec ParseTargetSpec(const std::string& text) {
     if (s.raid_members < least) Fail(text, "raid=" + s.raid_level + " needs " + std::to_string(least) + " members at least");
     if (s.raid_level == "1" && s.raid_chunk_kib) Fail(text, "raid=1 has no chunk");
   }
+  if (!s.nfs_version.empty() && (s.kind == Kind::kEcryptfs || s.kind == Kind::kFscrypt))
+    Fail(text, std::string("nfs: ") + KindName(s.kind) + " is not exported here (" +
+                   (s.kind == Kind::kEcryptfs ? "the kernel's NFS server cannot export eCryptfs"
+                                              : "an fscrypt directory over NFS is not supported by pts-native yet") +
+                   "); plain and dm-crypt targets are");
   if (s.name.find(',') != std::string::npos) Fail(text, "a name may not contain ','");
   return s;
 }

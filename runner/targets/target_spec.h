@@ -21,6 +21,9 @@
 //           sched=SCHEDULER                            the I/O scheduler of the target's loop
 //                                                      device: none | mq-deadline | bfq | kyber
 //                                                      (default: the kernel's)
+//           nfs | nfs=4.2 | 4.1 | 4.0                  the tests run on an NFS client's mount of
+//                                                      the target, exported by the kernel's NFS
+//                                                      server over loopback (plain and dm-crypt)
 //           cipher=CIPHER                              dm-crypt cipher as cryptsetup takes it
 //                                                      (aes-xts-plain64, capi:xts(aes)-plain64);
 //                                                      must come last: it may contain ':'
@@ -59,6 +62,8 @@ struct TargetSpec {
   std::string raid_level;
   int raid_members = 0;
   int raid_chunk_kib = 0;
+  // Seen from an NFS client: the NFS version the client mounts ("" = the target itself)
+  std::string nfs_version;
 
   std::string Identifier() const;  // name, else DefaultIdentifier()
 };

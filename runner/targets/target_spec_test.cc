@@ -7,6 +7,16 @@
 namespace ptsn::targets {
 namespace {
 
+// The one-line error a spec list is refused with, or "accepted".
+std::string Refusal(const std::string& text) {
+  try {
+    ParseTargetList(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 TEST(TargetSpec, KindsWithDefaults) {
   auto list = ParseTargetList("plain,fscrypt,dm-crypt");
   ASSERT_EQ(list.size(), 3u);
@@ -78,6 +88,20 @@ TEST(TargetSpec, RaidLevelsMembersAndChunk) {
     EXPECT_THROW(ParseTargetSpec(bad), Error) << bad;
 }
 
+TEST(TargetSpec, NfsIsTheClientsViewOfPlainAndDmCrypt) {
+  EXPECT_EQ(ParseTargetSpec("plain:nfs").nfs_version, "4.2");
+  EXPECT_EQ(ParseTargetSpec("plain:nfs").Identifier(), "plain ext4 over NFSv4.2");
+  EXPECT_EQ(ParseTargetSpec("dm-crypt:raid=10:members=4:nfs=4.1").Identifier(),
+            "dm-crypt LUKS2 AES-256-XTS RAID10x4 ext4 over NFSv4.1");
+  EXPECT_EQ(ParseTargetSpec("plain:nfs=4").nfs_version, "4.0");
+  EXPECT_EQ(ParseTargetSpec("plain").nfs_version, "");
+  EXPECT_EQ(Refusal("plain:nfs=3"), "--targets plain:nfs=3: NFS version '3' (expected 4.2, 4.1 or 4.0: NFSv3 would need rpcbind)");
+  EXPECT_EQ(Refusal("ecryptfs:nfs"),
+            "--targets ecryptfs:nfs: nfs: ecryptfs is not exported here (the kernel's NFS server cannot export eCryptfs); "
+            "plain and dm-crypt targets are");
+  EXPECT_NE(Refusal("fscrypt:nfs"), "accepted");
+}
+
 TEST(TargetSpec, CipherTakesTheRestWithItsColons) {
   auto s = ParseTargetSpec("dm-crypt:xfs:cipher=capi:xts(aes-generic)-plain64");
   EXPECT_EQ(s.cipher, "capi:xts(aes-generic)-plain64");
@@ -96,34 +120,26 @@ TEST(TargetSpec, EcryptfsIsAes128OverExt4ByDefault) {
 }
 
 TEST(TargetSpec, RejectsWithOneLineNamingTheSpec) {
-  auto message = [](const std::string& text) {
-    try {
-      ParseTargetList(text);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
-  EXPECT_EQ(message("encfs"), "--targets encfs: unknown target kind 'encfs' (expected plain, fscrypt, dm-crypt or ecryptfs)");
-  EXPECT_EQ(message("ecryptfs:key-bytes=20"), "--targets ecryptfs:key-bytes=20: key-bytes 20 (expected 16, 24 or 32)");
-  EXPECT_EQ(message("fscrypt:impl=xts-aes-aesni"),
+  EXPECT_EQ(Refusal("encfs"), "--targets encfs: unknown target kind 'encfs' (expected plain, fscrypt, dm-crypt or ecryptfs)");
+  EXPECT_EQ(Refusal("ecryptfs:key-bytes=20"), "--targets ecryptfs:key-bytes=20: key-bytes 20 (expected 16, 24 or 32)");
+  EXPECT_EQ(Refusal("fscrypt:impl=xts-aes-aesni"),
             "--targets fscrypt:impl=xts-aes-aesni: fscrypt cannot name a cipher driver (the kernel picks by priority): "
             "impl= takes generic or aesni here");
-  EXPECT_EQ(message("fscrypt:adiantum:impl=generic"),
+  EXPECT_EQ(Refusal("fscrypt:adiantum:impl=generic"),
             "--targets fscrypt:adiantum:impl=generic: impl= chooses an AES driver; Adiantum is not AES-XTS");
-  EXPECT_EQ(message("plain:zfs"), "--targets plain:zfs: unknown option 'zfs'");
-  EXPECT_EQ(message("plain:fs=zfs"), "--targets plain:fs=zfs: file system 'zfs' (expected ext4, xfs, btrfs or reiserfs)");
-  EXPECT_EQ(message("plain:impl=generic"), "--targets plain:impl=generic: impl= needs an encrypting target (plain has no cipher)");
-  EXPECT_EQ(message("fscrypt:xfs"), "--targets fscrypt:xfs: fscrypt targets are ext4 here (xfs has no fscrypt support we set up)");
-  EXPECT_EQ(message("plain:adiantum"), "--targets plain:adiantum: mode adiantum is an fscrypt option");
-  EXPECT_EQ(message("dm-crypt:key-size=12"), "--targets dm-crypt:key-size=12: key-size 12 (expected bits: 256, 512...)");
-  EXPECT_EQ(message("plain,plain"), "--targets plain,plain: two targets are both 'plain ext4' (give one a name: NAME=plain)");
-  EXPECT_EQ(message(" , "), "--targets: empty list (expected e.g. plain,fscrypt)");
-  EXPECT_EQ(message("=plain"), "--targets =plain: empty name before '='");
-  EXPECT_EQ(message("dm-crypt:impl=generic:cipher=aes-cbc-essiv:sha256"),
+  EXPECT_EQ(Refusal("plain:zfs"), "--targets plain:zfs: unknown option 'zfs'");
+  EXPECT_EQ(Refusal("plain:fs=zfs"), "--targets plain:fs=zfs: file system 'zfs' (expected ext4, xfs, btrfs or reiserfs)");
+  EXPECT_EQ(Refusal("plain:impl=generic"), "--targets plain:impl=generic: impl= needs an encrypting target (plain has no cipher)");
+  EXPECT_EQ(Refusal("fscrypt:xfs"), "--targets fscrypt:xfs: fscrypt targets are ext4 here (xfs has no fscrypt support we set up)");
+  EXPECT_EQ(Refusal("plain:adiantum"), "--targets plain:adiantum: mode adiantum is an fscrypt option");
+  EXPECT_EQ(Refusal("dm-crypt:key-size=12"), "--targets dm-crypt:key-size=12: key-size 12 (expected bits: 256, 512...)");
+  EXPECT_EQ(Refusal("plain,plain"), "--targets plain,plain: two targets are both 'plain ext4' (give one a name: NAME=plain)");
+  EXPECT_EQ(Refusal(" , "), "--targets: empty list (expected e.g. plain,fscrypt)");
+  EXPECT_EQ(Refusal("=plain"), "--targets =plain: empty name before '='");
+  EXPECT_EQ(Refusal("dm-crypt:impl=generic:cipher=aes-cbc-essiv:sha256"),
             "--targets dm-crypt:impl=generic:cipher=aes-cbc-essiv:sha256: give either cipher= (which may name the "
             "implementation with capi:) or impl=, not both");
-  EXPECT_EQ(message("a=plain,a=fscrypt"), "--targets a=plain,a=fscrypt: two targets are both 'a' (give one a name: NAME=a=fscrypt)");
+  EXPECT_EQ(Refusal("a=plain,a=fscrypt"), "--targets a=plain,a=fscrypt: two targets are both 'a' (give one a name: NAME=a=fscrypt)");
 }
 
 }  // namespace
