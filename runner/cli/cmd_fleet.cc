@@ -167,6 +167,25 @@ int Status(Api& api, const Args& a, const std::string& job) {
   }
 }
 
+// `schedule list`: one line per schedule (what, where, when).
+int ListSchedules(Api& api) {
+  const json list = api.Call("GET", "/api/v1/fleet/schedules")["schedules"];
+  for (const auto& s : list)
+    std::cout << s.value("name", "") << "  " << s["spec"].dump() << "  on " << s.value("machines", "") << "  "
+              << (s.value("cron", "").empty() ? "by hand" : "cron '" + s.value("cron", "") + "'") << "\n";
+  return 0;
+}
+
+// `schedule machines`: one line per machine (online, its task, its hardware).
+int ListMachines(Api& api) {
+  const json list = api.Call("GET", "/api/v1/fleet/machines")["machines"];
+  for (const auto& m : list)
+    std::cout << m.value("name", "") << "  " << (m.value("online", false) ? "online" : "offline") << "  "
+              << (m["task"].is_null() ? "idle" : "job " + std::to_string(m["task"].value("job", 0)) + ": " + m["task"].value("progress", ""))
+              << "  " << m.value("hardware", "") << "\n";
+  return 0;
+}
+
 int ScheduleCommand(const std::vector<std::string>& argv) {
   auto a = Args::Parse(argv, kScheduleArgs);
   const auto& pos = a.positional();
@@ -183,21 +202,8 @@ int ScheduleCommand(const std::vector<std::string>& argv) {
     if (pos.size() != 2) throw Error(usage, 2);
     return Status(api, a, pos[1]);
   }
-  if (verb == "list") {
-    const json list = api.Call("GET", "/api/v1/fleet/schedules")["schedules"];
-    for (const auto& s : list)
-      std::cout << s.value("name", "") << "  " << s["spec"].dump() << "  on " << s.value("machines", "") << "  "
-                << (s.value("cron", "").empty() ? "by hand" : "cron '" + s.value("cron", "") + "'") << "\n";
-    return 0;
-  }
-  if (verb == "machines") {
-    const json list = api.Call("GET", "/api/v1/fleet/machines")["machines"];
-    for (const auto& m : list)
-      std::cout << m.value("name", "") << "  " << (m.value("online", false) ? "online" : "offline") << "  "
-                << (m["task"].is_null() ? "idle" : "job " + std::to_string(m["task"].value("job", 0)) + ": " + m["task"].value("progress", ""))
-                << "  " << m.value("hardware", "") << "\n";
-    return 0;
-  }
+  if (verb == "list") return ListSchedules(api);
+  if (verb == "machines") return ListMachines(api);
   api.token = TokenOf(a, "schedule");
   if (verb == "delete") {
     if (pos.size() != 2) throw Error(usage, 2);

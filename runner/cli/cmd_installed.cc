@@ -137,23 +137,16 @@ struct CachedFile {
   std::string md5, sha256;
 };
 
-int MakeDownloadCache(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{}, {"--offline"}});
-  const Settings& s = GlobalSettings();
-  std::string cache = s.Get("install.download_cache");
-  const PtsVariables pts = ReadPtsVariables();
-  if (pts.download_cache_override && fs::is_directory(*pts.download_cache_override)) cache = *pts.download_cache_override;
-  MakeDirectories(cache);
-  if (access(cache.c_str(), W_OK) != 0) throw FileError(cache, "the download cache is not writable");
-  std::cout << "Download Cache Directory: " << cache << "\n";
-
-  auto repo = profile::ProfileRepository::FromSettings(s);
-  auto reader = sysinfo::MakeRootedReader("/", s.Home() + "/cache");
-  const std::string arch = sysinfo::Architecture(*reader);
+// The download cache being made: its directory and what it will list (pts-download-cache.json,
+// as PTS's make-download-cache writes it).
+struct DownloadCacheIndex {
+  std::string dir;
   std::map<std::string, CachedFile> files;
-  auto verified_into_cache = [&](const std::string& identifier, const install::DownloadItem& item,
-                                 const std::string& source_dir) -> bool {
-    const std::string cached = cache + "/" + item.file_name;
+
+  // `item` of test `identifier` into the cache, verified: already there, or copied from
+  // `source_dir` (an install directory; "" = none). False when neither has a good copy.
+  bool Take(const std::string& identifier, const install::DownloadItem& item, const std::string& source_dir) {
+    const std::string cached = dir + "/" + item.file_name;
     std::error_code ec;
     if (fs::is_regular_file(cached, ec) && !install::CheckFile(cached, item.check)) {
       std::cout << "   Previously Cached: " << item.file_name << "\n";
@@ -173,7 +166,49 @@ int MakeDownloadCache(const std::vector<std::string>& argv) {
     if (f.sha256 == digests.sha256 && std::find(f.tests.begin(), f.tests.end(), identifier) == f.tests.end())
       f.tests.push_back(identifier);
     return true;
-  };
+  }
+
+  // Files put there by hand are listed too.
+  void AddTheRest() {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      if (!e.is_regular_file() || name == "pts-download-cache.json" || EndsWith(name, ".ptsn-tmp") || files.count(name))
+        continue;
+      auto d = install::ComputeDigests(e.path().string());
+      files[name] = {d.size, {}, d.md5, d.sha256};
+    }
+  }
+
+  void Write(const std::vector<std::string>& cached_tests) const {
+    nlohmann::ordered_json index;
+    index["phoronix-test-suite"]["main"]["generated"] = static_cast<long long>(std::time(nullptr));
+    auto& listed = index["phoronix-test-suite"]["download-cache"] = nlohmann::ordered_json::object();
+    for (const auto& [name, f] : files)
+      listed[name] = {{"file_name", name}, {"file_size", f.size}, {"associated_tests", f.tests}, {"md5", f.md5}, {"sha256", f.sha256}};
+    index["phoronix-test-suite"]["cached-tests"] = cached_tests;
+    WriteFileAtomically(dir + "/pts-download-cache.json", index.dump(4) + "\n");
+  }
+};
+
+// The cache directory: the setting, or PTS's override variable when it names a directory.
+std::string DownloadCacheDirectory(const Settings& s, const PtsVariables& pts) {
+  std::string cache = s.Get("install.download_cache");
+  if (pts.download_cache_override && fs::is_directory(*pts.download_cache_override)) cache = *pts.download_cache_override;
+  MakeDirectories(cache);
+  if (access(cache.c_str(), W_OK) != 0) throw FileError(cache, "the download cache is not writable");
+  return cache;
+}
+
+int MakeDownloadCache(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{}, {"--offline"}});
+  const Settings& s = GlobalSettings();
+  const PtsVariables pts = ReadPtsVariables();
+  DownloadCacheIndex cache{DownloadCacheDirectory(s, pts)};
+  std::cout << "Download Cache Directory: " << cache.dir << "\n";
+  auto repo = profile::ProfileRepository::FromSettings(s);
+  auto reader = sysinfo::MakeRootedReader("/", s.Home() + "/cache");
+  const std::string arch = sysinfo::Architecture(*reader);
 
   // Tests named on the command line: their files are downloaded into the cache first.
   if (!args.positional().empty()) {
@@ -186,39 +221,24 @@ int MakeDownloadCache(const std::vector<std::string>& argv) {
       profile::TestProfile p = repo.LoadProfile(name);
       auto items = install::DownloadItemsFor(p, arch);
       std::cout << "Downloading Test Files For: " << p.identifier << "\n";
-      auto report = install::AcquireFiles(items, cache, options, *fetcher);
+      auto report = install::AcquireFiles(items, cache.dir, options, *fetcher);
       if (!report.ok()) throw Error(p.identifier + ": " + Join(report.Missing(), "; "));
-      for (const auto& item : items) verified_into_cache(p.identifier, item, "");
+      for (const auto& item : items) cache.Take(p.identifier, item, "");
     }
   }
   // Every installed test's downloads, taken from its install directory where the cache lacks them.
-  const std::string root = s.Get("install.directory");
   std::vector<std::string> cached_tests;
-  for (const auto& t : InstalledTests(root)) {
+  for (const auto& t : InstalledTests(s.Get("install.directory"))) {
     if (!repo.FindProfile(t.identifier)) continue;
     profile::TestProfile p = repo.LoadProfile(t.identifier);
     std::cout << "Checking Downloads For: " << t.identifier << "\n";
     bool all = true;
-    for (const auto& item : install::DownloadItemsFor(p, arch)) all &= verified_into_cache(t.identifier, item, t.directory);
+    for (const auto& item : install::DownloadItemsFor(p, arch)) all &= cache.Take(t.identifier, item, t.directory);
     if (all) cached_tests.push_back(t.identifier);
   }
-  // Files put there by hand are listed too.
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(cache, ec)) {
-    const std::string name = e.path().filename().string();
-    if (!e.is_regular_file() || name == "pts-download-cache.json" || EndsWith(name, ".ptsn-tmp") || files.count(name))
-      continue;
-    auto d = install::ComputeDigests(e.path().string());
-    files[name] = {d.size, {}, d.md5, d.sha256};
-  }
-  nlohmann::ordered_json index;
-  index["phoronix-test-suite"]["main"]["generated"] = static_cast<long long>(std::time(nullptr));
-  auto& listed = index["phoronix-test-suite"]["download-cache"] = nlohmann::ordered_json::object();
-  for (const auto& [name, f] : files)
-    listed[name] = {{"file_name", name}, {"file_size", f.size}, {"associated_tests", f.tests}, {"md5", f.md5}, {"sha256", f.sha256}};
-  index["phoronix-test-suite"]["cached-tests"] = cached_tests;
-  WriteFileAtomically(cache + "/pts-download-cache.json", index.dump(4) + "\n");
-  std::cout << files.size() << " file(s) in " << cache << "/pts-download-cache.json\n";
+  cache.AddTheRest();
+  cache.Write(cached_tests);
+  std::cout << cache.files.size() << " file(s) in " << cache.dir << "/pts-download-cache.json\n";
   return 0;
 }
 

@@ -51,44 +51,36 @@ void PrintSuite(const TestSuite& s) {
   }
 }
 
-int Info(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{"--server"}, {"--json", "--offline"}});
-  if (args.positional().size() != 1) throw Error("usage: pts-native info PROFILE|SUITE [--server URL] [--offline]");
-  ProfileRepository repo = Repository();
-  const std::string& name = args.positional()[0];
-  ProfileFetcher(repo, NetworkChoice::From(args)).EnsureProfile(name);  // pts/NAME not on disk: from the servers
-  if (!repo.FindProfile(name) && repo.FindSuite(name)) {
-    PrintSuite(repo.LoadSuite(name));
-    return 0;
+// `info --json`: the profile as data, each option entry with its PRESET_OPTIONS syntax.
+nlohmann::json ProfileJson(const TestProfile& p) {
+  nlohmann::json j;
+  j["identifier"] = p.identifier;
+  j["title"] = p.title;
+  j["directory"] = p.directory;
+  j["app_version"] = p.app_version;
+  j["test_type"] = p.test_type;
+  j["result_scale"] = p.result_scale;
+  j["proportion"] = p.proportion;
+  j["display_format"] = p.display_format;
+  j["times_to_run"] = p.times_to_run;
+  j["external_dependencies"] = p.external_dependencies;
+  j["system_dependencies"] = p.system_dependencies;
+  j["extends"] = p.extends_chain;
+  j["options"] = nlohmann::json::array();
+  for (const auto& o : p.options) {
+    nlohmann::json jo{{"identifier", o.identifier}, {"display_name", o.display_name}, {"prefix", o.prefix},
+                      {"postfix", o.postfix}, {"default_index", o.DefaultIndex()}};
+    jo["entries"] = nlohmann::json::array();
+    for (size_t i = 0; i < o.entries.size(); ++i)
+      jo["entries"].push_back({{"name", o.entries[i].name}, {"value", o.entries[i].value},
+                               {"preset", PresetSyntax(p, o, static_cast<int>(i))}});
+    j["options"].push_back(jo);
   }
-  TestProfile p = repo.LoadProfile(name);
-  if (args.Has("--json")) {
-    nlohmann::json j;
-    j["identifier"] = p.identifier;
-    j["title"] = p.title;
-    j["directory"] = p.directory;
-    j["app_version"] = p.app_version;
-    j["test_type"] = p.test_type;
-    j["result_scale"] = p.result_scale;
-    j["proportion"] = p.proportion;
-    j["display_format"] = p.display_format;
-    j["times_to_run"] = p.times_to_run;
-    j["external_dependencies"] = p.external_dependencies;
-    j["system_dependencies"] = p.system_dependencies;
-    j["extends"] = p.extends_chain;
-    j["options"] = nlohmann::json::array();
-    for (const auto& o : p.options) {
-      nlohmann::json jo{{"identifier", o.identifier}, {"display_name", o.display_name}, {"prefix", o.prefix},
-                        {"postfix", o.postfix}, {"default_index", o.DefaultIndex()}};
-      jo["entries"] = nlohmann::json::array();
-      for (size_t i = 0; i < o.entries.size(); ++i)
-        jo["entries"].push_back({{"name", o.entries[i].name}, {"value", o.entries[i].value},
-                                 {"preset", PresetSyntax(p, o, static_cast<int>(i))}});
-      j["options"].push_back(jo);
-    }
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
+  return j;
+}
+
+// `info`'s text: what the profile is, runs, needs and reports.
+void PrintProfileSummary(const TestProfile& p) {
   std::cout << Or(p.title, p.identifier) << " " << p.app_version << "  (" << p.identifier << ")\n";
   if (!p.description.empty()) std::cout << "  " << p.description << "\n";
   std::cout << "  directory:      " << p.directory << "\n";
@@ -114,9 +106,13 @@ int Info(const std::vector<std::string>& argv) {
   std::cout << "\n  results parser: " << p.results.parsers.size() << " block(s)";
   if (!p.results.system_monitors.empty()) std::cout << ", monitor " << p.results.system_monitors[0].sensor;
   std::cout << "\n";
+}
+
+// `info`'s options: each entry with its value and the PRESET_OPTIONS that selects it.
+void PrintProfileOptions(const TestProfile& p) {
   if (p.options.empty()) {
     std::cout << "\n  no options\n";
-    return 0;
+    return;
   }
   std::cout << "\n  options (select with PRESET_OPTIONS='" << p.BaseName() << ".<identifier>=<entry name or value>'):\n";
   for (const auto& o : p.options) {
@@ -137,6 +133,25 @@ int Info(const std::vector<std::string>& argv) {
   }
   size_t combos = BatchOptions(p.options).size();
   std::cout << "\n  " << combos << " combination(s) in batch mode\n";
+}
+
+int Info(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--server"}, {"--json", "--offline"}});
+  if (args.positional().size() != 1) throw Error("usage: pts-native info PROFILE|SUITE [--server URL] [--offline]");
+  ProfileRepository repo = Repository();
+  const std::string& name = args.positional()[0];
+  ProfileFetcher(repo, NetworkChoice::From(args)).EnsureProfile(name);  // pts/NAME not on disk: from the servers
+  if (!repo.FindProfile(name) && repo.FindSuite(name)) {
+    PrintSuite(repo.LoadSuite(name));
+    return 0;
+  }
+  TestProfile p = repo.LoadProfile(name);
+  if (args.Has("--json")) {
+    std::cout << ProfileJson(p).dump(2) << "\n";
+    return 0;
+  }
+  PrintProfileSummary(p);
+  PrintProfileOptions(p);
   return 0;
 }
 
@@ -343,56 +358,35 @@ std::string DescriptionFor(const TestProfile& p, const std::string& arguments, b
   return "";
 }
 
-int DebugResultParser(const std::vector<std::string>& argv) {
-  Args args = Args::Parse(argv, {{"--args", "--description"}, {"--json"}});
-  if (args.positional().size() < 2)
-    throw Error("usage: pts-native debug-result-parser PROFILE_DIR OUTPUT_FILE... [--args ARGS] [--description DESC] [--json]");
-  ProfileRepository repo = Repository();
-  TestProfile p = repo.LoadProfile(args.positional()[0]);
-  bool json = args.Has("--json");
-  std::vector<std::string> notes;
+// The arguments and description the parser is given: the options as asked, else the profile's
+// defaults (with a note saying so).
+struct ParserInput {
   std::string arguments, description;
+  std::vector<std::string> notes;
+};
+
+ParserInput ParserInputFor(const TestProfile& p, const Args& args) {
+  ParserInput in;
   if (auto a = args.Value("--args")) {
-    arguments = *a;
+    in.arguments = *a;
   } else if (!p.options.empty()) {
     std::vector<RunOption> defaults = DefaultOptions(p.options);
-    if (!defaults.empty()) arguments = defaults[0].arguments;
-    notes.push_back("no --args: using the profile's default options '" + arguments + "'");
+    if (!defaults.empty()) in.arguments = defaults[0].arguments;
+    in.notes.push_back("no --args: using the profile's default options '" + in.arguments + "'");
   }
   if (auto d = args.Value("--description")) {
-    description = *d;
+    in.description = *d;
   } else {
     bool found = false;
-    description = DescriptionFor(p, arguments, &found);
+    in.description = DescriptionFor(p, in.arguments, &found);
     if (!found && !p.options.empty())
-      notes.push_back("no option combination has the arguments '" + arguments + "': description left empty");
+      in.notes.push_back("no option combination has the arguments '" + in.arguments + "': description left empty");
   }
-  ParseSession session(p.results, ParseContextFor(p, arguments, description));
-  std::vector<std::string> trace;
-  for (size_t i = 1; i < args.positional().size(); ++i) {
-    const std::string& path = args.positional()[i];
-    std::string log = ReadFile(path);  // throws "PATH: ..." when unreadable
-    if (args.positional().size() > 2) trace.push_back("--- trial " + std::to_string(i) + ": " + path);
-    session.ParseLog(log, &trace);
-  }
-  std::vector<ParsedResult> results = session.Results();
-  if (json) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const auto& r : results) {
-      FinalValue f = FinalizeResult(r, p.result_quantifier);
-      if (!f.saved) continue;
-      out.push_back({{"value", f.value}, {"scale", r.scale}, {"proportion", r.proportion}, {"description", r.description}});
-    }
-    std::cout << out.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << "profile:     " << p.identifier << " (" << p.directory << ")\n";
-  std::cout << "arguments:   " << Quoted(arguments) << "\nprogram got: " << Quoted(session.pts_test_arguments())
-            << "\ndescription: " << Quoted(description) << "\n";
-  for (const auto& n : notes) std::cout << "note:        " << n << "\n";
-  std::cout << "\n";
-  for (const auto& t : trace) std::cout << "  " << t << "\n";
-  std::cout << "\n";
+  return in;
+}
+
+// Each result the parser made, saved or dropped (and why), with its trials.
+void PrintParsedResults(const TestProfile& p, const std::vector<ParsedResult>& results) {
   int saved = 0;
   for (const auto& r : results) {
     FinalValue f = FinalizeResult(r, p.result_quantifier);
@@ -408,6 +402,42 @@ int DebugResultParser(const std::vector<std::string>& argv) {
   }
   if (results.empty()) std::cout << "no result: no ResultsParser block matched (see the trace above)\n";
   else if (saved == 0) std::cout << "no result saved\n";
+}
+
+int DebugResultParser(const std::vector<std::string>& argv) {
+  Args args = Args::Parse(argv, {{"--args", "--description"}, {"--json"}});
+  if (args.positional().size() < 2)
+    throw Error("usage: pts-native debug-result-parser PROFILE_DIR OUTPUT_FILE... [--args ARGS] [--description DESC] [--json]");
+  ProfileRepository repo = Repository();
+  TestProfile p = repo.LoadProfile(args.positional()[0]);
+  const ParserInput in = ParserInputFor(p, args);
+  ParseSession session(p.results, ParseContextFor(p, in.arguments, in.description));
+  std::vector<std::string> trace;
+  for (size_t i = 1; i < args.positional().size(); ++i) {
+    const std::string& path = args.positional()[i];
+    std::string log = ReadFile(path);  // throws "PATH: ..." when unreadable
+    if (args.positional().size() > 2) trace.push_back("--- trial " + std::to_string(i) + ": " + path);
+    session.ParseLog(log, &trace);
+  }
+  std::vector<ParsedResult> results = session.Results();
+  if (args.Has("--json")) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& r : results) {
+      FinalValue f = FinalizeResult(r, p.result_quantifier);
+      if (!f.saved) continue;
+      out.push_back({{"value", f.value}, {"scale", r.scale}, {"proportion", r.proportion}, {"description", r.description}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "profile:     " << p.identifier << " (" << p.directory << ")\n";
+  std::cout << "arguments:   " << Quoted(in.arguments) << "\nprogram got: " << Quoted(session.pts_test_arguments())
+            << "\ndescription: " << Quoted(in.description) << "\n";
+  for (const auto& n : in.notes) std::cout << "note:        " << n << "\n";
+  std::cout << "\n";
+  for (const auto& t : trace) std::cout << "  " << t << "\n";
+  std::cout << "\n";
+  PrintParsedResults(p, results);
   return 0;
 }
 

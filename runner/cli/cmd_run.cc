@@ -344,97 +344,153 @@ int DryRun(Context& ctx, const std::vector<Target>& targets, bool batch, size_t 
   return 0;
 }
 
-int RunTests(const std::vector<std::string>& argv, bool batch) {
+// What `run`/`batch-run` were asked for, checked before anything is installed or created.
+struct RunRequest {
+  Args args;
+  bool batch = false, interactive = false, json = false;
+  int text_width = 0;
+  TargetFlags target_flags;
+  std::vector<targets::TargetSpec> target_specs;  // storage targets ("" = the test directory)
+  bool sequential = false;                        // --target-order sequential
+};
+
+RunRequest ReadRunRequest(const std::vector<std::string>& argv, bool batch) {
   ArgSpec spec{{"--warmup", "--target-order", "--server"},
                {"--non-interactive", "--json-events", "--offline", "--force-install", "--yes", "--dry-run"}};
   for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
-  Args args = Args::Parse(argv, spec);
-  bool interactive = !batch && !args.Has("--non-interactive") && OnTerminal();
-  const int text_width = TerminalWidth();  // (a bad TERMINAL_WIDTH is refused before anything runs)
-  // Storage targets: the specs are checked before anything is installed or created.
-  TargetFlags target_flags = ReadTargetFlags(args);
-  std::vector<targets::TargetSpec> target_specs;
-  if (target_flags.list) target_specs = targets::ParseTargetList(*target_flags.list);
-  std::string order = args.ValueOr("--target-order", "interleaved");
+  RunRequest r{Args::Parse(argv, spec)};
+  r.batch = batch;
+  r.interactive = !batch && !r.args.Has("--non-interactive") && OnTerminal();
+  r.json = r.args.Has("--json-events");
+  r.text_width = TerminalWidth();  // (a bad TERMINAL_WIDTH is refused before anything runs)
+  r.target_flags = ReadTargetFlags(r.args);
+  if (r.target_flags.list) r.target_specs = targets::ParseTargetList(*r.target_flags.list);
+  std::string order = r.args.ValueOr("--target-order", "interleaved");
   if (order != "interleaved" && order != "sequential")
     throw Error("--target-order " + order + ": expected interleaved or sequential");
-  if (args.Has("--target-order") && !target_flags.list) throw Error("--target-order needs --targets");
-  Context ctx(args);
-  const Settings& s = ctx.settings;
-  // `run` also takes result IDs and saved results (RunResultIfNamed): a name that is none of
-  // them says so; batch-run takes profiles and suites only.
-  auto targets = ctx.Targets(args.positional(), batch ? NotFoundMessage() : NotFoundMessage(RunNameNotFound));
-  if (args.Has("--dry-run")) return DryRun(ctx, targets, batch, target_specs.size());
-  auto plan = Plan(targets, batch, interactive);
-  if (plan.empty()) throw Error("nothing to run (every test skipped)");
-  std::vector<std::string> download_notes;
-  {
-    std::vector<Target> to_install;
-    std::set<std::string> seen;
-    for (const auto& t : plan)
-      if (seen.insert(t.profile.identifier).second) to_install.push_back({t.profile, std::nullopt});
-    download_notes = InstallTargets(ctx, to_install, args.Has("--force-install"), true, args.Has("--yes"), batch);
-  }
+  if (r.args.Has("--target-order") && !r.target_flags.list) throw Error("--target-order needs --targets");
+  r.sequential = order == "sequential";
+  return r;
+}
 
-  const PtsVariables pts = ReadPtsVariables();
+// Each profile of the plan installed once; the notes on downloads found elsewhere.
+std::vector<std::string> InstallPlan(Context& ctx, const std::vector<run::PlannedTest>& plan, const RunRequest& r) {
+  std::vector<Target> to_install;
+  std::set<std::string> seen;
+  for (const auto& t : plan)
+    if (seen.insert(t.profile.identifier).second) to_install.push_back({t.profile, std::nullopt});
+  return InstallTargets(ctx, to_install, r.args.Has("--force-install"), true, r.args.Has("--yes"), r.batch);
+}
+
+// The result file's name, title and identifier: PTS's variables, else asked, else made up;
+// `identifier_given`: the user named this run (else it is named after its components).
+run::RunNaming ResolveRunNaming(Context& ctx, const PtsVariables& pts, bool interactive, bool& identifier_given) {
   auto name = pts.results_name, identifier = pts.results_identifier;
   if (interactive && !name) name = Prompt("Enter a name for the result file (empty: the date): ");
   if (interactive && !identifier) identifier = Prompt("Enter a unique name for this test run (empty: automatic): ");
   // "$PROCESSOR"-style tokens in the identifier are filled as PTS fills them (probed only if used).
   std::map<std::string, std::string> variables;
   if (identifier && identifier->find('$') != std::string::npos) variables = run::LiveIdentifierVariables(*ctx.reader);
-  auto naming = run::ResolveNaming(name, identifier, pts.results_description, std::time(nullptr), variables);
+  identifier_given = !run::CleanResultsIdentifier(identifier.value_or("")).empty();
+  return run::ResolveNaming(name, identifier, pts.results_description, std::time(nullptr), variables);
+}
 
-  std::string test_dir = run::TestDirectory(s);
+// The run's configuration: the system as probed, where results go, the warm-up runs.
+run::RunConfig MakeRunConfig(Context& ctx, const RunRequest& r, const std::vector<run::PlannedTest>& plan,
+                             const run::RunNaming& naming, const std::string& test_dir,
+                             const std::vector<std::string>& download_notes) {
+  const Settings& s = ctx.settings;
   bool disk_test = false;
   for (const auto& t : plan) disk_test |= t.profile.test_type == "Disk";
-
   run::RunConfig config =
       run::BaseRunConfig(s, *ctx.reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, PtsEnvironment());
   run::NoteDownloadFallbacks(config.system.notes, download_notes);
   config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
   config.title = naming.title;
   config.description = naming.description.value_or(run::AutoDescription(config.system.hardware, config.system.software));
-  if (auto w = args.Value("--warmup")) {
+  if (auto w = r.args.Value("--warmup")) {
     try {
       config.warmup_runs = std::stoi(*w);
     } catch (...) {
       throw Error("--warmup " + *w + ": not a number");
     }
   }
+  return config;
+}
 
-  bool json = args.Has("--json-events");
-  auto printer = run::MakePrinter(json ? run::PrinterKind::kJson : OnTerminal() ? run::PrinterKind::kTty
-                                                                                 : run::PrinterKind::kPlain,
-                                  std::cout);
-  // No identifier given: name the run after the tested subsystems' components, as PTS does.
-  if (run::CleanResultsIdentifier(identifier.value_or("")).empty() && target_specs.empty()) {
-    std::vector<std::string> types;
-    for (const auto& t : plan)
-      if (std::find(types.begin(), types.end(), t.profile.test_type) == types.end()) types.push_back(t.profile.test_type);
-    std::string automatic = run::AutoResultsIdentifier(config.system.hardware, config.system.software, types, batch);
-    if (!automatic.empty()) config.system.identifier = automatic;
+// No identifier given and no targets: the run is named after the tested subsystems' components,
+// as PTS names it.
+void NameAfterComponents(run::RunConfig& config, const std::vector<run::PlannedTest>& plan, bool batch) {
+  std::vector<std::string> types;
+  for (const auto& t : plan)
+    if (std::find(types.begin(), types.end(), t.profile.test_type) == types.end()) types.push_back(t.profile.test_type);
+  std::string automatic = run::AutoResultsIdentifier(config.system.hardware, config.system.software, types, batch);
+  if (!automatic.empty()) config.system.identifier = automatic;
+}
+
+// The storage targets, created before anything is measured (a failure stops the run); they go
+// when the returned object does, an exception included.
+std::unique_ptr<run::RunTargets> CreateTargets(Context& ctx, RunRequest& r, run::RunConfig& config,
+                                               const run::RunNaming& naming, bool named, const std::string& test_dir,
+                                               run::RunObserver& printer) {
+  const Settings& s = ctx.settings;
+  if (named)
+    for (auto& t : r.target_specs) t.name = naming.identifier + ": " + t.Identifier();
+  auto sys = targets::MakeRealSystem();
+  targets::TargetOptions options = ConfirmTargetOptions(*sys, r.target_flags, test_dir, r.interactive);
+  auto made = std::make_unique<run::RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, printer);
+  config.places = made->Create(r.target_specs, config.system, *ctx.reader, static_cast<int>(s.GetInt("run.target_instances")));
+  config.places_sequential = r.sequential;
+  run::ApplyTargetSettings(config, s, *made);
+  return made;
+}
+
+// The saved result as text (with the paired view across targets), printed and, with
+// OUTPUT_DIR, written beside the other results as PTS writes it.
+void ShowSavedResult(const run::RunSummary& summary, const std::vector<run::TestPlace>& places, const RunRequest& r,
+                     const Settings& s, const PtsVariables& pts, const std::string& save_name) {
+  std::error_code ec;
+  if (!summary.saved || !fs::exists(summary.composite_path, ec)) return;
+  auto file = results::ReadResultFile(summary.composite_path);
+  std::string text = results::ResultFileToText(file, r.text_width);
+  if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places, {s.GetDouble("run.same_within"), 0.95});
+  if (!r.json) std::cout << "\n" << text;
+  if (auto out_dir = pts.output_dir) {
+    MakeDirectories(*out_dir);
+    WriteFileAtomically(*out_dir + "/" + save_name + ".txt", text);
   }
+}
+
+int RunTests(const std::vector<std::string>& argv, bool batch) {
+  RunRequest r = ReadRunRequest(argv, batch);
+  Context ctx(r.args);
+  const Settings& s = ctx.settings;
+  // `run` also takes result IDs and saved results (RunResultIfNamed): a name that is none of
+  // them says so; batch-run takes profiles and suites only.
+  auto targets = ctx.Targets(r.args.positional(), batch ? NotFoundMessage() : NotFoundMessage(RunNameNotFound));
+  if (r.args.Has("--dry-run")) return DryRun(ctx, targets, batch, r.target_specs.size());
+  auto plan = Plan(targets, batch, r.interactive);
+  if (plan.empty()) throw Error("nothing to run (every test skipped)");
+  const std::vector<std::string> download_notes = InstallPlan(ctx, plan, r);
+
+  const PtsVariables pts = ReadPtsVariables();
+  bool named = false;
+  const run::RunNaming naming = ResolveRunNaming(ctx, pts, r.interactive, named);
+  const std::string test_dir = run::TestDirectory(s);
+  run::RunConfig config = MakeRunConfig(ctx, r, plan, naming, test_dir, download_notes);
+  auto printer = run::MakePrinter(r.json ? run::PrinterKind::kJson
+                                         : OnTerminal() ? run::PrinterKind::kTty : run::PrinterKind::kPlain,
+                                  std::cout);
+  if (!named && r.target_specs.empty()) NameAfterComponents(config, plan, batch);
   RefuseNearDuplicateIdentifier(config.result_dir + "/composite.xml", config.system.identifier);
   monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(s, test_dir));
   run::MonitorHook hook(monitor_session);
-  if (!json)
+  if (!r.json)
     for (const auto& line : monitor_session.StatusLines()) std::cout << line << "\n";
   exec::InstallSignalForwarding();
-  // Targets: created now (a failure stops the run before anything is measured), removed after
-  // the loop, and by the destructor when an exception leaves this function.
   std::unique_ptr<run::RunTargets> run_targets;
-  if (!target_specs.empty()) {
-    if (!run::CleanResultsIdentifier(identifier.value_or("")).empty())
-      for (auto& t : target_specs) t.name = naming.identifier + ": " + t.Identifier();
-    auto sys = targets::MakeRealSystem();
-    targets::TargetOptions options = ConfirmTargetOptions(*sys, target_flags, test_dir, interactive);
-    run_targets = std::make_unique<run::RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, *printer);
-    config.places = run_targets->Create(target_specs, config.system, *ctx.reader,
-                                        static_cast<int>(s.GetInt("run.target_instances")));
-    config.places_sequential = order == "sequential";
-    run::ApplyTargetSettings(config, s, *run_targets);
-  }
+  if (!r.target_specs.empty()) run_targets = CreateTargets(ctx, r, config, naming, named, test_dir, *printer);
+
   run::TestRunner runner(config, ctx.runner, *printer, monitor_session.enabled() ? &hook : nullptr);
   run::RunSummary summary;
   if (!exec::InterruptRequested()) summary = runner.Run(plan);
@@ -442,18 +498,7 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   // Every target the run made, those added while it ran included.
   const std::vector<run::TestPlace> places = run_targets ? run_targets->places() : std::vector<run::TestPlace>{};
   bool released = !run_targets || run_targets->Remove();
-
-  std::error_code ec;
-  if (summary.saved && fs::exists(summary.composite_path, ec)) {
-    auto file = results::ReadResultFile(summary.composite_path);
-    std::string text = results::ResultFileToText(file, text_width);
-    if (places.size() > 1) text += "\n" + run::PairedTargetView(file, places, {s.GetDouble("run.same_within"), 0.95});
-    if (!json) std::cout << "\n" << text;
-    if (auto out_dir = pts.output_dir) {
-      MakeDirectories(*out_dir);
-      WriteFileAtomically(*out_dir + "/" + naming.save_name + ".txt", text);
-    }
-  }
+  ShowSavedResult(summary, places, r, s, pts, naming.save_name);
   if (summary.interrupted || exec::InterruptRequested()) return 130;
   return summary.failed() > 0 || !released ? 1 : 0;
 }
