@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "server/storage.h"
-#include "server/storage_sql.h"
+#include "server/store/storage.h"
+#include "server/store/storage_sql.h"
 
 using namespace ptsn::server;
 

@@ -19,9 +19,9 @@
 #include "runner/openbenchmarking/wire.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
-#include "server/storage.h"
+#include "server/store/storage.h"
 #include "server/testing/sample_result.h"
-#include "server/upload_check.h"
+#include "server/store/upload_check.h"
 
 namespace {
 

@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "results-xml/statistics.h"
-#include "server/fleet_regression.h"
+#include "server/fleet/fleet_regression.h"
 
 namespace {
 

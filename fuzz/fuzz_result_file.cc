@@ -14,7 +14,7 @@
 #include "results-xml/result_xml.h"
 #include "results-xml/verdict.h"
 #include "runner/common/error.h"
-#include "server/upload_check.h"
+#include "server/store/upload_check.h"
 
 namespace {
 

@@ -15,10 +15,10 @@
 
 #include "runner/openbenchmarking/wire.h"
 #include "runner/common/strings.h"
-#include "server/auth.h"
-#include "server/ob_protocol.h"
-#include "server/pages.h"
-#include "server/result_id.h"
+#include "server/store/auth.h"
+#include "server/results/ob_protocol.h"
+#include "server/results/pages.h"
+#include "server/store/result_id.h"
 
 namespace ptsn::server {
 

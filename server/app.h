@@ -11,16 +11,16 @@
 
 #include <mutex>
 
-#include "server/fair_gate.h"
-#include "server/fleet_service.h"
-#include "server/group_commit.h"
-#include "server/http.h"
-#include "server/profile_mirror.h"
-#include "server/rate_limit.h"
-#include "server/single_flight.h"
-#include "server/storage.h"
-#include "server/ttl_cache.h"
-#include "server/upload_check.h"
+#include "server/http/fair_gate.h"
+#include "server/fleet/fleet_service.h"
+#include "server/store/group_commit.h"
+#include "server/http/http.h"
+#include "server/results/profile_mirror.h"
+#include "server/http/rate_limit.h"
+#include "server/http/single_flight.h"
+#include "server/store/storage.h"
+#include "server/http/ttl_cache.h"
+#include "server/store/upload_check.h"
 
 namespace ptsn::server {
 
@@ -101,12 +101,6 @@ class App {
   std::unique_ptr<ProfileMirror> mirror_;  // options_.mirror_dir's profiles (ob_protocol.h)
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
   friend struct Routes;
-};
-
-// A client error the handlers turn into a status and a one-line message.
-struct HttpError {
-  int status;
-  std::string message;
 };
 
 }  // namespace ptsn::server

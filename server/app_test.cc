@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/openbenchmarking/wire.h"
-#include "server/result_id.h"
+#include "server/store/result_id.h"
 #include "server/testing/sample_result.h"
 #include "server/testing/test_server.h"
 

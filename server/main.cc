@@ -19,12 +19,12 @@
 #include "server/app.h"
 #include "runner/openbenchmarking/wire.h"
 #include "runner/fleet/job_spec.h"
-#include "server/auth.h"
-#include "server/fleet_store.h"
-#include "server/downloads.h"
-#include "server/http_server.h"
-#include "server/import_result.h"
-#include "server/profile_mirror.h"
+#include "server/store/auth.h"
+#include "server/fleet/fleet_store.h"
+#include "server/results/downloads.h"
+#include "server/http/http_server.h"
+#include "server/results/import_result.h"
+#include "server/results/profile_mirror.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // The profile side of the protocol the server answers, and the mirror behind it.
-#include "server/ob_protocol.h"
+#include "server/results/ob_protocol.h"
 
 #include <gtest/gtest.h>
 #include <httplib.h>

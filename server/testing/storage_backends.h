@@ -14,7 +14,7 @@
 #include <random>
 #include <string>
 
-#include "server/storage.h"
+#include "server/store/storage.h"
 #include "server/testing/pg_schema.h"
 
 namespace ptsn::server::testing {

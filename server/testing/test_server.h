@@ -6,8 +6,8 @@
 #include <thread>
 
 #include "server/app.h"
-#include "server/auth.h"
-#include "server/http_server.h"
+#include "server/store/auth.h"
+#include "server/http/http_server.h"
 
 namespace ptsn::server::testing {
 

@@ -8,7 +8,7 @@
 
 #include "runner/common/atomic_file.h"
 #include "runner/common/shared_dir.h"
-#include "server/result_id.h"
+#include "server/store/result_id.h"
 #include "server/testing/sample_result.h"
 #include "tests/cli/run_binary.h"
 #include "tests/server/server_process.h"

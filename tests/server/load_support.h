@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "runner/openbenchmarking/wire.h"
-#include "server/result_id.h"
+#include "server/store/result_id.h"
 #include "server/testing/pg_schema.h"
 #include "server/testing/sample_result.h"
 #include "tests/server/server_process.h"

@@ -1,0 +1,78 @@
+#include "server/http/http.h"
+
+#include <strings.h>
+#include <unistd.h>
+
+namespace ptsn::server::http {
+
+bool CaseLess::operator()(const std::string& a, const std::string& b) const {
+  return strcasecmp(a.c_str(), b.c_str()) < 0;
+}
+
+std::string Request::get_header_value(const std::string& name) const {
+  auto it = headers.find(name);
+  return it == headers.end() ? "" : it->second;
+}
+
+std::string Request::get_param_value(const std::string& name) const {
+  auto it = params.find(name);
+  return it == params.end() ? "" : it->second;
+}
+
+void Response::set_header(const std::string& name, const std::string& value) {
+  headers.erase(name);
+  headers.emplace(name, value);
+}
+
+void Response::set_content(std::string content, const std::string& content_type) {
+  body = std::move(content);
+  shared_owner.reset();
+  shared_body = {};
+  set_header("Content-Type", content_type);
+}
+
+void Response::set_shared_content(std::shared_ptr<const void> owner, std::string_view bytes,
+                                  const std::string& content_type) {
+  body.clear();
+  shared_owner = std::move(owner);
+  shared_body = bytes;
+  set_header("Content-Type", content_type);
+}
+
+void Response::set_file_content(int fd, size_t size, const std::string& content_type) {
+  body.clear();
+  shared_owner.reset();
+  shared_body = {};
+  file = std::shared_ptr<const int>(new int(fd), [](const int* f) {
+    ::close(*f);
+    delete f;
+  });
+  file_size = size;
+  set_header("Content-Type", content_type);
+}
+
+bool TakesBody(const std::string& method) { return method == "POST" || method == "PUT" || method == "PATCH"; }
+
+Router& Router::Add(std::string method, const std::string& pattern, Handler h, Admit admit) {
+  routes_.push_back({std::move(method), std::regex(pattern), pattern, std::move(h), std::move(admit)});
+  return *this;
+}
+
+Router::Match Router::Find(const std::string& method, const std::string& path) const {
+  Match m;
+  const std::string& wanted = method == "HEAD" ? std::string("GET") : method;
+  std::smatch groups;
+  for (const auto& r : routes_) {
+    if (!std::regex_match(path, groups, r.pattern)) continue;
+    if (r.method != wanted) {
+      m.path_known = true;
+      continue;
+    }
+    m.route = &r;
+    for (const auto& g : groups) m.groups.push_back(g.str());
+    return m;
+  }
+  return m;
+}
+
+}  // namespace ptsn::server::http
