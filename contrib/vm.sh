@@ -77,6 +77,18 @@ check_host() {
 
 file_is_static() { ! ldd "$1" >/dev/null 2>&1; }
 
+# Debian package $1 fetched with apt-get download (not installed) and unpacked into directory $2.
+unpack_package() {
+  local tmp; tmp=$(mktemp -d)
+  # apt's sandbox user cannot write to a root-owned mktemp directory; let it.
+  chmod 755 "$tmp"
+  echo "vm.sh: fetching Debian's $1" >&2
+  (cd "$tmp" && apt-get download -q "$1" >/dev/null 2>&1) || { rm -rf "$tmp"; skip "apt-get download $1 failed (run apt-get update)"; }
+  mkdir -p "$2"
+  dpkg-deb -x "$tmp"/*.deb "$2"
+  rm -rf "$tmp"
+}
+
 # Debian's kernel, unpacked once into $CACHE/kernel/VERSION (vmlinuz, lib/modules, modules.dep).
 prepare_kernel() {
   if [ -f "$CACHE/kernel/current" ] && [ -f "$CACHE/kernel/$(cat "$CACHE/kernel/current")/vmlinuz" ]; then
@@ -87,15 +99,8 @@ prepare_kernel() {
   [ -n "$pkg" ] || skip "apt-cache knows no linux-image-amd64 (run apt-get update)"
   KVER=${pkg#linux-image-}
   KDIR=$CACHE/kernel/$KVER
-  local tmp; tmp=$(mktemp -d)
-  # apt's sandbox user cannot write to a root-owned mktemp directory; let it.
-  chmod 755 "$tmp"
-  echo "vm.sh: fetching Debian's kernel $pkg" >&2
-  (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) || { rm -rf "$tmp"; skip "apt-get download $pkg failed"; }
   rm -rf "$KDIR.part"
-  mkdir -p "$KDIR.part"
-  dpkg-deb -x "$tmp"/*.deb "$KDIR.part/pkg"
-  rm -rf "$tmp"
+  unpack_package "$pkg" "$KDIR.part/pkg"
   cp "$KDIR.part/pkg/boot/vmlinuz-$KVER" "$KDIR.part/vmlinuz"
   depmod -b "$KDIR.part/pkg" "$KVER"
   rm -rf "$KDIR"; mv "$KDIR.part" "$KDIR"
@@ -105,13 +110,9 @@ prepare_kernel() {
 prepare_nfs() {
   NFS_DIR=$CACHE/nfs
   [ -x "$NFS_DIR/usr/sbin/rpc.nfsd" ] && return
-  local tmp; tmp=$(mktemp -d)
-  chmod 755 "$tmp"
-  echo "vm.sh: fetching Debian's nfs-kernel-server" >&2
-  (cd "$tmp" && apt-get download -q nfs-kernel-server >/dev/null 2>&1) || { rm -rf "$tmp"; skip "apt-get download nfs-kernel-server failed (run apt-get update)"; }
   rm -rf "$NFS_DIR.part"
-  dpkg-deb -x "$tmp"/*.deb "$NFS_DIR.part"
-  rm -rf "$tmp" "$NFS_DIR"
+  unpack_package nfs-kernel-server "$NFS_DIR.part"
+  rm -rf "$NFS_DIR"
   mv "$NFS_DIR.part" "$NFS_DIR"
 }
 

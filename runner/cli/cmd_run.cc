@@ -350,7 +350,7 @@ struct RunRequest {
   bool batch = false, interactive = false, json = false;
   int text_width = 0;
   TargetFlags target_flags;
-  std::vector<targets::TargetSpec> target_specs;  // storage targets ("" = the test directory)
+  std::vector<targets::TargetSpec> target_specs;  // storage targets (none: the test directory)
   bool sequential = false;                        // --target-order sequential
 };
 

@@ -45,6 +45,13 @@ std::string MissingProgram(TargetSystem& sys, const std::string& program) {
   return program + " not found" + (package.empty() ? "" : " (Debian package " + package + ")");
 }
 
+// Whether /proc/filesystems (its text) lists file system `name` ("nodev\tnfsd").
+bool FileSystemListed(const std::string& filesystems, const std::string& name) {
+  for (const auto& line : Split(filesystems, '\n'))
+    if (Trim(line) == name || EndsWith(Trim(line), "\t" + name)) return true;
+  return false;
+}
+
 // Whether the kernel has a module file for `what` ("/fs/xfs/", "/dm-crypt.ko"): loaded on demand
 // even when /proc does not list it yet.
 bool KernelModuleExists(TargetSystem& sys, const std::string& what) {
@@ -592,16 +599,14 @@ std::string WhyUnavailable(TargetSystem& sys, const TargetSpec& spec) {
     if (!sys.Exists("/proc/mdstat")) return "raid=: this kernel has no software RAID (md; /proc/mdstat missing: modprobe md-mod)";
   }
   auto filesystems = sys.ReadText("/proc/filesystems").value_or("");
-  bool listed = false;
-  for (const auto& line : Split(filesystems, '\n')) listed |= Trim(line) == spec.fs || EndsWith(Trim(line), "\t" + spec.fs);
-  if (!listed && !KernelModuleExists(sys, "/fs/" + spec.fs + "/"))
+  if (!FileSystemListed(filesystems, spec.fs) && !KernelModuleExists(sys, "/fs/" + spec.fs + "/"))
     return "the kernel has no " + spec.fs + " file system (not in /proc/filesystems, no module)";
   if (!spec.nfs_version.empty()) {
     for (const char* program : {"rpc.nfsd", "rpc.mountd", "exportfs"})
       if (std::string why = MissingProgram(sys, program); !why.empty()) return "nfs: " + why;
-    if (filesystems.find("\tnfsd\n") == std::string::npos && !KernelModuleExists(sys, "/fs/nfsd/"))
+    if (!FileSystemListed(filesystems, "nfsd") && !KernelModuleExists(sys, "/fs/nfsd/"))
       return "nfs: the kernel has no NFS server (nfsd not in /proc/filesystems, no nfsd module)";
-    if (filesystems.find("\tnfs4\n") == std::string::npos && !KernelModuleExists(sys, "/nfsv4.ko"))
+    if (!FileSystemListed(filesystems, "nfs4") && !KernelModuleExists(sys, "/nfsv4.ko"))
       return "nfs: the kernel has no NFSv4 client (nfs4 not in /proc/filesystems, no nfsv4 module)";
   }
   auto crypto = Crypto(sys);
