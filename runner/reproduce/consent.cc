@@ -14,21 +14,6 @@ namespace ptsn::reproduce {
 
 namespace {
 
-class Terminal : public Prompter {
- public:
-  explicit Terminal(bool non_interactive) : interactive_(!non_interactive && isatty(0) && isatty(2)) {}
-  bool Interactive() const override { return interactive_; }
-  std::string Ask(const std::string& question) override {
-    std::cerr << question << std::flush;
-    std::string line;
-    if (!std::getline(std::cin, line)) return "";
-    return line;
-  }
-
- private:
-  bool interactive_;
-};
-
 bool IsYes(const std::string& answer) {
   std::string a = ToLower(Trim(answer));
   return a == "y" || a == "yes";
@@ -41,8 +26,6 @@ const results::System* FindSystem(const results::ResultFile& file, const std::st
 }
 
 }  // namespace
-
-std::unique_ptr<Prompter> TerminalPrompter(bool non_interactive) { return std::make_unique<Terminal>(non_interactive); }
 
 void RequireConsentToSkip(const results::ResultFile& file, const ReproducePlan& plan, bool skip_unavailable,
                           Prompter& prompter) {

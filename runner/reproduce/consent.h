@@ -12,19 +12,12 @@
 
 #include "results-xml/result_file.h"
 #include "runner/reproduce/plan.h"
+#include "runner/run/prompter.h"
 
 namespace ptsn::reproduce {
 
-class Prompter {
- public:
-  virtual ~Prompter() = default;
-  virtual bool Interactive() const = 0;  // a TTY and not --non-interactive
-  // Shows `question` and returns the answer line (without the newline); "" at end of input.
-  virtual std::string Ask(const std::string& question) = 0;
-};
-
-// stdin/stderr; interactive when both are TTYs and `non_interactive` is false.
-std::unique_ptr<Prompter> TerminalPrompter(bool non_interactive);
+using run::Prompter;  // the run's question interface (run/prompter.h), shared with `run`
+using run::TerminalPrompter;
 
 // Returns normally when nothing is unavailable, or `skip_unavailable`, or the user says yes.
 // Otherwise throws ptsn::Error listing every test that cannot run and why.

@@ -42,6 +42,7 @@
 #include "runner/run/naming.h"
 #include "runner/run/run_plan.h"
 #include "runner/run/run_setup.h"
+#include "runner/run/run_session.h"
 #include "runner/run/run_targets.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
@@ -117,9 +118,7 @@ std::vector<std::string> PackagesOf(const std::vector<PlanItem>& items) {
 }
 
 bool AskYes(Prompter& prompter, const std::string& question) {
-  if (!prompter.Interactive()) return false;
-  std::string answer = ToLower(Trim(prompter.Ask(question)));
-  return answer.empty() || answer == "y" || answer == "yes";
+  return prompter.Interactive() && run::YesByDefault(prompter.Ask(question));
 }
 
 // PTS applies the stored variables with putenv(), over whatever the caller had; the settings
@@ -409,60 +408,32 @@ run::RunConfig MakeRunConfig(const SessionOptions& o, const Machine& m, const Re
   return cfg;
 }
 
-// The targets, made just before the loop (after every install), onto `cfg`; released by Remove
-// after it, and by the destructor when an exception or Ctrl-C ends the session early.
-std::unique_ptr<run::RunTargets> MakeTargets(const SessionOptions& o, const Machine& m, Planning& p,
-                                             run::ObserverList& observers, run::RunConfig& cfg) {
-  exec::InstallSignalForwarding();
-  targets::TargetOptions options;
-  options.test_dir = cfg.test_dir;
-  options.size = o.target_size;
-  options.device = targets::ConfirmedDevice(*p.target_sys, o.device, [&](const std::string& q) -> std::optional<std::string> {
-    if (!p.prompter->Interactive()) return std::nullopt;
-    return p.prompter->Ask(q);
-  });
-  auto made = std::make_unique<run::RunTargets>(std::move(p.target_sys), targets::LedgerDirectory(m.settings.Home()),
-                                                options, observers);
-  cfg.places = made->Create(p.targets, cfg.system, *m.reader, static_cast<int>(m.settings.GetInt("run.target_instances")));
-  cfg.places_sequential = o.targets_sequential;
-  run::ApplyTargetSettings(cfg, m.settings, *made);
-  return made;
-}
-
-// How the run went: its exit code (0, 1 when a test failed, 130 when interrupted), whether it
-// saved, and the targets it ran on.
-struct RunOutcome {
-  int code = 0;
-  bool saved = false;
-  std::vector<run::TestPlace> places;
-};
-
-// Runs `tests` through the run loop (its printing, its saving after every test), folding the
-// stand-ins' results under the published ones after every save.
-RunOutcome RunItems(const SessionOptions& o, Machine& m, Planning& p, run::RunConfig cfg,
-                    const std::vector<run::PlannedTest>& tests, const std::vector<std::string>& identifiers,
-                    std::ostream& out) {
+// Runs `tests` through the loop every run shares (run::RunLoop: its printing, its saving after
+// every test, the targets made just before it and removed after it), folding the stand-ins'
+// results under the published ones after every save.
+run::SessionOutcome RunItems(const SessionOptions& o, Machine& m, Planning& p, run::RunConfig cfg,
+                             const std::vector<run::PlannedTest>& tests, const std::vector<std::string>& identifiers,
+                             std::ostream& out) {
   run::ObserverList observers;
   auto printer = run::MakePrinter(isatty(1) ? run::PrinterKind::kTty : run::PrinterKind::kPlain, out);
   StandInFolder folder(p.plan, identifiers);
   observers.Add(printer.get());
   observers.Add(&folder);
-  monitor::MonitorSession monitor_session(monitor::MonitorConfig::FromSettings(m.settings, cfg.test_dir));
-  run::MonitorHook hook(monitor_session);
-  for (const auto& line : monitor_session.StatusLines()) out << line << "\n";
-  std::unique_ptr<run::RunTargets> run_targets;
-  if (!p.targets.empty() && !tests.empty()) run_targets = MakeTargets(o, m, p, observers, cfg);
-  RunOutcome outcome;
-  if (!tests.empty() && !exec::InterruptRequested()) {
-    run::TestRunner runner(cfg, m.processes, observers, monitor_session.enabled() ? &hook : nullptr);
-    run::RunSummary summary = runner.Run(tests);
-    outcome.saved = summary.saved;
-    if (outcome.saved) folder.Fold(summary.composite_path);
-    if (summary.interrupted) outcome.code = 130;
-    else if (summary.failed() > 0) outcome.code = 1;
-  }
-  if (run_targets) outcome.places = run_targets->places();  // those added while it ran included
-  if (run_targets && !run_targets->Remove() && outcome.code == 0) outcome.code = 1;
+  run::TargetsToMake targets{p.targets, o.targets_sequential, std::move(p.target_sys),
+                             [&](targets::TargetSystem& sys, const std::string& test_dir) {
+                               targets::TargetOptions options;
+                               options.test_dir = test_dir;
+                               options.size = o.target_size;
+                               options.device = targets::ConfirmedDevice(
+                                   sys, o.device, [&](const std::string& q) -> std::optional<std::string> {
+                                     if (!p.prompter->Interactive()) return std::nullopt;
+                                     return p.prompter->Ask(q);
+                                   });
+                               return options;
+                             }};
+  run::SessionOutcome outcome =
+      run::RunLoop(std::move(cfg), tests, std::move(targets), m.settings, *m.reader, m.processes, observers, out);
+  if (outcome.summary.saved) folder.Fold(outcome.summary.composite_path);
   return outcome;
 }
 
@@ -498,14 +469,14 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   Installed installed = InstallItems(ItemsToRun(file, p.plan, identifiers), p.plan, m, profiles.repo, out);
   if (installed.tests.empty()) out << "Nothing left to run for " << identifiers.front() << ".\n";
   run::RunConfig cfg = MakeRunConfig(o, m, resolved, p.plan, identifiers.front(), installed);
-  RunOutcome outcome = RunItems(o, m, p, std::move(cfg), installed.tests, identifiers, out);
-  if (exec::InterruptRequested()) outcome.code = 130;
-  if (installed.not_installed > 0 && outcome.code == 0) outcome.code = 1;
+  run::SessionOutcome outcome = RunItems(o, m, p, std::move(cfg), installed.tests, identifiers, out);
+  int code = outcome.ExitCode();
+  if (installed.not_installed > 0 && code == 0) code = 1;
 
   PrintOutcome(results::ReadResultFile(resolved.path),
-               {resolved.path, outcome.saved, identifiers, outcome.places, o.width}, out);
-  if (o.upload && outcome.code == 0) Upload(o, m.settings, upload_server, resolved.path, out);
-  return outcome.code;
+               {resolved.path, outcome.summary.saved, identifiers, outcome.places, o.width}, out);
+  if (o.upload && code == 0) Upload(o, m.settings, upload_server, resolved.path, out);
+  return code;
 }
 
 }  // namespace ptsn::reproduce
