@@ -28,10 +28,11 @@ namespace {
 
 using http::Request;
 using http::Response;
+using http::BearerToken;
 
 void SendJson(Response& res, int status, const json& body) {
   res.status = status;
-  res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+  res.SetContent(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
 }
 
 // OpenBenchmarking wraps every answer in {"openbenchmarking": {...}}.
@@ -47,16 +48,9 @@ void ObUploadRefusal(int status, const std::string& message, Response& res) {
 }
 
 // The token of "Authorization: Bearer <token>" (the scheme in any case, RFC 9110 11.1); "".
-std::string BearerToken(const Request& req) {
-  std::string auth = Trim(req.get_header_value("Authorization"));
-  if (auth.size() > 7 && strncasecmp(auth.c_str(), "bearer", 6) == 0 && (auth[6] == ' ' || auth[6] == '\t'))
-    return Trim(auth.substr(7));
-  return "";
-}
-
 std::string BaseUrl(const ServerOptions& o, const Request& req) {
   if (!o.public_url.empty()) return o.public_url;
-  std::string host = req.get_header_value("Host");
+  std::string host = req.Header("Host");
   return "http://" + (host.empty() ? std::string("127.0.0.1") : host);
 }
 
@@ -66,8 +60,8 @@ unsigned CoreCount() {
 }
 
 int ParseIntParam(const Request& req, const char* name, int fallback, int lo, int hi) {
-  if (!req.has_param(name)) return fallback;
-  const std::string v = req.get_param_value(name);
+  if (!req.HasParam(name)) return fallback;
+  const std::string v = req.Param(name);
   try {
     size_t used = 0;
     int n = std::stoi(v, &used);
@@ -227,7 +221,7 @@ struct Routes {
 
   // Tokens travel in the Authorization header only: a query string ends up in logs.
   static void RefuseTokenInQuery(const Request& req) {
-    if (req.has_param("token"))
+    if (req.HasParam("token"))
       throw HttpError{400, "send the token as 'Authorization: Bearer <token>', not in the URL"};
   }
 
@@ -283,7 +277,7 @@ struct Routes {
   void ClientPhpRequest(const Request& req, Response& res) {
     Form form;
     try {
-      const std::string type = req.get_header_value("Content-Type");
+      const std::string type = req.Header("Content-Type");
       wire::FormFields fields = strncasecmp(type.c_str(), "multipart/form-data", 19) == 0
                                     ? wire::DecodeMultipart(req.body, type)
                                     : wire::DecodeForm(req.body);
@@ -340,7 +334,7 @@ struct Routes {
         if (!stored) throw HttpError{404, "no result with ID '" + id.substr(0, 64) + "'"};
         if (r == "clone_openbenchmarking_system_logs") {
           if (!stored->system_logs_zip) throw HttpError{404, "result " + stored->id + " has no system logs"};
-          res.set_shared_content(stored, *stored->system_logs_zip, "application/zip");
+          res.SetSharedContent(stored, *stored->system_logs_zip, "application/zip");
           return;
         }
         json logs = stored->system_logs_zip ? json(wire::Sha1Hex(*stored->system_logs_zip)) : json(false);
@@ -348,7 +342,7 @@ struct Routes {
       }, [](const std::string& m) { return Ob("result", {{"error", m}}); });
     } else if (auto answer = AnswerProfileRequest(r, [&](const std::string& k) { return form.get(k); }, app.mirror_.get())) {
       res.status = answer->status;
-      res.set_content(std::move(answer->body), answer->content_type);
+      res.SetContent(std::move(answer->body), answer->content_type);
     } else {
       SendJson(res, 400, Ob("error", r.empty() ? "missing request field r" : "unsupported request r=" + r.substr(0, 64)));
     }
@@ -363,9 +357,9 @@ struct Routes {
 
   SearchQuery QueryOf(const Request& req) {
     SearchQuery q;
-    q.text = req.get_param_value("q");
-    q.test = req.get_param_value("test");
-    q.system = req.get_param_value("system");
+    q.text = req.Param("q");
+    q.test = req.Param("test");
+    q.system = req.Param("system");
     for (auto* s : {&q.text, &q.test, &q.system})
       if (s->size() > 200) throw HttpError{400, "search terms are limited to 200 characters"};
     q.limit = ParseIntParam(req, "limit", 50, 1, 500);
@@ -464,29 +458,22 @@ struct Routes {
   // The same protections as the results API: tokens in the header only, a body limit decided
   // before the body is read, the write rate limits on what a user changes (jobs, schedules),
   // and failed token checks counted against the address (agent tokens are checked by the fleet).
-  void InstallFleet(http::Router& svr) {
+  void InstallFleet(http::Router& routes) {
     auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
     for (auto& route : app.fleet_->Routes()) {
       const bool agent = route.pattern.rfind("/api/v1/fleet/agent/", 0) == 0;
       const bool write = !agent && route.method != "GET";
-      svr.AddAsync(
+      routes.AddAsync(
           route.method, route.pattern,
           [this, handle = route.handle](const Request& req, Response& res, http::Done done) {
-            FleetRequest f;
-            f.method = req.method;
-            for (size_t i = 1; i < req.matches.size(); ++i) f.groups.push_back(req.matches[i]);
-            f.bearer = BearerToken(req);
-            for (const auto& [k, v] : req.params) f.params.emplace(k, v);
-            f.body = req.body;
-            const bool sent_token = !f.bearer.empty();
-            handle(f, [this, &res, done, sent_token, addr = req.remote_addr](FleetResponse out) {
+            const bool sent_token = !BearerToken(req).empty();
+            handle(req, [this, &res, done, sent_token, addr = req.remote_addr](Response out) {
               if (out.status == 401 && sent_token && !app.write_limiter_.Allow("auth:" + addr)) {
                 out.status = 429;
-                out.content_type = "application/json";
-                out.body = json{{"error", "too many failed authentication attempts; slow down"}}.dump();
+                out.SetContent(json{{"error", "too many failed authentication attempts; slow down"}}.dump(),
+                                "application/json");
               }
-              res.status = out.status;
-              if (out.status != 204) res.set_content(std::move(out.body), out.content_type);
+              res = std::move(out);
               done();
             });
           },
@@ -510,34 +497,34 @@ struct Routes {
     }
   }
 
-  void Install(http::Router& svr) {
+  void Install(http::Router& routes) {
     auto err_shape = [](const std::string& m) { return json{{"error", m}}; };
-    svr.Get("/healthz", [this](const Request& req, Response& res) { Healthz(req, res); });
+    routes.Get("/healthz", [this](const Request& req, Response& res) { Healthz(req, res); });
     // PTS's connectivity check (pts_network): any other body is "No Internet Connectivity".
-    svr.Get("/PTS", [](const Request&, Response& res) { res.set_content("PTS", "text/plain"); });
-    svr.Post("/f/client.php", [this](const Request& req, Response& res) { ClientPhpRequest(req, res); },
+    routes.Get("/PTS", [](const Request&, Response& res) { res.SetContent("PTS", "text/plain"); });
+    routes.Post("/f/client.php", [this](const Request& req, Response& res) { ClientPhpRequest(req, res); },
              [this](const Request& req) {
                http::Admission a = Admit(req, false, false, ObUploadRefusal);
                a.refuse = ObUploadRefusal;  // the server's own refusals (413, 503) too
                return a;
              });
 
-    svr.Post("/api/v1/results", [this, err_shape](const Request& req, Response& res) {
+    routes.Post("/api/v1/results", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
         std::string user = RequireUser(req);
-        std::string sha = req.get_header_value("X-Composite-Sha1");
+        std::string sha = req.Header("X-Composite-Sha1");
         if (!sha.empty() && sha != wire::Sha1Hex(req.body))
           throw HttpError{400, "X-Composite-Sha1: does not match the sha1 of the body"};
-        bool unlisted = req.get_param_value("unlisted") == "1" || req.get_param_value("unlisted") == "true";
+        bool unlisted = req.Param("unlisted") == "1" || req.Param("unlisted") == "true";
         NewResult checked = [&] {
           auto pass = app.gate_.Enter();
-          return app.CheckUpload(user, req.body, std::nullopt, req.get_param_value("name"), unlisted);
+          return app.CheckUpload(user, req.body, std::nullopt, req.Param("name"), unlisted);
         }();
         auto stored = app.CommitUpload(checked, wire::Sha256Hex(BearerToken(req)));
         SendJson(res, 201, {{"id", stored.id}, {"url", BaseUrl(app.options_, req) + "/result/" + stored.id}});
       }, err_shape);
     }, [this, err_shape](const Request& req) { return Admit(req, true, true, err_shape); });
-    svr.Get("/api/v1/results", [this, err_shape](const Request& req, Response& res) {
+    routes.Get("/api/v1/results", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
         json list = json::array();
         for (const auto& l : app.storage_.Search(QueryOf(req))) list.push_back(Listed(l, req));
@@ -545,10 +532,10 @@ struct Routes {
       }, err_shape);
     });
     auto send_xml = [](Response& res, const std::shared_ptr<const StoredResult>& stored) {
-      res.set_header("ETag", "\"" + stored->xml_sha1 + "\"");
-      res.set_shared_content(stored, stored->xml, "application/xml");  // no copy per request
+      res.SetHeader("ETag", "\"" + stored->xml_sha1 + "\"");
+      res.SetSharedContent(stored, stored->xml, "application/xml");  // no copy per request
     };
-    svr.Get(R"(/api/v1/results/([^/]+)/composite\.xml)",
+    routes.Get(R"(/api/v1/results/([^/]+)/composite\.xml)",
             [this, send_xml](const Request& req, Response& res) {  // fetched lately: from memory, at once
               auto stored = app.results_.Get(req.matches[1]);
               if (stored) send_xml(res, stored);
@@ -561,13 +548,13 @@ struct Routes {
                 send_xml(res, stored);
               }, err_shape);
             });
-    svr.Get(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
+    routes.Get(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
         auto body = ResultJson(req.matches[1]);
-        res.set_shared_content(body, *body, "application/json");
+        res.SetSharedContent(body, *body, "application/json");
       }, err_shape);
     });
-    svr.Delete(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
+    routes.Delete(R"(/api/v1/results/([^/]+))", [this, err_shape](const Request& req, Response& res) {
       Guard(res, [&] {
         RefuseTokenInQuery(req);
         std::string user = RequireUser(req);
@@ -595,37 +582,37 @@ struct Routes {
         fn();
       } catch (const HttpError& e) {
         res.status = e.status;
-        res.set_content(RenderErrorPage(e.status, e.message), "text/html; charset=utf-8");
+        res.SetContent(RenderErrorPage(e.status, e.message), "text/html; charset=utf-8");
       } catch (const StorageError&) {
         res.status = 503;
-        res.set_content(RenderErrorPage(503, "storage unavailable"), "text/html; charset=utf-8");
+        res.SetContent(RenderErrorPage(503, "storage unavailable"), "text/html; charset=utf-8");
       }
     };
     auto list_page = [this, html_errors](const Request& req, Response& res) {
       html_errors(res, [&] {
         SearchQuery q = QueryOf(req);
-        res.set_content(RenderListPage(app.storage_.Search(q), q), "text/html; charset=utf-8");
+        res.SetContent(RenderListPage(app.storage_.Search(q), q), "text/html; charset=utf-8");
       });
     };
-    svr.Get("/", list_page);
-    svr.Get("/results", list_page);
-    svr.Get(R"(/result/([^/]+))", [this, html_errors](const Request& req, Response& res) {
+    routes.Get("/", list_page);
+    routes.Get("/results", list_page);
+    routes.Get(R"(/result/([^/]+))", [this, html_errors](const Request& req, Response& res) {
       html_errors(res, [&] {
         const int page = ParseIntParam(req, "page", 1, 1, 1 << 20) - 1;
         auto html = ResultPage(req.matches[1], page);
-        res.set_shared_content(html, *html, "text/html; charset=utf-8");
+        res.SetSharedContent(html, *html, "text/html; charset=utf-8");
       });
     });
 
-    InstallFleet(svr);
+    InstallFleet(routes);
 
-    svr.not_found = [](const Request& req, Response& res) {
+    routes.not_found = [](const Request& req, Response& res) {
       SendJson(res, 404, {{"error", "no such page: " + req.path.substr(0, 100)}});
     };
-    svr.not_allowed = [](const Request& req, Response& res) {
+    routes.not_allowed = [](const Request& req, Response& res) {
       SendJson(res, 405, {{"error", "method " + req.method + " is not allowed on " + req.path.substr(0, 100)}});
     };
-    svr.internal_error = [](const Request&, Response& res, const std::string& what) {
+    routes.internal_error = [](const Request&, Response& res, const std::string& what) {
       SendJson(res, 500, {{"error", "internal error: " + what}});
     };
   }

@@ -210,9 +210,9 @@ int Serve(const ptsn::Args& args) {
   ptsn::server::http::Router router;
   app.Install(router);
   ptsn::server::InstallDownloadRoutes(router, DownloadsDir(args));
-  ptsn::server::http::HttpServer svr(router, limits);
+  ptsn::server::http::HttpServer http_server(router, limits);
   try {
-    port = svr.Start(host, port);
+    port = http_server.Start(host, port);
   } catch (const std::runtime_error& e) {
     throw ptsn::Error("--listen: " + std::string(e.what()));
   }
@@ -221,7 +221,7 @@ int Serve(const ptsn::Args& args) {
   int sig = 0;
   sigwait(&stop_signals, &sig);
   app.fleet().waiters().Shutdown();  // parked long-polls are answered, so Stop need not wait them out
-  svr.Stop();
+  http_server.Stop();
   return 0;
 }
 

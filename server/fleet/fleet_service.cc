@@ -18,11 +18,26 @@ using nlohmann::json;
 
 namespace {
 
-FleetResponse Json(int status, const json& body) {
-  return {status, "application/json", body.dump(-1, ' ', false, json::error_handler_t::replace)};
+http::Response Json(int status, const json& body) {
+  http::Response res;
+  res.status = status;
+  res.SetContent(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+  return res;
 }
 
-json ParseBody(const FleetRequest& req) {
+http::Response Html(std::string page) {
+  http::Response res;
+  res.SetContent(std::move(page), "text/html; charset=utf-8");
+  return res;
+}
+
+http::Response NoContent() {
+  http::Response res;
+  res.status = 204;
+  return res;
+}
+
+json ParseBody(const http::Request& req) {
   if (req.body.empty()) return json::object();
   try {
     json j = json::parse(req.body);
@@ -41,11 +56,11 @@ std::string Field(const json& j, const char* name, size_t max = 200) {
   return v;
 }
 
-std::int64_t TaskId(const FleetRequest& req) {
+std::int64_t TaskId(const http::Request& req) {
   try {
-    return std::stoll(req.groups.at(0));
+    return std::stoll(req.matches.at(1));
   } catch (const std::exception&) {
-    throw FleetError{400, "not a task number: " + req.groups.at(0).substr(0, 40)};
+    throw FleetError{400, "not a task number: " + req.matches.at(1).substr(0, 40)};
   }
 }
 
@@ -120,8 +135,8 @@ FleetService::~FleetService() {
 }
 
 std::vector<FleetService::Route> FleetService::Routes() {
-  auto bind = [this](void (FleetService::*fn)(const FleetRequest&, const FleetRespond&)) {
-    return [this, fn](const FleetRequest& req, FleetRespond respond) {
+  auto bind = [this](void (FleetService::*fn)(const http::Request&, const FleetRespond&)) {
+    return [this, fn](const http::Request& req, FleetRespond respond) {
       try {
         (this->*fn)(req, respond);
       } catch (const FleetError& e) {
@@ -177,23 +192,25 @@ std::optional<std::string> FleetService::AgentOf(const std::string& token) {
   return machine;
 }
 
-std::string FleetService::RequireAgent(const FleetRequest& req) {
-  if (req.bearer.empty())
+std::string FleetService::RequireAgent(const http::Request& req) {
+  const std::string token = http::BearerToken(req);
+  if (token.empty())
     throw FleetError{401, "agent token required: send 'Authorization: Bearer <token>' (pts-native-server token create --agent NAME)"};
-  auto machine = AgentOf(req.bearer);
+  auto machine = AgentOf(token);
   if (!machine) throw FleetError{401, kUnknownAgentToken};
   return *machine;
 }
 
-std::string FleetService::RequireUser(const FleetRequest& req) {
-  if (req.bearer.empty())
+std::string FleetService::RequireUser(const http::Request& req) {
+  const std::string token = http::BearerToken(req);
+  if (token.empty())
     throw FleetError{401, "user token required: send 'Authorization: Bearer <token>' (pts-native-server token create NAME)"};
-  auto user = user_of_(req.bearer);
+  auto user = user_of_(token);
   if (!user) throw FleetError{401, "unknown or revoked user token (agent tokens cannot manage schedules)"};
   return *user;
 }
 
-void FleetService::RequireReader(const FleetRequest& req) {
+void FleetService::RequireReader(const http::Request& req) {
   if (!options_.public_reads) RequireUser(req);
 }
 
@@ -213,7 +230,7 @@ bool FleetService::Online(const MachineRow& m) {
 
 // ---- agents -----------------------------------------------------------------------------------
 
-void FleetService::Hello(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Hello(const http::Request& req, const FleetRespond& respond) {
   const std::string machine = RequireAgent(req);
   json b = ParseBody(req);
   const std::string session = Field(b, "session", 64);
@@ -236,7 +253,7 @@ void FleetService::Hello(const FleetRequest& req, const FleetRespond& respond) {
                      {"poll_seconds", options_.poll_seconds}}));
 }
 
-void FleetService::Poll(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Poll(const http::Request& req, const FleetRespond& respond) {
   const std::string machine = RequireAgent(req);
   json b = ParseBody(req);
   const std::string session = Field(b, "session", 64);
@@ -245,7 +262,7 @@ void FleetService::Poll(const FleetRequest& req, const FleetRespond& respond) {
   wait = std::clamp(wait, 0, options_.poll_seconds);
   auto answer = [&](const std::optional<ClaimedTask>& t) {
     if (!t) {
-      respond({204, "application/json", ""});
+      respond(NoContent());
       return;
     }
     respond(Json(200, {{"task", {{"id", t->task_id}, {"job", t->job_id}, {"attempt", t->attempt}, {"machine", machine},
@@ -264,10 +281,10 @@ void FleetService::Poll(const FleetRequest& req, const FleetRespond& respond) {
   // so the claim runs on a request thread of its own, not on the thread that woke us.
   waiters_.Wait(
       machine, FleetWaiters::Clock::now() + std::chrono::seconds(wait),
-      [respond](bool) { respond({204, "application/json", ""}); }, generation);
+      [respond](bool) { respond(NoContent()); }, generation);
 }
 
-void FleetService::Renew(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Renew(const http::Request& req, const FleetRespond& respond) {
   const std::string machine = RequireAgent(req);
   json b = ParseBody(req);
   const std::int64_t task = TaskId(req);
@@ -277,7 +294,7 @@ void FleetService::Renew(const FleetRequest& req, const FleetRespond& respond) {
   respond(Json(200, {{"held", true}, {"lease_seconds", options_.limits.lease_seconds}}));
 }
 
-void FleetService::Result(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Result(const http::Request& req, const FleetRespond& respond) {
   const std::string machine = RequireAgent(req);
   const std::int64_t task = TaskId(req);
   Seen(machine);
@@ -313,7 +330,7 @@ void FleetService::Result(const FleetRequest& req, const FleetRespond& respond) 
   respond(Json(200, {{"state", "done"}, {"duplicate", c.duplicate}, {"job", c.job_id}, {"flagged", flagged}}));
 }
 
-void FleetService::Failed(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Failed(const http::Request& req, const FleetRespond& respond) {
   const std::string machine = RequireAgent(req);
   json b = ParseBody(req);
   const std::int64_t task = TaskId(req);
@@ -325,7 +342,7 @@ void FleetService::Failed(const FleetRequest& req, const FleetRespond& respond) 
   respond(Json(200, {{"state", "failed"}, {"duplicate", c.duplicate}}));
 }
 
-void FleetService::Release(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Release(const http::Request& req, const FleetRespond& respond) {
   const std::string machine = RequireAgent(req);
   json b = ParseBody(req);
   Finished(store_.Release(TaskId(req), machine, Field(b, "session", 64), Field(b, "reason", 200), clock_()));
@@ -342,7 +359,7 @@ std::int64_t FleetService::StartJob(const std::string& owner, const std::string&
   return job;
 }
 
-void FleetService::CreateJob(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::CreateJob(const http::Request& req, const FleetRespond& respond) {
   const std::string user = RequireUser(req);
   json b = ParseBody(req);
   if (!b.contains("spec")) throw FleetError{400, "spec: missing"};
@@ -355,7 +372,7 @@ void FleetService::CreateJob(const FleetRequest& req, const FleetRespond& respon
   respond(Json(201, {{"job", job}}));
 }
 
-void FleetService::CreateSchedule(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::CreateSchedule(const http::Request& req, const FleetRespond& respond) {
   const std::string user = RequireUser(req);
   json b = ParseBody(req);
   ScheduleRow s;
@@ -388,36 +405,36 @@ ScheduleRow FleetService::OwnSchedule(const std::string& user, const std::string
   return *s;
 }
 
-void FleetService::RunSchedule(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::RunSchedule(const http::Request& req, const FleetRespond& respond) {
   const std::string user = RequireUser(req);
-  ScheduleRow s = OwnSchedule(user, req.groups.at(0));
+  ScheduleRow s = OwnSchedule(user, req.matches.at(1));
   respond(Json(201, {{"job", StartJob(user, s.spec, s.machines, "Fleet: " + s.name)}}));
 }
 
-void FleetService::DeleteSchedule(const FleetRequest& req, const FleetRespond& respond) {
-  OwnSchedule(RequireUser(req), req.groups.at(0));
-  if (!store_.DeleteSchedule(req.groups.at(0)))
-    throw FleetError{404, "no schedule named '" + req.groups.at(0).substr(0, 64) + "'"};
-  respond({204, "application/json", ""});
+void FleetService::DeleteSchedule(const http::Request& req, const FleetRespond& respond) {
+  OwnSchedule(RequireUser(req), req.matches.at(1));
+  if (!store_.DeleteSchedule(req.matches.at(1)))
+    throw FleetError{404, "no schedule named '" + req.matches.at(1).substr(0, 64) + "'"};
+  respond(NoContent());
 }
 
 // ---- reads ------------------------------------------------------------------------------------
 
-void FleetService::JobStatus(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::JobStatus(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
-  auto job = store_.Job(std::stoll(req.groups.at(0)));
-  if (!job) throw FleetError{404, "no job " + req.groups.at(0).substr(0, 20)};
+  auto job = store_.Job(std::stoll(req.matches.at(1)));
+  if (!job) throw FleetError{404, "no job " + req.matches.at(1).substr(0, 20)};
   respond(Json(200, JobJson(*job)));
 }
 
-void FleetService::ListJobs(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::ListJobs(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
   json list = json::array();
   for (const auto& j : store_.RecentJobs(50)) list.push_back(JobJson(j));
   respond(Json(200, {{"jobs", list}}));
 }
 
-void FleetService::Machines(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Machines(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
   json list = json::array();
   for (const auto& m : store_.Machines())
@@ -427,22 +444,22 @@ void FleetService::Machines(const FleetRequest& req, const FleetRespond& respond
   respond(Json(200, {{"machines", list}}));
 }
 
-void FleetService::MachineHistory(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::MachineHistory(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
   json list = json::array();
-  const bool flagged = req.params.count("flagged") && req.params.at("flagged") != "0";
-  for (const auto& h : store_.History(req.groups.at(0), flagged)) list.push_back(HistoryJson(h));
-  respond(Json(200, {{"machine", req.groups.at(0)}, {"history", list}}));
+  const bool flagged = req.HasParam("flagged") && req.Param("flagged") != "0";
+  for (const auto& h : store_.History(req.matches.at(1), flagged)) list.push_back(HistoryJson(h));
+  respond(Json(200, {{"machine", req.matches.at(1)}, {"history", list}}));
 }
 
-void FleetService::Regressions(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::Regressions(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
   json list = json::array();
   for (const auto& h : store_.Flags(200)) list.push_back(HistoryJson(h));
   respond(Json(200, {{"flags", list}}));
 }
 
-void FleetService::ListSchedules(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::ListSchedules(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
   json list = json::array();
   for (const auto& s : store_.Schedules())
@@ -453,29 +470,28 @@ void FleetService::ListSchedules(const FleetRequest& req, const FleetRespond& re
 
 // ---- pages ------------------------------------------------------------------------------------
 
-void FleetService::FleetPage(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::FleetPage(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
   std::vector<FleetMachineView> machines;
   for (auto& m : store_.Machines()) machines.push_back({m, Online(m)});
-  respond({200, "text/html; charset=utf-8",
-           RenderFleetPage(machines, store_.Schedules(), store_.RecentJobs(20), store_.Flags(20), clock_())});
+  respond(Html(RenderFleetPage(machines, store_.Schedules(), store_.RecentJobs(20), store_.Flags(20), clock_())));
 }
 
-void FleetService::MachinePage(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::MachinePage(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
-  const std::string& name = req.groups.at(0);
+  const std::string& name = req.matches.at(1);
   std::optional<FleetMachineView> view;
   for (auto& m : store_.Machines())
     if (m.name == name) view = FleetMachineView{m, Online(m)};
   if (!view) throw FleetError{404, "no machine named '" + name.substr(0, 64) + "'"};
-  respond({200, "text/html; charset=utf-8", RenderMachinePage(*view, store_.History(name), clock_())});
+  respond(Html(RenderMachinePage(*view, store_.History(name), clock_())));
 }
 
-void FleetService::JobPage(const FleetRequest& req, const FleetRespond& respond) {
+void FleetService::JobPage(const http::Request& req, const FleetRespond& respond) {
   RequireReader(req);
-  auto job = store_.Job(std::stoll(req.groups.at(0)));
-  if (!job) throw FleetError{404, "no job " + req.groups.at(0).substr(0, 20)};
-  respond({200, "text/html; charset=utf-8", RenderJobPage(*job, JobState(*job))});
+  auto job = store_.Job(std::stoll(req.matches.at(1)));
+  if (!job) throw FleetError{404, "no job " + req.matches.at(1).substr(0, 20)};
+  respond(Html(RenderJobPage(*job, JobState(*job))));
 }
 
 // ---- background -------------------------------------------------------------------------------

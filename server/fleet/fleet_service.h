@@ -1,7 +1,7 @@
 // The fleet on the results server: agents register, long-poll for tasks, renew leases and
 // upload results; users create schedules and run-now jobs and read their status; pages show
-// machines, schedules and each machine's history. Independent of the HTTP library: each route
-// takes a FleetRequest and answers through a callback (so a transport able to park a request
+// machines, schedules and each machine's history. Each route takes the server's http::Request
+// (its path's groups in `matches`) and answers through a callback (so a transport able to park a request
 // can answer a long-poll later without a thread; see fleet_waiters.h), and app.cc registers
 // Routes() in a few lines. A background thread expires leases, fires cron schedules, merges
 // finished jobs (backstop for the merge done right after a job's last task) and writes
@@ -23,6 +23,7 @@
 #include "server/fleet/fleet_store.h"
 #include "server/fleet/fleet_waiters.h"
 #include "server/fleet/fleet_webhook.h"
+#include "server/http/http.h"
 #include "server/store/storage.h"
 
 namespace ptsn::server {
@@ -42,21 +43,8 @@ struct FleetOptions {
   bool public_reads = false;
 };
 
-struct FleetRequest {
-  std::string method;
-  std::vector<std::string> groups;  // the route pattern's captures
-  std::string bearer;               // the Authorization: Bearer token, "" when none
-  std::map<std::string, std::string> params;  // query string
-  std::string body;
-};
-
-struct FleetResponse {
-  int status = 200;
-  std::string content_type = "application/json";
-  std::string body;
-};
-
-using FleetRespond = std::function<void(FleetResponse)>;
+// Answers a route once, now or later (a parked long-poll answers from another thread).
+using FleetRespond = std::function<void(http::Response)>;
 
 class FleetService {
  public:
@@ -73,7 +61,7 @@ class FleetService {
   struct Route {
     std::string method;   // GET | POST | DELETE
     std::string pattern;  // regular expression of the whole path
-    std::function<void(const FleetRequest&, FleetRespond)> handle;
+    std::function<void(const http::Request&, FleetRespond)> handle;
   };
   std::vector<Route> Routes();
 
@@ -90,33 +78,33 @@ class FleetService {
 
  private:
   // Agent routes.
-  void Hello(const FleetRequest& req, const FleetRespond& respond);
-  void Poll(const FleetRequest& req, const FleetRespond& respond);
-  void Renew(const FleetRequest& req, const FleetRespond& respond);
-  void Result(const FleetRequest& req, const FleetRespond& respond);
-  void Failed(const FleetRequest& req, const FleetRespond& respond);
-  void Release(const FleetRequest& req, const FleetRespond& respond);
+  void Hello(const http::Request& req, const FleetRespond& respond);
+  void Poll(const http::Request& req, const FleetRespond& respond);
+  void Renew(const http::Request& req, const FleetRespond& respond);
+  void Result(const http::Request& req, const FleetRespond& respond);
+  void Failed(const http::Request& req, const FleetRespond& respond);
+  void Release(const http::Request& req, const FleetRespond& respond);
   // User routes.
-  void CreateJob(const FleetRequest& req, const FleetRespond& respond);
-  void CreateSchedule(const FleetRequest& req, const FleetRespond& respond);
-  void RunSchedule(const FleetRequest& req, const FleetRespond& respond);
-  void DeleteSchedule(const FleetRequest& req, const FleetRespond& respond);
+  void CreateJob(const http::Request& req, const FleetRespond& respond);
+  void CreateSchedule(const http::Request& req, const FleetRespond& respond);
+  void RunSchedule(const http::Request& req, const FleetRespond& respond);
+  void DeleteSchedule(const http::Request& req, const FleetRespond& respond);
   // Reads.
-  void JobStatus(const FleetRequest& req, const FleetRespond& respond);
-  void Machines(const FleetRequest& req, const FleetRespond& respond);
-  void MachineHistory(const FleetRequest& req, const FleetRespond& respond);
-  void Regressions(const FleetRequest& req, const FleetRespond& respond);
-  void ListSchedules(const FleetRequest& req, const FleetRespond& respond);
-  void ListJobs(const FleetRequest& req, const FleetRespond& respond);
+  void JobStatus(const http::Request& req, const FleetRespond& respond);
+  void Machines(const http::Request& req, const FleetRespond& respond);
+  void MachineHistory(const http::Request& req, const FleetRespond& respond);
+  void Regressions(const http::Request& req, const FleetRespond& respond);
+  void ListSchedules(const http::Request& req, const FleetRespond& respond);
+  void ListJobs(const http::Request& req, const FleetRespond& respond);
   // Pages.
-  void FleetPage(const FleetRequest& req, const FleetRespond& respond);
-  void MachinePage(const FleetRequest& req, const FleetRespond& respond);
-  void JobPage(const FleetRequest& req, const FleetRespond& respond);
+  void FleetPage(const http::Request& req, const FleetRespond& respond);
+  void MachinePage(const http::Request& req, const FleetRespond& respond);
+  void JobPage(const http::Request& req, const FleetRespond& respond);
 
-  std::string RequireAgent(const FleetRequest& req);
-  std::string RequireUser(const FleetRequest& req);
+  std::string RequireAgent(const http::Request& req);
+  std::string RequireUser(const http::Request& req);
   // For reads and pages: a user's token unless public_reads.
-  void RequireReader(const FleetRequest& req);
+  void RequireReader(const http::Request& req);
   // The schedule `name` when `user` owns it; 404 when there is none, 403 when another user does.
   ScheduleRow OwnSchedule(const std::string& user, const std::string& name);
   void Seen(const std::string& machine);

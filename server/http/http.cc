@@ -9,37 +9,48 @@ bool CaseLess::operator()(const std::string& a, const std::string& b) const {
   return strcasecmp(a.c_str(), b.c_str()) < 0;
 }
 
-std::string Request::get_header_value(const std::string& name) const {
+std::string Request::Header(const std::string& name) const {
   auto it = headers.find(name);
   return it == headers.end() ? "" : it->second;
 }
 
-std::string Request::get_param_value(const std::string& name) const {
+std::string Request::Param(const std::string& name) const {
   auto it = params.find(name);
   return it == params.end() ? "" : it->second;
 }
 
-void Response::set_header(const std::string& name, const std::string& value) {
+std::string BearerToken(const Request& req) {
+  const std::string auth = req.Header("Authorization");
+  const size_t start = auth.find_first_not_of(" \t");
+  if (start == std::string::npos || auth.size() < start + 7 || strncasecmp(auth.c_str() + start, "bearer", 6) != 0 ||
+      (auth[start + 6] != ' ' && auth[start + 6] != '\t'))
+    return "";
+  const size_t from = auth.find_first_not_of(" \t", start + 6);
+  if (from == std::string::npos) return "";
+  return auth.substr(from, auth.find_last_not_of(" \t") + 1 - from);
+}
+
+void Response::SetHeader(const std::string& name, const std::string& value) {
   headers.erase(name);
   headers.emplace(name, value);
 }
 
-void Response::set_content(std::string content, const std::string& content_type) {
+void Response::SetContent(std::string content, const std::string& content_type) {
   body = std::move(content);
   shared_owner.reset();
   shared_body = {};
-  set_header("Content-Type", content_type);
+  SetHeader("Content-Type", content_type);
 }
 
-void Response::set_shared_content(std::shared_ptr<const void> owner, std::string_view bytes,
+void Response::SetSharedContent(std::shared_ptr<const void> owner, std::string_view bytes,
                                   const std::string& content_type) {
   body.clear();
   shared_owner = std::move(owner);
   shared_body = bytes;
-  set_header("Content-Type", content_type);
+  SetHeader("Content-Type", content_type);
 }
 
-void Response::set_file_content(int fd, size_t size, const std::string& content_type) {
+void Response::SetFileContent(int fd, size_t size, const std::string& content_type) {
   body.clear();
   shared_owner.reset();
   shared_body = {};
@@ -48,7 +59,7 @@ void Response::set_file_content(int fd, size_t size, const std::string& content_
     delete f;
   });
   file_size = size;
-  set_header("Content-Type", content_type);
+  SetHeader("Content-Type", content_type);
 }
 
 bool TakesBody(const std::string& method) { return method == "POST" || method == "PUT" || method == "PATCH"; }

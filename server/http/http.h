@@ -1,7 +1,6 @@
 // The server's own small request/response types and route table, independent of the HTTP
-// library underneath (http_server.h serves them with libmicrohttpd). Member names follow the
-// subset of cpp-httplib's that the handlers used (get_header_value, get_param_value, matches,
-// set_content...), so a route reads as it did and one written for either fits the other.
+// library underneath (http_server.h serves them with libmicrohttpd). Every room's routes take
+// these (the fleet's too), so a request is never copied into another room's own type.
 #pragma once
 
 #include <cstddef>
@@ -32,11 +31,14 @@ struct Request {
   std::string remote_addr;  // the client (a trusted proxy's X-Real-IP when it sent one)
   std::vector<std::string> matches;  // [0] the whole path, [1...] the route pattern's groups
 
-  bool has_header(const std::string& name) const { return headers.count(name) > 0; }
-  std::string get_header_value(const std::string& name) const;
-  bool has_param(const std::string& name) const { return params.count(name) > 0; }
-  std::string get_param_value(const std::string& name) const;
+  bool HasHeader(const std::string& name) const { return headers.count(name) > 0; }
+  std::string Header(const std::string& name) const;
+  bool HasParam(const std::string& name) const { return params.count(name) > 0; }
+  std::string Param(const std::string& name) const;
 };
+
+// The token of "Authorization: Bearer <token>" (scheme in any case, spaces around), "" when none.
+std::string BearerToken(const Request& req);
 
 struct Response {
   int status = 200;
@@ -51,12 +53,12 @@ struct Response {
   size_t file_size = 0;
   bool close_connection = false;  // answer with "Connection: close" and close afterwards
 
-  void set_header(const std::string& name, const std::string& value);
-  void set_content(std::string content, const std::string& content_type);
+  void SetHeader(const std::string& name, const std::string& value);
+  void SetContent(std::string content, const std::string& content_type);
   // `owner` keeps `bytes` alive until the answer is sent.
-  void set_shared_content(std::shared_ptr<const void> owner, std::string_view bytes, const std::string& content_type);
+  void SetSharedContent(std::shared_ptr<const void> owner, std::string_view bytes, const std::string& content_type);
   // Takes `fd` (open for reading, `size` bytes): it is closed once the answer is sent.
-  void set_file_content(int fd, size_t size, const std::string& content_type);
+  void SetFileContent(int fd, size_t size, const std::string& content_type);
   std::string_view content() const { return shared_owner ? shared_body : std::string_view(body); }
 };
 

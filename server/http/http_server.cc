@@ -108,7 +108,7 @@ struct Exchange {
 
 // Whether the headers announce a body (any Transfer-Encoding, a Content-Length other than 0).
 bool AnnouncesBody(const Request& req) {
-  if (req.has_header("Transfer-Encoding")) return true;
+  if (req.HasHeader("Transfer-Encoding")) return true;
   auto [from, to] = req.headers.equal_range("Content-Length");
   for (auto it = from; it != to; ++it)
     if (it->second.find_first_not_of("0 \t") != std::string::npos) return true;
@@ -242,7 +242,7 @@ struct HttpServer::Impl {
       if (ex->req.body.empty()) {
         // Room for the whole body at once: no copy as it grows (a doubling string held the old
         // and the new buffer, 48 MB for a 16 MB body). Pages not yet written cost no memory.
-        const std::string length = ex->req.get_header_value("Content-Length");
+        const std::string length = ex->req.Header("Content-Length");
         ex->req.body.reserve(length.empty() ? ex->max_body : std::min<size_t>(ex->max_body, std::strtoull(length.c_str(), nullptr, 10)));
       }
       ex->req.body.append(upload_data, n);
@@ -292,9 +292,9 @@ struct HttpServer::Impl {
     req.remote_addr = AddressText(addr ? addr->client_addr : nullptr);
     if (std::find(limits.trusted_proxies.begin(), limits.trusted_proxies.end(), req.remote_addr) !=
         limits.trusted_proxies.end()) {
-      std::string real = req.get_header_value("X-Real-IP");
+      std::string real = req.Header("X-Real-IP");
       if (real.empty()) {
-        real = req.get_header_value("X-Forwarded-For");
+        real = req.Header("X-Forwarded-For");
         if (auto comma = real.rfind(','); comma != std::string::npos) real = real.substr(comma + 1);
       }
       real.erase(0, real.find_first_not_of(" \t"));
@@ -305,7 +305,7 @@ struct HttpServer::Impl {
     if (auto problem = CheckFraming(req.headers)) {
       Response res;
       res.status = problem->status;
-      res.set_content("{\"error\":\"" + JsonEscaped(problem->message) + "\"}", "application/json");
+      res.SetContent("{\"error\":\"" + JsonEscaped(problem->message) + "\"}", "application/json");
       res.close_connection = true;  // nothing after these headers can be trusted to be a request
       return Queue(conn, res);
     }
@@ -337,7 +337,7 @@ struct HttpServer::Impl {
     if (a.refused) return Queue(conn, a.refusal);
     ex.max_body = a.max_body;
     ex.refuse = std::move(a.refuse);
-    const std::string length = req.get_header_value("Content-Length");
+    const std::string length = req.Header("Content-Length");
     const size_t announced = length.empty() ? 0 : std::strtoull(length.c_str(), nullptr, 10);
     if (announced > ex.max_body || !ex.share.Cover(announced, ex.max_body)) {
       Response res;
@@ -363,9 +363,9 @@ struct HttpServer::Impl {
       ex.refuse(status, message, res);
     } else {
       res.status = status;
-      res.set_content("{\"error\":\"" + JsonEscaped(message) + "\"}", "application/json");
+      res.SetContent("{\"error\":\"" + JsonEscaped(message) + "\"}", "application/json");
     }
-    if (status == 503) res.set_header("Retry-After", "5");
+    if (status == 503) res.SetHeader("Retry-After", "5");
     res.close_connection = true;
   }
 

@@ -57,10 +57,10 @@ void InstallDownloadRoutes(http::Router& router, const std::string& store_dir) {
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       if (fd >= 0) close(fd);
       res.status = 404;
-      res.set_content(R"({"error":"no download with that SHA256 here"})", "application/json");
+      res.SetContent(R"({"error":"no download with that SHA256 here"})", "application/json");
       return;
     }
-    res.set_file_content(fd, static_cast<size_t>(st.st_size), "application/octet-stream");  // sent with sendfile
+    res.SetFileContent(fd, static_cast<size_t>(st.st_size), "application/octet-stream");  // sent with sendfile
   });
 }
 

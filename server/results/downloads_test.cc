@@ -59,8 +59,8 @@ TEST_F(DownloadsServerTest, ServesExactSha256NamesOnly) {
   router.not_found = [](const http::Request&, http::Response& res) { res.status = 404; };
   router.not_allowed = [](const http::Request&, http::Response& res) { res.status = 405; };
   router.internal_error = [](const http::Request&, http::Response& res, const std::string&) { res.status = 500; };
-  http::HttpServer svr(router, {});
-  int port = svr.Start("127.0.0.1", 0);
+  http::HttpServer http_server(router, {});
+  int port = http_server.Start("127.0.0.1", 0);
   httplib::Client c("127.0.0.1", port);
   std::string sha = Sha(root_ / "src/pts/dbench-1.0.2/dbench-4.0.tar.gz");
   auto r = c.Get("/downloads/" + sha);
