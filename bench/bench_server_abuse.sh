@@ -28,6 +28,10 @@
 #             slowest /healthz meanwhile, peak RSS; the review measured 426-471 MB, 4.0 s and
 #             449 MB, 4.0 s and 762 MB, 23-27 s and 2.41 GB with /healthz up to 1.8 s
 #             (RUN=bodies,renders runs only those; by default everything);
+#             measured here with the server on a core of its own, as when its clients are other
+#             machines (SERVER_CPUS=0 RUN=renders taskset -c 1 bench/bench_server_abuse.sh):
+#             slowest /healthz 36, 47, 68 and 60 ms; with --cpu-slots 1, 55, 58, 128 and 43 ms;
+#             sharing both cores with the readers, 25-53, 32-53, 84-102 and 37-191 ms over 3 runs;
 #   search    SEARCH_ROWS (100,000) results: a search through the index against the LIKE scan
 #             (bench_search, in-process); on PostgreSQL too when SEARCH_PG is a conninfo
 #             (its tables are dropped first: give it a throwaway database).
@@ -59,7 +63,7 @@ start() {
     rm -rf "$dir"; mkdir -p "$dir"
     TOKEN="$("$bin" token create bench --data "$dir" | tail -1)"
   fi
-  "$bin" --data "$dir" --listen 127.0.0.1:0 --write-rate 0 "$@" >"$dir/out" 2>&1 &
+  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} "$bin" --data "$dir" --listen 127.0.0.1:0 --write-rate 0 "$@" >"$dir/out" 2>&1 &
   PID=$!
   for _ in $(seq 100); do grep -q listening "$dir/out" && break; sleep 0.1; done
   PORT="$(sed -n 's/.*listening.*127.0.0.1:\([0-9]*\).*/\1/p' "$dir/out" | head -1)"
