@@ -1,7 +1,5 @@
 #include "runner/reproduce/consent.h"
 
-#include <unistd.h>
-
 #include <ctime>
 #include <iostream>
 

@@ -1,7 +1,5 @@
 #include "runner/run/run_session.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -132,6 +130,35 @@ std::vector<RunItem> ProfilesOf(const std::vector<PlannedTest>& plan) {
   return out;
 }
 
+// The result file's name, title and identifier: PTS's variables, else asked, else made up;
+// `identifier_given`: the user named this run (else it is named after its components).
+RunNaming ResolveRunNaming(const sysinfo::SystemReader& reader, const PtsVariables& pts, Prompter* ask,
+                           bool& identifier_given) {
+  auto name = pts.results_name, identifier = pts.results_identifier;
+  if (ask && !name) name = Trim(ask->Ask("Enter a name for the result file (empty: the date): "));
+  if (ask && !identifier) identifier = Trim(ask->Ask("Enter a unique name for this test run (empty: automatic): "));
+  // "$PROCESSOR"-style tokens in the identifier are filled as PTS fills them (probed only if used).
+  std::map<std::string, std::string> variables;
+  if (identifier && identifier->find('$') != std::string::npos) variables = LiveIdentifierVariables(reader);
+  identifier_given = !CleanResultsIdentifier(identifier.value_or("")).empty();
+  return ResolveNaming(name, identifier, pts.results_description, std::time(nullptr), variables);
+}
+
+// The run's configuration: the system as probed, where results go, the warm-up runs.
+RunConfig MakeRunConfig(const Settings& s, const sysinfo::SystemReader& reader, const std::vector<PlannedTest>& plan,
+                        const RunNaming& naming, const std::string& test_dir,
+                        const std::vector<std::string>& download_notes, std::optional<int> warmup_runs) {
+  bool disk_test = false;
+  for (const auto& t : plan) disk_test |= t.profile.test_type == "Disk";
+  RunConfig config = BaseRunConfig(s, reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, PtsEnvironment());
+  NoteDownloadFallbacks(config.system.notes, download_notes);
+  config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
+  config.title = naming.title;
+  config.description = naming.description.value_or(AutoDescription(config.system.hardware, config.system.software));
+  if (warmup_runs) config.warmup_runs = *warmup_runs;
+  return config;
+}
+
 }  // namespace
 
 int SessionOutcome::ExitCode() const {
@@ -256,39 +283,6 @@ std::vector<std::string> RunSession::Install(const std::vector<RunItem>& items, 
       notes.push_back(std::move(n));
   return notes;
 }
-
-namespace {
-
-// The result file's name, title and identifier: PTS's variables, else asked, else made up;
-// `identifier_given`: the user named this run (else it is named after its components).
-RunNaming ResolveRunNaming(const sysinfo::SystemReader& reader, const PtsVariables& pts, Prompter* ask,
-                           bool& identifier_given) {
-  auto name = pts.results_name, identifier = pts.results_identifier;
-  if (ask && !name) name = Trim(ask->Ask("Enter a name for the result file (empty: the date): "));
-  if (ask && !identifier) identifier = Trim(ask->Ask("Enter a unique name for this test run (empty: automatic): "));
-  // "$PROCESSOR"-style tokens in the identifier are filled as PTS fills them (probed only if used).
-  std::map<std::string, std::string> variables;
-  if (identifier && identifier->find('$') != std::string::npos) variables = LiveIdentifierVariables(reader);
-  identifier_given = !CleanResultsIdentifier(identifier.value_or("")).empty();
-  return ResolveNaming(name, identifier, pts.results_description, std::time(nullptr), variables);
-}
-
-// The run's configuration: the system as probed, where results go, the warm-up runs.
-RunConfig MakeRunConfig(const Settings& s, const sysinfo::SystemReader& reader, const std::vector<PlannedTest>& plan,
-                        const RunNaming& naming, const std::string& test_dir,
-                        const std::vector<std::string>& download_notes, std::optional<int> warmup_runs) {
-  bool disk_test = false;
-  for (const auto& t : plan) disk_test |= t.profile.test_type == "Disk";
-  RunConfig config = BaseRunConfig(s, reader, {naming.identifier, test_dir, disk_test, std::time(nullptr)}, PtsEnvironment());
-  NoteDownloadFallbacks(config.system.notes, download_notes);
-  config.result_dir = s.ResultsDirectory() + "/" + naming.save_name;
-  config.title = naming.title;
-  config.description = naming.description.value_or(AutoDescription(config.system.hardware, config.system.software));
-  if (warmup_runs) config.warmup_runs = *warmup_runs;
-  return config;
-}
-
-}  // namespace
 
 SessionOutcome RunSession::Run(const std::vector<PlannedTest>& plan, const SessionRequest& request,
                                RunObserver& observer) const {
