@@ -30,7 +30,8 @@
 #             (RUN=bodies,renders runs only those; by default everything);
 #             measured here with the server on a core of its own, as when its clients are other
 #             machines (SERVER_CPUS=0 RUN=renders taskset -c 1 bench/bench_server_abuse.sh):
-#             slowest /healthz 36, 47, 68 and 60 ms; with --cpu-slots 1, 55, 58, 128 and 43 ms;
+#             slowest /healthz 36, 47, 68 and 60 ms, then 44, 59, 103, 45 and 41, 36, 40, 40 ms;
+#             with --cpu-slots 1, 55, 58, 128 and 43 ms;
 #             sharing both cores with the readers, 25-53, 32-53, 84-102 and 37-191 ms over 3 runs;
 #   search    SEARCH_ROWS (100,000) results: a search through the index against the LIKE scan
 #             (bench_search, in-process); on PostgreSQL too when SEARCH_PG is a conninfo
