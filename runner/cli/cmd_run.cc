@@ -160,13 +160,13 @@ RunRequest ReadRunRequest(const std::vector<std::string>& argv, bool batch) {
     }
   }
   TargetFlags flags = ReadTargetFlags(r.args);
-  if (flags.list) s.targets = targets::ParseTargetList(*flags.list);
+  if (flags.list) s.targets.specs = targets::ParseTargetList(*flags.list);
   std::string order = r.args.ValueOr("--target-order", "interleaved");
   if (order != "interleaved" && order != "sequential")
     throw Error("--target-order " + order + ": expected interleaved or sequential");
   if (r.args.Has("--target-order") && !flags.list) throw Error("--target-order needs --targets");
-  s.targets_sequential = order == "sequential";
-  s.target_options = [flags, ask = r.interactive](targets::TargetSystem& sys, const std::string& test_dir) {
+  s.targets.sequential = order == "sequential";
+  s.targets.options = [flags, ask = r.interactive](targets::TargetSystem& sys, const std::string& test_dir) {
     return ConfirmTargetOptions(sys, flags, test_dir, ask);
   };
   return r;
@@ -178,12 +178,12 @@ int RunTests(const std::vector<std::string>& argv, bool batch) {
   // `run` also takes result IDs and saved results (RunResultIfNamed): a name that is none of
   // them says so; batch-run takes profiles and suites only.
   auto items = ctx.session->Resolve(r.args.positional(), batch ? run::NotFoundMessage() : run::NotFoundMessage(RunNameNotFound));
-  if (r.args.Has("--dry-run")) return DryRun(ctx, items, batch, r.session.targets.size());
+  if (r.args.Has("--dry-run")) return DryRun(ctx, items, batch, r.session.targets.specs.size());
   auto plan = ctx.session->Plan(items, batch);
   auto printer = run::MakePrinter(r.json ? run::PrinterKind::kJson
                                          : OnTerminal() ? run::PrinterKind::kTty : run::PrinterKind::kPlain,
                                   std::cout);
-  run::SessionOutcome outcome = ctx.session->Run(plan, r.session, *printer);
+  run::SessionOutcome outcome = ctx.session->Run(plan, std::move(r.session), *printer);
   const std::string text = ctx.session->SavedResultText(outcome, r.text_width);
   if (!r.json && !text.empty()) std::cout << "\n" << text;
   return outcome.ExitCode();

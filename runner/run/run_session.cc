@@ -284,7 +284,7 @@ std::vector<std::string> RunSession::Install(const std::vector<RunItem>& items, 
   return notes;
 }
 
-SessionOutcome RunSession::Run(const std::vector<PlannedTest>& plan, const SessionRequest& request,
+SessionOutcome RunSession::Run(const std::vector<PlannedTest>& plan, SessionRequest request,
                                RunObserver& observer) const {
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
   const Settings& s = tools_.settings;
@@ -296,9 +296,9 @@ SessionOutcome RunSession::Run(const std::vector<PlannedTest>& plan, const Sessi
   const RunNaming naming = ResolveRunNaming(tools_.reader, pts_, ask ? &prompter_ : nullptr, named);
   const std::string test_dir = TestDirectory(s);
   RunConfig config = MakeRunConfig(s, tools_.reader, plan, naming, test_dir, download_notes, request.warmup_runs);
-  if (!named && request.targets.empty()) NameAfterComponents(config, plan, request.batch);
+  if (!named && request.targets.specs.empty()) NameAfterComponents(config, plan, request.batch);
   RefuseNearDuplicateIdentifier(config.result_dir + "/composite.xml", config.system.identifier);
-  TargetsToMake targets{request.targets, request.targets_sequential, nullptr, request.target_options};
+  TargetsToMake targets = std::move(request.targets);
   if (named)
     for (auto& t : targets.specs) t.name = naming.identifier + ": " + t.Identifier();
   SessionOutcome outcome = RunLoop(std::move(config), plan, std::move(targets), s, tools_.reader, tools_.processes,

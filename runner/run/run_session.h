@@ -50,19 +50,6 @@ struct SessionTools {
 // results, and says so); null: the profile commands' error.
 using NotFoundMessage = std::function<std::string(const std::string& name, const std::vector<std::string>& roots)>;
 
-// How a run was asked for, checked by the command before the session starts.
-struct SessionRequest {
-  bool batch = false;          // batch-run: every open option's entries, nothing asked
-  bool force_install = false;  // --force-install
-  bool yes = false;            // --yes: Debian packages installed without asking
-  bool quiet = false;          // --json-events: only the observer writes to the output
-  std::optional<int> warmup_runs;
-  std::vector<targets::TargetSpec> targets;  // storage targets (none: the test directory)
-  bool targets_sequential = false;           // --target-order sequential
-  // The targets' options once a device is confirmed (asking, or requiring --destroy-data-on).
-  std::function<targets::TargetOptions(targets::TargetSystem&, const std::string& test_dir)> target_options;
-};
-
 // The storage targets a run makes just before its loop (after every install) and removes after it.
 struct TargetsToMake {
   std::vector<targets::TargetSpec> specs;  // none: the tests run in the test directory
@@ -70,6 +57,16 @@ struct TargetsToMake {
   std::unique_ptr<targets::TargetSystem> system;  // null: the real one
   // The targets' options once a device is confirmed (asking, or requiring --destroy-data-on).
   std::function<targets::TargetOptions(targets::TargetSystem&, const std::string& test_dir)> options;
+};
+
+// How a run was asked for, checked by the command before the session starts.
+struct SessionRequest {
+  bool batch = false;          // batch-run: every open option's entries, nothing asked
+  bool force_install = false;  // --force-install
+  bool yes = false;            // --yes: Debian packages installed without asking
+  bool quiet = false;          // --json-events: only the observer writes to the output
+  std::optional<int> warmup_runs;
+  TargetsToMake targets;
 };
 
 // What a run left behind.
@@ -116,7 +113,7 @@ class RunSession {
 
   // The whole run of `plan`: installed, named (PTS's variables, else asked, else made up), its
   // targets made, the loop run and the targets removed, an exception or an interrupt included.
-  SessionOutcome Run(const std::vector<PlannedTest>& plan, const SessionRequest& request, RunObserver& observer) const;
+  SessionOutcome Run(const std::vector<PlannedTest>& plan, SessionRequest request, RunObserver& observer) const;
 
   // The saved result as text, with the paired view when it ran on several targets ("" when
   // nothing was saved); with OUTPUT_DIR, also written there as PTS writes it.

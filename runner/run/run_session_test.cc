@@ -227,7 +227,7 @@ TEST_F(RunSessionTest, RunsAPlanToASavedResultNamedAsTheUserAnswers) {
   std::ostringstream progress;
   auto printer = MakePrinter(PrinterKind::kPlain, progress);
   SessionRequest request;
-  SessionOutcome outcome = session.Run(plan, request, *printer);
+  SessionOutcome outcome = session.Run(plan, std::move(request), *printer);
   EXPECT_EQ(outcome.ExitCode(), 0) << progress.str();
   EXPECT_EQ(outcome.save_name, "session-result");
   ASSERT_TRUE(outcome.summary.saved);
@@ -258,7 +258,7 @@ TEST_F(RunSessionTest, BatchModeAsksNothing) {
   auto printer = MakePrinter(PrinterKind::kPlain, out_);
   SessionRequest request;
   request.batch = true;
-  SessionOutcome outcome = session.Run(plan, request, *printer);
+  SessionOutcome outcome = session.Run(plan, std::move(request), *printer);
   EXPECT_EQ(outcome.ExitCode(), 0) << out_.str();
   EXPECT_TRUE(user.questions.empty());
   auto file = results::ReadResultFile(outcome.summary.composite_path);

@@ -3,6 +3,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "runner/common/strings.h"
+
 namespace ptsn::server::http {
 
 bool CaseLess::operator()(const std::string& a, const std::string& b) const {
@@ -20,14 +22,10 @@ std::string Request::Param(const std::string& name) const {
 }
 
 std::string BearerToken(const Request& req) {
-  const std::string auth = req.Header("Authorization");
-  const size_t start = auth.find_first_not_of(" \t");
-  if (start == std::string::npos || auth.size() < start + 7 || strncasecmp(auth.c_str() + start, "bearer", 6) != 0 ||
-      (auth[start + 6] != ' ' && auth[start + 6] != '\t'))
-    return "";
-  const size_t from = auth.find_first_not_of(" \t", start + 6);
-  if (from == std::string::npos) return "";
-  return auth.substr(from, auth.find_last_not_of(" \t") + 1 - from);
+  const std::string auth = Trim(req.Header("Authorization"));
+  if (auth.size() > 7 && strncasecmp(auth.c_str(), "bearer", 6) == 0 && (auth[6] == ' ' || auth[6] == '\t'))
+    return Trim(auth.substr(7));
+  return "";
 }
 
 void Response::SetHeader(const std::string& name, const std::string& value) {
