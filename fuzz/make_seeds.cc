@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
   }
   const fs::path out = argv[1];
   const fs::path shared = argc > 2 ? argv[2] : "";
-  for (const char* t : {"result_file", "upload_form", "decompress", "results_parser", "profile_zip", "ob_answers"}) fs::create_directories(out / t);
+  for (const char* t : {"result_file", "upload_form", "decompress", "results_parser", "profile_zip", "ob_answers",
+                        "request_stream"}) fs::create_directories(out / t);
 
   // Result files.
   std::vector<std::string> results = {ptsn::server::testing::SampleCompositeXml("Seed", 3, 2, 1),
@@ -124,6 +126,26 @@ int main(int argc, char** argv) {
   if (!shared.empty() && fs::is_directory(answers))
     for (const auto& e : fs::directory_iterator(answers))
       if (e.path().extension() == ".json") Put(out / "ob_answers", n, Read(e.path()));
+
+  // Requests on a connection (the first byte says where the target cuts them into two reads): the
+  // ways PTS's client, curl and our agents frame them, pipelined, and framing the server refuses.
+  n = 0;
+  const std::string get = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n";
+  const std::string form = ptsn::wire::EncodeForm({{"r", "clone_openbenchmarking_result"}, {"i", "1110088-AR-1110066AR56"}});
+  const std::string xml = ptsn::server::testing::SampleCompositeXml("Seed", 1, 1, 1);
+  char size[32];
+  std::snprintf(size, sizeof size, "%zx;ext=1\r\n", xml.size());
+  for (const std::string& bytes : {
+           get,
+           "\r\n" + get + get,
+           "POST /f/client.php HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
+               std::to_string(form.size()) + "\r\n\r\n" + form + get,
+           "POST /api/v1/results HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + std::string(size) + xml +
+               "\r\n0\r\nX-Trailer: 1\r\n\r\n" + get,
+           std::string("GET / HTTP/1.1\nHost: t\n\n"),
+           "POST / HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + get,
+       })
+    Put(out / "request_stream", n, std::string(1, static_cast<char>(n * 37)) + bytes);
 
   std::cout << "seeds written to " << out.string() << (shared.empty() ? " (built-in samples only)" : "") << "\n";
   return 0;

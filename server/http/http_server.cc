@@ -23,6 +23,7 @@
 
 #include "server/http/body_budget.h"
 #include "server/http/http_framing.h"
+#include "server/http/strict_recv.h"
 
 namespace ptsn::server::http {
 
@@ -165,6 +166,7 @@ struct HttpServer::Impl {
       auto* cs = new ConnectionState;
       const MHD_ConnectionInfo* info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
       cs->fd = info ? info->connect_fd : -1;
+      CheckRequestsOn(cs->fd);
       cs->deadline_ms = NowMs() + 1000LL * self->limits.header_timeout_seconds;
       std::lock_guard lock(self->reg_mu);
       self->connections.insert(cs);
@@ -174,6 +176,7 @@ struct HttpServer::Impl {
       // sweeper can no longer shut down a descriptor number that another connection reuses.
       auto* cs = static_cast<ConnectionState*>(*socket_context);
       if (!cs) return;
+      StopCheckingRequestsOn(cs->fd);
       {
         std::lock_guard lock(self->reg_mu);
         self->connections.erase(cs);

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/statvfs.h>
 
+#include <cstdio>
 #include <fstream>
 
 #include "tests/server/load_support.h"
@@ -431,6 +432,45 @@ TEST_F(AbuseTest, AmbiguousFramingIsRefusedAndTheConnectionClosed) {
     EXPECT_EQ(Count(answers, "HTTP/1.1 "), 1u) << headers << ": the rest was run as another request:\n" << answers.substr(0, 600);
     EXPECT_TRUE(closed) << headers << ": the connection stayed open";
   }
+}
+
+// Line endings other than CRLF where they frame a request, and what else in a head a proxy may
+// read another way (issue 31: libmicrohttpd took a bare LF as a line's end): 400 and closed, and
+// no request in those bytes is run. A bare LF in a body is data: that upload is stored.
+TEST_F(AbuseTest, LineEndingsOtherThanCrlfAreRefusedAndTheConnectionClosed) {
+  auto server = Start();
+  const std::string smuggled = "GET /healthz?smuggled=1 HTTP/1.1\r\nHost: t\r\n\r\n";
+  const std::string chunked = "POST /f/client.php HTTP/1.1\r\nHost: t\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                              "Transfer-Encoding: chunked\r\n\r\n";
+  for (const std::string& request : {
+           "GET /healthz HTTP/1.1\nHost: t\n\n" + smuggled,
+           "GET /healthz HTTP/1.1\r\nHost: t\n\r\n" + smuggled,
+           "GET /healthz HTTP/1.1\r\nHost: t\rX: y\r\n\r\n" + smuggled,
+           "GET /healthz HTTP/1.1\r\nHost: t\r\nX: a\r\n b\r\n\r\n" + smuggled,
+           "GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length : 5\r\n\r\n" + smuggled,
+           chunked + "3\nx=1\r\n0\r\n\r\n" + smuggled,
+           chunked + "3\r\nx=1\n0\r\n\r\n" + smuggled,
+           smuggled + "GET /healthz HTTP/1.1\nHost: t\n\n",  // after a good one on the same connection
+       }) {
+    RawConnection c(server->port());
+    ASSERT_TRUE(c.Send(request));
+    bool closed = false;
+    const std::string answers = c.ReadUntilClosed(5, &closed);
+    const std::string shown = request.substr(0, 60);
+    EXPECT_EQ(StatusOf(answers), 400) << shown << "\n" << answers.substr(0, 300);
+    EXPECT_NE(answers.find("malformed request framing"), std::string::npos) << shown << "\n" << answers.substr(0, 300);
+    EXPECT_EQ(Count(answers, "HTTP/1.1 "), 1u) << shown << ": another request was run:\n" << answers.substr(0, 600);
+    EXPECT_TRUE(closed) << shown << ": the connection stayed open";
+  }
+  // Well framed, two on one connection, the first with a body full of bare LFs: both answered.
+  const std::string body = "x=1\n\n\r\ny=2\n";
+  RawConnection c(server->port());
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx\r\n", body.size());
+  ASSERT_TRUE(c.Send(chunked + size + body + "\r\n0\r\n\r\n" + smuggled));
+  const std::string answers = c.ReadUntilClosed(2, nullptr);
+  EXPECT_EQ(Count(answers, "HTTP/1.1 "), 2u) << answers.substr(0, 600);
+  EXPECT_EQ(answers.find("malformed request framing"), std::string::npos) << answers.substr(0, 600);
 }
 
 // Concurrent views of one large result share one render and no copies of the file (issue 31:
