@@ -28,11 +28,18 @@
 #             slowest /healthz meanwhile, peak RSS; the review measured 426-471 MB, 4.0 s and
 #             449 MB, 4.0 s and 762 MB, 23-27 s and 2.41 GB with /healthz up to 1.8 s
 #             (RUN=bodies,renders runs only those; by default everything);
-#             measured here with the server on a core of its own, as when its clients are other
-#             machines (SERVER_CPUS=0 RUN=renders taskset -c 1 bench/bench_server_abuse.sh):
-#             slowest /healthz 36, 47, 68 and 60 ms, then 44, 59, 103, 45 and 41, 36, 40, 40 ms;
-#             with --cpu-slots 1, 55, 58, 128 and 43 ms;
-#             sharing both cores with the readers, 25-53, 32-53, 84-102 and 37-191 ms over 3 runs;
+#             /healthz is timed by a process at real-time priority (SCHED_FIFO, as root;
+#             PROBE_FIFO=0: at the readers' priority), as a health checker is another machine;
+#             measured 2026-12-05, the slowest /healthz for the four cases:
+#               this build (/healthz without a token answered on the event loop), both cores
+#               shared with the readers: 24, 26, 20, 19 and 17, 14, 25, 15 ms; the server on a core of its own
+#               (SERVER_CPUS=0 RUN=renders taskset -c 1 bench/bench_server_abuse.sh): 25, 22,
+#               20, 26 ms; shared, the prober at the readers' priority: 40, 32, 49, 32 ms;
+#               before (/healthz through a worker thread): shared 24, 39, 212, 25 and 19, 33,
+#               81, 34 ms (the server timed that 81: 68 ms in the server, 60 of them before a
+#               worker began it), own core
+#               19, 17, 18, 26 ms; the prober at the readers' priority, own core 38-54 and 146 ms,
+#               shared 25-191 ms (earlier runs): most of that was the prober waiting for its core;
 #   search    SEARCH_ROWS (100,000) results: a search through the index against the LIKE scan
 #             (bench_search, in-process); on PostgreSQL too when SEARCH_PG is a conninfo
 #             (its tables are dropped first: give it a throwaway database).

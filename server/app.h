@@ -3,13 +3,16 @@
 // Handlers are thin: decode → check → Storage → encode.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <ctime>
 #include <functional>
 #include <memory>
-#include <string>
-
 #include <mutex>
+#include <string>
+#include <thread>
 
 #include "server/http/fair_gate.h"
 #include "server/fleet/fleet_service.h"
@@ -80,6 +83,10 @@ class App {
   // `dedupe_key` (the token's hash): the same upload (file, logs, listing) this key stored within
   // dedupe_seconds is answered with that result's ID; "" = always a new result.
   Stored CommitUpload(const NewResult& result, const std::string& dedupe_key = "");
+  // How old the storage's last answer to a health check may be for /healthz to say "ok" without
+  // asking it again (see storage_answered_ms_).
+  static constexpr int64_t kHealthFreshMs = 3000;
+
   // A stored result, from memory when it was fetched lately; nullptr when there is none.
   std::shared_ptr<const StoredResult> Fetch(const std::string& id);
 
@@ -89,7 +96,7 @@ class App {
   WallClock clock_;
   RateLimiter write_limiter_;    // per token (and failed logins per address)
   RateLimiter address_limiter_;  // writes per address
-  std::mutex health_mu_;
+  std::mutex health_mu_;          // held only to read or set write_failure_
   std::string write_failure_;    // why the last write failed; "" after a success
   GroupCommitter committer_;
   FairGate gate_;
@@ -100,6 +107,18 @@ class App {
   std::unique_ptr<FleetService> fleet_;
   std::unique_ptr<ProfileMirror> mirror_;  // options_.mirror_dir's profiles (ob_protocol.h)
   std::unique_ptr<struct Routes> routes_;  // the handlers keep a pointer to it
+
+  // When the storage last answered a check (steady clock, ms; 0 after it failed one). A thread
+  // checks every second, so that /healthz without a token, while all is well, is answered on the
+  // event loop from this: no worker thread, no storage (under load, the hop to a worker took up
+  // to 60 ms). Otherwise, or when the last answer is over kHealthFreshMs old (a storage that
+  // stalls), /healthz asks the storage itself.
+  std::atomic<int64_t> storage_answered_ms_;
+  void NoteStorageCheck(bool answered);
+  std::mutex checker_mu_;
+  std::condition_variable checker_cv_;
+  bool stopping_ = false;
+  std::thread health_checker_;  // last: it starts once everything it uses is made
   friend struct Routes;
 };
 
