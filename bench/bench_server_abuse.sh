@@ -34,7 +34,8 @@
 #               this build (/healthz without a token answered on the event loop), both cores
 #               shared with the readers: 24, 26, 20, 19 and 17, 14, 25, 15 ms; the server on a core of its own
 #               (SERVER_CPUS=0 RUN=renders taskset -c 1 bench/bench_server_abuse.sh): 25, 22,
-#               20, 26 ms; shared, the prober at the readers' priority: 40, 32, 49, 32 ms;
+#               20, 26 ms; shared, the prober at the readers' priority: 40, 32, 49, 32 and
+#               21, 23, 30, 30 ms;
 #               before (/healthz through a worker thread): shared 24, 39, 212, 25 and 19, 33,
 #               81, 34 ms (the server timed that 81: 68 ms in the server, 60 of them before a
 #               worker began it), own core
