@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include <atomic>
 #include <cerrno>
 #include <memory>
 #include <mutex>
@@ -23,7 +22,6 @@ namespace {
 struct Checked {
   std::mutex mu;
   std::unordered_map<int, std::unique_ptr<RequestStream>> streams;
-  std::atomic<size_t> count{0};  // recv in a process that checks no socket takes no lock
 };
 
 Checked& Table() {
@@ -33,7 +31,6 @@ Checked& Table() {
 
 RequestStream* StreamOf(int fd) {
   Checked& t = Table();
-  if (t.count.load(std::memory_order_acquire) == 0) return nullptr;
   std::lock_guard lock(t.mu);
   auto it = t.streams.find(fd);
   return it == t.streams.end() ? nullptr : it->second.get();
@@ -61,13 +58,13 @@ void CheckRequestsOn(int fd) {
   if (fd < 0) return;
   Checked& t = Table();
   std::lock_guard lock(t.mu);
-  if (t.streams.insert_or_assign(fd, std::make_unique<RequestStream>()).second) ++t.count;
+  t.streams.insert_or_assign(fd, std::make_unique<RequestStream>());
 }
 
 void StopCheckingRequestsOn(int fd) {
   Checked& t = Table();
   std::lock_guard lock(t.mu);
-  if (t.streams.erase(fd) > 0) --t.count;
+  t.streams.erase(fd);
 }
 
 }  // namespace ptsn::server::http
