@@ -30,30 +30,36 @@ TEST_PACKAGES=(
   fio bonnie++ strace fsmark postmark dbench
   e2fsprogs xfsprogs btrfs-progs reiserfsprogs cryptsetup-bin util-linux
   chromium
-  # The real-kernel harness (contrib/vm.sh, CTest label vm): qemu, and what goes into the VM's
-  # initramfs beside pts-native (Debian's kernel itself is fetched with apt-get download).
-  qemu-system-x86 busybox-static cpio kmod keyutils ecryptfs-utils mdadm
-  # the libraries and files of the NFS server's programs, which vm.sh unpacks from
-  # nfs-kernel-server rather than install it (that would start an NFS server on this machine)
-  libtirpc3 netbase
 )
+# The real-kernel harness (contrib/vm.sh, CTest label vm) names what it needs itself
+# (`vm.sh --packages`): qemu, the programs it copies into the VM's initramfs, and the lib*
+# packages that nfs-kernel-server, which it unpacks rather than installs, depends on. It asks
+# apt, so the package lists must be there first.
 
 main=false
 case "${1:-}" in
   --main) main=true ;;
 esac
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+updated=false
 PACKAGES=("${BUILD_PACKAGES[@]}")
-$main || PACKAGES+=("${TEST_PACKAGES[@]}")
+if ! $main; then
+  PACKAGES+=("${TEST_PACKAGES[@]}")
+  if ! vm_packages=$(bash contrib/vm.sh --packages 2>/dev/null); then
+    $SUDO apt-get update -qq; updated=true
+    vm_packages=$(bash contrib/vm.sh --packages)
+  fi
+  mapfile -t -O ${#PACKAGES[@]} PACKAGES <<< "$vm_packages"
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   echo "setup: installing ${missing[*]}"
-  $SUDO apt-get update -qq
+  $updated || $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 [ "${1:-}" = "--deps" ] && exit 0

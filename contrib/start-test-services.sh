@@ -41,4 +41,5 @@ if ! "$PGBIN/pg_isready" -q -h 127.0.0.1 -p "$PORT"; then
 fi
 "$PGBIN/pg_isready" -q -h 127.0.0.1 -p "$PORT"
 echo "export PTSN_TEST_PG='$CONNINFO'"
-echo "export PTSN_TEST_PG_REQUIRED=1"
+# Started here, so the storage tests must use it: a PostgreSQL test that cannot fails.
+echo "export PTSN_REQUIRE=${PTSN_REQUIRE:+$PTSN_REQUIRE,}pg"

@@ -11,9 +11,17 @@ bash contrib/setup.sh
 # The script prints the variables (PTSN_TEST_PG) that tell the tests where the services are.
 if [ -x contrib/start-test-services.sh ]; then eval "$(contrib/start-test-services.sh)"; fi
 cd build
-ctest --output-on-failure -j"$(nproc)" --timeout 900
+# Each pass leaves a JUnit file, and a line per label of what ran, passed, failed and was skipped
+# (contrib/test-summary.sh), printed whether the pass failed or not.
+pass() {  # NAME CTEST-ARGS...
+  local name=$1 rc=0; shift
+  ctest --output-on-failure -j"$(nproc)" --timeout 900 --output-junit "$PWD/junit-$name.xml" "$@" || rc=$?
+  bash ../contrib/test-summary.sh . "$PWD/junit-$name.xml" || true
+  return $rc
+}
+pass all
 case "${PTSN_TEST_NO_SHARED:-shared}" in
   0) ;;
-  all) PTSN_SHARED_DIR=/nonexistent ctest --output-on-failure -j"$(nproc)" --timeout 900 ;;
-  *) PTSN_SHARED_DIR=/nonexistent ctest --output-on-failure -j"$(nproc)" --timeout 900 -L shared ;;
+  all) PTSN_SHARED_DIR=/nonexistent pass without-shared ;;
+  *) PTSN_SHARED_DIR=/nonexistent pass without-shared -L shared ;;
 esac

@@ -8,6 +8,7 @@
 
 #include "runner/common/error.h"
 #include "runner/profile/profile_repository.h"
+#include "tests/support/required.h"
 
 namespace ptsn::install {
 namespace {
@@ -80,7 +81,7 @@ TEST(DependenciesTest, OnePackagePolicyForEveryCommand) {
   EXPECT_EQ(DecidePackagePolicy(DependencyPolicy::kYes, true, true, true).why_not, "offline");
   EXPECT_EQ(DecidePackagePolicy(DependencyPolicy::kNo, false, true, true).why_not, "install.dependencies is no")
       << "batch mode or --yes do not override a no";
-  if (geteuid() != 0 || !CommandExists("apt-get")) GTEST_SKIP() << "the rest needs root and apt-get";
+  if (geteuid() != 0 || !CommandExists("apt-get")) PTSN_SKIP_UNLESS_REQUIRED("root", "the rest needs root and apt-get");
   auto approved = DecidePackagePolicy(DependencyPolicy::kAsk, false, true, false);
   EXPECT_TRUE(approved.may_install);
   EXPECT_FALSE(approved.ask_first);

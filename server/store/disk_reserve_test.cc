@@ -7,6 +7,7 @@
 #include <random>
 
 #include "runner/common/atomic_file.h"
+#include "tests/support/required.h"
 
 namespace ptsn::server {
 namespace {
@@ -28,7 +29,7 @@ struct SmallDisk : ::testing::Test {
 };
 
 TEST_F(SmallDisk, HeldReserveTakesItsRoomAndGivesItBack) {
-  if (!mounted) GTEST_SKIP() << "cannot mount a tmpfs (needs root)";
+  if (!mounted) PTSN_SKIP_UNLESS_REQUIRED("root", "cannot mount a tmpfs (needs root)");
   DiskReserve reserve(dir + "/results.db-reserve", 1 << 20);
   const std::uint64_t before = ptsn::FreeBytes(dir);
   ASSERT_TRUE(reserve.Hold());
@@ -42,7 +43,7 @@ TEST_F(SmallDisk, HeldReserveTakesItsRoomAndGivesItBack) {
 }
 
 TEST_F(SmallDisk, ReserveThatDoesNotFitLeavesNothingBehind) {
-  if (!mounted) GTEST_SKIP() << "cannot mount a tmpfs (needs root)";
+  if (!mounted) PTSN_SKIP_UNLESS_REQUIRED("root", "cannot mount a tmpfs (needs root)");
   DiskReserve reserve(dir + "/results.db-reserve", 8 << 20);  // twice the file system
   EXPECT_FALSE(reserve.Hold());
   EXPECT_FALSE(reserve.held());

@@ -1,7 +1,7 @@
 // One storage suite, run against SQLite and PostgreSQL. PostgreSQL needs a server: PTSN_TEST_PG
 // is a libpq keyword connection string (contrib/start-test-services.sh starts one and
-// contrib/test.sh passes it). Without it the PostgreSQL cases skip, unless
-// PTSN_TEST_PG_REQUIRED=1 (CI), where they fail instead.
+// contrib/test.sh passes it). Without it the PostgreSQL cases skip, unless PTSN_REQUIRE names
+// pg (CI, and contrib/test.sh once it has started one), where they fail instead.
 #include "server/store/group_commit.h"
 #include "server/store/storage.h"
 

@@ -1,6 +1,6 @@
 // The two storage back ends as test parameters: SQLite in a temporary directory, PostgreSQL in a
 // schema of its own in the database PTSN_TEST_PG names (skipped without it, failed instead when
-// PTSN_TEST_PG_REQUIRED=1, as CI sets).
+// PTSN_REQUIRE names pg, as CI sets).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +16,7 @@
 
 #include "server/store/storage.h"
 #include "server/testing/pg_schema.h"
+#include "tests/support/required.h"
 
 namespace ptsn::server::testing {
 
@@ -51,15 +52,11 @@ struct PostgresTestBackend {
   }
 };
 
-// In SetUp: skips (or fails under PTSN_TEST_PG_REQUIRED=1) when the back end is not available.
-#define PTSN_REQUIRE_BACKEND(Backend)                                      \
-  do {                                                                     \
-    std::string why_ = Backend::SkipReason();                              \
-    if (!why_.empty()) {                                                   \
-      const char* required_ = std::getenv("PTSN_TEST_PG_REQUIRED");        \
-      if (required_ && std::string(required_) == "1") FAIL() << why_;      \
-      GTEST_SKIP() << why_;                                                \
-    }                                                                      \
+// In SetUp: skips (or fails when PTSN_REQUIRE names pg) when the back end is not available.
+#define PTSN_REQUIRE_BACKEND(Backend)                                \
+  do {                                                               \
+    std::string why_ = Backend::SkipReason();                        \
+    if (!why_.empty()) PTSN_SKIP_UNLESS_REQUIRED("pg", why_);        \
   } while (0)
 
 class TestBackendNames {

@@ -15,6 +15,7 @@
 #include "server/testing/pg_schema.h"
 #include "server/testing/sample_result.h"
 #include "tests/fleet/fleet_processes.h"
+#include "tests/support/required.h"
 
 namespace ptsn::test {
 namespace {
@@ -157,11 +158,8 @@ void RunFleet(const std::vector<std::string>& server_args, int servers, const st
 
 TEST(FleetScale, TwoServersOnOnePostgresRunEveryTaskOnce) {
   const char* base = std::getenv("PTSN_TEST_PG");
-  if (!base || !*base) {
-    const char* required = std::getenv("PTSN_TEST_PG_REQUIRED");
-    if (required && std::string(required) == "1") FAIL() << "PTSN_TEST_PG is not set";
-    GTEST_SKIP() << "PTSN_TEST_PG is not set (contrib/start-test-services.sh starts a PostgreSQL)";
-  }
+  if (!base || !*base)
+    PTSN_SKIP_UNLESS_REQUIRED("pg", "PTSN_TEST_PG is not set (contrib/start-test-services.sh starts a PostgreSQL)");
   std::random_device rd;
   server::testing::PgTestSchema schema("ptsn_fleet_" + std::to_string(rd() % 1000000));
   std::string dir = (fs::temp_directory_path() / ("ptsn_fleet_pg_" + std::to_string(rd()))).string();

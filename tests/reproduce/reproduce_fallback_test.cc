@@ -19,6 +19,7 @@
 #include "runner/install/install_test_support.h"
 #include "tests/cli/run_binary.h"
 #include "tests/reproduce/published_file.h"
+#include "tests/support/required.h"
 
 namespace ptsn {
 namespace {
@@ -144,7 +145,7 @@ TEST_F(ReproduceFallback, ADebianFileWithAnotherSha256IsRefused) {
 }
 
 TEST_F(ReproduceFallback, OriginalsRunWithMovedDownloadsAndInstalledPackages) {
-  if (geteuid() != 0) GTEST_SKIP() << "installing packages needs root (the fake apt-get is only run as root)";
+  if (geteuid() != 0) PTSN_SKIP_UNLESS_REQUIRED("root", "installing packages needs root (the fake apt-get is only run as root)");
   // Non-interactive without --yes: packages are not installed; the stand-in is planned, saying why.
   auto plan = Run("run pub --non-interactive --dry-run");
   EXPECT_EQ(plan.exit_code, 0) << plan.output;
@@ -186,7 +187,7 @@ TEST_F(ReproduceFallback, OriginalsRunWithMovedDownloadsAndInstalledPackages) {
 }
 
 TEST_F(ReproduceFallback, AnOriginalThatFailsToInstallFallsBackToItsStandIn) {
-  if (geteuid() != 0) GTEST_SKIP() << "installing packages needs root (the fake apt-get is only run as root)";
+  if (geteuid() != 0) PTSN_SKIP_UNLESS_REQUIRED("root", "installing packages needs root (the fake apt-get is only run as root)");
   // apt-get fails: the original cannot be had after all, so its stand-in runs, and says why.
   Put(fake_ / "bin/apt-get", "#!/bin/sh\necho 'E: Sub-process /usr/bin/dpkg returned an error code (1)'\nexit 100\n");
   fs::permissions(fake_ / "bin/apt-get", fs::perms::owner_all, fs::perm_options::add);

@@ -20,6 +20,7 @@
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "tests/cli/run_binary.h"
+#include "tests/support/required.h"
 
 namespace fs = std::filesystem;
 
@@ -43,16 +44,16 @@ std::string BigResultXml(int n) {
 class FullDisk : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root";
+    if (geteuid() != 0) PTSN_SKIP_UNLESS_REQUIRED("root", "mounting a small tmpfs needs root");
     // A private mount namespace: the tmpfs is invisible outside this process and its children.
-    if (unshare(CLONE_NEWNS) != 0) GTEST_SKIP() << "unshare(CLONE_NEWNS): " << std::strerror(errno);
+    if (unshare(CLONE_NEWNS) != 0) PTSN_SKIP_UNLESS_REQUIRED("root", std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno));
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
-      GTEST_SKIP() << "making / private: " << std::strerror(errno);
+      PTSN_SKIP_UNLESS_REQUIRED("root", std::string("making / private: ") + std::strerror(errno));
     work_ = fs::path(::testing::TempDir()) / ("ptsn_full_disk_" + std::to_string(getpid()));
     fs::remove_all(work_);
     fs::create_directories(work_ / "disk");
     if (mount("tmpfs", (work_ / "disk").c_str(), "tmpfs", 0, "size=1m") != 0)
-      GTEST_SKIP() << "mount tmpfs: " << std::strerror(errno);
+      PTSN_SKIP_UNLESS_REQUIRED("root", std::string("mount tmpfs: ") + std::strerror(errno));
     mounted_ = true;
     env_ = "PTS_NATIVE_CONFIG=/nonexistent/config.yaml PTS_NATIVE_RESULTS_DIR=" + Quote((work_ / "results").string()) +
            " PTS_NATIVE_PTS_HOME=" + Quote((work_ / "pts").string()) + " PTS_NATIVE_RESULT_XSD=";

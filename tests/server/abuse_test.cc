@@ -16,6 +16,7 @@
 #include <fstream>
 
 #include "tests/server/load_support.h"
+#include "tests/support/required.h"
 
 namespace ptsn::test {
 namespace {
@@ -668,7 +669,7 @@ TEST_F(AbuseTest, HealthzTellsNobodyWhereTheDataIsAndLimitsTokenGuesses) {
 TEST_F(AbuseTest, AFullDiskDegradesAndRecoversWhenSpaceIsFreed) {
   const std::string mnt = backend_.dir + "/small";
   fs::create_directories(mnt);
-  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=24m") != 0) GTEST_SKIP() << "cannot mount a tmpfs (needs root)";
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=24m") != 0) PTSN_SKIP_UNLESS_REQUIRED("root", "cannot mount a tmpfs (needs root)");
   struct Unmount {
     std::string dir;
     ~Unmount() { ::umount2(dir.c_str(), MNT_DETACH); }

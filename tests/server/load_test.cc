@@ -1,6 +1,7 @@
 // Load and fault tests on loopback, bounded in count and time. Counts come from
 // PTSN_LOAD_UPLOADS / PTSN_LOAD_FETCHES (defaults: the 200 and 2,000); bench/ runs more.
 #include "tests/server/load_support.h"
+#include "tests/support/required.h"
 
 namespace ptsn::test {
 namespace {
@@ -9,11 +10,7 @@ class LoadTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     backend_ = std::make_unique<Backend>(GetParam());
-    if (!backend_->skip.empty()) {
-      const char* required = std::getenv("PTSN_TEST_PG_REQUIRED");
-      if (required && std::string(required) == "1") FAIL() << backend_->skip;
-      GTEST_SKIP() << backend_->skip;
-    }
+    if (!backend_->skip.empty()) PTSN_SKIP_UNLESS_REQUIRED("pg", backend_->skip);
   }
   std::unique_ptr<Backend> backend_;
 };

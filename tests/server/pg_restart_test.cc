@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "tests/server/load_support.h"
+#include "tests/support/required.h"
 
 namespace ptsn::test {
 namespace {
@@ -12,12 +13,7 @@ namespace {
 // reconnect by itself, and every upload it acknowledged must be there intact.
 TEST(PostgresRestart, ServerReconnectsAndLosesNoAcknowledgedUpload) {
   Backend backend(true);
-  const char* required = std::getenv("PTSN_TEST_PG_REQUIRED");
-  const bool must = required && std::string(required) == "1";
-  if (!backend.skip.empty()) {
-    if (must) FAIL() << backend.skip;
-    GTEST_SKIP() << backend.skip;
-  }
+  if (!backend.skip.empty()) PTSN_SKIP_UNLESS_REQUIRED("pg", backend.skip);
   auto started_at = [] {
     pqxx::connection c(std::getenv("PTSN_TEST_PG"));
     pqxx::nontransaction w(c);
@@ -73,8 +69,7 @@ TEST(PostgresRestart, ServerReconnectsAndLosesNoAcknowledgedUpload) {
   if (!did_restart) {
     std::string why = "could not restart the PostgreSQL at PTSN_TEST_PG with contrib/start-test-services.sh "
                       "--restart-pg (not the cluster it manages?): " + out;
-    if (must) FAIL() << why;
-    GTEST_SKIP() << why;
+    PTSN_SKIP_UNLESS_REQUIRED("pg", why);
   }
   EXPECT_GE(after_restart.load(), 30) << "the server did not get back to storing uploads after the restart";
   std::cout << "acknowledged " << acked.size() << " uploads (" << after_restart << " after the restart), refused "

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runner/targets/proc_files.h"
+#include "tests/support/required.h"
 
 namespace ptsn::test {
 
@@ -77,7 +78,7 @@ inline void ExpectNothingLeft(const std::string& home) {
 class TargetsHomeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::string why = TargetsUnsupportedHere(); !why.empty()) GTEST_SKIP() << why;
+    if (std::string why = TargetsUnsupportedHere(); !why.empty()) PTSN_SKIP_UNLESS_REQUIRED("root", why);
     home_ = (std::filesystem::temp_directory_path() /
              ("ptsn-targets-" + std::to_string(getpid()) + "-" +
               ::testing::UnitTest::GetInstance()->current_test_info()->name()))
