@@ -85,6 +85,15 @@ class FakeSystem : public TargetSystem {
   }
   std::string busy_reason;  // DeviceBusy()
   std::string DeviceBusy(const std::string&) override { return busy_reason; }
+  bool WaitUntilFree(const std::string&, double) override { return busy_reason.empty(); }
+  std::string mount_namespace = "mnt:[4026531841]";
+  std::string MountNamespace() override { return mount_namespace; }
+  int held_by = 0;  // processes KillProcessesHolding finds
+  int KillProcessesHolding(const std::string& ns, const std::string& dir, double) override {
+    if (held_by == 0) return 0;
+    Step("kill " + std::to_string(held_by) + " in " + ns + " holding " + dir);
+    return std::exchange(held_by, 0);
+  }
   std::optional<Mounted> MountAt(const std::string& dir) override {
     auto it = mounts.find(dir);
     if (it == mounts.end()) return std::nullopt;

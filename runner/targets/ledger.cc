@@ -32,6 +32,7 @@ const char* ResourceTypeName(ResourceType type) {
     case ResourceType::kProcess: return "process";
     case ResourceType::kNfsServer: return "nfs-server";
     case ResourceType::kNfsExport: return "nfs-export";
+    case ResourceType::kMountNamespace: return "mount-namespace";
   }
   return "?";
 }
@@ -43,7 +44,8 @@ constexpr const char* kFormat = "pts-native targets ledger 1";
 ResourceType TypeFromName(const std::string& name, const std::string& file) {
   for (auto t : {ResourceType::kDirectory, ResourceType::kFile, ResourceType::kLoop, ResourceType::kDmMapping,
                  ResourceType::kMount, ResourceType::kFscryptKey, ResourceType::kCryptoPriority, ResourceType::kMdArray,
-                 ResourceType::kProcess, ResourceType::kNfsServer, ResourceType::kNfsExport})
+                 ResourceType::kProcess, ResourceType::kNfsServer, ResourceType::kNfsExport,
+                 ResourceType::kMountNamespace})
     if (name == ResourceTypeName(t)) return t;
   throw FileError(file, "unknown resource type '" + name + "'");
 }
@@ -97,6 +99,7 @@ std::string Describe(const Resource& r) {
     case ResourceType::kProcess: return "process " + r.path;
     case ResourceType::kNfsServer: return "the kernel's NFS server (started by the run)";
     case ResourceType::kNfsExport: return "NFS export " + r.detail + ":" + r.path;
+    case ResourceType::kMountNamespace: return "processes of the run still holding " + r.detail + " (mount namespace " + r.path + ")";
   }
   return r.path;
 }
@@ -114,8 +117,14 @@ bool ServesNfs(const Resource& r) {
 std::vector<Resource> ReleaseOrder(const std::vector<Resource>& recorded) {
   std::vector<Resource> order(recorded.rbegin(), recorded.rend());
   std::stable_partition(order.begin(), order.end(), ServesNfs);
+  std::stable_partition(order.begin(), order.end(),
+                        [](const Resource& r) { return r.type == ResourceType::kMountNamespace; });
   return order;
 }
+
+// How long a release waits for the kernel to let go of a device after a kill -9 (seen in the VM:
+// a dm-crypt mapping under an NFS export still held a second after the NFS server stopped).
+constexpr double kKernelLetsGoSeconds = 20;
 
 bool Release(TargetSystem& sys, const Resource& r) {
   switch (r.type) {
@@ -133,13 +142,17 @@ bool Release(TargetSystem& sys, const Resource& r) {
     }
     case ResourceType::kDmMapping:
       if (!sys.Exists("/dev/mapper/" + r.path)) return false;
+      sys.WaitUntilFree("/dev/mapper/" + r.path, kKernelLetsGoSeconds);  // else close says why
       sys.RunProgram({"cryptsetup", "close", r.path});
       return true;
     case ResourceType::kMdArray: {
       // Stopped, then its members' superblocks wiped, so nothing assembles them again (the
       // members' loop devices and files go after it: recorded before it).
       const bool running = sys.Exists(SysBlock(r.path, "md"));
-      if (running) sys.RunProgram({"mdadm", "--stop", r.path});
+      if (running) {
+        sys.WaitUntilFree(r.path, kKernelLetsGoSeconds);  // else mdadm says why
+        sys.RunProgram({"mdadm", "--stop", r.path});
+      }
       bool wiped = false;
       for (const auto& pair : Split(r.detail, ' ')) {
         // "/dev/loop3=/backing/file": wiped only while that loop device is still ours.
@@ -198,6 +211,11 @@ bool Release(TargetSystem& sys, const Resource& r) {
       if (mounted_here) sys.Unmount(r.path);
       return running;
     }
+    case ResourceType::kMountNamespace:
+      // The run's own namespace while it runs (its own teardown): nothing to kill. A dead run's:
+      // whatever it started that still runs there holds its mounts, so goes first.
+      if (r.path == sys.MountNamespace()) return false;
+      return sys.KillProcessesHolding(r.path, r.detail, kKernelLetsGoSeconds) > 0;
     case ResourceType::kCryptoPriority: {
       // A driver whose module was unloaded meanwhile comes back at its own priority.
       bool listed = false;

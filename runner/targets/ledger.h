@@ -17,10 +17,10 @@ namespace ptsn::targets {
 
 enum class ResourceType {
   kDirectory, kFile, kLoop, kDmMapping, kMount, kFscryptKey, kCryptoPriority, kMdArray,
-  kProcess, kNfsServer, kNfsExport
+  kProcess, kNfsServer, kNfsExport, kMountNamespace
 };
 // "directory", "file", "loop", "dm", "mount", "fscrypt-key", "crypto-priority", "md", "process",
-// "nfs-server", "nfs-export"
+// "nfs-server", "nfs-export", "mount-namespace"
 const char* ResourceTypeName(ResourceType type);
 
 struct Resource {
@@ -32,7 +32,8 @@ struct Resource {
   // array, "/dev/md120"): its members as "/dev/loop3=/their/backing/file", separated by spaces;
   // process (path: its pid): its start time; nfs-server (path: the nfsd file system's mount
   // point, /proc/fs/nfsd): the kernel's NFS server threads this run started; nfs-export (path:
-  // the exported directory): the client it was exported to ("127.0.0.1")
+  // the exported directory): the client it was exported to ("127.0.0.1"); mount-namespace (path:
+  // the run's private mount namespace, "mnt:[4026532412]"): the run's directory of targets
   std::string detail;
   std::string target;  // the target it belongs to ("" = the run's own directory)
   bool operator==(const Resource&) const = default;
@@ -44,7 +45,8 @@ struct Resource {
 // expire by the second), so all of these go before any target's file system.
 bool ServesNfs(const Resource& r);
 
-// The order `recorded` (oldest first) is released in: newest first, what ServesNfs before the rest.
+// The order `recorded` (oldest first) is released in: newest first, the run's mount namespace
+// (the processes still holding its mounts) before everything, what ServesNfs before the rest.
 std::vector<Resource> ReleaseOrder(const std::vector<Resource>& recorded);
 
 // "loop device /dev/loop3 (file /x/t1.img)" for messages.

@@ -92,8 +92,10 @@ TEST(Ledger, CleanupWithdrawsADeadRunsNfsExportAndServerBeforeItsFileSystem) {
   sys.mounts = {{"/t/d/t1", "/dev/loop5"}, {"/proc/fs/nfsd", "nfsd"}};  // both still held by the server
   sys.texts["/proc/fs/nfsd/threads"] = "8\n";
   sys.texts["/var/lib/nfs/etab"] = "/t/d/t1\t127.0.0.1(rw,sync)\n/srv/other\t10.0.0.0/8(ro)\n";
+  sys.held_by = 1;  // the trial's child, still writing on the NFS client's mount in the dead run's namespace
   WriteRecord(dir, 111, "500",
-              {{ResourceType::kFile, "/t/d/t1.img", "", "f"},
+              {{ResourceType::kMountNamespace, "mnt:[4026532999]", "/t/d", ""},
+               {ResourceType::kFile, "/t/d/t1.img", "", "f"},
                {ResourceType::kLoop, "/dev/loop5", "/t/d/t1.img", "f"},
                {ResourceType::kMount, "/t/d/t1", "/dev/loop5", "f"},
                {ResourceType::kProcess, "4321", "77", ""},
@@ -102,22 +104,34 @@ TEST(Ledger, CleanupWithdrawsADeadRunsNfsExportAndServerBeforeItsFileSystem) {
                {ResourceType::kMount, "/t/d/t1-nfs", "127.0.0.1:/t/d/t1", "f"}});
   auto report = CleanupDeadRuns(sys, dir);
   EXPECT_TRUE(report.problems.empty()) << report.problems.front();
-  std::vector<std::string> expected = {"exportfs -u 127.0.0.1:/t/d/t1", "rpc.nfsd 0", "umount /t/d/t1",
+  std::vector<std::string> expected = {"kill 1 in mnt:[4026532999] holding /t/d", "exportfs -u 127.0.0.1:/t/d/t1",
+                                       "rpc.nfsd 0", "umount /t/d/t1",
                                        "detach /dev/loop5", "rm /t/d/t1.img"};
   EXPECT_EQ(sys.log, expected);
   EXPECT_EQ(sys.texts["/var/lib/nfs/etab"], "/srv/other\t10.0.0.0/8(ro)\n") << "nobody else's export touched";
   EXPECT_FALSE(fs::exists(dir + "/run-111.json"));
 }
 
-TEST(Ledger, NfsResourcesGoFirstNewestFirst) {
-  std::vector<Resource> recorded = {{ResourceType::kDirectory, "/t/d", "", ""},
+TEST(Ledger, TheRunsOwnNamespaceIsLeftToTheRun) {
+  FakeSystem sys;
+  sys.held_by = 2;  // would be killed, were it another run's
+  EXPECT_FALSE(Release(sys, {ResourceType::kMountNamespace, sys.mount_namespace, "/t/d", ""}));
+  EXPECT_TRUE(sys.log.empty());
+  EXPECT_TRUE(Release(sys, {ResourceType::kMountNamespace, "mnt:[4026532999]", "/t/d", ""}));
+  EXPECT_EQ(sys.log, std::vector<std::string>{"kill 2 in mnt:[4026532999] holding /t/d"});
+}
+
+TEST(Ledger, TheNamespaceThenNfsResourcesGoFirstNewestFirst) {
+  std::vector<Resource> recorded = {{ResourceType::kMountNamespace, "mnt:[1]", "/t/d", ""},
+                                    {ResourceType::kDirectory, "/t/d", "", ""},
                                     {ResourceType::kMount, "/t/d/t1", "/dev/loop5", "f"},
                                     {ResourceType::kMount, "/proc/fs/nfsd", "nfsd", ""},
                                     {ResourceType::kNfsExport, "/t/d/t1", "127.0.0.1", "f"},
                                     {ResourceType::kFile, "/t/d/x", "", "g"}};
   std::vector<std::string> order;
   for (const auto& r : ReleaseOrder(recorded)) order.push_back(Describe(r));
-  EXPECT_EQ(order, (std::vector<std::string>{"NFS export 127.0.0.1:/t/d/t1", "mount /proc/fs/nfsd (from nfsd)",
+  EXPECT_EQ(order, (std::vector<std::string>{"processes of the run still holding /t/d (mount namespace mnt:[1])",
+                                             "NFS export 127.0.0.1:/t/d/t1", "mount /proc/fs/nfsd (from nfsd)",
                                              "file /t/d/x", "mount /t/d/t1 (from /dev/loop5)", "directory /t/d"}));
 }
 

@@ -138,6 +138,57 @@ class RealSystem : public TargetSystem {
     return errno == EBUSY ? "mounted, or held by device-mapper, RAID or another exclusive user" : Errno(errno);
   }
 
+  bool WaitUntilFree(const std::string& device, double seconds) override {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (!DeviceBusy(device).empty()) {
+      if (std::chrono::steady_clock::now() >= end) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return true;
+  }
+
+  std::string MountNamespace() override {
+    std::error_code ec;
+    std::string ns = std::filesystem::read_symlink("/proc/self/ns/mnt", ec).string();
+    if (ec) throw FileError("/proc/self/ns/mnt", ec.message());
+    return ns;
+  }
+
+  // A killed process whose parent has not reaped it yet: gone for our purposes (it holds nothing).
+  bool Zombie(int pid) {
+    auto stat = ReadText("/proc/" + std::to_string(pid) + "/stat");
+    if (!stat) return true;
+    const size_t paren = stat->rfind(')');
+    return paren != std::string::npos && paren + 2 < stat->size() && (*stat)[paren + 2] == 'Z';
+  }
+
+  int KillProcessesHolding(const std::string& ns, const std::string& dir, double seconds) override {
+    std::vector<std::pair<int, std::string>> killed;  // pid, start time
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const int pid = std::atoi(name.c_str());
+      std::error_code link_ec;
+      if (pid == getpid() || std::filesystem::read_symlink(e.path() / "ns/mnt", link_ec).string() != ns) continue;
+      auto mounts = ReadText(e.path().string() + "/mountinfo");
+      if (!mounts || MountPointsUnder(ParseMountInfo(*mounts), dir).empty()) continue;
+      const std::string start = ProcessStartTime(pid);
+      if (kill(pid, SIGKILL) == 0) killed.push_back({pid, start});
+    }
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    std::vector<std::string> left;
+    do {
+      left.clear();
+      for (const auto& [pid, start] : killed)
+        if (ProcessAlive(pid, start) && !Zombie(pid)) left.push_back(std::to_string(pid));
+      if (left.empty()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } while (std::chrono::steady_clock::now() < end);
+    if (!left.empty()) throw Error("processes " + Join(left, ", ") + " did not end after SIGKILL");
+    return static_cast<int>(killed.size());
+  }
+
   std::optional<Mounted> MountAt(const std::string& dir) override {
     auto text = ReadText("/proc/self/mountinfo");
     if (!text) return std::nullopt;

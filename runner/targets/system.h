@@ -63,6 +63,18 @@ class TargetSystem {
   // Why `device` is in use ("mounted or held by another driver"), "" when the kernel grants an
   // exclusive open (nothing mounted on it or its partitions, no device-mapper/RAID holder).
   virtual std::string DeviceBusy(const std::string& device) = 0;
+  // Waits up to `seconds` for `device` to be free as DeviceBusy tells; true once it is. After a
+  // kill -9 the kernel lets go of a file system a moment later (the dead run's mounts, the NFS
+  // server's file cache go in deferred work), so releasing what lies beneath waits for that.
+  virtual bool WaitUntilFree(const std::string& device, double seconds) = 0;
+  // This process's mount namespace as /proc/self/ns/mnt names it ("mnt:[4026532412]").
+  virtual std::string MountNamespace() = 0;
+  // Kills (SIGKILL) every other process in mount namespace `ns` that still has a mount under
+  // `dir`, and waits up to `seconds` for them to go: how many there were; throws when some stay.
+  // A dead run's namespace, and so its mounts, outlive it while a process it started (a trial's
+  // grandchild still writing on a target) runs in it; the mount check keeps a namespace number
+  // the kernel has since given to someone else from being taken for the run's.
+  virtual int KillProcessesHolding(const std::string& ns, const std::string& dir, double seconds) = 0;
   // The mount at exactly `dir`, nullopt when `dir` is not a mount point.
   virtual std::optional<Mounted> MountAt(const std::string& dir) = 0;
   // Mount points at or below `dir`, deepest first.

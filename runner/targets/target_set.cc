@@ -117,6 +117,8 @@ std::string TargetSet::BaseDir() {
   if (base_dir_.empty()) {
     std::string dir = options_.test_dir + "/.ptsn-targets-" + std::to_string(getpid());
     sys_.MakeDirectory(options_.test_dir);
+    // After a kill -9, what the run started may still run in its namespace, holding its mounts.
+    Record({ResourceType::kMountNamespace, sys_.MountNamespace(), dir, ""});
     Record({ResourceType::kDirectory, dir, "", ""});
     sys_.MakeDirectory(dir);
     base_dir_ = dir;

@@ -45,7 +45,7 @@ TEST_F(TargetSetTest, PlainIsAFileALoopDeviceAFileSystemAndAMount) {
         "mkfs.ext4 -F -q -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/loop0", "mkdir " + Base() + "/t1-plain",
         "mount /dev/loop0 " + Base() + "/t1-plain ext4"};
     EXPECT_EQ(sys_.log, expected);
-    EXPECT_EQ(ledger_.resources().size(), 4u);  // run directory, file, loop, mount
+    EXPECT_EQ(ledger_.resources().size(), 5u);  // mount namespace, run directory, file, loop, mount
     EXPECT_EQ(t.NotesText(),
               "pts-native target plain ext4 (plain). Encryption: none. File System: ext4 (mkfs.ext4 -F -q -b 4096 -E "
               "nodiscard,lazy_itable_init=0,lazy_journal_init=0). Mount Options: rw,relatime. Device: /dev/loop0 (loop "
