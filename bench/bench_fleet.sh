@@ -49,7 +49,7 @@ for r in $(seq "$RUNS"); do
   until ls "$WORK"/real/fleet/work/fleet-job"$job"-task*.log >/dev/null 2>&1; do sleep 0.002; done
   t1="$(date +%s.%N)"
   lat+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", (b - a) * 1000}')")
-  "$CLI" schedule status "$job" --server "$URL" --wait --timeout 60 >/dev/null || true
+  "$CLI" schedule status "$job" --server "$URL" --token "$USER_TOKEN" --wait --timeout 60 >/dev/null || true
 done
 printf '%s\n' "${lat[@]}" | sort -n | awk -v n="$RUNS" '{a[NR]=$1} END {printf "dispatch latency (schedule run-now started -> real agent'"'"'s batch-run started), %d runs: median %.1f ms, p90 %.1f ms, max %.1f ms  goal < 1000 ms: %s\n", n, a[int((n+1)/2)], a[int(n*0.9)], a[n], (a[n] < 1000 ? "yes" : "NO")}'
 

@@ -34,9 +34,16 @@ std::string ServerOf(const Args& a) {
   return s;
 }
 
-std::string TokenOf(const Args& a, const char* what) {
-  std::string t = a.ValueOr("--token", GlobalSettings().Get("server.token"));
-  if (t.empty()) throw Error(std::string(what) + ": no token (pass --token T or set server.token / PTS_NATIVE_TOKEN)");
+// --token, else the setting server.token (PTS_NATIVE_TOKEN, config.yaml), for every verb: where
+// upload-result and run --upload take theirs.
+std::string TokenOf(const Args& a) { return a.ValueOr("--token", GlobalSettings().Get("server.token")); }
+
+// `kind`: what `pts-native-server token create` makes it from ("NAME", "--agent MACHINE").
+std::string RequireToken(const Args& a, const std::string& what, const std::string& kind) {
+  std::string t = TokenOf(a);
+  if (t.empty())
+    throw Error(what + ": no token (pass --token T or set server.token / PTS_NATIVE_TOKEN; the server's operator makes one with: "
+                       "pts-native-server token create " + kind + " --data DIR)");
   return t;
 }
 
@@ -52,7 +59,7 @@ int AgentCommand(const std::vector<std::string>& argv) {
   const Settings& s = GlobalSettings();
   fleet::AgentOptions o;
   o.server_url = ServerOf(a);
-  o.token = TokenOf(a, "agent");
+  o.token = RequireToken(a, "agent", "--agent MACHINE");
   o.name = a.ValueOr("--name", "");
   if (!o.name.empty()) fleet::CheckMachineName(o.name);
   for (const auto& t : Split(a.ValueOr("--tags", ""), ','))
@@ -80,8 +87,10 @@ int AgentCommand(const std::vector<std::string>& argv) {
 
 // ---- schedule -----------------------------------------------------------------------------------
 
+// Every verb sends the user's token when there is one: the fleet's JSON is shown only to a
+// user's token unless the server runs with --public-fleet (then reads need none).
 struct Api {
-  std::string server, token;
+  std::string server, token, what;  // what: "schedule status", for messages
   std::unique_ptr<client::HttpTransport> http = client::CurlTransport(30);
 
   json Call(const std::string& method, const std::string& path, const json& body = nullptr) {
@@ -89,9 +98,13 @@ struct Api {
     json j = r.body.empty() ? json::object() : json::parse(r.body, nullptr, false);
     if (r.status >= 300) {
       std::string msg = j.is_object() && j.contains("error") && j["error"].is_string() ? j["error"].get<std::string>() : Trim(r.body.substr(0, 200));
-      throw client::ServerRefusal("schedule: server answered HTTP " + std::to_string(r.status) + ": " + msg, r.status);
+      std::string advice = client::TokenAdvice(r.status, !token.empty());
+      if (r.status == 403) advice = "only the owner's token may run or delete a schedule";
+      throw client::ServerRefusal(what + ": server answered HTTP " + std::to_string(r.status) + ": " + msg +
+                                      (advice.empty() ? "" : " (" + advice + ")"),
+                                  r.status);
     }
-    if (j.is_discarded()) throw Error("schedule: the server's answer is not JSON: " + r.body.substr(0, 120));
+    if (j.is_discarded()) throw Error(what + ": the server's answer is not JSON: " + r.body.substr(0, 120));
     return j;
   }
 };
@@ -196,15 +209,16 @@ int ScheduleCommand(const std::vector<std::string>& argv) {
       "  run-now [NAME] (a schedule by name, or --profile/--suite ... --machines ...): prints the job last\n"
       "  status JOB [--wait [--timeout S]] [--json]: exit 0 done (merged result ID last), 1 failed, 3 running";
   if (pos.empty()) throw Error(usage, 2);
-  Api api{ServerOf(a), ""};
   const std::string& verb = pos[0];
+  Api api{ServerOf(a), TokenOf(a), "schedule " + verb};
   if (verb == "status") {
     if (pos.size() != 2) throw Error(usage, 2);
     return Status(api, a, pos[1]);
   }
   if (verb == "list") return ListSchedules(api);
   if (verb == "machines") return ListMachines(api);
-  api.token = TokenOf(a, "schedule");
+  if (verb != "create" && verb != "run-now" && verb != "delete") throw Error(usage, 2);
+  RequireToken(a, api.what, "NAME");  // changes are a user's, on any server
   if (verb == "delete") {
     if (pos.size() != 2) throw Error(usage, 2);
     api.Call("POST", "/api/v1/fleet/schedules/" + pos[1] + "/delete", json::object());

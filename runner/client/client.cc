@@ -75,9 +75,11 @@ json ParseJson(const HttpResponse& r, const std::string& what) {
   }
 }
 
-[[noreturn]] void Refused(const std::string& what, const HttpResponse& r) {
+[[noreturn]] void Refused(const std::string& what, const HttpResponse& r, bool token_sent) {
   std::string msg = ob::ErrorMessage(r.body);
-  throw ServerRefusal(what + ": server answered HTTP " + std::to_string(r.status) + (msg.empty() ? "" : ": " + msg),
+  std::string advice = TokenAdvice(r.status, token_sent);
+  throw ServerRefusal(what + ": server answered HTTP " + std::to_string(r.status) + (msg.empty() ? "" : ": " + msg) +
+                          (advice.empty() ? "" : " (" + advice + ")"),
                       r.status);
 }
 
@@ -86,6 +88,13 @@ json ParseJson(const HttpResponse& r, const std::string& what) {
 std::unique_ptr<HttpTransport> CurlTransport(long timeout_seconds) { return std::make_unique<Curl>(timeout_seconds); }
 
 bool IsRetryableStatus(long status) { return status == 429 || status >= 500; }
+
+std::string TokenAdvice(long status, bool token_sent) {
+  if (status != 401) return "";
+  const std::string make = "the server's operator makes one with: pts-native-server token create NAME --data DIR";
+  if (!token_sent) return "this needs a user's token: pass --token T or set server.token / PTS_NATIVE_TOKEN; " + make;
+  return "the token sent is not a user's token this server knows, and an agent's token is never one; " + make;
+}
 
 std::string UploadUrl(const std::string& server_url) { return Base(server_url) + "/f/client.php"; }
 
@@ -99,12 +108,12 @@ UploadOutcome UploadResult(HttpTransport& http, const std::string& server_url, c
     const json::json_pointer stands_for("/openbenchmarking/upload/status");
     if (j.contains(stands_for) && j[stands_for].is_number_integer()) r.status = j[stands_for].get<long>();
   }
-  if (r.status != 200 || !ob::ErrorMessage(r.body).empty()) Refused("upload", r);
+  if (r.status != 200 || !ob::ErrorMessage(r.body).empty()) Refused("upload", r, !token.empty());
   try {
     ob::UploadAnswer a = ob::DecodeUploadAnswer(r.body);
     return {a.id, a.url};
   } catch (const ob::ProtocolError&) {
-    Refused("upload", r);
+    Refused("upload", r, !token.empty());
   }
 }
 
@@ -114,7 +123,7 @@ std::vector<ListedResult> ListResults(HttpTransport& http, const std::string& se
                     "&system=" + wire::UrlEncode(system);
   HttpResponse r = http.Get(url);
   json j = ParseJson(r, "list-results");
-  if (r.status != 200 || !j.contains("results")) Refused("list-results", r);
+  if (r.status != 200 || !j.contains("results")) Refused("list-results", r, false);
   std::vector<ListedResult> out;
   for (const auto& e : j["results"]) {
     out.push_back({e.value("id", ""), e.value("title", ""), e.value("systems", ""), e.value("tests", ""),

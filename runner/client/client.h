@@ -49,6 +49,11 @@ class ServerRefusal : public Error {
   long status_;
 };
 
+// What to do about a 401 from our server: how to send a user's token (`token_sent` false) or
+// that the one sent is no user's (unknown, revoked or an agent's), and how the server's
+// operator makes one. "" for any other status.
+std::string TokenAdvice(long status, bool token_sent);
+
 struct UploadOutcome {
   std::string id;
   std::string url;

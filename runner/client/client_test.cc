@@ -41,7 +41,11 @@ TEST(Client, RefusalsCarryStatusAndServerMessage) {
     UploadResult(http, "http://h", "bad", "");
     FAIL() << "no throw";
   } catch (const ServerRefusal& e) {
-    EXPECT_EQ(std::string(e.what()), "upload: server answered HTTP 401: unknown or revoked token");
+    // The server's words, then what to do (a token was sent: it is not a user's the server knows).
+    EXPECT_EQ(std::string(e.what()),
+              "upload: server answered HTTP 401: unknown or revoked token (the token sent is not a user's token this "
+              "server knows, and an agent's token is never one; the server's operator makes one with: "
+              "pts-native-server token create NAME --data DIR)");
     EXPECT_FALSE(e.retryable());
   }
   http.answer = {502, "<html>Bad Gateway</html>"};
@@ -72,6 +76,11 @@ TEST(Client, RefusalsAnsweredWith200KeepTheStatusTheyStandFor) {
     FAIL() << "no throw";
   } catch (const ServerRefusal& e) {
     EXPECT_FALSE(e.retryable()) << e.what();
+    // No token was sent: where the client takes one from.
+    EXPECT_NE(std::string(e.what()).find("authentication required (this needs a user's token: pass --token T or set "
+                                         "server.token / PTS_NATIVE_TOKEN;"),
+              std::string::npos)
+        << e.what();
   }
 }
 

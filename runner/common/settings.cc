@@ -74,7 +74,7 @@ const std::vector<SettingSpec>& SettingsTable() {
        "servers asked, in order, for results (clone-result, run <ID>) and test profiles (pts/...); never uploaded to"},
       {"server.upload_url", "PTS_NATIVE_UPLOAD_SERVER", "",
        "the server upload-result and run --upload send to when --server is not given (none by default: uploads go only where you say)"},
-      {"server.token", "PTS_NATIVE_TOKEN", "", "upload token for the results server"},
+      {"server.token", "PTS_NATIVE_TOKEN", "", "your token for the results server: a user's for upload-result, run --upload and schedule; on a fleet machine, its agent token"},
       {"server.upload", "PTS_NATIVE_UPLOAD", "false", "upload results after a run (never on by default)"},
   };
   return table;

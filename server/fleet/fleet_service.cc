@@ -210,8 +210,12 @@ std::string FleetService::RequireUser(const http::Request& req) {
   return *user;
 }
 
-void FleetService::RequireReader(const http::Request& req) {
-  if (!options_.public_reads) RequireUser(req);
+void FleetService::RequireReader(const http::Request& req, bool page) {
+  if (options_.public_reads) return;
+  if (page && http::BearerToken(req).empty())
+    throw FleetError{401, "the fleet's pages are shown only to a user's token, which a browser does not send: "
+                          "run the server with --public-fleet to show them to anyone (docs/fleet.md)"};
+  RequireUser(req);
 }
 
 void FleetService::Seen(const std::string& machine) {
@@ -401,7 +405,8 @@ ScheduleRow FleetService::OwnSchedule(const std::string& user, const std::string
   if (!s) throw FleetError{404, "no schedule named '" + name.substr(0, 64) + "'"};
   // As with results: only the owner changes or runs it. There is no admin token; the operator
   // acts for a user with a token of that user's (pts-native-server token create NAME).
-  if (s->owner != user) throw FleetError{403, "schedule '" + s->name + "' belongs to another user"};
+  // Its owner is named: any reader of the fleet sees it in the list of schedules.
+  if (s->owner != user) throw FleetError{403, "schedule '" + s->name + "' belongs to " + s->owner + ", not to " + user};
   return *s;
 }
 
@@ -471,14 +476,14 @@ void FleetService::ListSchedules(const http::Request& req, const FleetRespond& r
 // ---- pages ------------------------------------------------------------------------------------
 
 void FleetService::FleetPage(const http::Request& req, const FleetRespond& respond) {
-  RequireReader(req);
+  RequireReader(req, true);
   std::vector<FleetMachineView> machines;
   for (auto& m : store_.Machines()) machines.push_back({m, Online(m)});
   respond(Html(RenderFleetPage(machines, store_.Schedules(), store_.RecentJobs(20), store_.Flags(20), clock_())));
 }
 
 void FleetService::MachinePage(const http::Request& req, const FleetRespond& respond) {
-  RequireReader(req);
+  RequireReader(req, true);
   const std::string& name = req.matches.at(1);
   std::optional<FleetMachineView> view;
   for (auto& m : store_.Machines())
@@ -488,7 +493,7 @@ void FleetService::MachinePage(const http::Request& req, const FleetRespond& res
 }
 
 void FleetService::JobPage(const http::Request& req, const FleetRespond& respond) {
-  RequireReader(req);
+  RequireReader(req, true);
   auto job = store_.Job(std::stoll(req.matches.at(1)));
   if (!job) throw FleetError{404, "no job " + req.matches.at(1).substr(0, 20)};
   respond(Html(RenderJobPage(*job, JobState(*job))));

@@ -103,8 +103,9 @@ class FleetService {
 
   std::string RequireAgent(const http::Request& req);
   std::string RequireUser(const http::Request& req);
-  // For reads and pages: a user's token unless public_reads.
-  void RequireReader(const http::Request& req);
+  // For reads and pages: a user's token unless public_reads. `page`: asked by a browser, which
+  // sends no token: the refusal tells the operator how to show the pages.
+  void RequireReader(const http::Request& req, bool page = false);
   // The schedule `name` when `user` owns it; 404 when there is none, 403 when another user does.
   ScheduleRow OwnSchedule(const std::string& user, const std::string& name);
   void Seen(const std::string& machine);

@@ -5,12 +5,15 @@
 //    the agent is back (or fails when it is not);
 //  * kill -9 of the server while agents run: they reconnect and every result arrives once;
 //  * a machine's history page in headless Chromium with a regression (a change point) flagged after the agent
-//    was slowed down with TEST_EXEC_PREPEND.
+//    was slowed down with TEST_EXEC_PREPEND;
+//  * with the server's defaults (the fleet shown only to a user's token), every `schedule` verb
+//    sends the user's token and says clearly what to do when it is missing or refused.
 #include <gtest/gtest.h>
 #include <httplib.h>
 
 #include <dirent.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -53,9 +56,10 @@ class FleetE2eTest : public ::testing::Test {
     if (!HasFailure()) fs::remove_all(dir_);
     else std::cerr << "logs kept in " << dir_ << "\n";
   }
-  void StartServer(std::vector<std::string> extra = {}, int port = 0) {
-    // The pages and JSON are read here without a token (and in Chromium, which sends none).
-    std::vector<std::string> args{"--data", dir_ + "/data", "--fleet-poll", "5", "--public-fleet"};
+  // `public_fleet`: the pages and JSON may be read without a token (Chromium sends none).
+  void StartServer(std::vector<std::string> extra = {}, int port = 0, bool public_fleet = true) {
+    std::vector<std::string> args{"--data", dir_ + "/data", "--fleet-poll", "5"};
+    if (public_fleet) args.push_back("--public-fleet");
     args.insert(args.end(), extra.begin(), extra.end());
     server_.reset();
     server_ = std::make_unique<FleetServer>(args, dir_ + "/server" + std::to_string(++servers_started_) + ".log", port);
@@ -77,7 +81,7 @@ class FleetE2eTest : public ::testing::Test {
   void WaitOnline(const std::vector<std::string>& names) {
     httplib::Client http("127.0.0.1", server_->port());
     for (int i = 0; i < 300; ++i) {
-      auto res = http.Get("/api/v1/fleet/machines");
+      auto res = http.Get("/api/v1/fleet/machines", UserHeaders());
       size_t online = 0;
       const json list = res && res->status == 200 ? json::parse(res->body)["machines"] : json::array();
       for (const auto& m : list)
@@ -101,7 +105,7 @@ class FleetE2eTest : public ::testing::Test {
   }
   json JobJson(const std::string& job) {
     httplib::Client http("127.0.0.1", server_->port());
-    auto res = http.Get("/api/v1/fleet/jobs/" + job);
+    auto res = http.Get("/api/v1/fleet/jobs/" + job, UserHeaders());
     if (!res) return json();
     return json::parse(res->body);
   }
@@ -122,6 +126,9 @@ class FleetE2eTest : public ::testing::Test {
     EXPECT_TRUE(res && res->status == 200);
     return results::ParseResultFile(res ? res->body : "", id);
   }
+  // The test's own reads of the fleet's JSON carry the user's token: they work with or without
+  // --public-fleet.
+  httplib::Headers UserHeaders() const { return {{"Authorization", "Bearer " + user_token_}}; }
   std::vector<std::string> Systems(const results::ResultFile& f) {
     std::vector<std::string> out;
     for (const auto& s : f.systems) out.push_back(s.identifier);
@@ -161,6 +168,92 @@ TEST_F(FleetE2eTest, ThreeAgentsRunNowMakesOneResultWithThreeSystems) {
                                      " --profile native/cipher --machines all");
   EXPECT_NE(bad_rc, 0);
   EXPECT_NE(bad_out.find("401"), std::string::npos) << bad_out;
+}
+
+// Issue 44: with the server's defaults (no --public-fleet) the fleet's JSON is shown only to a
+// user's token, and `schedule status`, `list` and `machines` sent none: a job could be started
+// but never followed to its merged result. Every verb now sends the token, from --token or from
+// server.token (PTS_NATIVE_TOKEN) as the writing verbs and upload-result take it.
+TEST_F(FleetE2eTest, WithTheServersDefaultsEveryScheduleVerbSendsTheUsersToken) {
+  StartServer({}, 0, /*public_fleet=*/false);
+  // Three PBKDF2 searches for their measuring time (seconds of CPU each) on a shared machine:
+  // a trial is given longer than the default minute.
+  for (const char* n : {"alpha", "beta", "gamma"}) StartAgent(n, {{"PTS_NATIVE_TRIAL_TIMEOUT", "600"}});
+  WaitOnline({"alpha", "beta", "gamma"});
+  // The user's own home: no config file of the tester's is read, no token but the ones given.
+  const std::string user = "PTS_NATIVE_HOME='" + dir_ + "/home-user' PTS_NATIVE_TOKEN=";
+  const std::string with_env = "PTS_NATIVE_HOME='" + dir_ + "/home-user' PTS_NATIVE_TOKEN=" + user_token_;
+  const std::string server = " --server " + server_->url();
+  const std::string token = " --token " + user_token_;
+
+  auto [run_rc, run_out] = PtsNative("schedule run-now" + server + token +
+                                         " --profile native/pbkdf2 --preset 'pbkdf2.hash=SHA-256' --times 1 --machines all",
+                                     user);
+  ASSERT_EQ(run_rc, 0) << run_out;
+  const std::string job = LastLine(run_out);
+  auto [rc, out] = PtsNative("schedule status " + job + server + token + " --wait --timeout 900", user);
+  ASSERT_EQ(rc, 0) << out << ReadText(dir_ + "/agent-alpha.log");
+  for (const char* n : {"alpha", "beta", "gamma"}) EXPECT_NE(out.find(std::string(n) + "  done"), std::string::npos) << out;
+
+  // The merged result, cloned from the server as a user would: three systems side by side.
+  const std::string id = LastLine(out);
+  auto [clone_rc, clone_out] = PtsNative("clone-result " + id + server, user);
+  ASSERT_EQ(clone_rc, 0) << clone_out;
+  results::ResultFile merged = results::ReadResultFile(dir_ + "/home-user/test-results/" + id + "/composite.xml");
+  EXPECT_EQ(Systems(merged), (std::vector<std::string>{"alpha", "beta", "gamma"}));
+  ASSERT_EQ(merged.results.size(), 1u);
+  EXPECT_EQ(merged.results[0].entries.size(), 3u);
+
+  // list and machines answer the user's token, given by --token or by PTS_NATIVE_TOKEN.
+  auto [create_rc, create_out] =
+      PtsNative("schedule create nightly" + server + " --profile native/pbkdf2 --preset 'pbkdf2.hash=SHA-256' --cron '0 3 * * *'",
+                with_env);
+  ASSERT_EQ(create_rc, 0) << create_out;
+  auto [list_rc, list_out] = PtsNative("schedule list" + server, with_env);
+  EXPECT_EQ(list_rc, 0) << list_out;
+  EXPECT_NE(list_out.find("nightly"), std::string::npos) << list_out;
+  auto [machines_rc, machines_out] = PtsNative("schedule machines" + server + token, user);
+  EXPECT_EQ(machines_rc, 0) << machines_out;
+  for (const char* n : {"alpha", "beta", "gamma"})
+    EXPECT_NE(machines_out.find(std::string(n) + "  online"), std::string::npos) << machines_out;
+  auto [status_rc, status_out] = PtsNative("schedule status " + job + server, with_env);
+  EXPECT_EQ(status_rc, 0) << status_out;
+
+  // Without a token each read is refused with what to do; nothing is printed as if it were a list.
+  for (const std::string& verb : std::vector<std::string>{"list", "machines", "status " + job}) {
+    auto [no_rc, no_out] = PtsNative("schedule " + verb + server, user);
+    EXPECT_EQ(no_rc, 1) << verb << ": " << no_out;
+    EXPECT_NE(no_out.find("pts-native: error: schedule " + verb.substr(0, verb.find(' ')) + ": server answered HTTP 401"),
+              std::string::npos) << no_out;
+    EXPECT_NE(no_out.find("pass --token T or set server.token / PTS_NATIVE_TOKEN"), std::string::npos) << no_out;
+    EXPECT_NE(no_out.find("pts-native-server token create NAME --data DIR"), std::string::npos) << no_out;
+    EXPECT_EQ(std::count(no_out.begin(), no_out.end(), '\n'), 1) << "one line: " << no_out;
+  }
+  // An agent's token is not a user's.
+  auto [agent_rc, agent_out] = PtsNative("schedule machines" + server + " --token " + tokens_["alpha"], user);
+  EXPECT_EQ(agent_rc, 1) << agent_out;
+  EXPECT_NE(agent_out.find("an agent's token is never one"), std::string::npos) << agent_out;
+  // Another user may read the schedule but not run or delete it; the refusal says whose it is.
+  const std::string bob = " --token " + UserToken(dir_ + "/data", "bob");
+  for (const char* verb : {"run-now nightly", "delete nightly"}) {
+    auto [bob_rc, bob_out] = PtsNative(std::string("schedule ") + verb + server + bob, user);
+    EXPECT_EQ(bob_rc, 1) << bob_out;
+    EXPECT_NE(bob_out.find("HTTP 403: schedule 'nightly' belongs to alice, not to bob (only the owner's token may run or "
+                           "delete a schedule)"),
+              std::string::npos)
+        << bob_out;
+  }
+  auto [bob_list_rc, bob_list_out] = PtsNative("schedule list" + server + bob, user);
+  EXPECT_EQ(bob_list_rc, 0) << bob_list_out;
+  // A change without any token is not sent at all; the owner's goes through.
+  auto [none_rc, none_out] = PtsNative("schedule delete nightly" + server, user);
+  EXPECT_EQ(none_rc, 1) << none_out;
+  EXPECT_NE(none_out.find("schedule delete: no token (pass --token T or set server.token / PTS_NATIVE_TOKEN; the server's "
+                          "operator makes one with: pts-native-server token create NAME --data DIR)"),
+            std::string::npos) << none_out;
+  auto [delete_rc, delete_out] = PtsNative("schedule delete nightly" + server, with_env);
+  EXPECT_EQ(delete_rc, 0) << delete_out;
+  EXPECT_EQ(PtsNative("schedule list" + server + token, user).second.find("nightly"), std::string::npos);
 }
 
 TEST_F(FleetE2eTest, AnAgentKilledMidTaskIsRetriedOnceWhenItReturns) {

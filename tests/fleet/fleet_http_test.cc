@@ -229,6 +229,9 @@ TEST_F(FleetHttpTest, FleetReadsNeedAUserTokenUnlessPublic) {
       auto anonymous = c.Get(path);
       ASSERT_TRUE(anonymous) << path;
       EXPECT_EQ(anonymous->status, 401) << path << ": " << anonymous->body.substr(0, 200);
+      // A browser sends no token: its refusal says how the operator shows the pages.
+      const bool page = path.rfind("/fleet", 0) == 0;
+      EXPECT_EQ(anonymous->body.find("--public-fleet") != std::string::npos, page) << path << ": " << anonymous->body;
       auto user = c.Get(path, Bearer(user_token_));
       ASSERT_TRUE(user) << path;
       EXPECT_EQ(user->status, 200) << path << ": " << user->body.substr(0, 200);

@@ -35,8 +35,8 @@ class ServerE2E : public ::testing::Test {
     server_.reset();
     fs::remove_all(dir_);
   }
-  CommandResult Cli(const std::string& args) {
-    return RunPtsNative(args, "PTS_NATIVE_HOME=" + dir_ + "/home PTS_NATIVE_CONFIG=" + dir_ + "/none.yaml");
+  CommandResult Cli(const std::string& args, const std::string& env = "") {
+    return RunPtsNative(args, "PTS_NATIVE_HOME=" + dir_ + "/home PTS_NATIVE_CONFIG=" + dir_ + "/none.yaml " + env);
   }
   std::string Upload(const std::string& extra = "") {
     auto r = Cli("upload-result my-run --server " + server_->url() + " --token " + token_ + " " + extra);
@@ -125,6 +125,15 @@ TEST_F(ServerE2E, RefusalsShowStatusAndMessage) {
   auto bad = Cli("upload-result my-run --server " + server_->url() + " --token ptsn_wrong");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("HTTP 401: unknown or revoked token"), std::string::npos) << bad.output;
+  // No token at all: where the client takes one from and how one is made (issue 44).
+  auto none = Cli("upload-result my-run --server " + server_->url(), "PTS_NATIVE_TOKEN=");
+  EXPECT_EQ(none.exit_code, 1) << none.output;
+  EXPECT_NE(none.output.find("HTTP 401: authentication required"), std::string::npos) << none.output;
+  EXPECT_NE(none.output.find("pass --token T or set server.token / PTS_NATIVE_TOKEN"), std::string::npos) << none.output;
+  EXPECT_NE(none.output.find("pts-native-server token create NAME --data DIR"), std::string::npos) << none.output;
+  // The same token from the environment: the upload goes through.
+  auto from_env = Cli("upload-result my-run --server " + server_->url(), "PTS_NATIVE_TOKEN=" + token_);
+  EXPECT_EQ(from_env.exit_code, 0) << from_env.output;
   auto missing = Cli("clone-result 1110083-AL-NOSUCHID001 --server " + server_->url());
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.output.find("HTTP 404"), std::string::npos) << missing.output;
