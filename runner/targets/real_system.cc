@@ -9,6 +9,7 @@
 #include <linux/keyctl.h>
 #include <linux/loop.h>
 #include <linux/netlink.h>
+#include <sched.h>
 #include <signal.h>
 #include <pthread.h>
 #include <spawn.h>
@@ -164,6 +165,7 @@ class RealSystem : public TargetSystem {
 
   int KillProcessesHolding(const std::string& ns, const std::string& dir, double seconds) override {
     std::vector<std::pair<int, std::string>> killed;  // pid, start time
+    std::vector<std::string> nfs_clients;             // NFS client mounts under `dir` in that namespace
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
       const std::string name = e.path().filename().string();
@@ -171,22 +173,55 @@ class RealSystem : public TargetSystem {
       const int pid = std::atoi(name.c_str());
       std::error_code link_ec;
       if (pid == getpid() || std::filesystem::read_symlink(e.path() / "ns/mnt", link_ec).string() != ns) continue;
-      auto mounts = ReadText(e.path().string() + "/mountinfo");
-      if (!mounts || MountPointsUnder(ParseMountInfo(*mounts), dir).empty()) continue;
+      auto text = ReadText(e.path().string() + "/mountinfo");
+      if (!text) continue;
+      auto mounts = ParseMountInfo(*text);
+      if (MountPointsUnder(mounts, dir).empty()) continue;
+      if (nfs_clients.empty())
+        for (const auto& m : mounts)
+          if (StartsWith(m.fstype, "nfs") && !MountPointsUnder({m}, dir).empty()) nfs_clients.push_back(m.mount_point);
       const std::string start = ProcessStartTime(pid);
       if (kill(pid, SIGKILL) == 0) killed.push_back({pid, start});
     }
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    std::vector<std::string> left;
-    do {
-      left.clear();
+    auto still_running = [&] {
+      std::vector<std::string> left;
       for (const auto& [pid, start] : killed)
         if (ProcessAlive(pid, start) && !Zombie(pid)) left.push_back(std::to_string(pid));
-      if (left.empty()) break;
+      return left;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    bool aborted = false;
+    std::vector<std::string> left = still_running();
+    while (!left.empty() && std::chrono::steady_clock::now() - start < std::chrono::duration<double>(seconds)) {
+      // A process killed while it wrote through an NFS client whose server has stopped never
+      // finishes exiting (the client waits for the server, hard-mounted): abort its requests.
+      if (!aborted && !nfs_clients.empty() && std::chrono::steady_clock::now() - start > std::chrono::seconds(1)) {
+        AbortNfsRequests(std::atoi(left.front().c_str()), nfs_clients);
+        aborted = true;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    } while (std::chrono::steady_clock::now() < end);
+      left = still_running();
+    }
     if (!left.empty()) throw Error("processes " + Join(left, ", ") + " did not end after SIGKILL");
     return static_cast<int>(killed.size());
+  }
+
+  // umount2 with MNT_FORCE on NFS client mounts (in the mount namespace of process `pid`) runs the
+  // client's umount_begin, which kills its outstanding requests with EIO, even when the unmount
+  // itself then fails as busy. From a child: setns into a mount namespace needs a process without
+  // threads, and after fork only system calls are made, on strings made before it.
+  void AbortNfsRequests(int pid, const std::vector<std::string>& mount_points) {
+    Fd ns(open(("/proc/" + std::to_string(pid) + "/ns/mnt").c_str(), O_RDONLY | O_CLOEXEC));
+    if (ns.fd < 0) return;
+    std::vector<const char*> paths;
+    for (const auto& m : mount_points) paths.push_back(m.c_str());
+    const pid_t child = fork();
+    if (child == 0) {
+      if (setns(ns.fd, CLONE_NEWNS) != 0) _exit(1);
+      for (const char* path : paths) umount2(path, MNT_FORCE);
+      _exit(0);
+    }
+    if (child > 0) waitpid(child, nullptr, 0);
   }
 
   std::optional<Mounted> MountAt(const std::string& dir) override {

@@ -242,6 +242,27 @@ TEST_F(TargetRunE2E, AfterKill9TheNextRunCleansUp) {
   EXPECT_NE(r.output.find("left by a run that did not finish (pid " + std::to_string(pid)), std::string::npos) << r.output;
 }
 
+// Only the trial's shell dies with a run killed with kill -9 (PR_SET_PDEATHSIG); what it started
+// lives on in the run's mount namespace and holds its mounts, and so its loop devices, for as
+// long as it runs (a trial's writer through an NFS client whose server went with the run, for
+// ever). targets --cleanup ends it and releases everything at once.
+TEST_F(TargetRunE2E, AfterKill9CleanupEndsWhatTheRunLeftRunningAndReleasesEverything) {
+  pid_t pid = Start("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 128m",
+                    SleepingEnv(300));
+  ASSERT_TRUE(WaitForTrial(pid)) << ptsn::test::Slurp(home_ + "/out.txt");
+  kill(pid, SIGKILL);
+  Wait(pid);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_EQ(ptsn::test::LoopsUnder(home_).size(), 2u) << "the trial's child no longer holds the targets: nothing to prove";
+  const auto start = std::chrono::steady_clock::now();
+  auto r = RunPtsNative("targets --cleanup", HomeEnv());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("processes of the run still holding " + home_), std::string::npos) << r.output;
+  EXPECT_EQ(ptsn::test::LoopsUnder(home_), std::vector<std::string>{}) << r.output;
+  EXPECT_LT(seconds, 60) << "cleanup waited for the orphan instead of ending it";
+}
+
 // A process that copies the machine's mounts into a namespace of its own while the targets are
 // mounted (unshare -m, as container runtimes and other sessions do) does not get ours: they are
 // in the run's private mount namespace. So the run releases every loop device at its end while
