@@ -18,10 +18,20 @@
 #    goes to OUT with .csv -> -verdicts.csv (design,run,verdict,ratio,low,high,pairs). Only A/A:
 #    whether to add a pair depends on the data, so a known difference cannot be made afterwards by
 #    scaling B's figures.
-# The workload is a SIZE sequential write, 1 MiB O_DIRECT blocks, fsync at the end.
+#  * defaults (DESIGN=defaults, issue 50): `--targets A=plain,B=plain` with nothing set, as a user
+#    runs it: the default instances (run.target_instances, run.max_target_instances) and the
+#    profile's own rounds; its printed verdict goes to -verdicts.csv as for stopping. WORKLOAD=disk
+#    (the write below) or fs (native/fs-files: FILES files of FILE_SIZE, each fsynced).
+#  * runs (DESIGN=runs, issue 50): separately run systems as a user runs them after reading
+#    compare-results' advice: RUNS_EACH runs of A and of B (each a batch-run of its own in the
+#    ordinary test directory, PTS's dynamic run count), in a random order, saved to one result as
+#    "A", "A run 2" ... "B", "B run 2" ...; the verdict `compare-results` prints for B goes to -verdicts.csv
+#    (design,run,verdict,ratio,low,high,runs).
+# The disk workload is a SIZE sequential write, 1 MiB O_DIRECT blocks, fsync at the end.
 #
 #   bench/verdicts_collect.sh [build-dir]
-#   env: DESIGN=aa|instances|stopping INSTANCES=6 MAX_INSTANCES=12 RUNS=600 ROUNDS=5 SIZE=64m TARGET_SIZE=256m SYSTEMS_EVERY=3 WORK=<build-dir>/bench-verdicts
+#   env: DESIGN=aa|instances|stopping|defaults|runs WORKLOAD=disk|fs RUNS_EACH=3 FILES=200 FILE_SIZE=16k
+#        INSTANCES=6 MAX_INSTANCES=12 RUNS=600 ROUNDS=5 SIZE=64m TARGET_SIZE=256m SYSTEMS_EVERY=3 WORK=<build-dir>/bench-verdicts
 #        OUT=<WORK>/trials.csv (appended to: a collection can be stopped and resumed)
 # Writes OUT (one row per trial) and OUT with .csv -> -runs.csv (one row per run):
 #   trials: design,run,system,round,value,seconds
@@ -38,6 +48,15 @@ SYSTEMS_EVERY=${SYSTEMS_EVERY:-3}
 DESIGN=${DESIGN:-aa}
 INSTANCES=${INSTANCES:-6}
 MAX_INSTANCES=${MAX_INSTANCES:-12}
+WORKLOAD=${WORKLOAD:-disk}
+RUNS_EACH=${RUNS_EACH:-3}
+FILES=${FILES:-200}
+FILE_SIZE=${FILE_SIZE:-16k}
+case "$WORKLOAD" in
+  disk) PROFILE=native/disk-seq-write ;;
+  fs) PROFILE=native/fs-files ;;
+  *) echo "verdicts_collect: WORKLOAD=$WORKLOAD: expected disk or fs"; exit 2 ;;
+esac
 WORK=${WORK:-$BUILD/bench-verdicts}
 [ "$(id -u)" -eq 0 ] || { echo "verdicts_collect: needs root (loop devices and mounts)"; exit 1; }
 mkdir -p "$WORK/scratch" "$WORK/bin"
@@ -50,13 +69,14 @@ cp "$BUILD/pts-native" "$WORK/bin/"
 BIN=$WORK/bin/pts-native
 export PTS_NATIVE_HOME=$WORK/home PTS_NATIVE_TEST_DIR=$WORK/scratch PTS_NATIVE_CONFIG=$WORK/none.yaml
 unset MONITOR PRESET_OPTIONS FORCE_TIMES_TO_RUN TEST_RESULTS_IDENTIFIER TEST_RESULTS_NAME
-export PRESET_OPTIONS_VALUES="disk-seq-write.record-size=1m;disk-seq-write.file-size=$SIZE;disk-seq-write.direct=--direct --fsync end"
+unset PTS_NATIVE_TARGET_INSTANCES PTS_NATIVE_MAX_TARGET_INSTANCES PTS_NATIVE_SAME_WITHIN PTS_NATIVE_TIME_BUDGET
+export PRESET_OPTIONS_VALUES="disk-seq-write.record-size=1m;disk-seq-write.file-size=$SIZE;disk-seq-write.direct=--direct --fsync end;fs-files.test=--files $FILES --file-size $FILE_SIZE"
 export PTS_NATIVE_MAX_RUNS=15
 "$BIN" targets --cleanup >/dev/null 2>&1 || true
-"$BIN" install native/disk-seq-write >/dev/null
+"$BIN" install "$PROFILE" >/dev/null
 [ -s "$OUT" ] || echo "design,run,system,round,value,seconds" > "$OUT"
 [ -s "$RUNS_OUT" ] || echo "design,run,epoch,wall_seconds,load1,setup_seconds,teardown_seconds,rc" > "$RUNS_OUT"
-[ "$DESIGN" != stopping ] || [ -s "$VERDICTS_OUT" ] || echo "design,run,verdict,ratio,low,high,pairs" > "$VERDICTS_OUT"
+case "$DESIGN" in stopping|defaults|runs) [ -s "$VERDICTS_OUT" ] || echo "design,run,verdict,ratio,low,high,pairs" > "$VERDICTS_OUT" ;; esac
 first=$(($(tail -n +2 "$RUNS_OUT" | wc -l) + 1))
 
 # trial rows of one --json-events stream: design run system-override (empty: the event's target)
@@ -67,6 +87,20 @@ trials_of() {
     tr -d '"'
 }
 sum_of() { jq -s "[.[] | select(.event == \"$1\") | .$2] | add // 0" "$3"; }
+# targets_run DESIGN PROFILE [VAR=VALUE...]: one A/A run of two plain targets as a user runs it
+# (with the settings given), its trials, cost and printed verdict appended to the outputs.
+# "    B: different: x0.912 [0.871, 0.955] (8 instance pairs, 16 rounds)" -> different,0.912,0.871,0.955,8
+targets_run() {
+  local design=$1 profile=$2; shift 2
+  rc=0
+  env "$@" TEST_RESULTS_NAME=aa "$BIN" batch-run "$profile" --targets A=plain,B=plain \
+    --target-size "$TARGET_SIZE" --json-events > "$WORK/events.jsonl" 2>"$WORK/stderr.txt" || rc=$?
+  wall=$(echo "$(date +%s.%N) - $epoch" | bc)
+  trials_of "$design" "$run" "" "$WORK/events.jsonl" >> "$OUT"
+  echo "$design,$run,$epoch,$wall,$load,$(sum_of target-ready setup_seconds "$WORK/events.jsonl"),$(sum_of target-removed teardown_seconds "$WORK/events.jsonl"),$rc" >> "$RUNS_OUT"
+  "$BIN" compare-results aa --paired 2>/dev/null | sed -n 's/^    B: \([a-z]*\)[^:]*: x\([0-9.]*\) \[\([0-9.]*\), \([0-9.]*\)\] (\([0-9]*\) instance pairs.*/\1,\2,\3,\4,\5/p' |
+    head -n 1 | sed "s/^/$design,$run,/" >> "$VERDICTS_OUT"
+}
 
 for run in $(seq "$first" "$RUNS"); do
   load=$(cut -d' ' -f1 /proc/loadavg)
@@ -81,16 +115,25 @@ for run in $(seq "$first" "$RUNS"); do
     trials_of instances "$run" "" "$WORK/events.jsonl" >> "$OUT"
     echo "instances,$run,$epoch,$wall,$load,$(sum_of target-ready setup_seconds "$WORK/events.jsonl"),$(sum_of target-removed teardown_seconds "$WORK/events.jsonl"),$rc" >> "$RUNS_OUT"
   elif [ "$DESIGN" = stopping ]; then
+    targets_run stopping native/disk-seq-write PTS_NATIVE_TARGET_INSTANCES="$INSTANCES" \
+      PTS_NATIVE_MAX_TARGET_INSTANCES="$MAX_INSTANCES" FORCE_TIMES_TO_RUN="$ROUNDS"
+  elif [ "$DESIGN" = defaults ]; then
+    targets_run defaults "$PROFILE"
+  elif [ "$DESIGN" = runs ]; then
     rc=0
-    PTS_NATIVE_TARGET_INSTANCES=$INSTANCES PTS_NATIVE_MAX_TARGET_INSTANCES=$MAX_INSTANCES FORCE_TIMES_TO_RUN=$ROUNDS \
-      TEST_RESULTS_NAME=aa "$BIN" batch-run native/disk-seq-write --targets A=plain,B=plain \
-      --target-size "$TARGET_SIZE" --json-events > "$WORK/events.jsonl" 2>"$WORK/stderr.txt" || rc=$?
+    order=$(for k in $(seq "$RUNS_EACH"); do echo "A $k"; echo "B $k"; done | shuf)
+    while read -r s k; do
+      id=$s
+      [ "$k" -eq 1 ] || id="$s run $k"
+      TEST_RESULTS_NAME=aa TEST_RESULTS_IDENTIFIER=$id "$BIN" batch-run "$PROFILE" --json-events \
+        > "$WORK/events-run.jsonl" 2>"$WORK/stderr.txt" || rc=$?
+      trials_of runs "$run" "$id" "$WORK/events-run.jsonl" >> "$OUT"
+    done <<< "$order"
     wall=$(echo "$(date +%s.%N) - $epoch" | bc)
-    trials_of stopping "$run" "" "$WORK/events.jsonl" >> "$OUT"
-    echo "stopping,$run,$epoch,$wall,$load,$(sum_of target-ready setup_seconds "$WORK/events.jsonl"),$(sum_of target-removed teardown_seconds "$WORK/events.jsonl"),$rc" >> "$RUNS_OUT"
-    # "    B: different: x0.912 [0.871, 0.955] (8 instance pairs, 16 rounds)" -> different,0.912,0.871,0.955,8
-    "$BIN" compare-results aa --paired 2>/dev/null | sed -n 's/^    B: \([a-z]*\)[^:]*: x\([0-9.]*\) \[\([0-9.]*\), \([0-9.]*\)\] (\([0-9]*\) instance pairs.*/\1,\2,\3,\4,\5/p' |
-      head -n 1 | sed "s/^/stopping,$run,/" >> "$VERDICTS_OUT"
+    echo "runs,$run,$epoch,$wall,$load,0,0,$rc" >> "$RUNS_OUT"
+    # "    B: unknown: x1.034 [0.95, 1.12] (3 runs against 3) ..." -> unknown,1.034,0.95,1.12,3
+    "$BIN" compare-results aa 2>/dev/null | sed -n 's/^    B: \([a-z]*\)[^:]*: x\([0-9.]*\) \[\([0-9.]*\), \([0-9.]*\)\] (\([0-9]*\) runs* against.*/\1,\2,\3,\4,\5/p' |
+      head -n 1 | sed "s/^/runs,$run,/" >> "$VERDICTS_OUT"
   elif [ $((run % SYSTEMS_EVERY)) -eq 0 ]; then
     rc=0
     for s in A B; do

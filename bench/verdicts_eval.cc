@@ -20,6 +20,12 @@
 //    results::DecideVerdict at 95 %.
 //  * new sequential: looks at K0, K0 + step ... KMAX instance pairs with Pocock's per-look level;
 //    stops at the first "different" or "same within +-X %", "unknown" at KMAX.
+//  * the defaults (DESIGN=defaults, issue 50): as the product's stopping, with the defaults'
+//    rounds; power replayed on the pairs each A/A run made with B scaled (a lower bound: a run
+//    that would have added a pair past those it made counts as "unknown").
+//  * runs (DESIGN=runs, issue 50): separately run systems, several runs of each in a random
+//    order, judged by results::DecideRunsVerdict as compare-results judges them; beside it the
+//    old rule (intervals apart) on the first run of each, and the new rule on one run of each.
 // For each: the rate of "different" (A/A: false; 5 %, 10 %: power, right direction only) with its
 // Wilson 95 % interval, the coverage of the true ratio by the interval, "same"/"unknown" rates and
 // the mean time to the verdict. Time is what the trials took (their own seconds) plus, for the
@@ -36,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "results-xml/runs_verdict.h"
 #include "results-xml/statistics.h"
 #include "results-xml/verdict.h"
 
@@ -53,9 +60,10 @@ struct Pair {
 
 struct Run {
   int id = 0;
-  std::string design;       // "targets", "systems", "instances" or "stopping"
-  std::vector<Pair> pairs;  // instance k at [k - 1]
+  std::string design;       // "targets", "systems", "instances", "stopping", "defaults" or "runs"
+  std::vector<Pair> pairs;  // instance k at [k - 1] (runs: run k of A and of B)
   double set_up = 0;        // set-up + tear-down of all the run's targets
+  double wall = 0;          // the whole run's wall time
 };
 
 std::vector<std::string> SplitCsv(const std::string& line) {
@@ -88,6 +96,8 @@ std::vector<Run> ReadRuns(const std::string& trials_path) {
     r.design = c[0];
     r.set_up = -1;  // until its row in -runs.csv says it ended well
     auto name = ptsn::results::ParseInstanceName(c[2]);
+    if (auto at = c[2].rfind(" run "); name.instance == 1 && at != std::string::npos)  // DESIGN=runs: "A run 2"
+      name = {c[2].substr(0, at), std::atoi(c[2].c_str() + at + 5)};
     if (r.pairs.size() < static_cast<size_t>(name.instance)) r.pairs.resize(static_cast<size_t>(name.instance));
     Pair& p = r.pairs[static_cast<size_t>(name.instance) - 1];
     bool is_a = name.kind == "A";
@@ -103,13 +113,13 @@ std::vector<Run> ReadRuns(const std::string& trials_path) {
     auto it = runs.find(std::atoi(c[1].c_str()));
     if (it == runs.end()) continue;
     if (c[7] != "0") runs.erase(it);  // a failed run is left out whole
-    else it->second.set_up = std::atof(c[5].c_str()) + std::atof(c[6].c_str());
+    else it->second.set_up = std::atof(c[5].c_str()) + std::atof(c[6].c_str()), it->second.wall = std::atof(c[3].c_str());
   }
   std::vector<Run> out;
   for (auto& [id, r] : runs) {
     bool whole = !r.pairs.empty() && r.set_up >= 0;
     for (const Pair& p : r.pairs)
-      whole = whole && !p.a.empty() && !p.b.empty() && (r.design == "systems" || p.a.size() == p.b.size());
+      whole = whole && !p.a.empty() && !p.b.empty() && (r.design == "systems" || r.design == "runs" || p.a.size() == p.b.size());
     if (whole) out.push_back(r);
   }
   return out;
@@ -301,8 +311,8 @@ std::string Name(const char* format, size_t a, size_t b) {
 // replayed through the stopping rule (pairs k0..kmax, Pocock's level), which must agree with it;
 // and the last look judged at a plain 95 %, what views of the file said before they read the
 // run's looks ("verdict-looks"). Time: the run's trials and its targets' set-up and tear-down.
-void EvaluateStopping(const std::vector<const Run*>& runs, const std::map<int, Printed>& printed, size_t k0,
-                      size_t kmax) {
+void EvaluateStopping(const char* label, const std::vector<const Run*>& runs, const std::map<int, Printed>& printed,
+                      size_t k0, size_t kmax) {
   if (runs.empty()) return;
   Tally shown[3], replayed[3], at95[3];
   int agree = 0, compared = 0;
@@ -316,11 +326,16 @@ void EvaluateStopping(const std::vector<const Run*>& runs, const std::map<int, P
       o.same = it->second.verdict == "same";
       shown[0].Add(o, 0);
     }
-    std::vector<const Run*> one{r};
-    size_t at = 0;
-    Outcome o = NewVerdict(one, at, {k0, 1, kmax, rounds, 5}, 1);
-    o.seconds = seconds;
-    replayed[0].Add(o, 0);
+    Outcome o;
+    for (int e = 0; e < 3; ++e) {  // A/A, then B scaled on the pairs this run made (a lower bound of power)
+      Run scaled = WithEffect(*r, kEffects[e]);
+      std::vector<const Run*> one{&scaled};
+      size_t at = 0;
+      Outcome oe = NewVerdict(one, at, {k0, 1, kmax, rounds, 5}, 1 / (1 + kEffects[e]));
+      oe.seconds = seconds;
+      replayed[e].Add(oe, e == 0 ? 0 : -1);
+      if (e == 0) o = oe;
+    }
     if (auto it = printed.find(r->id); it != printed.end()) {
       ++compared;
       agree += (o.direction != 0) == (it->second.verdict == "different") && o.same == (it->second.verdict == "same");
@@ -329,13 +344,93 @@ void EvaluateStopping(const std::vector<const Run*>& runs, const std::map<int, P
     for (const Pair& p : r->pairs) pairs.push_back(ptsn::results::LogRatios(p.a, p.b));
     at95[0].Add(FromVerdict(ptsn::results::DecideVerdict(pairs, {5, 0.95}), 1, seconds), 0);
   }
-  PrintRow(Name("product stopping %zu..%zu pairs, as printed", k0, kmax).c_str(), shown);
-  PrintRow(Name("product stopping %zu..%zu pairs, replayed", k0, kmax).c_str(), replayed);
+  PrintRow(Name((std::string(label) + " %zu..%zu pairs, as printed").c_str(), k0, kmax).c_str(), shown);
+  PrintRow(Name((std::string(label) + " %zu..%zu pairs, replayed").c_str(), k0, kmax).c_str(), replayed);
   PrintRow("  its last look judged at 95 % (views before)", at95);
-  double pairs = 0;
-  for (const Run* r : runs) pairs += static_cast<double>(r->pairs.size());
-  std::printf("  (product stopping: %.1f instance pairs a run on average; printed and replayed verdicts agree in %d "
-              "of %d runs)\n", pairs / static_cast<double>(runs.size()), agree, compared);
+  double pairs = 0, trials = 0;
+  std::vector<double> logs;
+  for (const Run* r : runs) {
+    pairs += static_cast<double>(r->pairs.size());
+    for (const Pair& p : r->pairs) {
+      trials += static_cast<double>(p.a.size());
+      for (double d : ptsn::results::LogRatios(p.a, p.b)) logs.push_back(d);
+    }
+  }
+  const double n = static_cast<double>(runs.size());
+  std::printf("  (%s: %.1f instance pairs x %zu rounds a run on average; printed and replayed verdicts agree in %d "
+              "of %d runs)\n", label, pairs / n, rounds, agree, compared);
+  // The fewest paired trials any unbiased comparison needs for 90 % power at 10 % at this spread
+  // (all of it: round to round and between instances), ((z_a + z_b) sd / log 1.1)^2.
+  const double sd = ptsn::results::SampleStandardDeviation(logs);
+  const double bound = std::pow((1.959964 + 1.281552) * sd / std::log(1.1), 2);
+  std::printf("  (%s: trials per target %.1f a run; sd of the per-round log ratio %.3f: 90 %% power at 10 %% needs "
+              "at least %.0f paired trials per target, %.2fx of what a run spent)\n",
+              label, trials / n, sd, bound, bound / (trials / n));
+}
+
+// Separately run systems (DESIGN=runs): the runs verdict over all runs of each, as compare-results
+// prints it (checked against what it printed), and on the same data the old rule (the first run of
+// each, intervals apart) and the new rule on one run of each (always "unknown" by construction).
+void EvaluateRuns(const std::vector<const Run*>& runs, const std::map<int, Printed>& printed, double same) {
+  if (runs.empty()) return;
+  Tally all[3], old_rule[3], one[3], shown[3];
+  int agree = 0, compared = 0;
+  double per_side = 0;
+  std::vector<double> summaries_sd;
+  for (const Run* r0 : runs) {
+    for (int e = 0; e < 3; ++e) {
+      Run r = WithEffect(*r0, kEffects[e]);
+      const double truth = 1 / (1 + kEffects[e]);
+      std::vector<std::vector<double>> a, b;
+      for (const Pair& p : r.pairs) a.push_back(p.a), b.push_back(p.b);
+      double seconds = r.wall > 0 ? r.wall : 0;
+      ptsn::results::RunsVerdict v = ptsn::results::DecideRunsVerdict(a, b, {same, 0.95});
+      Outcome o;
+      if (v.has_interval) o = FromInterval(v.ci_low, v.ci_high, truth, seconds);
+      if (v.kind != VerdictKind::kDifferent) o.direction = 0;
+      o.same = v.kind == VerdictKind::kSame;
+      o.seconds = seconds;
+      all[e].Add(o, e == 0 ? 0 : -1);
+      if (e == 0) {
+        if (auto it = printed.find(r.id); it != printed.end()) {
+          ++compared;
+          agree += (o.direction != 0) == (it->second.verdict == "different" || it->second.verdict == "better" ||
+                                          it->second.verdict == "worse") &&
+                   o.same == (it->second.verdict == "same");
+          Outcome p = FromInterval(it->second.low, it->second.high, 1, seconds);
+          if (it->second.verdict != "different" && it->second.verdict != "better" && it->second.verdict != "worse")
+            p.direction = 0;
+          p.same = it->second.verdict == "same";
+          shown[0].Add(p, 0);
+        }
+        per_side += static_cast<double>(r.pairs.size());
+        std::vector<double> sa, sb;
+        for (const auto& x : a) sa.push_back(ptsn::results::RunSummary(x));
+        for (const auto& x : b) sb.push_back(ptsn::results::RunSummary(x));
+        if (sa.size() > 1 && sb.size() > 1)
+          summaries_sd.push_back((std::pow(ptsn::results::SampleStandardDeviation(sa), 2) +
+                                  std::pow(ptsn::results::SampleStandardDeviation(sb), 2)) / 2);
+      }
+      Outcome first = OldUnpaired(r);
+      first.seconds = seconds / static_cast<double>(r.pairs.size());
+      old_rule[e].Add(first, e == 0 ? 0 : -1);
+      auto v1 = ptsn::results::DecideRunsVerdict({a.front()}, {b.front()}, {same, 0.95});
+      Outcome o1;
+      o1.direction = v1.kind == VerdictKind::kDifferent ? 1 : 0;
+      o1.seconds = first.seconds;
+      one[e].Add(o1, e == 0 ? 0 : -1);
+    }
+  }
+  const double n = static_cast<double>(runs.size());
+  PrintRow(Name("runs: %zu of each, by runs, as printed", static_cast<size_t>(per_side / n + 0.5), 0).c_str(), shown);
+  PrintRow(Name("runs: %zu of each, by runs, replayed", static_cast<size_t>(per_side / n + 0.5), 0).c_str(), all);
+  PrintRow("runs: 1 of each, by runs (always unknown)", one);
+  PrintRow("runs: 1 of each, old rule (intervals apart)", old_rule);
+  const double sd = std::sqrt(ptsn::results::Mean(summaries_sd));
+  const double bound = 2 * std::pow((1.959964 + 1.281552) * sd / std::log(1.1), 2);
+  std::printf("  (runs: printed and replayed verdicts agree in %d of %d; run-to-run sd of a run's mean log %.3f: 90 %% "
+              "power at 10 %% needs at least %.1f runs of each, against %.1f run)\n",
+              agree, compared, sd, bound, per_side / n);
 }
 
 // The noise of a design's instance pairs: where the variation of the log ratio is.
@@ -423,7 +518,9 @@ int main(int argc, char** argv) {
     for (size_t r = 1; r <= rounds; ++r)
       EvaluateNew(Name("new, stop early: pairs 3..%zu x %zu rounds", k, r), instances, {3, 1, k, r, same});
   }
-  EvaluateStopping(by["stopping"], printed, stop_from, stop_to);
+  EvaluateStopping("product stopping", by["stopping"], printed, stop_from, stop_to);
+  EvaluateStopping("defaults", by["defaults"], printed, stop_from, stop_to);
+  EvaluateRuns(by["runs"], printed, same);
   // The same designs made of the targets runs (one fresh pair each, run at different times).
   for (size_t r : {1, 5})
     for (size_t kk : {6, 16})

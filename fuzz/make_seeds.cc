@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   const fs::path out = argv[1];
   const fs::path shared = argc > 2 ? argv[2] : "";
   for (const char* t : {"result_file", "upload_form", "decompress", "results_parser", "profile_zip", "ob_answers",
-                        "request_stream"}) fs::create_directories(out / t);
+                        "request_stream", "path_below"}) fs::create_directories(out / t);
 
   // Result files.
   std::vector<std::string> results = {ptsn::server::testing::SampleCompositeXml("Seed", 3, 2, 1),
@@ -146,6 +146,12 @@ int main(int argc, char** argv) {
            "POST / HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + get,
        })
     Put(out / "request_stream", n, std::string(1, static_cast<char>(n * 37)) + bytes);
+
+  // Names to join below a folder: the first byte picks one name (even) or a relative path (odd).
+  n = 0;
+  for (const char* name : {"\0dbench-4.0.tar.gz", "\0../../victim2", "\0/etc/passwd", "\1patches/a.diff", "\1a/../b",
+                           "\1dir/", "\0..x", "\1a//b", "\0a\\b", "\1./x"})
+    Put(out / "path_below", n, std::string(name, std::char_traits<char>::length(name + 1) + 1));
 
   std::cout << "seeds written to " << out.string() << (shared.empty() ? " (built-in samples only)" : "") << "\n";
   return 0;

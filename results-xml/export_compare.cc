@@ -32,23 +32,39 @@ ComparedValue Measure(const Entry& e) {
   return v;
 }
 
-void Judge(ComparedValue& v, const ComparedValue& first, const std::string& proportion, CompareMode mode) {
+void Judge(ComparedValue& v, const ComparedValue& first, CompareMode mode) {
   if (!v.value || !first.value || !v.other_unit.empty() || !first.other_unit.empty()) return;
   if (*first.value != 0) v.change_pct = (*v.value - *first.value) / std::fabs(*first.value) * 100;
-  if (mode == CompareMode::kPaired) {
-    v.paired = PairRatio(first.trials, v.trials);
-    if (!v.paired || (proportion != "HIB" && proportion != "LIB")) return;
-    if (v.paired->within_noise()) v.verdict = 0;
-    else v.verdict = (v.paired->ratio > 1) == (proportion == "HIB") ? 1 : -1;
+  // One pair of targets measures that pair, not the set-ups (14.4 % of A/A pairs were called
+  // different by this interval): the verdict is by instance pairs (VerdictView), never per column.
+  if (mode == CompareMode::kPaired) v.paired = PairRatio(first.trials, v.trials);
+}
+
+// Unpaired: every other set-up of the row against the first column's, by runs (a set-up's runs
+// are its columns "NAME", "NAME run 2" or "NAME #2" ...: SetUpOf).
+void JudgeRuns(ComparedResult& row, const std::vector<std::string>& columns, const VerdictSettings& settings) {
+  auto runs_of = [&](const std::string& kind) {
+    std::vector<std::vector<double>> runs;
+    for (size_t k = 0; k < columns.size(); ++k) {
+      const ComparedValue& v = row.values[k];
+      if (SetUpOf(columns[k]) != kind || !v.value || !v.other_unit.empty()) continue;
+      runs.push_back(v.trials.empty() ? std::vector<double>{*v.value} : v.trials);
+    }
+    return runs;
+  };
+  if (row.values.empty() || !row.values[0].value || !row.values[0].other_unit.empty() || !row.values[0].trials.size())
     return;
+  const std::string reference = SetUpOf(columns[0]);
+  const auto reference_runs = runs_of(reference);
+  for (size_t k = 1; k < columns.size(); ++k) {
+    const std::string kind = SetUpOf(columns[k]);
+    ComparedValue& v = row.values[k];
+    if (kind == reference || !v.value || !v.other_unit.empty() || v.trials.empty()) continue;
+    v.runs = DecideRunsVerdict(reference_runs, runs_of(kind), settings);
+    if (row.proportion != "HIB" && row.proportion != "LIB") continue;
+    if (v.runs->kind == VerdictKind::kSame) v.verdict = 0;
+    else if (v.runs->kind == VerdictKind::kDifferent) v.verdict = VerdictWord(v.runs->kind, v.runs->ratio, row.proportion, settings) == "better" ? 1 : -1;
   }
-  if (!v.ci_low || !first.ci_low || (proportion != "HIB" && proportion != "LIB")) return;
-  if (*v.ci_low <= *first.ci_high && *first.ci_low <= *v.ci_high) {
-    v.verdict = 0;
-    return;
-  }
-  const bool higher = *v.value > *first.value;
-  v.verdict = (higher == (proportion == "HIB")) ? 1 : -1;
 }
 
 std::string Format(double v) {
@@ -66,26 +82,11 @@ void Pad(std::string& out, const std::string& s, size_t width, bool right) {
 
 }  // namespace
 
-// What these verdicts are worth, as measured against known truth (docs/verdicts.md, "Measured
-// here": bench/verdicts_collect.sh and verdicts_eval on this project's 2-core machine).
-std::string VerdictErrorRates(CompareMode mode) {
-  if (mode == CompareMode::kPaired)
-    return "'better'/'worse': the paired ratio's 95 % interval leaves out 1. It counts the variation from\n"
-           "round to round only, not the difference each made target carries: identical targets were called\n"
-           "'better' or 'worse' in 14.4 % [12.1, 17.0] of 772 A/A runs (docs/verdicts.md). Verdicts by\n"
-           "instance pairs (run.target_instances) hold to 5 %.\n";
-  return "'better'/'worse': the two 95 % intervals do not overlap. Each system's result is one run, and a\n"
-         "run carries a difference of its own that its interval leaves out: identical set-ups were called\n"
-         "'better' or 'worse' in 2.1 % [1.3, 3.3] of 772 A/A runs when their trials were interleaved in one\n"
-         "batch-run, and in 10.8 % [6.3, 18.0] of 111 when run one after the other as PTS runs systems\n"
-         "(docs/verdicts.md). 'Within noise' is not 'the same': a true 10 % difference was found in 3 to\n"
-         "32 % of those runs.\n";
-}
-
 Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names,
-                              CompareMode mode) {
+                              CompareMode mode, const VerdictSettings& settings) {
   Comparison c;
   c.mode = mode;
+  c.settings = settings;
   // Columns: (file, system identifier); identifiers that repeat get "name: " prefixes.
   struct Column {
     size_t file;
@@ -129,16 +130,62 @@ Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::v
       }
     }
   }
-  for (auto& row : c.results)
-    for (size_t k = 1; k < row.values.size(); ++k) Judge(row.values[k], row.values[0], row.proportion, mode);
+  for (auto& row : c.results) {
+    for (size_t k = 1; k < row.values.size(); ++k) Judge(row.values[k], row.values[0], mode);
+    if (mode == CompareMode::kUnpaired) JudgeRuns(row, c.columns, settings);
+  }
   return c;
 }
+
+namespace {
+// Unpaired: each set-up's tally against the first, then each result's verdicts and what they mean.
+std::string RunsVerdictsText(const Comparison& c) {
+  const std::string reference = SetUpOf(c.columns[0]);
+  std::vector<std::string> kinds;  // in order of their first column
+  std::vector<size_t> first_column;
+  for (size_t k = 1; k < c.columns.size(); ++k) {
+    const std::string kind = SetUpOf(c.columns[k]);
+    if (kind != reference && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+      kinds.push_back(kind), first_column.push_back(k);
+  }
+  if (kinds.empty()) return "";
+  size_t width = 8;
+  for (const auto& kind : kinds) width = std::max(width, kind.size());
+  std::string tallies = "Against " + reference + ":\n", verdicts;
+  bool any = false;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    int better = 0, worse = 0, same = 0, unknown = 0;
+    for (const auto& row : c.results) {
+      const ComparedValue& v = row.values[first_column[i]];
+      if (!v.runs) continue;
+      any = true;
+      if (v.runs->kind == VerdictKind::kSame) ++same;
+      else if (v.runs->kind == VerdictKind::kUnknown || !v.verdict) ++unknown;
+      else ++(*v.verdict > 0 ? better : worse);
+    }
+    tallies += "  ";
+    Pad(tallies, kinds[i], width, false);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "  %d better, %d worse, %d same within +-%g %%, %d unknown\n", better, worse, same,
+                  c.settings.same_within_percent, unknown);
+    tallies += buf;
+  }
+  if (!any) return "";
+  for (const auto& row : c.results) {
+    std::string lines;
+    for (size_t i = 0; i < kinds.size(); ++i)
+      if (const auto& v = row.values[first_column[i]]; v.runs)
+        lines += "    " + kinds[i] + ": " + RunsVerdictText(*v.runs, c.settings) + "\n";
+    if (!lines.empty()) verdicts += "  " + row.label + "\n" + lines;
+  }
+  return tallies + "\nVerdicts against " + reference + ":\n" + verdicts + "\n" + RunsVerdictNote(c.settings);
+}
+}  // namespace
 
 std::string ComparisonToText(const Comparison& c) {
   size_t name_width = 8;
   for (const auto& col : c.columns) name_width = std::max(name_width, col.size());
   std::string out;
-  std::vector<int> better(c.columns.size()), worse(c.columns.size()), noise(c.columns.size());
   for (const auto& row : c.results) {
     out += row.label;
     out += " (";
@@ -178,27 +225,23 @@ std::string ComparisonToText(const Comparison& c) {
         std::snprintf(buf, sizeof buf, "  %+.2f%%", *v.change_pct);
         out += buf;
       }
-      if (!v.verdict) out += "  (noise unknown)";
-      else if (*v.verdict == 0) out += "  within noise", ++noise[k];
-      else if (*v.verdict > 0) out += "  better", ++better[k];
-      else out += "  worse", ++worse[k];
+      if (c.mode == CompareMode::kPaired) out += v.paired ? "  (verdict below)" : "  (fewer than 2 paired rounds)";
+      else if (v.runs) out += "  " + VerdictWord(v.runs->kind, v.runs->ratio, row.proportion, c.settings);
+      else if (SetUpOf(c.columns[k]) == SetUpOf(c.columns[0])) out += "  (a run of the reference)";
+      else out += "  (not compared)";
       out += '\n';
     }
     out += '\n';
   }
-  if (c.columns.size() > 1) {
-    out += "Against " + c.columns[0] + ":\n";
-    for (size_t k = 1; k < c.columns.size(); ++k) {
-      out += "  ";
-      Pad(out, c.columns[k], name_width, false);
-      out += "  " + std::to_string(better[k]) + " better, " + std::to_string(worse[k]) + " worse, " +
-             std::to_string(noise[k]) + " within noise\n";
-    }
-    int judged = 0;
-    for (size_t k = 1; k < c.columns.size(); ++k) judged += better[k] + worse[k] + noise[k];
-    if (judged > 0) out += "\n" + VerdictErrorRates(c.mode);  // only beside verdicts it speaks of
-  }
+  if (c.columns.size() > 1 && c.mode == CompareMode::kUnpaired) out += RunsVerdictsText(c);
   return out;
+}
+
+std::string FileVerdictsText(const ResultFile& file, const VerdictSettings& settings) {
+  if (file.systems.size() < 2) return "";
+  if (TrialsInterleaved(file)) return VerdictView(file, settings);
+  const Comparison c = CompareResultFiles({file}, {""}, CompareMode::kUnpaired, settings);
+  return c.columns.size() > 1 ? RunsVerdictsText(c) : "";
 }
 
 }  // namespace ptsn::results

@@ -1,8 +1,8 @@
 // Side-by-side comparison of result files (compare-results A B ...): every system of every file
 // becomes a column, results line up by comparison hash, and each value is shown with its change
-// against the first column and whether that change is within noise (95 % confidence intervals
-// of the trials overlap). PTS has no such command (only compare-results-to-baseline for two
-// single-system files); this is ours.
+// against the first column and the verdict of its set-up against the first (runs_verdict.h:
+// "unknown" with one run of each, for one run's interval leaves out what the run carries). PTS
+// has no such command (only compare-results-to-baseline for two single-system files); this is ours.
 #pragma once
 
 #include <optional>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "results-xml/result_file.h"
+#include "results-xml/runs_verdict.h"
 #include "results-xml/statistics.h"
 
 namespace ptsn::results {
@@ -19,18 +20,22 @@ struct ComparedValue {
   std::optional<double> ci_low, ci_high;  // 95 % CI of the trials (N >= 2 only)
   size_t n = 0;                       // trials
   std::optional<double> change_pct;   // (value - first) / first * 100; columns after the first
-  // Relative to the first column: +1 better, -1 worse, 0 within noise (CIs overlap, or with
-  // `paired` the ratio's interval spans 1), nullopt when it cannot be told (a missing value or a
-  // side with fewer than 2 trials).
+  // kUnpaired: the verdict of this column's set-up against the first column's (runs_verdict.h:
+  // the columns "NAME", "NAME #2" ... are runs of one set-up), the same for each of its runs;
+  // nullopt for the first set-up's own columns and where nothing can be compared.
+  std::optional<RunsVerdict> runs;
+  // From `runs`, in the result's direction: +1 better, -1 worse, 0 the same within the bound,
+  // nullopt unknown (or no verdict). kPaired never sets it: one pair of targets is no verdict.
   std::optional<int> verdict;
   std::vector<double> trials;         // the numeric trials, in run order
   std::optional<PairedRatio> paired;  // CompareMode::kPaired: this column's trials / the first's, round by round
   std::string other_unit;  // a stand-in's own unit when it is not the row's: shown, never compared
 };
 
-// kUnpaired: each column's trials on their own (independent runs). kPaired: the columns' trials
-// were run in rounds (interleaved targets), so trial i of each column is paired with trial i of
-// the first, and the change is judged by the interval of the paired ratio.
+// kUnpaired: each column is a separate run; the verdicts are by runs (runs_verdict.h). kPaired:
+// the columns' trials were run in rounds (interleaved targets), so trial i of each column is
+// paired with trial i of the first; the ratio is shown, and the verdict is by instance pairs
+// (verdict.h: VerdictView), not per column.
 enum class CompareMode { kUnpaired, kPaired };
 
 struct ComparedResult {
@@ -44,15 +49,20 @@ struct Comparison {
   std::vector<std::string> columns;  // system identifiers, "file: system" when they repeat
   std::vector<ComparedResult> results;
   CompareMode mode = CompareMode::kUnpaired;  // how the verdicts were made: the text says what they are worth
+  VerdictSettings settings;
 };
 
 // `names` label the files in column headers when identifiers repeat across files.
 Comparison CompareResultFiles(const std::vector<ResultFile>& files, const std::vector<std::string>& names,
-                              CompareMode mode = CompareMode::kUnpaired);
+                              CompareMode mode = CompareMode::kUnpaired, const VerdictSettings& settings = {});
 
-// The table, the tallies against the first column, and what the verdicts are worth (their
-// measured rate of false "better"/"worse": VerdictErrorRates).
+// The table; unpaired, the tallies of each set-up against the first, each result's verdicts by
+// runs and what they mean (RunsVerdictNote).
 std::string ComparisonToText(const Comparison& comparison);
-std::string VerdictErrorRates(CompareMode mode);
+
+// A file's verdicts as every view of it shows them (compare-results, the HTML view, the server's
+// page): by instance pairs when its trials were interleaved on targets (VerdictView), else each
+// set-up against the first by runs; "" for fewer than two set-ups.
+std::string FileVerdictsText(const ResultFile& file, const VerdictSettings& settings);
 
 }  // namespace ptsn::results

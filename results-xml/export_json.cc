@@ -7,6 +7,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_common.h"
+#include "results-xml/export_compare.h"
 #include "results-xml/statistics.h"
 
 namespace ptsn::results {
@@ -468,13 +469,19 @@ void WriteShadowedSystems(PhpJsonWriter& w, const std::vector<System>& shadowed)
   w.EndArray();
 }
 
-void WriteTrailer(PhpJsonWriter& w) {
+// With the file's verdicts in the words every other view of it uses (compare-results, HTML, the
+// server's page; issue 50).
+void WriteTrailer(PhpJsonWriter& w, const ResultFile& file) {
   w.Key("ptsn");
   w.BeginObject();
   w.Key("generator");
   w.String("pts-native");
   w.Key("confidence_level");
   w.Number(0.95);
+  if (const std::string verdicts = FileVerdictsText(file, {}); !verdicts.empty()) {
+    w.Key("verdicts");
+    w.String(verdicts);
+  }
   w.EndObject();
 }
 
@@ -492,6 +499,7 @@ class JsonView : public StreamingView {
  public:
   explicit JsonView(const JsonOptions& options) : options_(options), w_(out_) {}
   void Head(const ResultFile& head) override {
+    if (options_.statistics()) throw NeedsWholeFile{};  // the verdicts need every result
     for (size_t i : WriteHead(w_, head)) shadowed_systems_.push_back(head.systems[i]);
   }
   void OnResult(const Result& r) override {
@@ -514,7 +522,6 @@ class JsonView : public StreamingView {
       w_.EndObject();
     }
     if (options_.lossless()) WriteShadowedSystems(w_, shadowed_systems_);
-    if (options_.statistics()) WriteTrailer(w_);
     w_.EndObject();
   }
 
@@ -566,7 +573,7 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
       w.EndArray();
     }
   }
-  if (options.statistics()) WriteTrailer(w);
+  if (options.statistics()) WriteTrailer(w, file);
   w.EndObject();
   return out;
 }

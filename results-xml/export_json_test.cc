@@ -8,6 +8,7 @@
 #include <random>
 
 #include "results-xml/export_common.h"
+#include "results-xml/export_compare.h"
 #include "results-xml/statistics.h"
 
 #include "results-xml/comparison_hash.h"
@@ -253,6 +254,17 @@ TEST(ExportJson, TheDefaultIsPtsDocumentAndStatisticsOnlyAdd) {
     for (auto& [system, entry] : result["results"].items()) removed += entry.erase("ptsn_statistics");
   EXPECT_EQ(removed, 7u);  // every entry of the fixture
   EXPECT_EQ(stats, Json::parse(pts));
+}
+
+// The verdicts with statistics are the very text every other view of the file shows (issue 50).
+TEST(ExportJson, StatisticsCarryTheFilesVerdictsInTheWordsOfEveryView) {
+  const ResultFile f = test::SmallResultFile();
+  const std::string verdicts = FileVerdictsText(f, {});
+  ASSERT_FALSE(verdicts.empty()) << "the fixture has two set-ups";
+  EXPECT_EQ(Json::parse(ResultFileToJson(f, kStatistics))["ptsn"]["verdicts"], verdicts);
+  // Streamed, the view asks for the whole file and writes the same document.
+  auto view = MakeJsonView(kStatistics);
+  EXPECT_THROW(view->Head(f), NeedsWholeFile);
 }
 
 TEST(ExportJson, NothingIsLostWhenKeysCollide) {

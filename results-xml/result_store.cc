@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <set>
 
+#include "results-xml/result_update.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/path_below.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 
@@ -21,10 +23,10 @@ bool IsFile(const fs::path& p) {
 }
 
 // A saved name is one path component; anything else is a path or an attempt to escape the
-// results directory.
-bool IsPlainName(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
-}
+// results directory (runner/common/path_below.h).
+bool IsPlainName(const std::string& name) { return PathNameProblem(name).empty(); }
+
+constexpr NameOrigin kSavedName{"saved-result name", "the results folder"};
 
 }  // namespace
 
@@ -38,7 +40,7 @@ std::vector<std::string> ResultDirectories(const Settings& settings) {
 std::optional<std::string> FindSavedResultDir(const std::string& name, const std::vector<std::string>& dirs) {
   if (!IsPlainName(name)) return std::nullopt;
   for (const std::string& d : dirs) {
-    fs::path dir = fs::path(d) / name;
+    fs::path dir = JoinBelow(d, name, kSavedName);
     if (IsFile(dir / "composite.xml")) return dir.string();
   }
   return std::nullopt;
@@ -108,25 +110,28 @@ std::string SimplifyForFileHandling(const std::string& s) {
 
 std::string SaveResult(const std::string& results_dir, const std::string& name, const ResultFile& file,
                        const SerializeOptions& options) {
-  if (!IsPlainName(name)) throw Error("'" + name + "' is not a valid saved-result name");
-  std::string dir = (fs::path(results_dir) / name).string();
+  const std::string dir = JoinBelow(results_dir, name, kSavedName);
   MakeDirectories(dir);
   std::string path = dir + "/composite.xml";
-  WriteResultFile(path, file, options);
+  ReplaceResultFile(path, file, options);
   return path;
 }
 
 std::string UnusedSaveName(const std::string& results_dir, const std::string& prefix) {
+  MakeDirectories(results_dir);
   for (int n = 1;; ++n) {
     std::string name = prefix + "-" + std::to_string(n);
+    // Made here, so a command choosing a name at the same moment gets the next one.
     std::error_code ec;
-    if (!fs::exists(fs::path(results_dir) / name, ec)) return name;
+    if (fs::create_directory(fs::path(results_dir) / name, ec)) return name;
+    if (ec) throw FileError((fs::path(results_dir) / name).string(), "cannot create directory: " + ec.message());
   }
 }
 
 size_t RenameIdentifierLogs(const std::string& result_dir, const std::string& from, const std::string& to) {
   std::string old_name = SimplifyForFileHandling(from), new_name = SimplifyForFileHandling(to);
-  if (old_name.empty() || new_name.empty() || old_name == new_name) return 0;
+  // A name that is no file name ("..", "") never had logs (runner/run/test_runner.cc keeps none).
+  if (!IsPlainName(old_name) || !IsPlainName(new_name) || old_name == new_name) return 0;
   size_t renamed = 0;
   auto move = [&](const fs::path& a, const fs::path& b) {
     std::error_code ec;
@@ -144,12 +149,33 @@ size_t RenameIdentifierLogs(const std::string& result_dir, const std::string& fr
   return renamed;
 }
 
+std::optional<std::string> SavedResultNameOf(const std::string& path, const std::vector<std::string>& dirs) {
+  if (fs::path(path).filename() != "composite.xml") return std::nullopt;
+  std::error_code ec;
+  const fs::path folder = fs::weakly_canonical(fs::absolute(path, ec).parent_path(), ec);
+  if (ec) return std::nullopt;
+  for (const std::string& d : dirs)
+    if (fs::equivalent(folder.parent_path(), d, ec)) return folder.filename().string();
+  return std::nullopt;
+}
+
+void RefuseExportOverResults(const std::string& output, const std::vector<std::string>& inputs,
+                             const std::vector<std::string>& dirs) {
+  std::error_code ec;
+  for (const std::string& input : inputs)
+    if (fs::equivalent(output, input, ec))
+      throw FileError(output, "is the result file this command reads (" + input + "); write the export elsewhere", 2);
+  if (auto name = SavedResultNameOf(output, dirs))
+    throw FileError(output, "is the saved result '" + *name + "'; an export never replaces a saved result, write it elsewhere", 2);
+}
+
 std::string RemoveSavedResult(const std::string& name, const std::vector<std::string>& dirs) {
   if (!IsPlainName(name))
     throw Error("remove-result takes a saved result's name, not a path: '" + name + "'");
   auto dir = FindSavedResultDir(name, dirs);
   if (!dir) throw Error(name + ": no saved result of that name (looked in " + Join(dirs, ", ") + ")");
   std::error_code ec;
+  ResultFileLock lock(*dir + "/composite.xml");  // not while a save is half way
   fs::remove_all(*dir, ec);
   if (ec) throw FileError(*dir, "cannot delete: " + ec.message());
   return *dir;

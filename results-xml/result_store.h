@@ -49,19 +49,31 @@ std::string CleanSaveName(const std::string& wanted);
 // [A-Za-z0-9-. _,@+;=] (log directory names of identifiers).
 std::string SimplifyForFileHandling(const std::string& s);
 
-// Writes `file` to <results_dir>/<name>/composite.xml (atomically, creating the directory);
-// returns the path.
+// Writes `file` to <results_dir>/<name>/composite.xml (atomically, under the file's lock, creating
+// the directory); returns the path.
 std::string SaveResult(const std::string& results_dir, const std::string& name, const ResultFile& file,
                        const SerializeOptions& options = {});
 
-// The first "<prefix>-N" (N = 1, 2, ...) that is not yet a saved result in `results_dir`
-// (PTS picks merge-<random 1000..9999>; a predictable name is easier to script).
+// The first "<prefix>-N" (N = 1, 2, ...) that is not yet a directory in `results_dir`, made empty
+// there so that no other command takes it (PTS picks merge-<random 1000..9999>; a predictable
+// name is easier to script).
 std::string UnusedSaveName(const std::string& results_dir, const std::string& prefix);
 
 // After a system is renamed in a saved result, its logs follow (as PTS's rename_run does):
 // system-logs/<old>, installation-logs/<old> and test-logs/*/<old>.log, names simplified with
 // SimplifyForFileHandling. Missing logs are fine; returns how many were renamed.
 size_t RenameIdentifierLogs(const std::string& result_dir, const std::string& from, const std::string& to);
+
+// The saved result's name when `path` is <one of dirs>/<name>/composite.xml, however it is
+// spelled (the folder resolved, symbolic links and "..", and its parent the same directory as one
+// of `dirs`); nullopt otherwise.
+std::optional<std::string> SavedResultNameOf(const std::string& path, const std::vector<std::string>& dirs);
+
+// An export never writes over a result file: refuses (ptsn::Error naming `output`, exit code 2)
+// an `output` that is one of `inputs` (the same file however it is spelled: device and inode),
+// or the composite.xml of a saved result in one of `dirs` (SavedResultNameOf).
+void RefuseExportOverResults(const std::string& output, const std::vector<std::string>& inputs,
+                             const std::vector<std::string>& dirs);
 
 // Deletes a saved result's directory (remove-result). Only saved names are accepted, never
 // paths, and only a directory that holds a composite.xml is deleted. Returns the directory.

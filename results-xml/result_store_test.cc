@@ -77,8 +77,40 @@ TEST_F(ResultStoreTest, SaveFindListRemove) {
 
 TEST_F(ResultStoreTest, UnusedSaveName) {
   EXPECT_EQ(UnusedSaveName(ours_, "merge"), "merge-1");
-  SaveResult(ours_, "merge-1", Sample("M", {"A"}));
+  EXPECT_TRUE(fs::is_directory(ours_ + "/merge-1"));  // taken: the next caller gets merge-2
   EXPECT_EQ(UnusedSaveName(ours_, "merge"), "merge-2");
+  SaveResult(ours_, "merge-2", Sample("M", {"A"}));
+  EXPECT_EQ(UnusedSaveName(ours_, "merge"), "merge-3");
+}
+
+// Exports are refused over what they read and over saved results, however the path is spelled;
+// beside them, or a composite.xml of no results directory, is fine.
+TEST_F(ResultStoreTest, ExportsNeverReplaceAResultFile) {
+  SaveResult(ours_, "alpha", Sample("Alpha", {"A"}));
+  const std::string saved = ours_ + "/alpha/composite.xml";
+  MakeDirectories((root_ / "elsewhere").string());
+  fs::create_symlink(ours_ + "/alpha", root_ / "link");
+  fs::create_hard_link(saved, root_ / "elsewhere" / "hard.xml");
+  const std::vector<std::string> dirs = {ours_, pts_};
+  auto refused = [&](const std::string& output, const std::vector<std::string>& inputs) {
+    try {
+      RefuseExportOverResults(output, inputs, dirs);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), 2);
+      EXPECT_EQ(std::string(e.what()).rfind(output + ": is the ", 0), 0u) << e.what();
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refused(saved, {saved}).find("is the result file this command reads (" + saved + ")"), std::string::npos);
+  EXPECT_NE(refused((root_ / "elsewhere" / "hard.xml").string(), {saved}), "");        // a hard link is the file
+  EXPECT_NE(refused(ours_ + "/alpha/../alpha/./composite.xml", {}), "");               // no input: still saved
+  EXPECT_NE(refused((root_ / "link" / "composite.xml").string(), {}).find("is the saved result 'alpha'"),
+            std::string::npos);
+  EXPECT_NE(refused(pts_ + "/gamma/composite.xml", {}), "");  // PTS's folder, a result not there yet
+  EXPECT_EQ(refused(ours_ + "/alpha/report.txt", {saved}), "");
+  EXPECT_EQ(refused((root_ / "elsewhere" / "composite.xml").string(), {saved}), "");
+  EXPECT_EQ(refused((root_ / "elsewhere" / "new.xml").string(), {saved}), "");
 }
 
 TEST(ResultStoreNames, CleanSaveNameLikePts) {

@@ -160,7 +160,6 @@ std::string VerdictText(const Verdict& v, const VerdictSettings& settings) {
   return text;
 }
 
-namespace {
 // The looks a run's verdicts were judged over ("verdict-looks" in its entries' JSON); 1 if none.
 int RecordedLooks(const Result& r) {
   int looks = 1;
@@ -172,16 +171,23 @@ int RecordedLooks(const Result& r) {
   }
   return looks;
 }
-}  // namespace
+
+VerdictSettings LevelOfRun(const Result& r, const VerdictSettings& settings) {
+  VerdictSettings level = settings;
+  const int looks = RecordedLooks(r);
+  if (looks > 1) level.confidence = std::max(settings.confidence, PocockConfidence(settings.confidence, looks));
+  return level;
+}
+
+bool TrialsInterleaved(const ResultFile& file) {
+  for (const auto& r : file.results)
+    for (const auto& e : r.entries)
+      if (e.json && e.json->find("\"interleaved\":true") != std::string::npos) return true;
+  return false;
+}
 
 std::string VerdictView(const ResultFile& file, const VerdictSettings& settings) {
-  bool instances = std::any_of(file.systems.begin(), file.systems.end(),
-                               [](const System& s) { return ParseInstanceName(s.identifier).instance > 1; });
   if (file.systems.size() < 2) return "";
-  if (!instances)
-    return "\nOne instance per target: the intervals above count only round-to-round variation, not the difference\n"
-           "each made target carries (A/A runs here were called different in ~15 %); run.target_instances=6 gives\n"
-           "verdicts that include it (docs/verdicts.md).\n";
   char head[160];
   std::snprintf(head, sizeof head, "\nVerdicts by instance pairs against %s (%g %%; same within +-%g %%):\n",
                 ParseInstanceName(file.systems.front().identifier).kind.c_str(), settings.confidence * 100,
@@ -200,9 +206,8 @@ std::string VerdictView(const ResultFile& file, const VerdictSettings& settings)
         }
     // A run that could look again (added rounds or instance pairs) judged every look at Pocock's
     // level for the looks it allowed; judging its last look at 95 % here would undo that.
-    VerdictSettings level = settings;
+    const VerdictSettings level = LevelOfRun(r, settings);
     const int looks = RecordedLooks(r);
-    if (looks > 1) level.confidence = std::max(settings.confidence, PocockConfidence(settings.confidence, looks));
     auto verdicts = VerdictsAgainstFirst(systems, level);
     if (verdicts.empty()) continue;
     out += "  " + r.title + " " + r.app_version + (r.description.empty() ? "" : " - " + r.description);

@@ -68,6 +68,12 @@ Verdict DecideVerdict(const InstanceRounds& rounds, const VerdictSettings& setti
 // `overall` other than 0.95 scales the 0.05 level in proportion).
 double PocockConfidence(double overall, int looks);
 
+// The looks a run allowed a result's verdicts ("verdict-looks" in its entries' JSON; 1 if none),
+// and the level every view judges that result at: Pocock's for that many looks, so that judging
+// the last look afterwards keeps the run's error rate.
+int RecordedLooks(const Result& r);
+VerdictSettings LevelOfRun(const Result& r, const VerdictSettings& settings);
+
 // ---- Instances of a set-up in a result file ------------------------------------------------
 
 // A run with run.target_instances K names the instances of a target "NAME", "NAME #2" ... "NAME #K";
@@ -92,13 +98,17 @@ struct KindVerdict {
 };
 std::vector<KindVerdict> VerdictsAgainstFirst(const std::vector<SystemTrials>& systems, const VerdictSettings& settings);
 
-// Each result's verdicts, every other kind against the first System's kind, when the file's Systems
-// include instances ("NAME #2"); without instances, a note that the paired intervals leave out the
-// between-instance variation; "" for fewer than two Systems:
+// Each result's verdicts, every other kind against the first System's kind; with one instance of
+// each ("NAME" without "NAME #2") every verdict is unknown and says what one instance pair cannot
+// tell; "" for fewer than two Systems:
 //   Verdicts by instance pairs against plain ext4 (95 %; same within +-5 %):
 //     Native Sequential Write 1.0 - Record Size: 1MB ...
 //       fscrypt AES-256-XTS ext4: different: x0.125 [0.120, 0.131] (4 instance pairs, 20 rounds)
 std::string VerdictView(const ResultFile& file, const VerdictSettings& settings);
+
+// Whether the file's trials were run in rounds across targets (entries marked "interleaved":
+// true): such a file is judged by instance pairs (VerdictView) in every view, other files by runs.
+bool TrialsInterleaved(const ResultFile& file);
 
 // "different: x0.912 [0.871, 0.955] (8 instance pairs, 40 rounds)",
 // "same within ±5 %: x1.004 [0.981, 1.028] (...)", "unknown: x1.03 [0.95, 1.12] (...); about 14

@@ -140,16 +140,15 @@ std::shared_ptr<const StoredResult> App::Fetch(const std::string& id) {
 NewResult App::CheckUpload(const std::string& owner, std::string xml, std::optional<std::string> logs,
                            std::string local_file_name, bool unlisted, std::string xml_sha1,
                            std::optional<std::string> xml_deflated) {
-  if (xml.size() > options_.max_xml_bytes)
-    throw HttpError{413, "composite.xml: over the limit of " + std::to_string(options_.max_xml_bytes) + " bytes"};
+  if (std::string why = results::UploadSizeProblem(xml.size(), options_.max_xml_bytes); !why.empty())
+    throw HttpError{413, why};
   NewResult r;  // UTF-8: the reader checks it (naming the line) in CheckResultFile
   try {
     r.summary = CheckResultFile(xml, options_.xml_limits);
   } catch (const UploadRejected& e) {
     throw HttpError{400, e.message};
   }
-  if (local_file_name.size() > 256 || !IsValidUtf8(local_file_name))
-    throw HttpError{400, "local_file_name: over 256 bytes or not UTF-8"};
+  if (std::string why = results::UploadNameProblem(local_file_name); !why.empty()) throw HttpError{400, why};
   r.owner = owner;
   r.unlisted = unlisted;
   r.xml_sha1 = xml_sha1.empty() ? wire::Sha1Hex(xml) : std::move(xml_sha1);

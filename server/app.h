@@ -31,7 +31,7 @@ struct ServerOptions {
   std::string public_url;                 // base of the "url" in upload answers; "" = from the Host header
   size_t max_body_bytes = 16 << 20;       // whole request, from a client with a valid token
   size_t anonymous_body_bytes = 64 << 10; // a POST without a token (a clone request is a few bytes)
-  size_t max_xml_bytes = 8 << 20;         // the result file after decompression
+  size_t max_xml_bytes = results::kMaxUploadXmlBytes;  // the result file after decompression
   UploadLimits xml_limits;
   // Uploads + deletes per token, and failed logins per client address; 0 = off.
   double write_rate_per_second = 10;

@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
-#include <type_traits>
 
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "server/app.h"
+#include "server/server_settings.h"
 #include "runner/openbenchmarking/wire.h"
 #include "runner/fleet/job_spec.h"
 #include "server/store/auth.h"
@@ -28,112 +28,46 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: pts-native-server [--data DIR] [--database URL] [--listen HOST:PORT] [--public-url URL]\n"
-    "                         [--threads N] [--write-rate PER_SECOND] [--write-burst N]\n"
-    "                         [--address-write-rate PER_SECOND] [--address-write-burst N]\n"
-    "                         [--max-body BYTES] [--max-body-memory BYTES] [--max-xml BYTES]\n"
-    "                         [--cpu-slots N] [--cache-seconds S]\n"
-    "                         [--max-connections N] [--max-connections-per-address N]\n"
-    "                         [--header-timeout S] [--body-timeout S] [--trust-proxy ADDR[,ADDR...]]\n"
-    "                         [--dedupe-seconds S] [--disk-reserve BYTES]\n"
-    "                         [--fleet-lease S] [--fleet-poll S] [--fleet-return S] [--fleet-queue S]\n"
-    "                         [--fleet-offline S] [--fleet-webhook URL] [--fleet-min-change PCT] [--fleet-window N]\n"
-    "                         [--anonymous-uploads] [--public-fleet]\n"
-    "       pts-native-server token create NAME [--data DIR] [--database URL]\n"
-    "       pts-native-server token create --agent MACHINE [--data DIR] [--database URL]\n"
-    "       pts-native-server import-downloads DIR [--data D] [--downloads DIR]\n"
-    "       pts-native-server import-profiles TREE [--data DIR]\n"
-    "       pts-native-server import-result FILE --id ID [--data DIR] [--database URL]\n"
-    "  --data DIR       where the SQLite database lives (default ./pts-native-server-data)\n"
-    "  --database URL   postgresql://... to use PostgreSQL instead of SQLite\n"
-    "  --listen         address to serve on (default 127.0.0.1:8080; port 0 picks a free one)\n"
-    "  --cpu-slots N    requests decoding/checking at once, the rest wait first come first served\n"
-    "                   (default: one per core)\n"
-    "  --downloads DIR  test downloads served as GET /downloads/<sha256> (default DATA/downloads;\n"
-    "                   import-downloads fills it)\n"
-    "  --cache-seconds  how long fetched results and tokens are served from memory (default 10;\n"
-    "                   0 = off; bounds how late a delete by another server process is seen)\n"
-    "  --threads N      threads running requests (default 64); connections beyond them wait, idle\n"
-    "                   or slow ones cost no thread\n"
-    "  --write-rate     uploads and deletes per second per token (default 10, burst 60; 0 = no limit)\n"
-    "  --address-write-rate  ... per client address, all tokens together (default 10x the above)\n"
-    "  --max-connections-per-address  open connections from one address (default 256; 0 = no cap,\n"
-    "                   e.g. behind a reverse proxy that caps them itself)\n"
-    "  --max-body-memory  request bodies held in memory at once, all requests together (default\n"
-    "                   268435456); a request that would go over it gets 503 and Retry-After\n"
-    "  --header-timeout S  a request's headers must be in within S seconds of the connection's\n"
-    "                   start or previous answer (default 30; also the keep-alive idle time)\n"
-    "  --body-timeout S its body within S seconds of its headers (default 120)\n"
-    "  --trust-proxy    addresses of reverse proxies whose X-Real-IP / X-Forwarded-For names the client\n"
-    "  --dedupe-seconds the same file uploaded again with the same token within S seconds gets the\n"
-    "                   first upload's ID (default 86400; 0 = off)\n"
-    "  --disk-reserve   SQLite: bytes kept beside the database (results.db-reserve) and given up when\n"
-    "                   its disk fills, so writes come back once there is room for them (default\n"
-    "                   33554432; 0 = none)\n"
-    "  --fleet-lease S  an agent's hold on a running task; renewed every S/3 (default 30)\n"
-    "  --fleet-poll S   longest long-poll of an idle agent (default 25; a parked poll holds no thread)\n"
-    "  --fleet-return S a machine that lost a task's lease has S seconds to come back for the\n"
-    "                   retry before the task fails (default 3600)\n"
-    "  --fleet-queue S  a task no machine took within S seconds fails (default 86400)\n"
-    "  --fleet-offline S  machines not heard from in S seconds show as offline (default 90)\n"
-    "  --fleet-webhook URL  POST each regression/improvement there as JSON\n"
-    "  --fleet-min-change PCT  smaller change points are never flagged (default 1.5)\n"
-    "  --fleet-window N a machine's newest N results of a test are searched for change points (default 200)\n"
-    "  token create --agent MACHINE  a fleet agent's token (replaces that machine's earlier one)\n"
-    "  --anonymous-uploads  take r=upload_test_result without a token, as OpenBenchmarking.org does\n"
-    "                   (what a stock PTS client sends); uploads are owned by 'anonymous'\n"
-    "  --public-fleet   show the fleet (machines' hardware and software, jobs, schedules, history;\n"
-    "                   the /fleet pages) without a token; by default only to a user's token\n"
-    "  import-profiles  load a tree of test profiles (<repo>/<name>-<version>/, e.g. a PTS\n"
-    "                   test-profiles/ directory) into DIR/openbenchmarking.org/, served to clients\n"
-    "                   as OpenBenchmarking.org serves them (repo_index, acquire_test)\n"
-    "  import-result    store a published result file under its original ID (clone-result ID)\n";
+constexpr const char* kCommands =
+    "usage: pts-native-server [SETTINGS]                        serve results\n"
+    "       pts-native-server token create NAME [SETTINGS]      a user's upload token\n"
+    "       pts-native-server token create --agent MACHINE [SETTINGS]  a fleet agent's token (replaces that\n"
+    "                                                           machine's earlier one)\n"
+    "       pts-native-server import-downloads DIR [SETTINGS]   copy test downloads into --downloads\n"
+    "       pts-native-server import-profiles TREE [SETTINGS]   load a tree of test profiles (<repo>/<name>-<version>/,\n"
+    "                                                           e.g. a PTS test-profiles/ directory) into\n"
+    "                                                           DATA/openbenchmarking.org/, served to clients as\n"
+    "                                                           OpenBenchmarking.org serves them (repo_index, acquire_test)\n"
+    "       pts-native-server import-result FILE --id ID [SETTINGS]  store a published result file under its\n"
+    "                                                           original ID (clone-result ID)\n"
+    "       pts-native-server config [SETTINGS]                 print each setting's value and where it came from\n"
+    "\n"
+    "Settings: given as --NAME VALUE, as 'NAME: VALUE' in the YAML file --config FILE (or PTS_NATIVE_SERVER_CONFIG),\n"
+    "or in the environment as PTS_NATIVE_SERVER_<NAME>; the command line wins over the environment, which wins over\n"
+    "the file.\n";
 
-std::string DataDir(const ptsn::Args& args) { return args.ValueOr("--data", "pts-native-server-data"); }
-// Test profiles served as OpenBenchmarking.org serves them (profile_mirror.h).
-std::string MirrorDir(const ptsn::Args& args) { return DataDir(args) + "/openbenchmarking.org"; }
-
-// The value of a numeric option, or `fallback` when it is not given.
-template <typename T>
-T NumberArg(const ptsn::Args& args, const std::string& name, T fallback) {
-  auto v = args.Value(name);
-  if (!v) return fallback;
-  try {
-    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::stod(*v));
-    else return static_cast<T>(std::stoull(*v));
-  } catch (const std::exception&) {
-    throw ptsn::Error(name + ": not a number: " + *v);
-  }
-}
-size_t SizeArg(const ptsn::Args& args, const std::string& name, size_t fallback) { return NumberArg(args, name, fallback); }
-double DoubleArg(const ptsn::Args& args, const std::string& name, double fallback) { return NumberArg(args, name, fallback); }
-
-std::unique_ptr<ptsn::server::Storage> OpenFromArgs(const ptsn::Args& args) {
-  const std::uint64_t reserve = SizeArg(args, "--disk-reserve", ptsn::server::kDefaultDiskReserve);
-  if (auto db = args.Value("--database")) return ptsn::server::OpenStorage(*db, reserve);
-  std::string dir = DataDir(args);
-  ptsn::MakeDirectories(dir);
-  return ptsn::server::OpenSqliteStorage(dir + "/results.db", reserve);
+std::unique_ptr<ptsn::server::Storage> OpenStorage(const ptsn::server::ServerConfig& config) {
+  if (!config.database.empty()) return ptsn::server::OpenStorage(config.database, config.disk_reserve);
+  ptsn::MakeDirectories(config.data);
+  return ptsn::server::OpenSqliteStorage(config.data + "/results.db", config.disk_reserve);
 }
 
-
-int ImportProfilesCommand(const ptsn::Args& args, const std::string& tree) {
+int ImportProfilesCommand(const ptsn::server::ServerConfig& config, const std::string& tree) {
   auto start = std::chrono::steady_clock::now();
-  auto report = ptsn::server::ImportProfiles(tree, MirrorDir(args), std::time(nullptr));
+  auto report = ptsn::server::ImportProfiles(tree, config.MirrorDir(), std::time(nullptr));
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& [dir, why] : report.skipped) std::cerr << "pts-native-server: skipped " << dir << ": " << why << "\n";
   std::printf("Imported %zu test profiles (%zu new or changed, %zu unchanged) into %s in %.2f s; repositories: %s\n",
-              report.added + report.unchanged, report.added, report.unchanged, MirrorDir(args).c_str(), seconds,
+              report.added + report.unchanged, report.added, report.unchanged, config.MirrorDir().c_str(), seconds,
               report.repos.empty() ? "none" : ptsn::Join(report.repos, ", ").c_str());
   return report.added + report.unchanged > 0 ? 0 : 1;
 }
 
-int ImportResultCommand(const ptsn::Args& args, const std::string& file) {
+int ImportResultCommand(const ptsn::Args& args, const ptsn::server::ServerConfig& config, const std::string& file) {
   auto id = args.Value("--id");
   if (!id) throw ptsn::Error("import-result: give the result's ID with --id (e.g. --id 1110088-AR-1110066AR56)", 2);
   std::string xml = ptsn::ReadFile(file);
-  auto storage = OpenFromArgs(args);
+  auto storage = OpenStorage(config);
   auto outcome = ptsn::server::ImportResult(*storage, xml, *id, std::time(nullptr));
   std::cout << (outcome == ptsn::server::ImportOutcome::kStored ? "Stored " : "Already stored: ") << file << " as "
             << *id << std::endl;
@@ -141,11 +75,7 @@ int ImportResultCommand(const ptsn::Args& args, const std::string& file) {
 }
 
 
-std::string DownloadsDir(const ptsn::Args& args) {
-  return args.ValueOr("--downloads", args.ValueOr("--data", "pts-native-server-data") + "/downloads");
-}
-
-int Serve(const ptsn::Args& args) {
+int Serve(const ptsn::server::ServerConfig& config) {
   // Signals are taken by sigwait below, not by whichever thread they land on.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -160,56 +90,30 @@ int Serve(const ptsn::Args& args) {
   // bodies left 1.5 GB held after they closed (issue 31).
   mallopt(M_MMAP_THRESHOLD, 256 << 10);
 
-  auto storage = OpenFromArgs(args);
-  ptsn::server::ServerOptions options;
-  ptsn::server::http::ServerLimits limits;
-  options.public_url = args.ValueOr("--public-url", "");
-  limits.workers = static_cast<int>(SizeArg(args, "--threads", limits.workers));
-  limits.max_connections_per_address =
-      static_cast<unsigned>(SizeArg(args, "--max-connections-per-address", limits.max_connections_per_address));
-  limits.max_connections = static_cast<unsigned>(SizeArg(args, "--max-connections", limits.max_connections));
+  auto storage = OpenStorage(config);
+  ptsn::server::ServerOptions options = config.options;
+  ptsn::server::http::ServerLimits limits = config.limits;
   // Each connection is a descriptor; keep room for the database's and the process's own.
   if (files > 0 && limits.max_connections + 256 > static_cast<unsigned long>(files))
     limits.max_connections = static_cast<unsigned>(std::max(64L, files - 256));
-  limits.header_timeout_seconds = static_cast<unsigned>(SizeArg(args, "--header-timeout", limits.header_timeout_seconds));
-  limits.body_timeout_seconds = static_cast<unsigned>(SizeArg(args, "--body-timeout", limits.body_timeout_seconds));
-  if (auto v = args.Value("--trust-proxy")) limits.trusted_proxies = ptsn::Split(*v, ',');
-  options.max_body_bytes = SizeArg(args, "--max-body", options.max_body_bytes);
-  limits.max_body_memory = SizeArg(args, "--max-body-memory", limits.max_body_memory);
-  options.max_xml_bytes = SizeArg(args, "--max-xml", options.max_xml_bytes);
-  options.write_rate_per_second = DoubleArg(args, "--write-rate", options.write_rate_per_second);
-  options.write_burst = DoubleArg(args, "--write-burst", options.write_burst);
-  options.address_rate_per_second = DoubleArg(args, "--address-write-rate", options.address_rate_per_second);
-  options.address_burst = DoubleArg(args, "--address-write-burst", options.address_burst);
-  options.cpu_slots = static_cast<int>(SizeArg(args, "--cpu-slots", 0));
-  options.cache_seconds = DoubleArg(args, "--cache-seconds", options.cache_seconds);
-  options.dedupe_seconds = static_cast<int64_t>(SizeArg(args, "--dedupe-seconds", options.dedupe_seconds));
-  limits.max_body_bytes = options.max_body_bytes;
-  auto& fleet = options.fleet;
-  fleet.limits.lease_seconds = NumberArg<std::int64_t>(args, "--fleet-lease", fleet.limits.lease_seconds);
-  fleet.limits.return_seconds = NumberArg<std::int64_t>(args, "--fleet-return", fleet.limits.return_seconds);
-  fleet.limits.queue_seconds = NumberArg<std::int64_t>(args, "--fleet-queue", fleet.limits.queue_seconds);
-  fleet.poll_seconds = NumberArg<int>(args, "--fleet-poll", fleet.poll_seconds);
-  fleet.offline_after = NumberArg<std::int64_t>(args, "--fleet-offline", fleet.offline_after);
-  fleet.policy.window = SizeArg(args, "--fleet-window", fleet.policy.window);
-  fleet.policy.min_change_pct = DoubleArg(args, "--fleet-min-change", fleet.policy.min_change_pct);
-  fleet.webhook_url = args.ValueOr("--fleet-webhook", "");
-  if (fleet.limits.lease_seconds < 3) throw ptsn::Error("--fleet-lease: at least 3 seconds");
-  options.mirror_dir = MirrorDir(args);
-  options.anonymous_uploads = args.Has("--anonymous-uploads");
-  options.fleet.public_reads = args.Has("--public-fleet");
+  if (options.fleet.limits.lease_seconds < 3) throw ptsn::Error("--fleet-lease: at least 3 seconds");
 
-  std::string listen = args.ValueOr("--listen", "127.0.0.1:8080");
+  const std::string& listen = config.listen;
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) throw ptsn::Error("--listen: expected HOST:PORT, got '" + listen + "'");
   std::string host = listen.substr(0, colon);
   if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  int port = std::stoi(listen.substr(colon + 1));
+  int port = 0;
+  try {
+    port = std::stoi(listen.substr(colon + 1));
+  } catch (const std::exception&) {
+    throw ptsn::Error("--listen: expected HOST:PORT, got '" + listen + "'");
+  }
 
   ptsn::server::App app(*storage, options);
   ptsn::server::http::Router router;
   app.Install(router);
-  ptsn::server::InstallDownloadRoutes(router, DownloadsDir(args));
+  ptsn::server::InstallDownloadRoutes(router, config.DownloadsDir());
   ptsn::server::http::HttpServer http_server(router, limits);
   try {
     port = http_server.Start(host, port);
@@ -230,24 +134,23 @@ int Serve(const ptsn::Args& args) {
 int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
   try {
-    ptsn::ArgSpec spec{{"--data", "--database", "--listen", "--public-url", "--threads", "--write-rate",
-                        "--write-burst", "--address-write-rate", "--address-write-burst", "--max-body", "--max-body-memory", "--max-xml",
-                        "--cpu-slots", "--cache-seconds", "--max-connections", "--max-connections-per-address",
-                        "--header-timeout", "--body-timeout", "--trust-proxy", "--dedupe-seconds", "--disk-reserve", "--downloads", "--id",
-                        "--fleet-lease", "--fleet-poll", "--fleet-return", "--fleet-queue", "--fleet-offline",
-                        "--fleet-webhook", "--fleet-min-change", "--fleet-window", "--agent"},
-                       {"--help", "-h", "--anonymous-uploads", "--public-fleet"}};
-    auto args = ptsn::Args::Parse(argv_list, spec);
+    auto args = ptsn::Args::Parse(argv_list, ptsn::server::ServerArgSpec({"--id", "--agent"}));
     if (args.Has("--help") || args.Has("-h")) {
-      std::cout << kUsage;
+      std::cout << kCommands << ptsn::server::SettingsHelp();
       return 0;
     }
+    const ptsn::server::ResolvedConfig resolved = ptsn::server::ResolveServerConfig(args, ptsn::ProcessEnvironment());
+    const ptsn::server::ServerConfig& config = resolved.config;
     const auto& pos = args.positional();
-    if (pos.empty()) return Serve(args);
+    if (pos.empty()) return Serve(config);
+    if (pos.size() == 1 && pos[0] == "config") {
+      std::cout << ptsn::server::DescribeConfig(resolved);
+      return 0;
+    }
     if (pos.size() == 2 && pos[0] == "token" && pos[1] == "create" && args.Value("--agent")) {
       const std::string machine = *args.Value("--agent");
       ptsn::fleet::CheckMachineName(machine);
-      auto storage = OpenFromArgs(args);
+      auto storage = OpenStorage(config);
       ptsn::server::FleetStore fleet(*storage);
       std::string token = ptsn::server::NewToken();
       fleet.SetAgentToken(machine, ptsn::wire::Sha256Hex(token), std::time(nullptr));
@@ -256,19 +159,19 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (pos.size() == 3 && pos[0] == "token" && pos[1] == "create") {
-      auto storage = OpenFromArgs(args);
+      auto storage = OpenStorage(config);
       std::cout << ptsn::server::CreateToken(*storage, pos[2]) << std::endl;
       return 0;
     }
     if (pos.size() == 2 && pos[0] == "import-downloads") {
-      auto n = ptsn::server::ImportDownloads(pos[1], DownloadsDir(args));
-      std::cout << "Imported " << n.added << " file(s) (" << n.bytes << " bytes) into " << DownloadsDir(args) << "; "
+      auto n = ptsn::server::ImportDownloads(pos[1], config.DownloadsDir());
+      std::cout << "Imported " << n.added << " file(s) (" << n.bytes << " bytes) into " << config.DownloadsDir() << "; "
                 << n.present << " already there" << std::endl;
       return 0;
     }
-    if (pos.size() == 2 && pos[0] == "import-profiles") return ImportProfilesCommand(args, pos[1]);
-    if (pos.size() == 2 && pos[0] == "import-result") return ImportResultCommand(args, pos[1]);
-    std::cerr << kUsage;
+    if (pos.size() == 2 && pos[0] == "import-profiles") return ImportProfilesCommand(config, pos[1]);
+    if (pos.size() == 2 && pos[0] == "import-result") return ImportResultCommand(args, config, pos[1]);
+    std::cerr << kCommands << "(pts-native-server --help lists the settings)\n";
     return 2;
   } catch (const ptsn::Error& e) {
     std::cerr << "pts-native-server: error: " << e.what() << "\n";

@@ -80,6 +80,11 @@ TEST(TargetFlags, OnlyRunsWithTargetsAndTheTargetsCommandGetAMountNamespace) {
   EXPECT_TRUE(MountsTargets("batch-benchmark", {"--targets=plain", "local/x"}));
   EXPECT_FALSE(MountsTargets("benchmark", {"local/x"}));
   EXPECT_FALSE(MountsTargets("merge-results", {"--targets", "plain"}));
+  // run <ID> may be offered the published set-ups as targets, unless --no-targets.
+  EXPECT_TRUE(MountsTargets("benchmark", {"1110088-AR-1110066AR56"}));
+  EXPECT_TRUE(MountsTargets("reproduce", {"1110088-AR-1110066AR56", "--non-interactive"}));
+  EXPECT_FALSE(MountsTargets("benchmark", {"1110088-AR-1110066AR56", "--no-targets"}));
+  EXPECT_FALSE(MountsTargets("batch-benchmark", {"1110088-AR-1110066AR56"}));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "results-xml/upload_check.h"
 #include "runner/cli/command.h"
 #include "runner/client/client.h"
 #include "runner/client/ob_client.h"
@@ -53,16 +54,38 @@ std::string ListServerOf(const Args& a) {
 }
 std::string QueueDir() { return GlobalSettings().Home() + "/upload-queue"; }
 
+// The file, checked as a results server checks an upload (results-xml/upload_check.h): what it
+// would refuse is neither sent nor queued.
+std::string ReadAsTheServerWill(const std::string& path, const std::string& local_file_name) {
+  auto refuse = [&](const std::string& why) {
+    return Error("upload-result: " + path + " is not a result file a server takes: " + why + "; not sent, not queued");
+  };
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw FileError(path, "cannot read: " + ec.message());
+  if (std::string why = results::UploadSizeProblem(size); !why.empty()) throw refuse(why + " (pts-native-server's default --max-xml)");
+  std::string xml = ReadFile(path);
+  try {
+    results::CheckUploadedResultFile(xml);
+  } catch (const results::UploadRejected& e) {
+    throw refuse(e.message);
+  }
+  if (std::string why = results::UploadNameProblem(local_file_name); !why.empty()) throw refuse(why);
+  return xml;
+}
+
 void PrintUploaded(const client::UploadOutcome& out) {
   std::cout << "Results Uploaded To: " << out.url << "\n" << out.id << std::endl;
 }
 
 // `server_override` (from --server) replaces the URL each upload was queued for.
 int RetryPending(const std::string& token, const std::string& server_override) {
-  auto pending = client::PendingUploads(QueueDir());
+  std::vector<std::string> damaged;
+  auto pending = client::PendingUploads(QueueDir(), &damaged);
+  for (const auto& note : damaged) std::cerr << "pts-native: " << note << "\n";
   if (pending.empty()) {
     std::cout << "No pending uploads in " << QueueDir() << "\n";
-    return 0;
+    return damaged.empty() ? 0 : 1;
   }
   auto http = client::CurlTransport();
   int failed = 0;
@@ -73,14 +96,18 @@ int RetryPending(const std::string& token, const std::string& server_override) {
       std::cout << p.name << ": uploaded as " << out.id << " (" << out.url << ")\n";
     } catch (const client::ServerRefusal& e) {
       ++failed;
-      std::cerr << "pts-native: " << p.name << ": " << e.what()
-                << (e.retryable() ? " (still pending)" : " (kept in " + p.path + "; remove it by hand)") << "\n";
+      if (e.refuses_the_upload()) {  // sending it again cannot help: out of the queue, kept for the user
+        std::cerr << "pts-native: " << p.name << ": " << e.what() << " (refused: set aside in "
+                  << client::SetAsideRefused(p) << ", not retried)\n";
+        continue;
+      }
+      std::cerr << "pts-native: " << p.name << ": " << e.what() << " (still pending)\n";
     } catch (const Error& e) {
       ++failed;
       std::cerr << "pts-native: " << p.name << ": still pending: " << e.what() << "\n";
     }
   }
-  return failed == 0 ? 0 : 1;
+  return failed == 0 && damaged.empty() ? 0 : 1;
 }
 
 int UploadCommand(const std::vector<std::string>& argv) {
@@ -90,8 +117,8 @@ int UploadCommand(const std::vector<std::string>& argv) {
   if (a.positional().size() != 1) throw Error("usage: pts-native upload-result <saved-name|path> [--server URL] [--token T] [--unlisted] [--no-system-logs] [--dry-run]", 2);
   std::string path = FindResultFile(a.positional()[0]);
   wire::Upload up;
-  up.xml = ReadFile(path);
   up.local_file_name = fs::path(path).parent_path().filename().string();
+  up.xml = ReadAsTheServerWill(path, up.local_file_name);
   up.unlisted = a.Has("--unlisted");
   // As PTS does when it does not prompt: the result's system-logs/ go along when they can.
   if (!a.Has("--no-system-logs")) {

@@ -1,6 +1,6 @@
 // Views of result files: result-file-to-text|csv|json|svg|html, show-result, compare-results,
 // result-file-confidence, result-file-raw-to-csv. Output goes to stdout, or with -o atomically
-// to a file.
+// to a file; never over a result file (RefuseWritingOverResults).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,9 +40,32 @@ using results::ResultFile;
 std::string ResultFilePath(const std::string& arg) {
   return results::ResolveResultFile(arg, results::ResultDirectories(GlobalSettings()));
 }
-ResultFile LoadResultFileArgument(const std::string& arg) { return results::ReadResultFile(ResultFilePath(arg)); }
 
 std::string OutputPath(const Args& args) { return args.ValueOr("-o", args.ValueOr("--output", "")); }
+
+// No view writes over a result file: -o naming a file it reads (however spelled) or any saved
+// result's composite.xml, or standard output opened on a file it reads (`>> composite.xml`), is
+// refused before anything is read.
+void RefuseWritingOverResults(const Args& args, const std::vector<std::string>& inputs) {
+  if (std::string out = OutputPath(args); !out.empty()) {
+    results::RefuseExportOverResults(out, inputs, results::ResultDirectories(GlobalSettings()));
+    return;
+  }
+  struct stat so {};
+  if (::fstat(STDOUT_FILENO, &so) != 0 || !S_ISREG(so.st_mode)) return;
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (::stat(input.c_str(), &in) == 0 && in.st_dev == so.st_dev && in.st_ino == so.st_ino)
+      throw Error("standard output is " + input + ", the result file this command reads; write the view elsewhere", 2);
+  }
+}
+
+// FILE's path, once checked against where the view goes.
+std::string InputPath(const Args& args, const std::string& arg) {
+  std::string path = ResultFilePath(arg);
+  RefuseWritingOverResults(args, {path});
+  return path;
+}
 
 // -o/--output PATH: written atomically (temporary file + rename); otherwise standard output.
 void Emit(const Args& args, const std::string& content) {
@@ -75,7 +98,7 @@ const ArgSpec kTextSpec{{"-o", "--output", "--width"}, {}};
 int RunFileView(const std::vector<std::string>& argv, const ArgSpec& spec, const char* command,
                 const std::function<std::string(const ResultFile&, const Args&)>& render) {
   Args a = Args::Parse(argv, spec);
-  Emit(a, render(LoadResultFileArgument(SingleFile(a, command)), a));
+  Emit(a, render(results::ReadResultFile(InputPath(a, SingleFile(a, command))), a));
   return 0;
 }
 
@@ -118,7 +141,7 @@ int RunStreamingView(const std::vector<std::string>& argv, const ArgSpec& spec, 
                      const std::function<std::string(const ResultFile&, const Args&)>& whole,
                      std::string_view trailer = "") {
   Args a = Args::Parse(argv, spec);
-  const std::string path = ResultFilePath(SingleFile(a, command));
+  const std::string path = InputPath(a, SingleFile(a, command));
   auto view = make(a);
   auto render_whole = [&](const ResultFile& f) { return whole(f, a); };
   std::string out_path = OutputPath(a);
@@ -215,10 +238,14 @@ int Compare(const std::vector<std::string>& argv) {
   Args a = Args::Parse(argv, {{"-o", "--output"}, {"--paired"}});
   const bool paired = a.Has("--paired");
   if (a.positional().empty()) throw Error("compare-results: expected a FILE with several systems, or two or more FILEs", 2);
+  std::vector<std::string> paths;
+  for (const auto& p : a.positional()) paths.push_back(ResultFilePath(p));
+  RefuseWritingOverResults(a, paths);
   std::vector<ResultFile> files;
   std::vector<std::string> names;
-  for (const auto& p : a.positional()) {
-    files.push_back(LoadResultFileArgument(p));
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& p = a.positional()[i];
+    files.push_back(results::ReadResultFile(paths[i]));
     names.push_back(fs::path(p).filename() == "composite.xml" ? fs::path(p).parent_path().filename().string()
                                                                : fs::path(p).stem().string());
   }
@@ -227,11 +254,13 @@ int Compare(const std::vector<std::string>& argv) {
     throw Error("compare-results: " + a.positional()[0] + " has " + std::to_string(files[0].systems.size()) +
                     " system; give a file with several systems, or two or more FILEs",
                 2);
+  // A file of a run across targets (trials interleaved in rounds) is judged by instance pairs in
+  // every view, --paired or not; separate files and separately run systems by runs.
+  const bool rounds = paired || (files.size() == 1 && results::TrialsInterleaved(files[0]));
+  const results::VerdictSettings settings{GlobalSettings().GetDouble("run.same_within"), 0.95};
   std::string text = results::ComparisonToText(results::CompareResultFiles(
-      files, names, paired ? results::CompareMode::kPaired : results::CompareMode::kUnpaired));
-  // A run with run.target_instances: the verdicts by instance pairs (docs/verdicts.md).
-  if (paired && files.size() == 1)
-    text += results::VerdictView(files[0], {GlobalSettings().GetDouble("run.same_within"), 0.95});
+      files, names, rounds ? results::CompareMode::kPaired : results::CompareMode::kUnpaired, settings));
+  if (rounds && files.size() == 1) text += results::VerdictView(files[0], settings);
   Emit(a, text);
   return 0;
 }
@@ -257,8 +286,9 @@ std::vector<Command> ExportCommands() {
       {"result-file-to-html", {"to-html"}, "Results", file_o,
        "self-contained HTML report: systems table, one inline SVG chart and statistics table per result", ToHtml},
       {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH] [--paired]\nFILE [-o PATH] [--paired]",
-       "side-by-side table: change vs the first system, and whether it is within noise (95% CIs overlap; "
-       "--paired: trials run in rounds, as targets are, judged by the paired ratio's 95% CI)",
+       "side-by-side table: change vs the first system and the verdict by runs (systems NAME, NAME #2 ... are "
+       "runs of one set-up; one run of each: unknown); a run across targets (or --paired): the paired ratio and "
+       "the verdict by instance pairs (docs/verdicts.md)",
        Compare},
   };
 }

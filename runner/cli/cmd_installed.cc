@@ -146,15 +146,20 @@ struct DownloadCacheIndex {
   // `item` of test `identifier` into the cache, verified: already there, or copied from
   // `source_dir` (an install directory; "" = none). False when neither has a good copy.
   bool Take(const std::string& identifier, const install::DownloadItem& item, const std::string& source_dir) {
-    const std::string cached = dir + "/" + item.file_name;
+    std::string cached, installed;
+    try {
+      cached = install::DownloadPath(dir, item, "the download cache");
+      if (!source_dir.empty()) installed = install::DownloadPath(source_dir, item, "the install folder");
+    } catch (const Error& e) {
+      throw Error(identifier + ": " + e.what());
+    }
     std::error_code ec;
     if (fs::is_regular_file(cached, ec) && !install::CheckFile(cached, item.check)) {
       std::cout << "   Previously Cached: " << item.file_name << "\n";
-    } else if (!source_dir.empty() && fs::is_regular_file(source_dir + "/" + item.file_name, ec) &&
-               !install::CheckFile(source_dir + "/" + item.file_name, item.check)) {
+    } else if (!installed.empty() && fs::is_regular_file(installed, ec) && !install::CheckFile(installed, item.check)) {
       std::cout << "   Caching: " << item.file_name << "\n";
       const std::string tmp = cached + ".ptsn-tmp";
-      fs::copy_file(source_dir + "/" + item.file_name, tmp, fs::copy_options::overwrite_existing, ec);
+      fs::copy_file(installed, tmp, fs::copy_options::overwrite_existing, ec);
       if (!ec) fs::rename(tmp, cached, ec);
       if (ec) throw FileError(cached, "cannot copy into the download cache: " + ec.message());
     } else {
@@ -221,7 +226,12 @@ int MakeDownloadCache(const std::vector<std::string>& argv) {
       profile::TestProfile p = repo.LoadProfile(name);
       auto items = install::DownloadItemsFor(p, arch);
       std::cout << "Downloading Test Files For: " << p.identifier << "\n";
-      auto report = install::AcquireFiles(items, cache.dir, options, *fetcher);
+      install::DownloadReport report;
+      try {
+        report = install::AcquireFiles(items, cache.dir, options, *fetcher);
+      } catch (const Error& e) {
+        throw Error(p.identifier + ": " + e.what());
+      }
       if (!report.ok()) throw Error(p.identifier + ": " + Join(report.Missing(), "; "));
       for (const auto& item : items) cache.Take(p.identifier, item, "");
     }

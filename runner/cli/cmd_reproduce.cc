@@ -28,7 +28,7 @@ namespace {
 
 ArgSpec Spec() {
   ArgSpec spec{{"--server", "--token", "--target-order"},
-               {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes"}};
+               {"--dry-run", "--skip-unavailable", "--upload", "--non-interactive", "--offline", "--yes", "--no-targets", "--no-monitor"}};
   for (const auto& o : kTargetValueOptions) spec.value_options.insert(o);
   return spec;
 }
@@ -42,6 +42,7 @@ reproduce::SessionOptions CommonOptions(const Args& a, const std::string& name) 
   o.non_interactive = a.Has("--non-interactive");
   o.offline = a.Has("--offline");
   o.yes = a.Has("--yes");
+  o.no_monitor = a.Has("--no-monitor");
   o.width = TerminalWidth();
   return o;
 }
@@ -55,7 +56,9 @@ int Reproduce(const std::vector<std::string>& argv) {
   o.upload = a.Has("--upload");
   TargetFlags targets = ReadTargetFlags(a);
   o.targets = targets.list.value_or("");
-  o.target_size = targets.size;
+  o.no_targets = a.Has("--no-targets");
+  if (o.no_targets && targets.list) throw Error("--no-targets and --targets " + *targets.list + ": choose one");
+  if (a.Has("--target-size")) o.target_size = targets.size;
   o.device = targets.device;
   std::string order = a.ValueOr("--target-order", "interleaved");
   if (order != "interleaved" && order != "sequential")
@@ -65,7 +68,7 @@ int Reproduce(const std::vector<std::string>& argv) {
 }
 
 int FinishRun(const std::vector<std::string>& argv) {
-  Args a = Args::Parse(argv, {{}, {"--dry-run", "--skip-unavailable", "--non-interactive", "--offline", "--yes"}});
+  Args a = Args::Parse(argv, {{}, {"--dry-run", "--skip-unavailable", "--non-interactive", "--offline", "--yes", "--no-monitor"}});
   if (a.positional().size() != 1) throw Error("usage: pts-native finish-run SAVED-NAME", 2);
   const std::string& name = a.positional()[0];
   const auto dirs = results::ResultDirectories(GlobalSettings());
@@ -129,13 +132,14 @@ std::string RunNameNotFound(const std::string& name, const std::vector<std::stri
 
 std::vector<Command> ReproduceCommands() {
   const std::string usage =
-      "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--yes] [--upload "
-      "[--token T]] [--targets auto|LIST [--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]";
+      "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--yes] [--no-monitor] [--upload "
+      "[--token T]] [--targets auto|LIST [--target-size SIZE] [--target-order interleaved|sequential] [--device DEV] | "
+      "--no-targets]";
   return {
       {"reproduce", {}, "Running", usage,
        "run a published result's tests here (stand-ins where the original cannot run) and compare side by side",
        Reproduce},
-      {"finish-run", {"resume-run"}, "Running", "SAVED-NAME [--dry-run] [--non-interactive] [--offline] [--yes]",
+      {"finish-run", {"resume-run"}, "Running", "SAVED-NAME [--dry-run] [--non-interactive] [--offline] [--yes] [--no-monitor]",
        "run the tests a saved result's system is still missing (an interrupted or failed run)", FinishRun,
        "The system to finish: TEST_RESULTS_IDENTIFIER, else the only incomplete one, else asked. Its\n"
        "missing or failed tests run again and are saved into the same file under the same system."},

@@ -1,13 +1,19 @@
 // Result-file management commands (results-xml/): merge-results, list-saved-results,
 // rename-identifier-in-result-file, remove-result-from-result-file, remove-run-from-result-file,
-// remove-result, validate-result-file. Exports and show/compare live in cmd_exports.cc.
+// remove-result, validate-result-file. Exports and show/compare live in cmd_exports.cc. Every
+// change of a result file goes through results::UpdateResultFile (its lock, the file as on disk
+// then, an atomic write), as a run's saves do; one that renames or removes a system first claims
+// it, so it never races a run saving as that system.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/edit.h"
 #include "results-xml/merge.h"
 #include "results-xml/result_store.h"
+#include "results-xml/result_update.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/validate.h"
 #include "results-xml/wins_losses.h"
@@ -42,16 +48,29 @@ int MergeResults(const std::vector<std::string>& argv) {
   std::vector<std::string> dirs = Dirs();
   std::vector<std::string> paths;
   for (const std::string& n : names) paths.push_back(ResolveResultFile(n, dirs));  // missing input: error, nothing written
-  ResultMerger merger(policy);
-  for (size_t i = 0; i < paths.size(); ++i) merger.Add({names[i], ReadResultFile(paths[i])});
-  const MergeOutcome m = merger.Finish();
-  for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
+  auto merge = [&] {
+    ResultMerger merger(policy);
+    for (size_t i = 0; i < paths.size(); ++i) merger.Add({names[i], ReadResultFile(paths[i])});
+    MergeOutcome m = merger.Finish();
+    for (const std::string& notice : m.notices) std::cerr << "pts-native: " << notice << "\n";
+    return m;
+  };
 
   std::string written;
+  MergeOutcome m;
   if (out) {
+    // Into a saved result (a run may be saving into it) or one of the inputs: the inputs are read
+    // under its lock, so nothing saved meanwhile is lost.
+    std::optional<ResultFileLock> lock;
+    std::error_code ec;
+    if (SavedResultNameOf(*out, dirs) ||
+        std::any_of(paths.begin(), paths.end(), [&](const std::string& p) { return std::filesystem::equivalent(*out, p, ec); }))
+      lock.emplace(*out);
+    m = merge();
     WriteResultFile(*out, m.merged);
     written = *out;
   } else {
+    m = merge();
     std::string results_dir = GlobalSettings().ResultsDirectory();
     written = SaveResult(results_dir, UnusedSaveName(results_dir, "merge"), m.merged);
   }
@@ -84,10 +103,11 @@ int RenameIdentifierCmd(const std::vector<std::string>& argv) {
   const auto& p = args.positional();
   if (p.size() != 3) throw Error("usage: rename-identifier-in-result-file FILE OLD-IDENTIFIER NEW-IDENTIFIER", 2);
   std::string path = ResolveResultFile(p[0], Dirs());
-  ResultFile f = ReadResultFile(path);
-  RenameIdentifier(f, p[1], p[2]);
-  WriteResultFile(path, f);
-  if (std::string dir = SavedDirOf(path); !dir.empty()) RenameIdentifierLogs(dir, p[1], p[2]);
+  IdentifierClaim claim(path, {p[1], p[2]}, "rename-identifier-in-result-file '" + p[1] + "' '" + p[2] + "'");
+  UpdateResultFile(path, [&](ResultFile& f, bool) {
+    RenameIdentifier(f, p[1], p[2]);
+    if (std::string dir = SavedDirOf(path); !dir.empty()) RenameIdentifierLogs(dir, p[1], p[2]);
+  });
   std::cout << path << ": '" << p[1] << "' renamed to '" << p[2] << "'\n";
   return 0;
 }
@@ -97,19 +117,19 @@ int RemoveResultFromFile(const std::vector<std::string>& argv) {
   const auto& p = args.positional();
   if (p.size() < 2) throw Error("usage: remove-result-from-result-file FILE RESULT-NUMBER-OR-HASH...", 2);
   std::string path = ResolveResultFile(p[0], Dirs());
-  ResultFile f = ReadResultFile(path);
-  // Every selector is resolved against the file as read, so "1 2" means the first two results.
-  std::vector<std::string> hashes;
-  for (size_t i = 1; i < p.size(); ++i) hashes.push_back(ComparisonHash(f.results[FindResult(f, p[i])]));
   std::vector<std::string> removed;
-  for (const std::string& h : hashes) {
-    for (size_t i = 0; i < f.results.size(); ++i) {
-      if (ComparisonHash(f.results[i]) != h) continue;
-      for (std::string& t : RemoveResult(f, i)) removed.push_back(std::move(t));
-      break;
+  ResultFile f = UpdateResultFile(path, [&](ResultFile& file, bool) {
+    // Every selector is resolved against the file as read, so "1 2" means the first two results.
+    std::vector<std::string> hashes;
+    for (size_t i = 1; i < p.size(); ++i) hashes.push_back(ComparisonHash(file.results[FindResult(file, p[i])]));
+    for (const std::string& h : hashes) {
+      for (size_t i = 0; i < file.results.size(); ++i) {
+        if (ComparisonHash(file.results[i]) != h) continue;
+        for (std::string& t : RemoveResult(file, i)) removed.push_back(std::move(t));
+        break;
+      }
     }
-  }
-  WriteResultFile(path, f);
+  });
   for (const std::string& t : removed) std::cout << "removed: " << t << "\n";
   std::cout << path << ": " << f.results.size() << " results left\n";
   return 0;
@@ -120,9 +140,9 @@ int RemoveRunCmd(const std::vector<std::string>& argv) {
   const auto& p = args.positional();
   if (p.size() != 2) throw Error("usage: remove-run-from-result-file FILE SYSTEM-IDENTIFIER", 2);
   std::string path = ResolveResultFile(p[0], Dirs());
-  ResultFile f = ReadResultFile(path);
-  size_t entries = RemoveSystem(f, p[1]);
-  WriteResultFile(path, f);
+  IdentifierClaim claim(path, {p[1]}, "remove-run-from-result-file '" + p[1] + "'");
+  size_t entries = 0;
+  UpdateResultFile(path, [&](ResultFile& f, bool) { entries = RemoveSystem(f, p[1]); });
   std::cout << path << ": removed system '" << p[1] << "' and its " << entries << " entries\n";
   return 0;
 }

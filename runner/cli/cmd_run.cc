@@ -110,7 +110,9 @@ int DryRun(Context& ctx, const std::vector<run::RunItem>& items, bool batch, siz
   const Settings& s = ctx.settings;
   const std::string install_root = s.Get("install.directory");
   const double settle = s.GetDouble("run.settle_seconds");
-  auto estimates = run::EstimatePlan(plan, install_root, run::ReadRunCountOverrides(PtsEnvironment()), settle);
+  const auto overrides = run::ReadRunCountOverrides(ProcessEnvironment());  // an empty FORCE_TIMES_TO_RUN named
+  for (const auto& notice : overrides.notices) std::cerr << notice << "\n";
+  auto estimates = run::EstimatePlan(plan, install_root, overrides, settle);
   std::vector<double> seconds;
   std::cout << "Dry run: " << plan.size() << " test(s) would run"
             << (storage_targets > 0 ? " on " + std::to_string(storage_targets) + " target(s)" : "")
@@ -265,7 +267,7 @@ std::vector<Command> RunCommands() {
        "PROFILE|SUITE|DIR... [--dry-run] [--non-interactive] [--warmup N] [--json-events] [--offline] [--yes] [--server URL] [--targets LIST "
        "[--target-size SIZE] [--target-order interleaved|sequential] [--device DEV]]\n"
        "ID|SAVED-NAME [--server URL] [--offline] [--dry-run] [--skip-unavailable] [--non-interactive] [--upload] [--yes] "
-       "[--targets auto|LIST ...]",
+       "[--targets auto|LIST ... | --no-targets]",
        "install if needed, choose options, run, save test-results/<name>/composite.xml",
        [](const std::vector<std::string>& a) {
          // A saved result or a result ID is re-run by the reproduce module (cmd_reproduce.cc).

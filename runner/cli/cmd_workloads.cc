@@ -17,6 +17,7 @@
 #include "runner/common/pts_variables.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "results-xml/result_update.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
 #include "runner/run/naming.h"
@@ -172,8 +173,11 @@ void SaveCipherTable(const std::vector<workloads::CipherTableRow>& table, const 
   auto file = workloads::CipherTableFile(table, base, block_size, &skipped);
   file.generated.title = save.title;
   const std::string dir = GlobalSettings().ResultsDirectory() + "/" + save.save_name;
-  MakeDirectories(dir);
-  results::WriteResultFile(dir + "/composite.xml", file);
+  // Checked again under the lock: a result saved under this name while the table ran is kept.
+  results::UpdateResultFile(dir + "/composite.xml", [&](results::ResultFile& saved, bool existed) {
+    if (existed) throw Error(dir + "/composite.xml: saved while the table ran; not overwritten (choose another name)");
+    saved = file;
+  });
   std::fprintf(stderr, "Saved %s/composite.xml: %zu implementations, %zu results%s\n", dir.c_str(),
                file.systems.size(), file.results.size(),
                skipped.empty() ? "" : ("; left out (a second driver of one implementation): " + Join(skipped, "; ")).c_str());

@@ -1,15 +1,26 @@
 #include "runner/cli/target_flags.h"
 
+#include <algorithm>
 #include <iostream>
 
+#include "results-xml/result_store.h"
 #include "runner/common/error.h"
+#include "runner/common/settings.h"
 #include "runner/common/strings.h"
+#include "runner/reproduce/result_id.h"
 #include "runner/workloads/units.h"
 
 namespace ptsn::cli {
 
 bool MountsTargets(const std::string& command, const std::vector<std::string>& args) {
-  if (command != "targets" && command != "benchmark" && command != "batch-benchmark") return false;
+  if (command != "targets" && command != "benchmark" && command != "batch-benchmark" && command != "reproduce")
+    return false;
+  // `run <ID>` offers to build the published set-ups as targets (reproduce/session_steps.h).
+  if ((command == "benchmark" || command == "reproduce") && !args.empty() && !StartsWith(args[0], "-") &&
+      std::find(args.begin(), args.end(), "--no-targets") == args.end() &&
+      (reproduce::IsOpenBenchmarkingId(args[0]) ||
+       results::FindSavedResultDir(args[0], results::ResultDirectories(GlobalSettings()))))
+    return true;
   // targets --cleanup may mount too: the nfsd file system, to stop an NFS server a dead run started.
   for (const auto& a : args)
     if (command == "targets" ? a == "--check" || StartsWith(a, "--check=") || a == "--cleanup"

@@ -89,6 +89,13 @@ std::unique_ptr<HttpTransport> CurlTransport(long timeout_seconds) { return std:
 
 bool IsRetryableStatus(long status) { return status == 429 || status >= 500; }
 
+bool RefusesTheUpload(long status) {
+  if (status < 400 || status >= 500) return false;
+  for (long about_the_sender_or_time : {401, 403, 404, 407, 408, 429})
+    if (status == about_the_sender_or_time) return false;
+  return true;
+}
+
 std::string TokenAdvice(long status, bool token_sent) {
   if (status != 401) return "";
   const std::string make = "the server's operator makes one with: pts-native-server token create NAME --data DIR";

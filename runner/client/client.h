@@ -36,6 +36,9 @@ std::unique_ptr<HttpTransport> CurlTransport(long timeout_seconds = 60);
 
 // True for answers a later retry may turn into a success (5xx, 429).
 bool IsRetryableStatus(long status);
+// True for a 4xx about what was sent (400 invalid, 413 too large, ...), which sending it again
+// cannot change; not for those about who sent it or where (401, 403, 404, 407) or when (408, 429).
+bool RefusesTheUpload(long status);
 
 // A failure the server answered: "upload: server answered HTTP 401: unknown token". Transport
 // failures (refused, timeout) are plain ptsn::Error.
@@ -44,6 +47,7 @@ class ServerRefusal : public Error {
   ServerRefusal(const std::string& message, long status) : Error(message), status_(status) {}
   long status() const { return status_; }
   bool retryable() const { return IsRetryableStatus(status_); }
+  bool refuses_the_upload() const { return RefusesTheUpload(status_); }
 
  private:
   long status_;

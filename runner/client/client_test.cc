@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "runner/client/upload_queue.h"
@@ -106,7 +107,33 @@ TEST(UploadQueue, QueuesOldestFirstAndRemoves) {
   EXPECT_EQ(pending[1].server_url, "http://b");
   RemovePending(pending[0]);
   EXPECT_EQ(PendingUploads(dir.string()).size(), 1u);
+  // One the server refused is set aside below refused/ and is no longer pending.
+  const std::string aside = SetAsideRefused(PendingUploads(dir.string())[0]);
+  EXPECT_EQ(std::filesystem::path(aside).parent_path(), dir / "refused");
+  EXPECT_TRUE(std::filesystem::exists(aside));
+  EXPECT_TRUE(PendingUploads(dir.string()).empty());
   std::filesystem::remove_all(dir);
+}
+
+TEST(UploadQueue, ADamagedQueueFileIsSetAsideAndTheOthersStillRead) {
+  std::random_device rd;
+  auto dir = std::filesystem::temp_directory_path() / ("ptsn_queue_" + std::to_string(rd()));
+  QueueUpload(dir.string(), "http://a", "body1", "good");
+  std::ofstream(dir / "0-damaged.json") << "{not json";
+  EXPECT_THROW(PendingUploads(dir.string()), Error);
+  std::vector<std::string> set_aside;
+  auto pending = PendingUploads(dir.string(), &set_aside);
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0].name, "good");
+  ASSERT_EQ(set_aside.size(), 1u);
+  EXPECT_NE(set_aside[0].find("0-damaged.json: not a pending upload"), std::string::npos) << set_aside[0];
+  EXPECT_TRUE(std::filesystem::exists(dir / "refused" / "0-damaged.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(UploadQueue, OnlyRefusalsOfTheFileItselfSetItAside) {
+  for (long status : {400L, 413L, 415L, 422L}) EXPECT_TRUE(RefusesTheUpload(status)) << status;
+  for (long status : {200L, 401L, 403L, 404L, 407L, 408L, 429L, 500L, 503L}) EXPECT_FALSE(RefusesTheUpload(status)) << status;
 }
 
 }  // namespace

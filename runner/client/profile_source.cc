@@ -7,6 +7,7 @@
 
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/path_below.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/openbenchmarking/profile_zip.h"
@@ -44,16 +45,22 @@ std::string ExtendsOf(const std::string& dir) {
 
 }  // namespace
 
-std::string ProfileSource::IndexPath(const std::string& repo) const { return options_.cache_dir + "/" + repo + ".index"; }
+// Names here come from the user or from a server's index; ParseQualifiedName keeps them to safe
+// characters, and the joins go through JoinBelow all the same.
+std::string ProfileSource::IndexPath(const std::string& repo) const {
+  return JoinBelow(options_.cache_dir, repo + ".index", {"repository name", "the profile cache"});
+}
 
 std::string ProfileSource::ProfileDirectory(const std::string& qualified) const {
   auto q = Qualified(qualified);
-  return options_.profiles_dir + "/" + q.repo + "/" + q.name + "-" + q.version;
+  return JoinBelow(options_.profiles_dir, q.repo + "/" + q.name + "-" + q.version, {"profile identifier", "the profile folder"},
+                   NameDepth::kRelativePath);
 }
 
 std::string ProfileSource::ZipPath(const std::string& qualified) const {
   auto q = Qualified(qualified);
-  return options_.cache_dir + "/" + q.repo + "/" + q.name + "-" + q.version + ".zip";
+  return JoinBelow(options_.cache_dir, q.repo + "/" + q.name + "-" + q.version + ".zip", {"profile identifier", "the profile cache"},
+                   NameDepth::kRelativePath);
 }
 
 bool ProfileSource::OnDisk(const std::string& qualified) const {

@@ -26,7 +26,7 @@ std::string QueueUpload(const std::string& queue_dir, const std::string& server_
   return path;
 }
 
-std::vector<PendingUpload> PendingUploads(const std::string& queue_dir) {
+std::vector<PendingUpload> PendingUploads(const std::string& queue_dir, std::vector<std::string>* set_aside) {
   std::vector<PendingUpload> out;
   std::error_code ec;
   if (!fs::is_directory(queue_dir, ec)) return out;
@@ -40,7 +40,9 @@ std::vector<PendingUpload> PendingUploads(const std::string& queue_dir) {
       out.push_back({f, j.at("server").get<std::string>(), j.at("form").get<std::string>(), j.value("name", ""),
                      j.value("endpoint", "")});
     } catch (const nlohmann::json::exception& e) {
-      throw FileError(f, std::string("not a pending upload: ") + e.what());
+      const std::string why = std::string("not a pending upload: ") + e.what();
+      if (!set_aside) throw FileError(f, why);
+      set_aside->push_back(f + ": " + why + "; set aside in " + SetAsideRefused({f, "", "", "", ""}));
     }
   }
   return out;
@@ -50,6 +52,17 @@ void RemovePending(const PendingUpload& upload) {
   std::error_code ec;
   fs::remove(upload.path, ec);
   if (ec) throw FileError(upload.path, "cannot remove: " + ec.message());
+}
+
+std::string SetAsideRefused(const PendingUpload& upload) {
+  const fs::path from(upload.path);
+  const fs::path dir = from.parent_path() / "refused";
+  MakeDirectories(dir.string());
+  const fs::path to = dir / from.filename();
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec) throw FileError(upload.path, "cannot move to " + to.string() + ": " + ec.message());
+  return to.string();
 }
 
 }  // namespace ptsn::client

@@ -17,12 +17,18 @@ namespace ptsn {
 
 namespace {
 std::string ErrnoText(int err) { return std::strerror(err); }
+
+std::string DirectoryOf(const std::filesystem::path& target) {
+  return target.has_parent_path() ? target.parent_path().string() : ".";
+}
+
+// The name of a temporary file beside `target` before mkstemp's six characters.
+std::string TemporaryPrefix(const std::filesystem::path& target) { return "." + target.filename().string() + ".tmp-"; }
 }  // namespace
 
 AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
-  std::filesystem::path target(path);
-  std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
-  temp_ = dir + "/." + target.filename().string() + ".tmp-XXXXXX";
+  std::string dir = DirectoryOf(path);
+  temp_ = dir + "/" + TemporaryPrefix(path) + "XXXXXX";
   fd_ = mkstemp(temp_.data());
   if (fd_ < 0) throw FileError(path, "cannot create a temporary file in " + dir + ": " + ErrnoText(errno));
 }
@@ -80,6 +86,19 @@ void AtomicFileWriter::Commit() {
     unlink(temp_.c_str());
     throw FileError(path_, "cannot rename into place: " + ErrnoText(err));
   }
+}
+
+size_t RemoveLeftoverTemporaries(const std::string& path) {
+  const std::string prefix = TemporaryPrefix(path);
+  size_t removed = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(DirectoryOf(path), ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::error_code gone;
+    if (e.is_regular_file(gone) && std::filesystem::remove(e.path(), gone)) ++removed;
+  }
+  return removed;
 }
 
 void WriteFileAtomically(const std::string& path, std::string_view content) {

@@ -29,6 +29,12 @@ class AtomicFileWriter {
   int fd_ = -1;
 };
 
+// Removes the temporary files AtomicFileWriter left beside `path` (a writer killed before its
+// rename: kill -9, a power cut). Call it only where no writer of `path` can be at work (under the
+// lock every writer of `path` takes). Returns how many were removed; a file that cannot be
+// removed is left.
+size_t RemoveLeftoverTemporaries(const std::string& path);
+
 // Replaces `path` with `content` atomically. Throws ptsn::Error naming the path on failure
 // (read-only directory, full disk, ...); the temporary file is removed in that case.
 void WriteFileAtomically(const std::string& path, std::string_view content);

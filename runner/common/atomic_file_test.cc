@@ -75,4 +75,22 @@ TEST_F(AtomicFileTest, ReadMissingFileNamesIt) {
 }
 
 // A mapped file holds the bytes ReadFile reads; what cannot be mapped is read, errors are ReadFile's.
+// A writer killed between mkstemp and rename leaves its temporary file: removed on request, and
+// only the temporaries of that file (another file's, and look-alike names, stay).
+TEST_F(AtomicFileTest, LeftoverTemporariesOfOneFileAreRemoved) {
+  std::string path = (dir_ / "composite.xml").string();
+  ptsn::WriteFileAtomically(path, "saved");
+  for (const char* name : {".composite.xml.tmp-AbC123", ".composite.xml.tmp-xyz789", ".other.xml.tmp-AbC123",
+                           ".composite.xml.tmp-short", "composite.xml.tmp-AbC123"})
+    ptsn::WriteFileAtomically((dir_ / name).string(), "left");
+  EXPECT_EQ(ptsn::RemoveLeftoverTemporaries(path), 2u);
+  EXPECT_FALSE(fs::exists(dir_ / ".composite.xml.tmp-AbC123"));
+  EXPECT_FALSE(fs::exists(dir_ / ".composite.xml.tmp-xyz789"));
+  EXPECT_TRUE(fs::exists(dir_ / ".other.xml.tmp-AbC123"));
+  EXPECT_TRUE(fs::exists(dir_ / ".composite.xml.tmp-short"));
+  EXPECT_TRUE(fs::exists(dir_ / "composite.xml.tmp-AbC123"));
+  EXPECT_EQ(ptsn::ReadFile(path), "saved");
+  EXPECT_EQ(ptsn::RemoveLeftoverTemporaries((dir_ / "none" / "x.xml").string()), 0u);
+}
+
 }  // namespace

@@ -1,6 +1,9 @@
 #include "runner/common/strings.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 
 namespace ptsn {
 
@@ -92,6 +95,15 @@ bool IsValidUtf8(std::string_view s) {
     at += length;
   }
   return true;
+}
+
+std::string FormatDuration(double seconds) {
+  long s = std::lround(std::max(0.0, seconds));
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh %02ldm", s / 3600, (s % 3600) / 60);
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%ldm %02lds", s / 60, s % 60);
+  else std::snprintf(buf, sizeof buf, "%lds", s);
+  return buf;
 }
 
 }  // namespace ptsn

@@ -9,6 +9,8 @@
 
 namespace ptsn {
 
+// A duration as people read it: "42s", "1m 05s", "1h 02m".
+std::string FormatDuration(double seconds);
 std::string Trim(std::string_view s);
 std::vector<std::string> Split(std::string_view s, char sep);
 std::string Join(const std::vector<std::string>& parts, std::string_view sep);

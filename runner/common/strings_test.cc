@@ -33,3 +33,10 @@ TEST(Strings, DecodeUtf8TakesOnlyValidCharacters) {
                                "\xf8\x88\x80\x80\x80"})
     EXPECT_EQ(length(bad), 0u) << bad;
 }
+
+TEST(FormatDurationTest, Units) {
+  EXPECT_EQ(ptsn::FormatDuration(42.4), "42s");
+  EXPECT_EQ(ptsn::FormatDuration(65), "1m 05s");
+  EXPECT_EQ(ptsn::FormatDuration(3720), "1h 02m");
+  EXPECT_EQ(ptsn::FormatDuration(-3), "0s");
+}

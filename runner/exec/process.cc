@@ -279,6 +279,20 @@ std::optional<std::string> Tail(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+bool ReadsLikeAnError(const std::string& line) {
+  static const char* kError[] = {"error",       "cannot",        "can't",        "could not",      "couldn't",
+                                 "unable",      "failed",        "failure",      "fatal",          "invalid",
+                                 "not found",   "no such",       "denied",       "too long",       "illegal",
+                                 "refus",       "unrecognized",  "unknown option", "not allowed",  "out of memory",
+                                 "no space",    "insufficient",  "not enough",   "disk full",      "quota",
+                                 "read-only file system",        "abort",        "segmentation fault", "must be",
+                                 "bad option",  "bad argument",  "bad value"};
+  std::string lower = ToLower(line);
+  for (const char* word : kError)
+    if (lower.find(word) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string LastLines(const std::string& path, int n) {
@@ -294,22 +308,18 @@ std::string LastLines(const std::string& path, int n) {
 }
 
 std::string ErrorLineOf(const std::string& output) {
-  static const char* kError[] = {"error",     "cannot",     "can't",   "could not", "couldn't",   "unable",
-                                 "failed",    "failure",    "fatal",   "invalid",   "not found",  "no such",
-                                 "denied",    "too long",   "illegal", "refus",     "unrecognized", "unknown option",
-                                 "not allowed", "out of memory", "no space", "abort", "segmentation fault", "must be",
-                                 "bad option", "bad argument", "bad value"};
-  std::string usage, last;
+  std::string first, usage, last;
   for (const auto& raw : Split(output, '\n')) {
     std::string line = Trim(raw);
     if (line.empty()) continue;
-    std::string lower = ToLower(line);
-    for (const char* word : kError)
-      if (lower.find(word) != std::string::npos) return line;
-    if (usage.empty() && lower.find("usage") != std::string::npos) usage = line;
+    if (first.empty() && ReadsLikeAnError(line)) first = line;
+    if (usage.empty() && ToLower(line).find("usage") != std::string::npos) usage = line;
     last = line;
   }
-  return usage.empty() ? last : usage;
+  if (first.empty()) return usage.empty() ? last : usage;
+  // A program that says why and then how it gave up (fs_mark: the free space, then the fopen).
+  if (last != first && ReadsLikeAnError(last)) return first + "; last line: " + last;
+  return first;
 }
 
 std::string ErrorLine(const std::string& path) {

@@ -79,9 +79,10 @@ std::optional<int> TakeExitStatusFile(const std::string& path);
 std::string LastLines(const std::string& path, int n);
 
 // The line of a failed program's output that says why, for a one-line failure reason: the first
-// line of the file's tail that reads like an error (error, cannot, failed, invalid, not found,
-// denied, too long, ...), else the first that mentions usage, else the last non-empty line.
-// Trimmed; "" when the file is unreadable or blank.
+// line of the file's tail that reads like an error (error, cannot, failed, insufficient, no space,
+// invalid, not found, denied, too long, ...), followed by "; last line: " and the last non-empty
+// line when that one reads like an error too; else the first that mentions usage, else the last
+// non-empty line. Trimmed; "" when the file is unreadable or blank.
 std::string ErrorLine(const std::string& path);
 std::string ErrorLineOf(const std::string& output);
 

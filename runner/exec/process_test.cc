@@ -159,6 +159,15 @@ TEST(ErrorLineTest, PicksTheLineThatSaysWhy) {
   EXPECT_EQ(ErrorLineOf("prog 1.0\nUsage: prog -d DIR\n  -d DIR  where\n"), "Usage: prog -d DIR");
   EXPECT_EQ(ErrorLineOf("step 1\nstep 2\n\n"), "step 2");
   EXPECT_EQ(ErrorLineOf(""), "");
+  // fs_mark on a full disk: why, then how it gave up; both are shown, the why first.
+  EXPECT_EQ(ErrorLineOf("fs_mark: starting\nInsufficient free space in ./files to create 1000 new files\n"
+                        "fopen failed to open: fs_log.txt.8871\n"),
+            "Insufficient free space in ./files to create 1000 new files; last line: fopen failed to open: fs_log.txt.8871");
+  EXPECT_EQ(ErrorLineOf("write: No space left on device\nwrite: No space left on device\n"), "write: No space left on device");
+  EXPECT_EQ(ErrorLineOf("copying\nERROR: disk quota exceeded\nfailed after 3 files\ndone\n"), "ERROR: disk quota exceeded");
+  EXPECT_EQ(ErrorLineOf("mkdir: cannot create directory 'x': Read-only file system\n"),
+            "mkdir: cannot create directory 'x': Read-only file system");
+  EXPECT_EQ(ErrorLineOf("need 4 GB, not enough memory\n"), "need 4 GB, not enough memory");
   auto p = fs::temp_directory_path() / ("ptsn-errline-" + std::to_string(getpid()));
   std::ofstream(p) << "x\nmkdir: cannot create directory '/nope': Permission denied\ny\n";
   EXPECT_EQ(ErrorLine(p.string()), "mkdir: cannot create directory '/nope': Permission denied");

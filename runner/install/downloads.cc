@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "runner/common/path_below.h"
 #include "runner/common/strings.h"
 
 namespace fs = std::filesystem;
@@ -30,6 +31,10 @@ std::string JoinUrl(const std::string& base, const std::string& name) {
 }
 
 }  // namespace
+
+std::string DownloadPath(const std::string& folder, const DownloadItem& item, std::string_view folder_label) {
+  return JoinBelow(folder, item.file_name, {"downloads.xml FileName", folder_label});
+}
 
 bool CacheLocation::IsUrl() const { return install::IsUrl(location); }
 
@@ -89,10 +94,11 @@ DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::s
   std::error_code ec;
   fs::create_directories(install_dir, ec);
   if (!options.download_cache.empty()) fs::create_directories(options.download_cache, ec);
+  for (const auto& item : items) DownloadPath(install_dir, item, "the install folder");  // all, before any fetch
   for (const auto& item : items) {
     DownloadOutcome out;
     out.file_name = item.file_name;
-    std::string dest = install_dir + "/" + item.file_name;
+    const std::string dest = DownloadPath(install_dir, item, "the install folder");
     auto verify = [&](const std::string& path, const std::string& from) {
       auto problem = CheckFile(path, item.check, options.skip_hashes);
       if (problem) {
@@ -110,7 +116,7 @@ DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::s
     for (const auto& cache : options.caches) {
       if (out.ok) break;
       if (cache.IsUrl()) {
-        std::string url = JoinUrl(cache.location, item.file_name);
+        std::string url = JoinUrl(cache.location, item.file_name);  // the name was checked: dest
         if (!fetcher.CanReach(url)) continue;
         std::string part = dest + ".ptsn-download";
         fs::remove(part, ec);
@@ -126,7 +132,7 @@ DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::s
         }
         continue;
       }
-      std::string cached = cache.location + "/" + item.file_name;
+      std::string cached = DownloadPath(cache.location, item, "the download cache");
       if (!fs::exists(cached, ec)) continue;
       auto problem = CheckFile(cached, item.check, options.skip_hashes);
       if (problem) {
@@ -149,14 +155,14 @@ DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::s
         continue;
       }
       std::string target_dir = options.download_cache.empty() ? install_dir : options.download_cache;
-      std::string part = target_dir + "/" + item.file_name + ".part";
+      std::string final_path = DownloadPath(target_dir, item, "the download cache");
+      std::string part = final_path + ".part";
       auto r = fetcher.Fetch(url, part);
       if (!r.ok) {
         out.problems.push_back(url + ": " + r.error);
         continue;  // the partial file stays for a resume from the next mirror / next install
       }
       if (!verify(part, url)) continue;
-      std::string final_path = target_dir + "/" + item.file_name;
       fs::rename(part, final_path, ec);
       std::string error;
       if (final_path == dest || CopyInto(final_path, dest, &error)) {
@@ -179,7 +185,8 @@ DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::s
           continue;
         }
         std::string target_dir = options.download_cache.empty() ? install_dir : options.download_cache;
-        std::string part = target_dir + "/" + item.file_name + ".ptsn-fallback";
+        std::string final_path = DownloadPath(target_dir, item, "the download cache");
+        std::string part = final_path + ".ptsn-fallback";
         fs::remove(part, ec);
         auto r = fetcher.Fetch(candidate.url, part);
         if (!r.ok) {
@@ -192,7 +199,6 @@ DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::s
           out.problems.push_back(candidate.url + ": " + *problem + " (refused)");
           continue;
         }
-        std::string final_path = target_dir + "/" + item.file_name;
         fs::rename(part, final_path, ec);
         std::string error;
         if (!ec && (final_path == dest || CopyInto(final_path, dest, &error))) {
@@ -219,15 +225,15 @@ std::vector<std::string> MissingOffline(const std::vector<DownloadItem>& items, 
   std::error_code ec;
   for (const auto& item : items) {
     if (item.optional) continue;
-    bool found = fs::exists(install_dir + "/" + item.file_name, ec);
+    bool found = fs::exists(DownloadPath(install_dir, item, "the install folder"), ec);
     for (const auto& cache : options.caches) {
       if (found) break;
       if (cache.IsUrl()) {
         if (StartsWith(cache.location, "file://"))
-          found = fs::exists(cache.location.substr(7) + "/" + item.file_name, ec);
+          found = fs::exists(DownloadPath(cache.location.substr(7), item, "the download cache"), ec);
         continue;
       }
-      found = fs::exists(cache.location + "/" + item.file_name, ec);
+      found = fs::exists(DownloadPath(cache.location, item, "the download cache"), ec);
     }
     for (const auto& url : item.urls)
       if (!found && StartsWith(url, "file://")) found = fs::exists(url.substr(7), ec);

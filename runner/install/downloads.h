@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runner/install/checksum.h"
@@ -57,7 +58,14 @@ struct DownloadReport {
 std::vector<CacheLocation> CacheLocationsFrom(const std::string& our_cache, const std::string& pts_home,
                                               const std::string& extra_caches, const std::string& pts_download_cache_env);
 
-// Puts each file into `install_dir`. `fetcher` decides whether the network may be used.
+// Where `item` goes in (or is looked for in) `folder`, described as `folder_label` ("the install
+// folder", "the download cache"): every downloads path is made here (runner/common/path_below.h),
+// so a FileName that would leave the folder ("../../x", "/etc/x", "a/b") throws Error:
+// "downloads.xml FileName '../../x' leaves the install folder (a '..' component)".
+std::string DownloadPath(const std::string& folder, const DownloadItem& item, std::string_view folder_label);
+
+// Puts each file into `install_dir`. Throws Error (DownloadPath) for a FileName that names no
+// file in the folders, before anything of that file is fetched. `fetcher` decides whether the network may be used.
 DownloadReport AcquireFiles(const std::vector<DownloadItem>& items, const std::string& install_dir,
                             const DownloadOptions& options, Fetcher& fetcher);
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "runner/common/error.h"
 #include "runner/common/file_lock.h"
 #include "runner/common/strings.h"
 #include "runner/install/installer.h"
@@ -53,6 +54,12 @@ ProfileInstallResult InstallProfile(const profile::TestProfile& p, const Install
     return result;
   }
   auto items = DownloadItemsFor(p, ctx.facts.arch);
+  try {
+    for (const auto& item : items) DownloadPath(dir, item, "the install folder");  // before anything is fetched
+  } catch (const Error& e) {
+    result.failure = p.identifier + ": " + e.what();
+    return result;
+  }
   if (ctx.offline) {
     auto missing = MissingOffline(items, dir, ctx.downloads);
     if (!missing.empty()) {

@@ -1,5 +1,6 @@
 #include "runner/monitor/monitor_session.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "runner/common/error.h"
@@ -75,12 +76,31 @@ void MonitorSession::EndTest() {
 
 const std::vector<SensorSeries>& MonitorSession::last_series() const { return sampler_ ? sampler_->series() : empty_; }
 
-RecordOutcome MonitorSession::RecordTest(results::ResultFile& file, const results::Result& test_in_file,
+void AppendSeries(std::vector<SensorSeries>& into, const std::vector<SensorSeries>& more) {
+  for (const auto& m : more) {
+    auto same = std::find_if(into.begin(), into.end(), [&](const SensorSeries& s) { return s.sensor == m.sensor; });
+    if (same == into.end()) {
+      into.push_back(m);
+      continue;
+    }
+    const double offset = same->times.empty() ? 0 : same->times.back();
+    same->values.insert(same->values.end(), m.values.begin(), m.values.end());
+    for (double t : m.times) same->times.push_back(offset + t);
+  }
+}
+
+RecordOutcome MonitorSession::RecordTest(results::ResultFile& file, const results::Result& test,
                                          const std::string& identifier) {
+  if (!sampler_) return {};
+  return RecordTest(file, test, identifier, sampler_->series());
+}
+
+RecordOutcome MonitorSession::RecordTest(results::ResultFile& file, const results::Result& test_in_file,
+                                         const std::string& identifier, const std::vector<SensorSeries>& series_in) {
   const results::Result test = test_in_file;  // may point into file.results, which grows below
   RecordOutcome outcome;
   if (!sampler_) return outcome;
-  const auto& series = sampler_->series();
+  const std::vector<SensorSeries> series = series_in;  // may be the sampler's
   auto merge = [&](const RecordOutcome& o) {
     outcome.results_written += o.results_written;
     outcome.problems.insert(outcome.problems.end(), o.problems.begin(), o.problems.end());

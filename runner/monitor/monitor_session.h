@@ -38,6 +38,10 @@ struct MonitorConfig {
   bool enabled() const { return !sensors.empty() || !performance_per_watt.empty() || !performance_per_sensor.empty(); }
 };
 
+// Adds `more` to `into` sensor by sensor (matched by `sensor`; new sensors appended), the times
+// of `more` following `into`'s last: one series from several sampled stretches (a target's trials).
+void AppendSeries(std::vector<SensorSeries>& into, const std::vector<SensorSeries>& more);
+
 class MonitorSession {
  public:
   explicit MonitorSession(MonitorConfig config, std::unique_ptr<MonitorClock> clock = nullptr);
@@ -58,6 +62,9 @@ class MonitorSession {
   // Performance-per-sensor results, then one monitor child per sensor, for `test` (already in
   // `file`); also remembers the series for the session summary.
   RecordOutcome RecordTest(results::ResultFile& file, const results::Result& test, const std::string& identifier);
+  // The same from `series` gathered otherwise (a target's trials, AppendSeries).
+  RecordOutcome RecordTest(results::ResultFile& file, const results::Result& test, const std::string& identifier,
+                           const std::vector<SensorSeries>& series);
   // The whole-session results when monitor.session_summary is on (else nothing).
   RecordOutcome FinishSession(results::ResultFile& file, const std::string& identifier);
   // MONITOR / PERFORMANCE_PER_WATT into Generated/PreSetEnvironmentVariables (as PTS), and the

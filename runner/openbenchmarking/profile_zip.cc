@@ -14,6 +14,8 @@
 #include <memory>
 #include <sstream>
 
+#include "runner/common/path_below.h"
+
 namespace ptsn::ob {
 
 namespace {
@@ -76,30 +78,17 @@ zlib_filefunc64_def MemoryFunctions(MemoryFile* file) {
   return d;
 }
 
-constexpr uLong kMadeByUnix = (3u << 8) | 20;  // host 3 = Unix, so readers see the mode bits
-
-// "" when `name` may be written below a directory, else why not.
-std::string NameProblem(const std::string& name, bool directory) {
-  if (name.empty()) return "empty name";
-  if (name.size() > 1024) return "name over 1024 bytes";
-  if (name.front() == '/') return "absolute path";
-  for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7f) return "control character in the name";
-    if (c == '\\') return "backslash in the name";
+// Where entry `name` is written below `temp` (runner/common/path_below.h; ReadZip has refused
+// any name this would throw for, so a throw here is a bug, reported as ZipError all the same).
+fs::path EntryPath(const fs::path& temp, const std::string& name) {
+  try {
+    return JoinBelow(temp.string(), name, {"zip entry", "the folder it is extracted to"}, NameDepth::kRelativePath);
+  } catch (const Error& e) {
+    throw ZipError(e.what());
   }
-  std::string_view rest(name);
-  if (directory) rest.remove_suffix(1);  // the trailing '/'
-  size_t start = 0;
-  while (start <= rest.size()) {
-    size_t end = rest.find('/', start);
-    if (end == std::string_view::npos) end = rest.size();
-    std::string_view part = rest.substr(start, end - start);
-    if (part.empty() || part == "." || part == "..") return "'" + std::string(part) + "' component in the path";
-    if (part.size() > 255) return "path component over 255 bytes";
-    start = end + 1;
-  }
-  return "";
 }
+
+constexpr uLong kMadeByUnix = (3u << 8) | 20;  // host 3 = Unix, so readers see the mode bits
 
 }  // namespace
 
@@ -179,7 +168,7 @@ std::vector<ZipEntry> ReadZip(std::string_view zip, const ZipLimits& limits) {
     std::string name(name_buf, info.size_filename);
     if (name.find('\0') != std::string::npos) throw ZipError("zip: an entry name holds a NUL byte");
     const bool directory = !name.empty() && name.back() == '/';
-    if (std::string why = NameProblem(name, directory); !why.empty())
+    if (std::string why = PathNameProblem(name, NameDepth::kRelativePath); !why.empty())
       throw ZipError("zip entry '" + name.substr(0, 200) + "': " + why + " (refused)");
     if (info.flag & 1) throw ZipError("zip entry '" + name + "': encrypted (refused)");
     const unsigned mode = static_cast<unsigned>(info.external_fa >> 16);
@@ -236,7 +225,7 @@ void ExtractZip(std::string_view zip, const std::string& dest, const ZipLimits& 
   auto cleanup = [&] { fs::remove_all(temp, ec); };
   try {
     for (const auto& e : entries) {
-      fs::path path = temp / e.name;
+      const fs::path path = EntryPath(temp, e.name);
       if (e.name.back() == '/') {
         fs::create_directories(path, ec);
         if (ec) throw ZipError(path.string() + ": " + ec.message());

@@ -331,10 +331,401 @@ bool FrameTimeParse(std::vector<Value>* results, const std::string& tmpl, const 
   return true;
 }
 
+// ---- one <ResultsParser> block over one trial's log, as named steps -------------------------
+
+// One pass over one block: the block and what the trial's loop knows of it.
+struct BlockPass {
+  const ResultsParserBlock& block;
+  int number = 0;              // 1-based, for the trace
+  std::string prefix;          // "" for the value; "MIN_" or "MAX_" for the extremes a template keys
+  bool is_pass_fail = false;   // DisplayFormat PASS_FAIL or MULTI_PASS_FAIL
+  bool numeric_check = true;   // values must be numbers (all but pass/fail)
+  bool have_primary = false;   // an earlier block of this trial produced a value
+};
+
 struct EntryResult {
   std::optional<Value> value;  // nullopt = PHP false
   std::optional<Value> min, max;  // MultiMatch min/max (set only with more than one value)
 };
+
+// The trace of one pass: a line per step, "block N: ..."; the MIN_/MAX_ passes say only their values.
+class PassTrace {
+ public:
+  PassTrace(std::vector<std::string>* trace, const BlockPass& pass)
+      : trace_(trace), prefix_(pass.prefix),
+        tag_("block " + std::to_string(pass.number) + (pass.prefix.empty() ? "" : " (" + pass.prefix + ")")) {}
+  void operator()(const std::string& msg) const {
+    if (trace_ && (prefix_.empty() || msg.rfind("value", 0) == 0)) trace_->push_back(tag_ + ": " + msg);
+  }
+
+ private:
+  std::vector<std::string>* trace_;
+  std::string prefix_, tag_;
+};
+
+// Where the result sits in the OutputTemplate: the template's line holding the key, split into
+// tokens as the output's lines will be, and the key's token.
+struct TemplateKey {
+  std::string key;                  // #_RESULT_#, #_MIN_RESULT_#, #_<arguments>_#...
+  std::string line;
+  std::vector<std::string> tokens;
+  size_t token_pos = 0;
+  std::vector<char> space_out;      // characters read as spaces in the template and the output
+};
+
+// What one pass over the output picks: the line the value is read from and, for a search key,
+// the earlier matching lines as backups.
+struct PickedLines {
+  std::optional<std::string> line;
+  std::vector<std::string> backups;
+};
+
+// The result key the template holds for this pass.
+std::string ResultKey(const BlockPass& p, const std::string& pts_args, const std::string& extra_args) {
+  const std::string& key = p.block.result_key;
+  if (key == "PTS_TEST_ARGUMENTS") return "#_" + p.prefix + php::StrReplace(pts_args, " ", "") + "_#";
+  if (key == "PTS_USER_SET_ARGUMENTS") return "#_" + p.prefix + php::StrReplace(extra_args, " ", "") + "_#";
+  return "#_" + p.prefix + "RESULT_#";
+}
+
+// The key's line and token in the template (PTS's guess when the key is no token of its own).
+TemplateKey LocateKey(const ResultsParserBlock& e, std::string key, size_t start, const PassTrace& note) {
+  const std::string& tmpl = e.output_template;
+  TemplateKey k;
+  k.space_out = {'(', ')', '\t'};
+  if (e.file_format == "CSV") k.space_out.push_back(',');
+  // PHP: with the key absent, $template[false - 1] is the last character and
+  // $template[false + strlen(key)] the character at strlen(key).
+  // ($start - 1 is -1 both when the key is absent and when it is at offset 0.)
+  size_t before = start == npos || start == 0 ? (tmpl.empty() ? npos : tmpl.size() - 1) : start - 1;
+  size_t after = Pos0(start) + key.size();
+  if ((before != npos && before < tmpl.size() && tmpl[before] == '/') || (after < tmpl.size() && tmpl[after] == '/'))
+    k.space_out.push_back('/');
+  size_t end_line = StrPos(tmpl, "\n", after);
+  k.line = end_line == npos ? tmpl : tmpl.substr(0, end_line);
+  k.line = SubstrFrom(k.line, Pos0(StrRPos(k.line, "\n")));
+  k.tokens = ExplodeSpace(TrimSpaces(SpaceOut(php::StrReplace(php::StrReplace(k.line, ":#", " #"), "=", " = "), k.space_out)));
+  size_t pos = npos;
+  for (size_t i = 0; i < k.tokens.size(); ++i)
+    if (k.tokens[i] == key) {
+      pos = i;
+      break;
+    }
+  if (pos == npos) {
+    // PTS's fallback: the first token x containing the x-th character of the key.
+    for (size_t x = 0; x < k.tokens.size(); ++x)
+      if (x < key.size() && k.tokens[x].find(key[x]) != npos) {
+        pos = x;
+        break;
+      }
+    if (pos != npos) note("key '" + key + "' not a separate template token; guessed token " + std::to_string(pos));
+  }
+  k.token_pos = Pos0(pos);  // $r[false] is $r[0]
+  k.key = std::move(key);
+  return k;
+}
+
+// DeleteOutputBefore/After: the output cut to what lies between them.
+void TrimOutput(const ResultsParserBlock& e, std::string* output) {
+  if (!e.delete_output_before.empty()) {
+    size_t x = output->find(e.delete_output_before);
+    if (x != npos) *output = output->substr(x);
+  }
+  if (!e.delete_output_after.empty()) {
+    size_t x = output->find(e.delete_output_after);
+    if (x != npos) *output = output->substr(0, x);
+  }
+}
+
+// determine_search_key: the text whose last line in the output holds the value; "" for none
+// (PHP's null).
+std::string SearchKey(const ResultsParserBlock& e, const TemplateKey& k, const std::string& output) {
+  const std::string& lh = e.line_hint;
+  if (!lh.empty() && k.line.find(lh) != npos) return lh;
+  if ((!e.line_before_hint.empty() || !e.line_after_hint.empty()) && !lh.empty() && e.output_template.find(lh) != npos)
+    return "";
+  std::string first = SubstrTo(k.line, Pos0(StrPos(k.line, k.key)));
+  if (!first.empty() && output.find(first) != npos) return first;
+  for (const auto& part : k.tokens)
+    if (part.find(':') != npos && part.size() > 1) return part;
+  return k.key.empty() ? "" : first;
+}
+
+// One pass's line: after the LineBeforeHint, before the LineAfterHint, the last one holding the
+// search key (earlier ones as backups), or the whole output. It shrinks `out_text` for the next
+// pass (nullopt: no next pass).
+PickedLines PickLine(const ResultsParserBlock& e, std::string* search_key, std::optional<std::string>* out_text,
+                     const PassTrace& note) {
+  const std::string& lbh = e.line_before_hint;
+  const std::string& lah = e.line_after_hint;
+  PickedLines picked;
+  std::string& o = **out_text;
+  if (!lbh.empty()) {
+    size_t hint = StrRPos(o, lbh);
+    size_t nl = StrPos(o, "\n", Pos0(hint));
+    std::string l = SubstrFrom(o, Pos0(nl));
+    l = SubstrTo(l, StrPos(l, "\n", l.size() > 2 ? 1 : 0));
+    picked.line = l;
+    size_t last_nl = StrRPos(o, "\n", Pos0(hint));
+    o = SubstrTo(o, last_nl) + "\n";
+    note(hint == npos ? "LineBeforeHint '" + lbh + "' not in the output: PTS uses line 2 of the log"
+                      : "LineBeforeHint '" + lbh + "': line after its last occurrence");
+  } else if (!lah.empty()) {
+    size_t last_nl = StrRPos(o, "\n", Pos0(StrRPos(o, lah)));
+    std::string l = SubstrTo(o, last_nl);
+    size_t x = StrRPos(l, "\n", l.size() > 2 ? 1 : 0);
+    picked.line = SubstrFrom(l, Pos0(x) + 1);  // false + 1 = 1: the first character is lost
+    *out_text = std::nullopt;
+    note("LineAfterHint '" + lah + "': PTS takes the last line of the output");
+  } else if (!search_key->empty()) {
+    if (!php::Trim(*search_key).empty()) *search_key = php::Trim(*search_key);
+    for (size_t lx; (lx = StrRPos(o, *search_key)) != npos;) {
+      size_t nl = StrPos(o, "\n", lx);
+      std::string l = SubstrTo(o, nl);
+      size_t sol = StrRPos(l, "\n");
+      std::string rest = SubstrTo(l, sol) + "\n";
+      // A key that matches the line break PTS appends (a template whose key starts its
+      // second line gives the key "\n") finds it again forever: PTS then runs until PHP
+      // runs out of memory. We stop with the lines found so far.
+      if (rest.size() >= o.size()) {
+        note("search key '" + *search_key + "' matches the line break PTS appends: PTS would search forever; stopped");
+        break;
+      }
+      o = std::move(rest);
+      picked.backups.push_back(SubstrFrom(l, sol == npos ? 1 : sol + 1));
+      if (e.multi_match == "REPORT_ALL") break;
+    }
+    if (!picked.backups.empty()) {
+      picked.line = picked.backups.front();
+      picked.backups.erase(picked.backups.begin());
+      note("search key '" + *search_key + "': last matching line '" + *picked.line + "'" +
+           (picked.backups.empty() ? "" : " (" + std::to_string(picked.backups.size()) + " earlier ones as backups)"));
+    } else {
+      note("search key '" + *search_key + "' not found in the output");
+    }
+  } else {
+    picked.line = php::Trim(o);
+    note("no hint: the whole output is the line");
+  }
+  return picked;
+}
+
+// The value's token in the picked line (ResultBeforeString, ResultAfterString, or the key's
+// position), with PTS's retries: the line again with a space after each colon, then the
+// backups. With MultiMatch the backups not tried become the next pass's output.
+void TakeToken(const BlockPass& p, const TemplateKey& k, bool search, PickedLines picked, std::vector<Value>* results,
+               std::optional<std::string>* out_text, const PassTrace& note) {
+  const ResultsParserBlock& e = p.block;
+  const bool multi = !e.multi_match.empty() && e.multi_match != "NONE";
+  std::optional<std::string>& line = picked.line;
+  std::vector<std::string>& possible_lines = picked.backups;
+  auto clean = [&](std::optional<std::string>* l) {
+    if (!e.turn_chars_to_space.empty() && *l && !(*l)->empty()) **l = php::StrReplace(**l, e.turn_chars_to_space, " ");
+  };
+  clean(&line);
+  bool did_colon = false;
+  bool try_again;
+  do {
+    try_again = false;
+    std::vector<std::string> r;
+    if (line && !line->empty()) r = ExplodeSpace(TrimSpaces(SpaceOut(php::StrReplace(*line, "=", " = "), k.space_out)));
+    auto accept = [&](Value v, const std::string& what) {
+      StripResult(&v, e);
+      if (!p.numeric_check || ValidNumeric(&v, line ? *line : "")) {
+        results->push_back(v);
+        note("token " + what + " -> '" + v.ToString() + "'");
+      } else {
+        note("token " + what + " '" + v.ToString() + "' is not numeric: rejected");
+      }
+    };
+    if (!e.result_before_string.empty()) {
+      size_t b = ArraySearch(e.result_before_string, r);
+      if (b != npos && b != 0) accept(Value::Str(r[b - 1]), "before '" + e.result_before_string + "'");
+      else note("ResultBeforeString '" + e.result_before_string + "' not found after the first token of the line");
+    } else if (!e.result_after_string.empty()) {
+      size_t a = ArraySearch(e.result_after_string, r);
+      if (a != npos) {
+        for (size_t f = a + 1; f < r.size(); ++f) {
+          if (r[f] == ":" || r[f] == "," || r[f] == "-" || r[f] == "=") continue;
+          accept(Value::Str(r[f]), "after '" + e.result_after_string + "'");
+          break;
+        }
+      } else {
+        note("ResultAfterString '" + e.result_after_string + "' not found in the line");
+      }
+    } else if (k.token_pos < r.size()) {
+      accept(Value::Str(r[k.token_pos]), std::to_string(k.token_pos));
+    } else if (!did_colon && line && !line->empty() && line->find(':') != npos) {
+      *line = php::StrReplace(*line, ":", ": ");
+      did_colon = true;
+      try_again = true;
+    } else if (line) {
+      note("line has no token " + std::to_string(k.token_pos));
+    }
+    if (!try_again && results->empty() && !possible_lines.empty()) {
+      line = possible_lines.front();
+      possible_lines.erase(possible_lines.begin());
+      clean(&line);
+      note("trying backup line '" + *line + "'");
+      try_again = true;
+    } else if (!results->empty() && multi && !possible_lines.empty() && search) {
+      std::string rebuilt;
+      for (auto it = possible_lines.rbegin(); it != possible_lines.rend(); ++it) rebuilt += *it + "\n";
+      *out_text = rebuilt;
+    }
+  } while (try_again);
+}
+
+// The passes over the output: one, or with MultiMatch as many as keep finding values.
+void MatchLines(const BlockPass& p, const TemplateKey& k, std::string search_key, const std::string& output,
+                std::vector<Value>* results, const PassTrace& note) {
+  const ResultsParserBlock& e = p.block;
+  const bool multi = !e.multi_match.empty() && e.multi_match != "NONE";
+  const bool search = !search_key.empty();  // "$search_key != null": "" counts as null
+  if (!search && e.line_before_hint.empty() && e.line_after_hint.empty() && (k.tokens.empty() || k.tokens[0] != k.key)) {
+    note("no result: no hint, no search key and the key is not the first template token");
+    return;
+  }
+  std::optional<std::string> out_text = output;
+  size_t count;
+  bool repeats = false;  // this pass will be the previous one again, forever
+  do {
+    count = results->size();
+    // With results already found and the output as the last pass left it, a pass does
+    // exactly what the last one did: PTS then loops until PHP runs out of memory (a
+    // LineBeforeHint that is absent, or whose line is the log's last, never shrinks the
+    // output). We stop after that pass instead.
+    std::optional<std::string> out_before;
+    if (count > 0) out_before = out_text;
+    TakeToken(p, k, search, PickLine(e, &search_key, &out_text, note), results, &out_text, note);
+    repeats = count > 0 && out_before == out_text;
+    if (repeats && multi && results->size() != count) note("the output did not shrink: PTS would repeat this pass forever; stopped");
+  } while (!repeats && multi && results->size() != count && out_text && !(out_text->empty() || *out_text == "0"));
+}
+
+// RESULTPOSTPROCESSING, per value: strip, "m:ss.f" read as seconds, non-numbers dropped (nullopt),
+// DivideResultBy, DivideResultDivisor, MultiplyResultBy.
+std::vector<std::optional<Value>> PostProcess(const BlockPass& p, const std::vector<Value>& results, const PassTrace& note) {
+  const ResultsParserBlock& e = p.block;
+  Value multiply = Value::Str(e.multiply_result_by), divide = Value::Str(e.divide_result_by),
+        divisor = Value::Str(e.divide_result_divisor);
+  std::vector<std::optional<Value>> slots(results.begin(), results.end());
+  for (auto& slot : slots) {
+    Value& v = *slot;
+    StripResult(&v, e);
+    if (p.numeric_check && !v.IsNumeric()) {
+      std::string s = v.ToString();
+      size_t c = s.find(':'), d = s.find('.');
+      if (std::count(s.begin(), s.end(), ':') == 1 && std::count(s.begin(), s.end(), '.') == 1 && d > c) {
+        auto minutes = SafeNumber(Value::Str(s.substr(0, c)));
+        auto secs = SafeNumber(Value::Str(" " + s.substr(c + 1)));
+        if (minutes && secs) v = php::Add(php::Mul(*minutes, Value::Int(60)), *secs);
+      }
+    }
+    if (p.numeric_check && !v.IsNumeric()) {
+      note("value '" + v.ToString() + "' is not numeric: dropped");
+      slot.reset();
+      continue;
+    }
+    if (!e.divide_result_by.empty() && divide.IsNumeric() && !php::LooseEquals(divide, Value::Int(0))) {
+      if (auto n = SafeNumber(v)) v = php::Div(*n, divide);
+    }
+    if (!e.divide_result_divisor.empty() && divisor.IsNumeric() && !php::LooseEquals(divisor, Value::Int(0)) &&
+        !php::LooseEquals(v, Value::Int(0))) {
+      if (auto n = SafeNumber(v)) v = php::Div(divisor, *n);
+    }
+    if (!e.multiply_result_by.empty() && multiply.IsNumeric() && !php::LooseEquals(multiply, Value::Int(0))) {
+      if (auto n = SafeNumber(v)) v = php::Mul(*n, multiply);
+    }
+  }
+  return slots;
+}
+
+// The mean PTS reports of several numeric values (MultiMatch: arithmetic, GEOMETRIC_MEAN, HARMONIC_MEAN).
+double MeanOf(const std::string& multi_match, const std::vector<Value>& values) {
+  if (multi_match == "GEOMETRIC_MEAN") {
+    double power = 1.0 / values.size();
+    Value total = Value::Int(1);
+    for (size_t c = 0; c < values.size(); c += 8) {
+      Value prod = Value::Int(1);
+      for (size_t k = c; k < std::min(values.size(), c + 8); ++k) prod = php::Mul(prod, values[k]);
+      total = php::Mul(total, Value::Float(std::pow(prod.ToDouble(), power)));
+    }
+    return total.ToDouble();
+  }
+  if (multi_match == "HARMONIC_MEAN") {
+    Value sum = Value::Int(0);
+    for (const auto& v : values) sum = php::Add(sum, php::Div(Value::Int(1), v));
+    return (1 / sum.ToDouble()) * values.size();
+  }
+  Value sum = Value::Int(0);
+  for (const auto& v : values) sum = php::Add(sum, v);
+  return php::Div(sum, Value::Int(static_cast<int64_t>(values.size()))).ToDouble();
+}
+
+// The values become one: REPORT_ALL joins them (a line graph), numbers give their mean (and
+// with several, the min and max), else the last value. False when nothing is left.
+struct Combined {
+  Value result;
+  std::string display_format;  // "" = the block's own
+  bool numeric_check = true;   // REPORT_ALL's joined values are no number
+};
+bool Combine(const BlockPass& p, std::vector<std::optional<Value>> slots, Combined* c, EntryResult* out) {
+  const ResultsParserBlock& e = p.block;
+  std::vector<Value> values;
+  for (const auto& s : slots)
+    if (s) values.push_back(*s);
+  if (values.empty()) return false;
+  c->numeric_check = p.numeric_check;
+  // $test_result still references the last array element after the foreach (unless that one
+  // was unset): assigning the mean overwrites it before min()/max() look (quirk Q2).
+  Value* alias = slots.back() ? &*slots.back() : nullptr;
+  if (e.multi_match == "REPORT_ALL") {
+    std::string joined;
+    for (size_t i = 0; i < values.size(); ++i) joined += (i ? "," : "") + values[i].ToString();
+    c->result = Value::Str(joined);
+    c->display_format = "LINE_GRAPH";
+    c->numeric_check = false;
+  } else if (p.numeric_check) {
+    c->result = Value::Float(php::Round(MeanOf(e.multi_match, values), GroupPrecision(values)));
+    if (alias) *alias = c->result;
+    if (values.size() > 1) {
+      std::vector<Value> now;
+      for (const auto& s : slots)
+        if (s) now.push_back(*s);
+      auto less = [](const Value& a, const Value& b) { return php::Compare(a, b) < 0; };
+      out->min = *std::min_element(now.begin(), now.end(), less);
+      out->max = *std::max_element(now.begin(), now.end(), less);
+    }
+  } else {
+    c->result = alias ? *alias : values.back();
+  }
+  return true;
+}
+
+// Pass/fail values read as PASS or FAIL; otherwise a value that must be a number and is not
+// gives no result (false).
+bool Judge(const BlockPass& p, const Combined& c, Value* result, const PassTrace& note) {
+  if (p.is_pass_fail) {
+    std::string s = result->ToString();
+    std::string stripped = php::StrReplace(php::StrReplace(php::StrReplace(s, "PASS", ""), "FAIL", ""), ",", "");
+    if (stripped.empty()) {
+    } else if (php::LooseEquals(*result, Value::Str("TRUE")) || php::LooseEquals(*result, Value::Str("PASSED"))) {
+      *result = Value::Str("PASS");
+    } else {
+      *result = Value::Str("FAIL");
+    }
+  } else if (c.numeric_check && !result->IsNumeric()) {
+    note("no result: '" + result->ToString() + "' is not numeric");
+    return false;
+  }
+  return true;
+}
+
+std::string ToLowerAscii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 
 class BlockParser {
  public:
@@ -342,369 +733,24 @@ class BlockParser {
               const std::optional<std::string>& log, std::vector<std::string>* trace)
       : def_(def), pts_args_(pts_args), extra_args_(extra_args), log_(log), trace_(trace) {}
 
-  EntryResult Parse(const ResultsParserBlock& e, int block_no, const std::string& prefix, bool is_pass_fail,
-                    bool numeric_check, bool have_primary, bool* did_dynamic_append, ResultState* tr) {
+  // One pass of `p.block` over the log: the value (none when the block does not apply or finds
+  // nothing) and what it sets of the result's state (`state`, and whether a description was
+  // appended to).
+  EntryResult Parse(const BlockPass& p, ResultState* state, bool* did_dynamic_append) const {
     EntryResult out;
-    std::string tag = "block " + std::to_string(block_no) + (prefix.empty() ? "" : " (" + prefix + ")");
-    auto note = [&](const std::string& msg) {
-      if (trace_ && (prefix.empty() || msg.rfind("value", 0) == 0)) trace_->push_back(tag + ": " + msg);
-    };
-    const std::string& tmpl = e.output_template;
-    if (!e.match_to_test_arguments.empty() && e.match_to_test_arguments != "0" &&
-        pts_args_.find(e.match_to_test_arguments) == npos) {
-      note("skipped: MatchToTestArguments '" + e.match_to_test_arguments + "' is not in the arguments '" + pts_args_ + "'");
-      return out;
-    }
-    std::string key;
-    if (e.result_key == "PTS_TEST_ARGUMENTS")
-      key = "#_" + prefix + php::StrReplace(pts_args_, " ", "") + "_#";
-    else if (e.result_key == "PTS_USER_SET_ARGUMENTS")
-      key = "#_" + prefix + php::StrReplace(extra_args_, " ", "") + "_#";
-    else
-      key = "#_" + prefix + "RESULT_#";
-    size_t start = StrRPos(tmpl, key);
-    if (!prefix.empty() && start == npos && tmpl != "csv-dump-frame-latencies" && tmpl != "libframetime-output" &&
-        e.file_format.empty())
-      return out;
-    if (!log_) {
-      note("no result: no log file");
-      return out;
-    }
-    std::string output = *log_;
-    std::vector<Value> results;
-    std::vector<char> space_out = {'(', ')', '\t'};
-    bool multi = !e.multi_match.empty() && e.multi_match != "NONE";
-    std::string search_key;
-    if (e.file_format == "CSV") space_out.push_back(',');
-    if (e.file_format == "XML") {
-      XmlLookup x = WalkXml(output, tmpl);
-      if (x.found_scalar) results.push_back(Value::Str(x.text));
-      else note("no result: the XML path '" + tmpl + "' does not lead to a value in the log");
-    } else {
-      // PHP: with the key absent, $template[false - 1] is the last character and
-      // $template[false + strlen(key)] the character at strlen(key).
-      // ($start - 1 is -1 both when the key is absent and when it is at offset 0.)
-      size_t before = start == npos || start == 0 ? (tmpl.empty() ? npos : tmpl.size() - 1) : start - 1;
-      size_t after = Pos0(start) + key.size();
-      if ((before != npos && before < tmpl.size() && tmpl[before] == '/') || (after < tmpl.size() && tmpl[after] == '/'))
-        space_out.push_back('/');
-      size_t end_line = StrPos(tmpl, "\n", after);
-      std::string template_line = end_line == npos ? tmpl : tmpl.substr(0, end_line);
-      template_line = SubstrFrom(template_line, Pos0(StrRPos(template_line, "\n")));
-      std::vector<std::string> template_r = ExplodeSpace(TrimSpaces(
-          SpaceOut(php::StrReplace(php::StrReplace(template_line, ":#", " #"), "=", " = "), space_out)));
-      size_t pos = npos;
-      for (size_t i = 0; i < template_r.size(); ++i)
-        if (template_r[i] == key) {
-          pos = i;
-          break;
-        }
-      if (pos == npos) {
-        // PTS's fallback: the first token x containing the x-th character of the key.
-        for (size_t x = 0; x < template_r.size(); ++x)
-          if (x < key.size() && template_r[x].find(key[x]) != npos) {
-            pos = x;
-            break;
-          }
-        if (pos != npos) note("key '" + key + "' not a separate template token; guessed token " + std::to_string(pos));
-      }
-      size_t token_pos = Pos0(pos);  // $r[false] is $r[0]
-
-      if (!FrameTimeParse(&results, tmpl, output, prefix)) {
-        if (!e.delete_output_before.empty()) {
-          size_t x = output.find(e.delete_output_before);
-          if (x != npos) output = output.substr(x);
-        }
-        if (!e.delete_output_after.empty()) {
-          size_t x = output.find(e.delete_output_after);
-          if (x != npos) output = output.substr(0, x);
-        }
-        const std::string& lbh = e.line_before_hint;
-        const std::string& lah = e.line_after_hint;
-        const std::string& lh = e.line_hint;
-        // determine_search_key
-        bool have_search_key = false;
-        if (!lh.empty() && template_line.find(lh) != npos) {
-          search_key = lh;
-          have_search_key = true;
-        } else if ((!lbh.empty() || !lah.empty()) && !lh.empty() && tmpl.find(lh) != npos) {
-          have_search_key = false;
-        } else {
-          std::string first = SubstrTo(template_line, Pos0(StrPos(template_line, key)));
-          if (!first.empty() && output.find(first) != npos) {
-            search_key = first;
-            have_search_key = true;
-          }
-          if (!have_search_key || search_key.empty()) {
-            for (const auto& part : template_r)
-              if (part.find(':') != npos && part.size() > 1) {
-                search_key = part;
-                have_search_key = true;
-                break;
-              }
-          }
-          if ((!have_search_key || search_key.empty()) && !key.empty()) {
-            search_key = first;
-            have_search_key = true;
-          }
-        }
-        // "$search_key != null": "" counts as null.
-        bool search = have_search_key && !search_key.empty();
-        if (search || !lbh.empty() || !lah.empty() || (!template_r.empty() && template_r[0] == key)) {
-          std::optional<std::string> out_text = output;
-          size_t count;
-          bool repeats = false;  // this pass will be the previous one again, forever
-          do {
-            count = results.size();
-            // With results already found and the output as the last pass left it, a pass does
-            // exactly what the last one did: PTS then loops until PHP runs out of memory (a
-            // LineBeforeHint that is absent, or whose line is the log's last, never shrinks the
-            // output). We stop after that pass instead.
-            std::optional<std::string> out_before;
-            if (count > 0) out_before = out_text;
-            std::vector<std::string> possible_lines;
-            std::optional<std::string> line;
-            std::string& o = *out_text;
-            if (!lbh.empty()) {
-              size_t hint = StrRPos(o, lbh);
-              size_t nl = StrPos(o, "\n", Pos0(hint));
-              std::string l = SubstrFrom(o, Pos0(nl));
-              l = SubstrTo(l, StrPos(l, "\n", l.size() > 2 ? 1 : 0));
-              line = l;
-              size_t last_nl = StrRPos(o, "\n", Pos0(hint));
-              o = SubstrTo(o, last_nl) + "\n";
-              note(hint == npos ? "LineBeforeHint '" + lbh + "' not in the output: PTS uses line 2 of the log"
-                                : "LineBeforeHint '" + lbh + "': line after its last occurrence");
-            } else if (!lah.empty()) {
-              size_t last_nl = StrRPos(o, "\n", Pos0(StrRPos(o, lah)));
-              std::string l = SubstrTo(o, last_nl);
-              size_t x = StrRPos(l, "\n", l.size() > 2 ? 1 : 0);
-              line = SubstrFrom(l, Pos0(x) + 1);  // false + 1 = 1: the first character is lost
-              out_text = std::nullopt;
-              note("LineAfterHint '" + lah + "': PTS takes the last line of the output");
-            } else if (search) {
-              if (!php::Trim(search_key).empty()) search_key = php::Trim(search_key);
-              for (size_t lx; (lx = StrRPos(o, search_key)) != npos;) {
-                size_t nl = StrPos(o, "\n", lx);
-                std::string l = SubstrTo(o, nl);
-                size_t sol = StrRPos(l, "\n");
-                std::string rest = SubstrTo(l, sol) + "\n";
-                // A key that matches the line break PTS appends (a template whose key starts its
-                // second line gives the key "\n") finds it again forever: PTS then runs until PHP
-                // runs out of memory. We stop with the lines found so far.
-                if (rest.size() >= o.size()) {
-                  note("search key '" + search_key + "' matches the line break PTS appends: PTS would search forever; stopped");
-                  break;
-                }
-                o = std::move(rest);
-                possible_lines.push_back(SubstrFrom(l, sol == npos ? 1 : sol + 1));
-                if (e.multi_match == "REPORT_ALL") break;
-              }
-              if (!possible_lines.empty()) {
-                line = possible_lines.front();
-                possible_lines.erase(possible_lines.begin());
-                note("search key '" + search_key + "': last matching line '" + *line + "'" +
-                     (possible_lines.empty() ? "" : " (" + std::to_string(possible_lines.size()) + " earlier ones as backups)"));
-              } else {
-                note("search key '" + search_key + "' not found in the output");
-              }
-            } else {
-              line = php::Trim(o);
-              note("no hint: the whole output is the line");
-            }
-            auto clean = [&](std::optional<std::string>* l) {
-              if (!e.turn_chars_to_space.empty() && *l && !(*l)->empty())
-                **l = php::StrReplace(**l, e.turn_chars_to_space, " ");
-            };
-            clean(&line);
-            bool did_colon = false;
-            bool try_again;
-            do {
-              try_again = false;
-              std::vector<std::string> r;
-              if (line && !line->empty())
-                r = ExplodeSpace(TrimSpaces(SpaceOut(php::StrReplace(*line, "=", " = "), space_out)));
-              auto accept = [&](Value v, const std::string& what) {
-                StripResult(&v, e);
-                if (!numeric_check || ValidNumeric(&v, line ? *line : "")) {
-                  results.push_back(v);
-                  note("token " + what + " -> '" + v.ToString() + "'");
-                } else {
-                  note("token " + what + " '" + v.ToString() + "' is not numeric: rejected");
-                }
-              };
-              if (!e.result_before_string.empty()) {
-                size_t b = ArraySearch(e.result_before_string, r);
-                if (b != npos && b != 0) accept(Value::Str(r[b - 1]), "before '" + e.result_before_string + "'");
-                else note("ResultBeforeString '" + e.result_before_string + "' not found after the first token of the line");
-              } else if (!e.result_after_string.empty()) {
-                size_t a = ArraySearch(e.result_after_string, r);
-                if (a != npos) {
-                  for (size_t f = a + 1; f < r.size(); ++f) {
-                    if (r[f] == ":" || r[f] == "," || r[f] == "-" || r[f] == "=") continue;
-                    accept(Value::Str(r[f]), "after '" + e.result_after_string + "'");
-                    break;
-                  }
-                } else {
-                  note("ResultAfterString '" + e.result_after_string + "' not found in the line");
-                }
-              } else if (token_pos < r.size()) {
-                accept(Value::Str(r[token_pos]), std::to_string(token_pos));
-              } else if (!did_colon && line && !line->empty() && line->find(':') != npos) {
-                *line = php::StrReplace(*line, ":", ": ");
-                did_colon = true;
-                try_again = true;
-              } else if (line) {
-                note("line has no token " + std::to_string(token_pos));
-              }
-              if (!try_again && results.empty() && !possible_lines.empty()) {
-                line = possible_lines.front();
-                possible_lines.erase(possible_lines.begin());
-                clean(&line);
-                note("trying backup line '" + *line + "'");
-                try_again = true;
-              } else if (!results.empty() && multi && !possible_lines.empty() && search) {
-                std::string rebuilt;
-                for (auto it = possible_lines.rbegin(); it != possible_lines.rend(); ++it) rebuilt += *it + "\n";
-                out_text = rebuilt;
-              }
-            } while (try_again);
-            repeats = count > 0 && out_before == out_text;
-            if (repeats && multi && results.size() != count) note("the output did not shrink: PTS would repeat this pass forever; stopped");
-          } while (!repeats && multi && results.size() != count && out_text && !(out_text->empty() || *out_text == "0"));
-        } else {
-          note("no result: no hint, no search key and the key is not the first template token");
-        }
-      }
-    }
-
-    // RESULTPOSTPROCESSING
-    if (results.empty()) {
+    const PassTrace note(trace_, p);
+    const std::optional<std::vector<Value>> values = Read(p, note);
+    if (!values) return out;
+    if (values->empty()) {
       note("no result");
       return out;
     }
-    Value multiply = Value::Str(e.multiply_result_by), divide = Value::Str(e.divide_result_by),
-          divisor = Value::Str(e.divide_result_divisor);
-    std::vector<std::optional<Value>> slots(results.begin(), results.end());
-    bool last_removed = false;
-    for (size_t i = 0; i < slots.size(); ++i) {
-      Value& v = *slots[i];
-      StripResult(&v, e);
-      if (numeric_check && !v.IsNumeric()) {
-        std::string s = v.ToString();
-        size_t c = s.find(':'), d = s.find('.');
-        if (std::count(s.begin(), s.end(), ':') == 1 && std::count(s.begin(), s.end(), '.') == 1 && d > c) {
-          auto minutes = SafeNumber(Value::Str(s.substr(0, c)));
-          auto secs = SafeNumber(Value::Str(" " + s.substr(c + 1)));
-          if (minutes && secs) v = php::Add(php::Mul(*minutes, Value::Int(60)), *secs);
-        }
-      }
-      if (numeric_check && !v.IsNumeric()) {
-        note("value '" + v.ToString() + "' is not numeric: dropped");
-        slots[i].reset();
-        last_removed = i + 1 == slots.size();
-        continue;
-      }
-      if (!e.divide_result_by.empty() && divide.IsNumeric() && !php::LooseEquals(divide, Value::Int(0))) {
-        if (auto n = SafeNumber(v)) v = php::Div(*n, divide);
-      }
-      if (!e.divide_result_divisor.empty() && divisor.IsNumeric() && !php::LooseEquals(divisor, Value::Int(0)) &&
-          !php::LooseEquals(v, Value::Int(0))) {
-        if (auto n = SafeNumber(v)) v = php::Div(divisor, *n);
-      }
-      if (!e.multiply_result_by.empty() && multiply.IsNumeric() && !php::LooseEquals(multiply, Value::Int(0))) {
-        if (auto n = SafeNumber(v)) v = php::Mul(*n, multiply);
-      }
-    }
-    std::vector<Value> values;
-    for (const auto& s : slots)
-      if (s) values.push_back(*s);
-    if (values.empty()) return out;
-    int precision = GroupPrecision(values);
-    Value result;
-    bool report_all = e.multi_match == "REPORT_ALL";
-    std::string display_format_override;
-    // $test_result still references the last array element after the foreach (unless that one
-    // was unset): assigning the mean overwrites it before min()/max() look (quirk Q2).
-    Value* alias = last_removed ? nullptr : &*slots.back();
-    if (report_all) {
-      std::string joined;
-      for (size_t i = 0; i < values.size(); ++i) joined += (i ? "," : "") + values[i].ToString();
-      result = Value::Str(joined);
-      display_format_override = "LINE_GRAPH";
-      numeric_check = false;
-    } else if (numeric_check) {
-      double mean = 0;
-      if (e.multi_match == "GEOMETRIC_MEAN") {
-        double power = 1.0 / values.size();
-        Value total = Value::Int(1);
-        for (size_t c = 0; c < values.size(); c += 8) {
-          Value prod = Value::Int(1);
-          for (size_t k = c; k < std::min(values.size(), c + 8); ++k) prod = php::Mul(prod, values[k]);
-          total = php::Mul(total, Value::Float(std::pow(prod.ToDouble(), power)));
-        }
-        mean = total.ToDouble();
-      } else if (e.multi_match == "HARMONIC_MEAN") {
-        Value sum = Value::Int(0);
-        for (const auto& v : values) sum = php::Add(sum, php::Div(Value::Int(1), v));
-        mean = (1 / sum.ToDouble()) * values.size();
-      } else {
-        Value sum = Value::Int(0);
-        for (const auto& v : values) sum = php::Add(sum, v);
-        mean = php::Div(sum, Value::Int(static_cast<int64_t>(values.size()))).ToDouble();
-      }
-      result = Value::Float(php::Round(mean, precision));
-      if (alias) *alias = result;
-      if (values.size() > 1) {
-        std::vector<Value> now;
-        for (const auto& s : slots)
-          if (s) now.push_back(*s);
-        auto mn = std::min_element(now.begin(), now.end(), [](const Value& a, const Value& b) { return php::Compare(a, b) < 0; });
-        auto mx = std::max_element(now.begin(), now.end(), [](const Value& a, const Value& b) { return php::Compare(a, b) < 0; });
-        out.min = *mn;
-        out.max = *mx;
-      }
-    } else {
-      result = alias ? *alias : values.back();
-    }
-
-    if (is_pass_fail) {
-      std::string s = result.ToString();
-      std::string stripped = php::StrReplace(php::StrReplace(php::StrReplace(s, "PASS", ""), "FAIL", ""), ",", "");
-      if (stripped.empty()) {
-      } else if (php::LooseEquals(result, Value::Str("TRUE")) || php::LooseEquals(result, Value::Str("PASSED"))) {
-        result = Value::Str("PASS");
-      } else {
-        result = Value::Str("FAIL");
-      }
-    } else if (numeric_check && !result.IsNumeric()) {
-      note("no result: '" + result.ToString() + "' is not numeric");
-      return out;
-    }
-
+    Combined c;
+    if (!Combine(p, PostProcess(p, *values, note), &c, &out)) return out;
+    Value result = c.result;
+    if (!Judge(p, c, &result, note)) return out;
     if (result.Truthy()) {
-      if (!e.result_scale.empty()) tr->scale = e.result_scale;
-      if (!e.result_proportion.empty()) tr->proportion = e.result_proportion;
-      std::string df = !display_format_override.empty() ? display_format_override : e.display_format;
-      if (!df.empty()) tr->display_format = df;
-      if (!e.result_precision.empty() && php::IsNumericString(e.result_precision)) {
-        // PTS would pad the value with that many zeros; past what PHP's printf prints (318
-        // decimals) that is only memory, so a larger precision is ignored instead.
-        const double decimals = php::ToNumber(Value::Str(e.result_precision)).ToDouble();
-        if (decimals > 318)
-          note("ResultPrecision '" + e.result_precision + "' is more than 318 decimals: ignored");
-        else if (decimals >= 0)
-          tr->precision = e.result_precision;
-      }
-      if (!e.arguments_description.empty()) tr->description = e.arguments_description;
-      if (!e.importance.empty() && ToLowerAscii(e.importance) == "secondary" && have_primary) tr->secondary = true;
-      if (!e.append_to_arguments_description.empty()) {
-        for (const auto& other : def_.parsers)
-          if (!other.append_to_arguments_description.empty())
-            tr->description = php::StrReplace(tr->description, " - " + other.append_to_arguments_description, "");
-        AppendToDescription(&tr->description, " - " + e.append_to_arguments_description);
-        *did_dynamic_append = true;
-      }
+      Record(p, c, state, did_dynamic_append);
       note("value " + result.ToString());
     } else {
       note("no result: value '" + result.ToString() + "' counts as false in PHP (0 is no result)");
@@ -714,10 +760,68 @@ class BlockParser {
   }
 
  private:
-  static std::string ToLowerAscii(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
+  // The values the block reads from the log, as found (nullopt: the block does not apply here).
+  std::optional<std::vector<Value>> Read(const BlockPass& p, const PassTrace& note) const {
+    const ResultsParserBlock& e = p.block;
+    const std::string& tmpl = e.output_template;
+    if (!e.match_to_test_arguments.empty() && e.match_to_test_arguments != "0" &&
+        pts_args_.find(e.match_to_test_arguments) == npos) {
+      note("skipped: MatchToTestArguments '" + e.match_to_test_arguments + "' is not in the arguments '" + pts_args_ + "'");
+      return std::nullopt;
+    }
+    std::string key = ResultKey(p, pts_args_, extra_args_);
+    const size_t start = StrRPos(tmpl, key);
+    if (!p.prefix.empty() && start == npos && tmpl != "csv-dump-frame-latencies" && tmpl != "libframetime-output" &&
+        e.file_format.empty())
+      return std::nullopt;
+    if (!log_) {
+      note("no result: no log file");
+      return std::nullopt;
+    }
+    std::vector<Value> results;
+    if (e.file_format == "XML") {
+      XmlLookup x = WalkXml(*log_, tmpl);
+      if (x.found_scalar) results.push_back(Value::Str(x.text));
+      else note("no result: the XML path '" + tmpl + "' does not lead to a value in the log");
+      return results;
+    }
+    const TemplateKey k = LocateKey(e, std::move(key), start, note);
+    if (FrameTimeParse(&results, tmpl, *log_, p.prefix)) return results;
+    std::string output = *log_;
+    TrimOutput(e, &output);
+    MatchLines(p, k, SearchKey(e, k, output), output, &results, note);
+    return results;
   }
+
+  // A value sets the result's scale, proportion, display format, precision, description and
+  // importance from the block.
+  void Record(const BlockPass& p, const Combined& c, ResultState* tr, bool* did_dynamic_append) const {
+    const ResultsParserBlock& e = p.block;
+    const PassTrace note(trace_, p);
+    if (!e.result_scale.empty()) tr->scale = e.result_scale;
+    if (!e.result_proportion.empty()) tr->proportion = e.result_proportion;
+    std::string df = !c.display_format.empty() ? c.display_format : e.display_format;
+    if (!df.empty()) tr->display_format = df;
+    if (!e.result_precision.empty() && php::IsNumericString(e.result_precision)) {
+      // PTS would pad the value with that many zeros; past what PHP's printf prints (318
+      // decimals) that is only memory, so a larger precision is ignored instead.
+      const double decimals = php::ToNumber(Value::Str(e.result_precision)).ToDouble();
+      if (decimals > 318)
+        note("ResultPrecision '" + e.result_precision + "' is more than 318 decimals: ignored");
+      else if (decimals >= 0)
+        tr->precision = e.result_precision;
+    }
+    if (!e.arguments_description.empty()) tr->description = e.arguments_description;
+    if (!e.importance.empty() && ToLowerAscii(e.importance) == "secondary" && p.have_primary) tr->secondary = true;
+    if (!e.append_to_arguments_description.empty()) {
+      for (const auto& other : def_.parsers)
+        if (!other.append_to_arguments_description.empty())
+          tr->description = php::StrReplace(tr->description, " - " + other.append_to_arguments_description, "");
+      AppendToDescription(&tr->description, " - " + e.append_to_arguments_description);
+      *did_dynamic_append = true;
+    }
+  }
+
   const ResultsDefinition& def_;
   const std::string& pts_args_;
   const std::string& extra_args_;
@@ -781,7 +885,7 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
     if (!e.display_format.empty()) tr.display_format = e.display_format;
     bool is_pass_fail = tr.display_format == "PASS_FAIL" || tr.display_format == "MULTI_PASS_FAIL";
     bool numeric_check = !is_pass_fail;
-    EntryResult r = parser.Parse(e, block_no, "", is_pass_fail, numeric_check, have_primary, &did_dynamic_append, &tr);
+    EntryResult r = parser.Parse(BlockPass{e, block_no, "", is_pass_fail, numeric_check, have_primary}, &tr, &did_dynamic_append);
     if (!r.value || !r.value->Truthy()) continue;
     const Value& v = *r.value;
     bool dup = std::any_of(avoid_duplicates.begin(), avoid_duplicates.end(),
@@ -797,12 +901,12 @@ bool ParseSession::ParseLog(const std::optional<std::string>& log, std::vector<s
       bool d2 = did_dynamic_append;
       if (r.min && r.min->IsNumeric()) mn = r.min;
       else {
-        EntryResult m = parser.Parse(e, block_no, "MIN_", is_pass_fail, numeric_check, false, &d2, &tr);
+        EntryResult m = parser.Parse(BlockPass{e, block_no, "MIN_", is_pass_fail, numeric_check, false}, &tr, &d2);
         mn = m.value;
       }
       if (r.max && r.max->IsNumeric()) mx = r.max;
       else {
-        EntryResult m = parser.Parse(e, block_no, "MAX_", is_pass_fail, numeric_check, false, &d2, &tr);
+        EntryResult m = parser.Parse(BlockPass{e, block_no, "MAX_", is_pass_fail, numeric_check, false}, &tr, &d2);
         mx = m.value;
       }
       did_dynamic_append = d2;

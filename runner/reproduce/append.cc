@@ -274,12 +274,11 @@ size_t FoldIntoOlderMonitorNames(results::ResultFile& file, const std::string& i
   size_t moved = 0;
   for (size_t i = 0; i < file.results.size();) {
     const results::Result& r = file.results[i];
-    const bool only_ours = !r.entries.empty() && std::all_of(r.entries.begin(), r.entries.end(), [&](const auto& e) {
-      return e.identifier == identifier;
-    });
+    // Ours only (another of our systems, a target, may have entries there too: each moves its own).
+    const bool ours = std::any_of(r.entries.begin(), r.entries.end(), [&](const auto& e) { return e.identifier == identifier; });
     std::string name = EndsWith(r.description, kMonitor) ? r.description.substr(0, r.description.size() - kMonitor.size()) : "";
     size_t qualifier = name.rfind(" (");
-    if (!r.identifier.empty() || !r.parent || !only_ours || qualifier == std::string::npos || name.back() != ')' ||
+    if (!r.identifier.empty() || !r.parent || !ours || qualifier == std::string::npos || name.back() != ')' ||
         !StartsWith(r.arguments, name)) {
       ++i;
       continue;
@@ -295,8 +294,17 @@ size_t FoldIntoOlderMonitorNames(results::ResultFile& file, const std::string& i
       ++i;
       continue;
     }
-    target->entries.insert(target->entries.end(), r.entries.begin(), r.entries.end());
-    file.results.erase(file.results.begin() + static_cast<std::ptrdiff_t>(i));
+    std::vector<results::Entry>& entries = file.results[i].entries;
+    for (auto e = entries.begin(); e != entries.end();) {
+      if (e->identifier != identifier) {
+        ++e;
+        continue;
+      }
+      target->entries.push_back(*e);
+      e = entries.erase(e);
+    }
+    if (entries.empty()) file.results.erase(file.results.begin() + static_cast<std::ptrdiff_t>(i));
+    else ++i;
     ++moved;
   }
   return moved;

@@ -87,7 +87,8 @@ size_t FoldStandIns(results::ResultFile& file, const ReproducePlan& plan, const 
 // PTS 10.8.6 names a sensor's per-test monitor result "<name> (<qualifier>) <test arguments>"
 // ("CPU Usage (Summary) -s 1048576 -n 1000"); files written by PTS 3.x/4.x (the seed
 // reconstructions) have "CPU Usage -s 1048576 -n 1000" for the same series. Moves `identifier`'s
-// entries from a monitor child only this system has into the published child of the older name
+// entries from a monitor child of the newer name (our targets may share one: each moves its own)
+// into the published child of the older name
 // with the same Parent and Scale, so they line up; returns how many moved. Idempotent.
 size_t FoldIntoOlderMonitorNames(results::ResultFile& file, const std::string& identifier);
 

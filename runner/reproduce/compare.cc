@@ -15,10 +15,16 @@ namespace ptsn::reproduce {
 
 namespace {
 
-const results::Entry* FindEntry(const results::Result& r, const std::string& identifier) {
+// The runs of the set-up `identifier` names in `r`: its entries "NAME", "NAME run 2" ... (each its trials).
+std::vector<std::vector<double>> RunsOf(const results::Result& r, const std::string& identifier) {
+  const std::string kind = results::SetUpOf(identifier);
+  std::vector<std::vector<double>> runs;
   for (const auto& e : r.entries)
-    if (e.identifier == identifier) return &e;
-  return nullptr;
+    if (results::SetUpOf(e.identifier) == kind && results::PhpIsNumeric(e.value)) {
+      auto trials = results::NumericTrials(e);
+      runs.push_back(trials.empty() ? std::vector<double>{results::PhpToNumber(e.value)} : trials);
+    }
+  return runs;
 }
 
 // "MiB/s, higher is better".
@@ -46,6 +52,12 @@ std::string Percent(double p) {
 
 }  // namespace
 
+const results::Entry* FindEntry(const results::Result& r, const std::string& identifier) {
+  for (const auto& e : r.entries)
+    if (e.identifier == identifier) return &e;
+  return nullptr;
+}
+
 std::vector<ResultComparison> CompareWithPublished(const results::ResultFile& file, const std::string& identifier) {
   std::vector<ResultComparison> out;
   for (size_t i = 0; i < file.results.size(); ++i) {
@@ -66,18 +78,17 @@ std::vector<ResultComparison> CompareWithPublished(const results::ResultFile& fi
     else if (scale) c.caveat = "stand-in measured in " + *scale + ", published in " + r.scale;
     if (c.not_comparable.empty()) {
       double value = results::PhpToNumber(mine->value);
-      auto my_stats = results::Summarize(results::NumericTrials(*mine));
+      const auto my_runs = RunsOf(r, identifier);
+      const std::string my_kind = results::SetUpOf(identifier);
       for (const auto& e : r.entries) {
-        if (e.identifier == identifier || !results::PhpIsNumeric(e.value)) continue;
+        if (results::SetUpOf(e.identifier) == my_kind || !results::PhpIsNumeric(e.value)) continue;
         double published = results::PhpToNumber(e.value);
         if (published == 0) continue;
         VersusPublished v;
         v.published = e.identifier;
         v.percent = value / published * 100.0;
         v.better = r.proportion == "LIB" ? value < published : value > published;
-        auto their = results::Summarize(results::NumericTrials(e));
-        if (my_stats.n >= 2 && their.n >= 2)
-          v.within_noise = my_stats.ci95_low <= their.ci95_high && their.ci95_low <= my_stats.ci95_high;
+        v.verdict = results::DecideRunsVerdict(RunsOf(r, e.identifier), my_runs, {});
         c.versus.push_back(v);
       }
     }
@@ -120,10 +131,15 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
       continue;
     }
     for (const auto& v : c.versus) {
-      std::string noise = !v.within_noise ? "noise unknown (fewer than 2 trials)"
-                          : *v.within_noise ? "within noise (95% CIs overlap)"
-                                            : (v.better ? "better" : "worse") + std::string(", beyond noise");
-      out += "    " + identifier + " = " + Percent(v.percent) + " of " + v.published + "  [" + noise + "]\n";
+      std::string verdict =
+          v.verdict ? results::VerdictWord(v.verdict->kind, v.verdict->ratio, r.proportion, {}) : "not compared";
+      if (v.verdict && v.verdict->has_interval) {
+        char interval[64];
+        std::snprintf(interval, sizeof interval, ": x%.3f [%.3f, %.3f]", v.verdict->ratio, v.verdict->ci_low,
+                      v.verdict->ci_high);
+        verdict += interval;
+      }
+      out += "    " + identifier + " = " + Percent(v.percent) + " of " + v.published + "  [" + verdict + "]\n";
       if (!stand_in) {
         double rel = r.proportion == "LIB" ? 100.0 / v.percent : v.percent / 100.0;
         if (rel > 0) {
@@ -141,7 +157,7 @@ std::string ComparisonText(const results::ResultFile& file, const std::string& i
       out += "    vs " + name + ": " + Percent(std::exp(sum / n) * 100.0) + " over " + std::to_string(n) +
              (n == 1 ? " result\n" : " results\n");
     }
-    out += "\n" + results::VerdictErrorRates(results::CompareMode::kUnpaired);
+    out += "\n" + results::RunsVerdictNote({});
   }
   return out;
 }

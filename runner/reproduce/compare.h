@@ -1,8 +1,8 @@
 // The side-by-side view printed after a reproduction: every result that has this system's
 // entry, drawn as the text export draws it (bars for every system), followed by this system's
-// value as a percentage of each published one and whether the difference is within the noise
-// (the two 95 % confidence intervals of the trial means overlap). Stand-in entries are marked
-// in the bars and in the lines below them.
+// value as a percentage of each published one and the verdict of a comparison of separately run
+// systems (results-xml/runs_verdict.h: with one run of each, "unknown", and what would decide it).
+// Stand-in entries are marked in the bars and in the lines below them.
 #pragma once
 
 #include <optional>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "results-xml/result_file.h"
+#include "results-xml/runs_verdict.h"
 
 namespace ptsn::reproduce {
 
@@ -17,7 +18,9 @@ struct VersusPublished {
   std::string published;          // the published system's identifier
   double percent = 0;             // this system's value / published value * 100
   bool better = false;            // in the result's direction (HIB: higher, LIB: lower)
-  std::optional<bool> within_noise;  // nullopt when either side has fewer than 2 trials
+  // This system's runs ("NAME", "NAME #2" ...) against the published system's, as compare-results
+  // judges separately run systems; nullopt when a side has no trials.
+  std::optional<results::RunsVerdict> verdict;
 };
 
 struct ResultComparison {
@@ -27,6 +30,9 @@ struct ResultComparison {
   std::string caveat;                   // percentages shown, but read them with this in mind
   std::vector<VersusPublished> versus;
 };
+
+// `identifier`'s entry in `r`; nullptr when it has none.
+const results::Entry* FindEntry(const results::Result& r, const std::string& identifier);
 
 // One comparison per result (in file order) that has an entry for `identifier`, derived
 // (monitor) results excluded.

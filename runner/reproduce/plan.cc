@@ -5,6 +5,7 @@
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_common.h"
 #include "runner/common/strings.h"
+#include "runner/monitor/sensors.h"
 #include "runner/reproduce/profile_id.h"
 
 namespace ptsn::reproduce {
@@ -25,6 +26,32 @@ std::vector<EnvVar> ParsePresetEnvironment(const std::string& preset) {
     std::string name = Trim(part.substr(0, eq));
     if (name.empty()) continue;
     out.push_back({name, Trim(part.substr(eq + 1))});
+  }
+  return out;
+}
+
+std::vector<std::string> PublishedSensors(const results::ResultFile& file) {
+  std::vector<std::string> out;
+  auto add = [&](const monitor::SensorKind* kind) {
+    if (!kind) return;
+    std::string name = std::string(kind->type) + "." + std::string(kind->sensor);
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  static const std::string kMonitor = " Monitor";
+  for (const auto& r : file.results) {
+    if (!r.identifier.empty()) continue;  // a test's own result
+    // The whole-run monitor of PTS 3.x: Arguments "cpu.usage".
+    std::string first = r.arguments.substr(0, r.arguments.find(' '));
+    if (size_t dot = first.find('.'); dot != std::string::npos) {
+      add(monitor::FindSensorKind(first.substr(0, dot), first.substr(dot + 1)));
+      continue;
+    }
+    // A test's monitor result: Description "CPU Usage Monitor" or "CPU Usage (Summary) Monitor".
+    if (!EndsWith(r.description, kMonitor)) continue;
+    std::string name = r.description.substr(0, r.description.size() - kMonitor.size());
+    if (size_t q = name.rfind(" ("); q != std::string::npos && name.back() == ')') name.resize(q);
+    for (const auto& kind : monitor::SensorKinds())
+      if (monitor::SensorDisplayName(kind) == name) add(&kind);
   }
   return out;
 }
@@ -130,14 +157,17 @@ ReproducePlan BuildPlan(const results::ResultFile& file, const ProfileCatalog& c
 
 // Each test: its published title, then one line that begins with what happens to it (run,
 // STAND-IN or CANNOT RUN), so the plan can be read, and grepped, line by line.
+std::string ItemHeading(const results::ResultFile& file, const PlanItem& item) {
+  const results::Result& r = file.results[item.result_index];
+  return std::to_string(item.result_index + 1) + ". " + r.title + (r.app_version.empty() ? "" : " " + r.app_version) +
+         (r.description.empty() ? "" : " [" + r.description + "]");
+}
+
 std::string FormatPlan(const results::ResultFile& file, const ReproducePlan& plan) {
   std::string out;
   size_t originals = 0, stand_ins = 0, unavailable = 0;
   for (const auto& it : plan.items) {
-    const results::Result& r = file.results[it.result_index];
-    std::string head = r.title + (r.app_version.empty() ? "" : " " + r.app_version) +
-                       (r.description.empty() ? "" : " [" + r.description + "]");
-    out += "  " + std::to_string(it.result_index + 1) + ". " + head + "\n";
+    out += "  " + ItemHeading(file, it) + "\n";
     switch (it.kind) {
       case PlanKind::kOriginal:
         ++originals;

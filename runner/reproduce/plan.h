@@ -67,6 +67,12 @@ struct EnvVar {
 };
 std::vector<EnvVar> ParsePresetEnvironment(const std::string& preset);
 
+// The sensors whose monitor results the published file holds ("cpu.usage"), in file order: from
+// a whole-run monitor's Arguments (PTS 3.x: "cpu.usage") or a test's monitor Description ("CPU
+// Usage Monitor", "CPU Usage (Summary) Monitor"). A reproduction samples them (MONITOR) unless
+// the user chose otherwise.
+std::vector<std::string> PublishedSensors(const results::ResultFile& file);
+
 // Why `file.results[i]` is not a test to re-run, or nullopt when it is one: a derived result
 // (no test profile: monitors), arguments PTS refuses to re-run, or what a stand-in of an earlier
 // reproduction produced (every entry marked: it runs again only with the test it stands in
@@ -81,5 +87,7 @@ PlanItem UseAlternative(const PlanItem& original, const std::string& why);
 
 // The plan as the user sees it before anything runs (and what --dry-run prints).
 std::string FormatPlan(const results::ResultFile& file, const ReproducePlan& plan);
+// "5. IOzone 3.347 [Record Size: 64Kb - File Size: 8GB - Disk Test: Write Performance]"
+std::string ItemHeading(const results::ResultFile& file, const PlanItem& item);
 
 }  // namespace ptsn::reproduce

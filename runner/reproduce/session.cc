@@ -15,7 +15,9 @@
 #include <sstream>
 
 #include "results-xml/result_store.h"
+#include "results-xml/result_update.h"
 #include "results-xml/result_xml.h"
+#include "results-xml/verdict.h"
 #include "runner/client/client.h"
 #include "runner/client/ob_client.h"
 #include "runner/client/profile_source.h"
@@ -39,6 +41,8 @@
 #include "runner/reproduce/plan.h"
 #include "runner/reproduce/resolve.h"
 #include "runner/reproduce/session_steps.h"
+#include "runner/reproduce/target_map.h"
+#include "runner/reproduce/target_size.h"
 #include "runner/run/naming.h"
 #include "runner/run/run_plan.h"
 #include "runner/run/run_setup.h"
@@ -46,6 +50,8 @@
 #include "runner/run/run_targets.h"
 #include "runner/run/test_runner.h"
 #include "runner/sysinfo/sysinfo.h"
+#include "runner/targets/mount_namespace.h"
+#include "runner/targets/target_set.h"
 
 namespace ptsn::reproduce {
 
@@ -96,9 +102,13 @@ std::string RunnableProblem(const install::InstallContext& ctx, const PackagePol
     if (install::DebianPackagesFor(c).empty()) return "needs " + c + " (not found, no Debian package known)";
   if (ctx.offline) {
     std::string dir = install::InstallDirectory(ctx.install_root, p.identifier);
-    if (!install::IsInstalled(dir, p.identifier, install::InstallChecksum(p.ScriptPath("install"))) &&
-        !install::MissingOffline(install::DownloadItemsFor(p, ctx.facts.arch), dir, ctx.downloads).empty())
-      return "needs download, offline";
+    try {
+      if (!install::IsInstalled(dir, p.identifier, install::InstallChecksum(p.ScriptPath("install"))) &&
+          !install::MissingOffline(install::DownloadItemsFor(p, ctx.facts.arch), dir, ctx.downloads).empty())
+        return "needs download, offline";
+    } catch (const Error& e) {  // a FileName that leaves the install folder
+      return e.what();
+    }
   }
   return "";
 }
@@ -140,13 +150,18 @@ class StandInFolder : public run::RunObserver {
   void Saved(const std::string& path) override { Fold(path); }
   void Fold(const std::string& path) {
     if (!fs::exists(path)) return;
-    auto file = results::ReadResultFile(path);
-    size_t moved = 0;
-    for (const auto& identifier : identifiers_) {
-      moved += FoldStandIns(file, plan_, identifier);
-      moved += FoldIntoOlderMonitorNames(file, identifier);
-    }
-    if (moved > 0) results::WriteResultFile(path, file);
+    results::UpdateResultFile(path, [&](results::ResultFile& file, bool) {
+      // Every instance of our targets ("NAME #k", including those added while a verdict was
+      // unknown) files its own entries.
+      for (const auto& system : file.systems) {
+        auto ours = [&](const std::string& name) {
+          return std::find(identifiers_.begin(), identifiers_.end(), name) != identifiers_.end();
+        };
+        if (!ours(system.identifier) && !ours(results::ParseInstanceName(system.identifier).kind)) continue;
+        FoldStandIns(file, plan_, system.identifier);
+        FoldIntoOlderMonitorNames(file, system.identifier);
+      }
+    });
   }
 
  private:
@@ -246,6 +261,55 @@ Profiles FetchProfiles(const SessionOptions& o, const Machine& m, const results:
   return p;
 }
 
+constexpr uint64_t kDefaultTargetSize = 1ull << 30;
+
+// The targets' size: --target-size, else sized for the tests that will run on them where the
+// folder of their backing files has room (target_size.h); what does not fit is printed.
+uint64_t SizeTargetsForPlan(const SessionOptions& o, const Machine& m, const Profiles& profiles,
+                            const results::ResultFile& file, const ReproducePlan& plan, size_t target_count,
+                            std::ostream& out) {
+  if (o.device.device || o.device.destroy_data_on) return o.target_size.value_or(kDefaultTargetSize);
+  std::vector<TestNeed> needs;
+  for (const auto& item : plan.items) {
+    if (item.kind == PlanKind::kUnavailable) continue;
+    double testing_mb = 0;
+    try {
+      testing_mb = profiles.repo.LoadProfile(item.profile).environment_testing_size;
+    } catch (const Error&) {
+      // (a profile that does not load is reported when it is installed)
+    }
+    needs.push_back({ItemHeading(file, item), TestSpaceNeed(item.profile, item.arguments, testing_mb)});
+  }
+  // The backing files go under the test directory (made when the run starts): its nearest folder.
+  fs::path folder = run::TestDirectory(m.settings);
+  std::error_code ec;
+  while (!folder.empty() && !fs::exists(folder, ec) && folder.has_parent_path() && folder != folder.parent_path())
+    folder = folder.parent_path();
+  // As many instances of each as the run may make (its own plan of them).
+  const size_t instances = static_cast<size_t>(run::PlanInstances(m.settings, target_count).max);
+  TargetSizing sizing = SizeTargets(needs, o.target_size, FreeBytes(folder.string()), target_count * instances,
+                                    kDefaultTargetSize, run::TestDirectory(m.settings));
+  out << sizing.text;
+  return sizing.size;
+}
+
+// The sensors the published result recorded are sampled again (MONITOR=cpu.usage for a result
+// with CPU usage monitors), unless its own variables name MONITOR, the user set MONITOR
+// (environment, settings), or --no-monitor; printed with how to choose otherwise.
+std::optional<EnvVar> MonitorAsPublished(const SessionOptions& o, const Machine& m, const results::ResultFile& file,
+                                         const std::vector<EnvVar>& preset, std::ostream& out) {
+  if (o.no_monitor) return EnvVar{"MONITOR", ""};  // over the file's own MONITOR too
+  if (std::any_of(preset.begin(), preset.end(), [](const EnvVar& v) { return v.name == "MONITOR"; }) ||
+      m.env("MONITOR") || m.settings.GetWithOrigin("monitor.sensors").origin != SettingOrigin::kDefault)
+    return std::nullopt;
+  auto sensors = PublishedSensors(file);
+  if (sensors.empty()) return std::nullopt;
+  const std::string value = Join(sensors, ",");
+  out << "Sampling what the published result recorded: MONITOR=" << value
+      << " (set MONITOR to choose, --no-monitor for none)\n";
+  return EnvVar{"MONITOR", value};
+}
+
 // What the session will do, as printed before anything runs (all a dry run does).
 struct Planning {
   std::unique_ptr<Prompter> prompter;
@@ -255,6 +319,8 @@ struct Planning {
   std::vector<EnvVar> env_vars;  // the published result's preset environment
   std::unique_ptr<targets::TargetSystem> target_sys;
   std::vector<targets::TargetSpec> targets;
+  uint64_t target_size = kDefaultTargetSize;
+  std::vector<std::vector<std::string>> target_origins;  // the published systems each target stands for
 };
 
 ReproducePlan MakePlan(const Machine& m, const Profiles& profiles, const PackagePolicy& packages,
@@ -294,22 +360,27 @@ Planning PlanSession(const SessionOptions& o, const Machine& m, const Profiles& 
   out << FormatPlan(file, p.plan);
   p.env_vars = ParsePresetEnvironment(file.generated.preset_environment_variables.value_or(""));
   for (const auto& v : p.env_vars) out << "Environment from the published result: " << v.name << "=" << v.value << "\n";
-  if (!o.targets.empty()) {
-    p.target_sys = targets::MakeRealSystem();
-    p.targets = PlanTargets(o.targets, file, *p.target_sys, out);
-  }
+  if (auto monitor = MonitorAsPublished(o, m, file, p.env_vars, out)) p.env_vars.push_back(*monitor);
+  if (o.targets.empty() && (o.no_targets || !o.resume_identifier.empty())) return p;
+  auto sys = targets::MakeRealSystem();
+  auto why_unavailable = [sys = sys.get()](const targets::TargetSpec& spec) {
+    std::string why = targets::MountNamespaceProblem();
+    return why.empty() ? targets::WhyUnavailable(*sys, spec) : why;
+  };
+  p.targets = o.targets.empty() ? OfferTargets(file, why_unavailable, *p.prompter, o.dry_run, out)
+                                : PlanTargets(o.targets, file, *sys, out);
+  if (p.targets.empty()) return p;
+  p.target_sys = std::move(sys);
+  p.target_origins = PublishedSystemsOf(ProposeTargets(file, why_unavailable), p.targets);
+  p.target_size = SizeTargetsForPlan(o, m, profiles, file, p.plan, p.targets.size(), out);
   return p;
 }
 
-// Everything that must be asked, once, before anything runs: the targets, the packages (the
+// Everything that must be asked, once, before anything runs (the targets were, by the plan): the packages (the
 // plan is made again without them when declined), and leaving out what cannot run.
 void AskConsent(const SessionOptions& o, const Machine& m, const Profiles& profiles, const results::ResultFile& file,
                 Planning& p, std::ostream& out) {
   Prompter& prompter = *p.prompter;
-  if (!p.targets.empty() && !o.yes &&
-      !AskYes(prompter, "Create " + std::to_string(p.targets.size()) +
-                            " target(s) in the test directory and run the tests on each? [Y/n] "))
-    throw Error("--targets: not confirmed" + std::string(prompter.Interactive() ? "" : " (this run cannot ask: add --yes)"));
   std::vector<std::string> needed = PackagesOf(p.plan.items);
   if (!needed.empty() && p.dependency_policy == install::DependencyPolicy::kAsk &&
       !AskYes(prompter, "Install the Debian packages " + Join(needed, " ") + " (apt-get) so the tests above can run? [Y/n] ")) {
@@ -423,7 +494,7 @@ run::SessionOutcome RunItems(const SessionOptions& o, Machine& m, Planning& p, r
                              [&](targets::TargetSystem& sys, const std::string& test_dir) {
                                targets::TargetOptions options;
                                options.test_dir = test_dir;
-                               options.size = o.target_size;
+                               options.size = p.target_size;
                                options.device = targets::ConfirmedDevice(
                                    sys, o.device, [&](const std::string& q) -> std::optional<std::string> {
                                      if (!p.prompter->Interactive()) return std::nullopt;
@@ -473,8 +544,13 @@ int RunSession(const SessionOptions& o, std::ostream& out) {
   int code = outcome.ExitCode();
   if (installed.not_installed > 0 && code == 0) code = 1;
 
+  std::vector<TargetOrigin> origins;
+  for (size_t i = 0; i < p.target_origins.size() && i < identifiers.size(); ++i)
+    origins.push_back({identifiers[i], p.target_origins[i]});
   PrintOutcome(results::ReadResultFile(resolved.path),
-               {resolved.path, outcome.summary.saved, identifiers, outcome.places, o.width}, out);
+               {resolved.path, outcome.summary.saved, identifiers, outcome.places, o.width, origins,
+                {m.settings.GetDouble("run.same_within"), 0.95}},
+               out);
   if (o.upload && code == 0) Upload(o, m.settings, upload_server, resolved.path, out);
   return code;
 }

@@ -24,12 +24,16 @@ struct SessionOptions {
   bool upload = false;
   bool non_interactive = false;
   bool offline = false;               // --offline (or setting network.offline): caches only
+  bool no_monitor = false;            // --no-monitor: no sensors, not even those the published result recorded
   bool yes = false;                   // --yes: install missing Debian packages without asking
   int width = 79;                     // TERMINAL_WIDTH for the bars
-  // Storage targets (docs/targets.md): "" = this system as it is; "auto" = the published
-  // systems mapped to targets (target_map.h); else a --targets list. --yes also confirms them.
+  // Storage targets (docs/targets.md): "auto" = the published systems mapped to targets
+  // (target_map.h); else a --targets list; "" = offered when the published systems are set-ups
+  // this machine can build (session_steps.h OfferTargets), unless `no_targets` (--no-targets).
   std::string targets;
-  uint64_t target_size = 1ull << 30;
+  bool no_targets = false;
+  // --target-size; nullopt: sized for the tests that run on them (target_size.h).
+  std::optional<uint64_t> target_size;
   bool targets_sequential = false;
   targets::DeviceFlags device;
   // finish-run: the system of the saved result whose missing tests are run (it is continued, not

@@ -8,6 +8,7 @@
 #include "runner/reproduce/compare.h"
 #include "runner/reproduce/target_map.h"
 #include "runner/run/naming.h"
+#include "runner/run/prompter.h"
 #include "runner/run/run_targets.h"
 #include "runner/targets/target_set.h"
 
@@ -28,6 +29,30 @@ std::vector<targets::TargetSpec> PlanTargets(const std::string& targets, const r
   if (mapping.targets.empty())
     throw Error("--targets auto: none of the published set-ups can be made here (" + Join(mapping.unavailable, "; ") + ")");
   return mapping.targets;
+}
+
+std::vector<targets::TargetSpec> OfferTargets(const results::ResultFile& file,
+                                              const std::function<std::string(const targets::TargetSpec&)>& why_unavailable,
+                                              Prompter& prompter, bool dry_run, std::ostream& out) {
+  TargetMapping mapping = ProposeTargets(file, why_unavailable);
+  const bool buildable = std::any_of(mapping.targets.begin(), mapping.targets.end(),
+                                     [](const targets::TargetSpec& t) { return t.kind != targets::Kind::kPlain; });
+  if (!buildable) return {};
+  std::vector<std::string> ids;
+  for (const auto& t : mapping.targets) ids.push_back(t.Identifier());
+  if (dry_run || !prompter.Interactive()) {
+    out << "The published systems are set-ups this machine can build as targets (" << Join(ids, ", ")
+        << (mapping.unavailable.empty() ? "" : "; not here: " + Join(mapping.unavailable, "; "))
+        << "): --targets auto builds them and runs the tests on each, --no-targets runs on this system as it is; "
+        << (dry_run ? "this dry run plans" : "not asked (this run cannot ask): running") << " on this system as it is\n";
+    return {};
+  }
+  out << FormatTargetMapping(mapping);
+  if (run::YesByDefault(prompter.Ask("Build these set-ups as targets and run the tests on each (--targets auto; "
+                                     "--no-targets: this system as it is)? [Y/n] ")))
+    return mapping.targets;
+  out << "Running on this system as it is.\n";
+  return {};
 }
 
 std::vector<std::string> NameOurSystems(const results::ResultFile& file, std::vector<targets::TargetSpec>& targets,
@@ -61,7 +86,8 @@ std::vector<PlanItem> ItemsToRun(const results::ResultFile& file, const Reproduc
 
 void PrintOutcome(const results::ResultFile& file, const SessionEnd& end, std::ostream& out) {
   for (const auto& id : end.identifiers) out << "\n" << ComparisonText(file, id, end.width);
-  if (end.places.size() > 1) out << "\n" << run::PairedTargetView(file, end.places);
+  if (end.places.size() > 1) out << "\n" << run::PairedTargetView(file, end.places, end.verdicts);
+  if (std::string costs = SetupCostText(file, end.origins, end.verdicts); !costs.empty()) out << "\n" << costs;
   out << (end.saved ? "\nSaved: " : "\nNothing saved (no test produced a result): ") << end.path << "\n";
 }
 

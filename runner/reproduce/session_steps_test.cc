@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <sstream>
 
@@ -64,7 +65,90 @@ results::Entry Value(const std::string& who, const std::string& value) {
   return e;
 }
 
+// Answers every question with `answer`, counting them.
+class Answering : public Prompter {
+ public:
+  explicit Answering(std::string answer) : answer_(std::move(answer)) {}
+  bool Interactive() const override { return true; }
+  std::string Ask(const std::string& q) override {
+    questions.push_back(q);
+    return answer_;
+  }
+  std::vector<std::string> questions;
+
+ private:
+  std::string answer_;
+};
+
+// A published comparison of an encrypted home and full-disk encryption (no unencrypted system).
+results::ResultFile EncryptionComparison() {
+  results::ResultFile f = Published();
+  f.systems.resize(2);
+  f.systems[0].identifier = "Encrypted Home (eCryptfs)";
+  f.systems[0].software = "OS: Ubuntu, File-System: ext4";
+  f.systems[1].identifier = "Encrypted LVM (dmcrypt)";
+  f.systems[1].software = "OS: Ubuntu, File-System: ext4";
+  return f;
+}
+
+// dm-crypt cannot be made here; eCryptfs is not here either (fscrypt stands for it).
+std::string NoDmCryptNoEcryptfs(const targets::TargetSpec& spec) {
+  if (spec.kind == targets::Kind::kDmCrypt) return "no device-mapper here";
+  if (spec.kind == targets::Kind::kEcryptfs) return "no eCryptfs here";
+  return "";
+}
+
 }  // namespace
+
+TEST(SessionSteps, OfferTargetsAsksOnceOnATerminalDefaultYes) {
+  std::ostringstream out;
+  Answering yes("");
+  auto specs = OfferTargets(EncryptionComparison(), NoDmCryptNoEcryptfs, yes, false, out);
+  ASSERT_EQ(yes.questions.size(), 1u);
+  EXPECT_NE(yes.questions[0].find("[Y/n]"), std::string::npos) << yes.questions[0];
+  ASSERT_EQ(specs.size(), 2u);
+  EXPECT_EQ(specs[0].kind, targets::Kind::kPlain);
+  EXPECT_EQ(specs[1].kind, targets::Kind::kFscrypt);
+  // The mapping shows what can be built and what cannot, and why.
+  EXPECT_NE(out.str().find("->  dm-crypt LUKS2 AES-256-XTS ext4  (dm-crypt); NOT AVAILABLE HERE"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("NOT AVAILABLE HERE: no device-mapper here"), std::string::npos) << out.str();
+
+  std::ostringstream declined;
+  Answering no("n");
+  EXPECT_TRUE(OfferTargets(EncryptionComparison(), NoDmCryptNoEcryptfs, no, false, declined).empty());
+  EXPECT_EQ(no.questions.size(), 1u);
+  EXPECT_NE(declined.str().find("Running on this system as it is."), std::string::npos) << declined.str();
+}
+
+TEST(SessionSteps, OfferTargetsWithoutATerminalSaysHowInOneLineAndBuildsNothing) {
+  for (bool dry_run : {false, true}) {
+    std::ostringstream out;
+    NoPrompter prompter;
+    Answering terminal("y");
+    Prompter& asked = dry_run ? static_cast<Prompter&>(terminal) : prompter;
+    EXPECT_TRUE(OfferTargets(EncryptionComparison(), NoDmCryptNoEcryptfs, asked, dry_run, out).empty());
+    EXPECT_TRUE(terminal.questions.empty()) << "a dry run asks nothing";
+    const std::string text = out.str();
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+    EXPECT_NE(text.find("--targets auto builds them"), std::string::npos) << text;
+    EXPECT_NE(text.find("--no-targets runs on this system as it is"), std::string::npos) << text;
+    EXPECT_NE(text.find("not here: dm-crypt"), std::string::npos) << text;
+  }
+}
+
+TEST(SessionSteps, NothingIsOfferedWhenOnlyPlainCanBeBuilt) {
+  std::ostringstream out;
+  Answering yes("y");
+  // Published systems with no encryption named map to plain only.
+  EXPECT_TRUE(OfferTargets(Published(), nullptr, yes, false, out).empty());
+  // Every encrypted set-up unavailable: only the plain reference could be built.
+  EXPECT_TRUE(OfferTargets(EncryptionComparison(),
+                           [](const targets::TargetSpec& s) { return s.kind == targets::Kind::kPlain ? "" : "no"; },
+                           yes, false, out)
+                  .empty());
+  EXPECT_TRUE(yes.questions.empty());
+  EXPECT_EQ(out.str(), "");
+}
 
 TEST(SessionSteps, PlanTargetsPrintsAListAsGiven) {
   targets::testing::FakeSystem sys;

@@ -116,6 +116,17 @@ TargetMapping ProposeTargets(const results::ResultFile& file,
   return m;
 }
 
+std::vector<std::vector<std::string>> PublishedSystemsOf(const TargetMapping& mapping,
+                                                         const std::vector<targets::TargetSpec>& targets) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& t : targets) {
+    out.emplace_back();
+    for (const auto& p : mapping.proposals)
+      if (!p.published.empty() && p.spec.Identifier() == t.Identifier()) out.back().push_back(p.published);
+  }
+  return out;
+}
+
 std::string FormatTargetMapping(const TargetMapping& m) {
   size_t width = 0;
   for (const auto& p : m.proposals) width = std::max(width, p.published.size());

@@ -35,6 +35,10 @@ struct TargetMapping {
 TargetMapping ProposeTargets(const results::ResultFile& file,
                              const std::function<std::string(const targets::TargetSpec&)>& why_unavailable);
 
+// The published systems each of `targets` stands for (the proposals made for it), in order.
+std::vector<std::vector<std::string>> PublishedSystemsOf(const TargetMapping& mapping,
+                                                         const std::vector<targets::TargetSpec>& targets);
+
 // The mapping as the plan shows it.
 std::string FormatTargetMapping(const TargetMapping& mapping);
 

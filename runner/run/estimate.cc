@@ -10,7 +10,6 @@
 
 #include "results-xml/comparison_hash.h"
 #include "runner/common/strings.h"
-#include "runner/run/observer.h"
 
 namespace ptsn::run {
 

@@ -1,5 +1,6 @@
 #include "runner/run/observer.h"
 
+#include "runner/common/strings.h"
 #include "runner/run/estimate.h"
 
 #include <cmath>
@@ -46,15 +47,6 @@ Clock SteadyClock() {
   return [] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   };
-}
-
-std::string FormatDuration(double seconds) {
-  long s = std::lround(std::max(0.0, seconds));
-  char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh %02ldm", s / 3600, (s % 3600) / 60);
-  else if (s >= 60) std::snprintf(buf, sizeof buf, "%ldm %02lds", s / 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%lds", s);
-  return buf;
 }
 
 std::string LabelledTrialValues(const TrialReport& t, const std::string& test_description) {

@@ -110,6 +110,10 @@ class TestHook {
   virtual ~TestHook() = default;
   virtual void BeforeTest(const results::Result& /*test*/) {}
   virtual void AfterTest(const results::Result& /*test*/) {}
+  // A test run on several targets (places): around each of its trials, with the target's System
+  // identifier, instead of BeforeTest/AfterTest around the whole test.
+  virtual void BeforeTrial(const results::Result& /*test*/, const std::string& /*system_identifier*/) {}
+  virtual void AfterTrial(const results::Result& /*test*/, const std::string& /*system_identifier*/) {}
   virtual std::vector<std::string> Record(results::ResultFile& /*file*/, const results::Result& /*test*/,
                                           const std::string& /*system_identifier*/) {
     return {};
@@ -122,8 +126,5 @@ Clock SteadyClock();
 
 enum class PrinterKind { kTty, kPlain, kJson };
 std::unique_ptr<RunObserver> MakePrinter(PrinterKind kind, std::ostream& out, Clock clock = SteadyClock());
-
-// "1m 05s" / "42s" / "1h 02m"
-std::string FormatDuration(double seconds);
 
 }  // namespace ptsn::run

@@ -146,11 +146,5 @@ TEST(PlainPrinterTest, TrialValuesAreLabelledWithTheirUnits) {
   EXPECT_EQ(LabelledTrialValues({1, 1, false, true, "7", "", 1, {{"7", "s", "Other"}}}, "Size: 4KB"), "7 s (Other)");
 }
 
-TEST(FormatDurationTest, Units) {
-  EXPECT_EQ(FormatDuration(42.4), "42s");
-  EXPECT_EQ(FormatDuration(65), "1m 05s");
-  EXPECT_EQ(FormatDuration(3720), "1h 02m");
-}
-
 }  // namespace
 }  // namespace ptsn::run

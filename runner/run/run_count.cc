@@ -44,7 +44,17 @@ bool OutsideThreeSigma(const std::vector<double>& v, int precision) {
 RunCountOverrides ReadRunCountOverrides(
     const std::function<std::optional<std::string>(const std::string&)>& env) {
   RunCountOverrides o;
+  if (auto v = env("FORCE_TIMES_TO_RUN"); v && Trim(*v).empty())
+    throw Error("FORCE_TIMES_TO_RUN is set but empty: give the number of times each test runs (1-" +
+                std::to_string(kMaxTimesToRun) + "), or unset it for each profile's own count");
   o.force_times_to_run = IntVar(env, "FORCE_TIMES_TO_RUN");
+  if (o.force_times_to_run && *o.force_times_to_run < 1)
+    throw Error("FORCE_TIMES_TO_RUN=" + std::to_string(*o.force_times_to_run) + ": a test runs at least once (1-" +
+                std::to_string(kMaxTimesToRun) + "); unset it for each profile's own count");
+  if (o.force_times_to_run && *o.force_times_to_run > kMaxTimesToRun)
+    o.notices.push_back("FORCE_TIMES_TO_RUN=" + std::to_string(*o.force_times_to_run) + ": a test runs at most " +
+                        std::to_string(kMaxTimesToRun) + " times; each runs " + std::to_string(kMaxTimesToRun) +
+                        " times");
   o.force_times_to_run_multiple = IntVar(env, "FORCE_TIMES_TO_RUN_MULTIPLE");
   o.force_min_times_to_run = IntVar(env, "FORCE_MIN_TIMES_TO_RUN");
   o.force_min_cutoff_minutes = IntVar(env, "FORCE_MIN_TIMES_TO_RUN_CUTOFF");
@@ -83,7 +93,7 @@ int ScheduledRuns(int times_to_run, double estimated_seconds, const std::string&
     n = *o.force_min_times_to_run;
   if (o.force_absolute_min && n < *o.force_absolute_min) n = *o.force_absolute_min;
   if (n < 1 || StartsWith(display_format, "MULTI_") || StartsWith(display_format, "IMAGE_")) n = 1;
-  return std::min(n, 256);
+  return std::min(n, kMaxTimesToRun);
 }
 
 double SdPercent(const std::vector<double>& v) { return results::PercentStandardDeviation(v); }

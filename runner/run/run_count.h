@@ -20,10 +20,17 @@ struct RunCountOverrides {
   std::optional<int> force_absolute_min;           // FORCE_ABSOLUTE_MIN_TIMES_TO_RUN
   std::optional<double> force_min_duration_minutes;  // FORCE_MIN_DURATION_PER_TEST
   std::set<int> ignore_runs;                       // IGNORE_RUNS, 1-based
+  std::vector<std::string> notices;                // what the run should say about them (a count capped)
 };
 
+// A test runs at most this many times (PTS's cap on one test's trials).
+constexpr int kMaxTimesToRun = 256;
+
 // Reads the variables through an environment lookup. Malformed numbers are an error naming the
-// variable (PTS silently ignores them; a typo should not change a benchmark unnoticed).
+// variable (PTS silently ignores them; a typo should not change a benchmark unnoticed), and so is
+// a FORCE_TIMES_TO_RUN that is set but empty (through a lookup that keeps empty values:
+// ProcessEnvironment), 0 or negative (PTS runs the profile's count then);
+// one over kMaxTimesToRun is kept, with a notice that the test runs kMaxTimesToRun times.
 RunCountOverrides ReadRunCountOverrides(const std::function<std::optional<std::string>(const std::string&)>& env);
 
 // Scheduled runs: TimesToRun (default 3) -> x MULTIPLE (if estimate < 2 h) -> FORCE replaces ->

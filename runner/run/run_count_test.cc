@@ -117,11 +117,31 @@ TEST(DecideExtraRunsTest, QuietResultsAddNothing) {
 TEST(DecideExtraRunsTest, ForceTimesToRunOrSettingDisablesDynamicRuns) {
   EXPECT_EQ(Simulate(3, Noisy, {true, 2.5, 100, 1e9}, FromEnv({{"FORCE_TIMES_TO_RUN", "3"}})).runs, 3);
   EXPECT_EQ(Simulate(3, Noisy, {false, 2.5, 100, 1e9}).runs, 3);
-  // PHP's `getenv('FORCE_TIMES_TO_RUN') == false` holds for "0": the scheduled count stays the
-  // profile's and dynamic runs stay on.
-  auto zero = FromEnv({{"FORCE_TIMES_TO_RUN", "0"}});
-  EXPECT_EQ(ScheduledRuns(3, 10, "BAR_GRAPH", zero), 3);
-  EXPECT_GT(Simulate(3, Noisy, {true, 2.5, 100, 1e9}, zero).runs, 3);
+}
+
+// PTS runs the profile's count, silently, for FORCE_TIMES_TO_RUN of "0" (PHP's getenv() == false),
+// a negative number or an empty value: a mistake in a script, refused here with one line; a count
+// over 256 runs 256 times and says so.
+TEST(ReadOverrides, ForceTimesToRunOutOfRangeIsRefusedOrSaid) {
+  for (const auto& [value, message] : std::vector<std::pair<std::string, std::string>>{
+           {"0", "FORCE_TIMES_TO_RUN=0: a test runs at least once (1-256); unset it for each profile's own count"},
+           {"-1", "FORCE_TIMES_TO_RUN=-1: a test runs at least once (1-256); unset it for each profile's own count"},
+           {"", "FORCE_TIMES_TO_RUN is set but empty: give the number of times each test runs (1-256), or unset it "
+                "for each profile's own count"},
+           {"  ", "FORCE_TIMES_TO_RUN is set but empty: give the number of times each test runs (1-256), or unset it "
+                  "for each profile's own count"}}) {
+    try {
+      FromEnv({{"FORCE_TIMES_TO_RUN", value}});
+      ADD_FAILURE() << "'" << value << "' accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  }
+  EXPECT_TRUE(FromEnv({{"FORCE_TIMES_TO_RUN", "256"}}).notices.empty());
+  auto many = FromEnv({{"FORCE_TIMES_TO_RUN", "1000000"}});
+  EXPECT_EQ(ScheduledRuns(3, 10, "BAR_GRAPH", many), 256);
+  EXPECT_EQ(many.notices, std::vector<std::string>{"FORCE_TIMES_TO_RUN=1000000: a test runs at most 256 times; each runs 256 times"});
+  EXPECT_TRUE(FromEnv({}).notices.empty());
 }
 
 TEST(DecideExtraRunsTest, FailedRunsAreRetriedOnce) {

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "results-xml/export_text.h"
+#include "results-xml/result_update.h"
 #include "results-xml/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -109,6 +110,17 @@ void RefuseNearDuplicateIdentifier(const std::string& composite, const std::stri
   if (auto near = NearDuplicateIdentifier(systems, identifier))
     throw Error("TEST_RESULTS_IDENTIFIER '" + identifier + "' differs from the system '" + *near + "' of " + composite +
                 " only in case, spacing or punctuation; use exactly '" + *near + "' to add to that system, or another name");
+}
+
+// Names that differ in what a folder name drops ("a/b" and "ab") share one result: a run into a
+// result saved under another name says so, naming both, instead of adding to it without a word.
+std::optional<std::string> OtherNameOfFolder(const std::string& composite, const RunNaming& naming) {
+  std::error_code ec;
+  if (!fs::exists(composite, ec)) return std::nullopt;
+  const std::string saved_as = results::ReadResultFile(composite).generated.title;
+  if (saved_as == naming.title) return std::nullopt;
+  return "The result name '" + naming.title + "' is saved in " + fs::path(composite).parent_path().string() +
+         ", the result '" + saved_as + "' (a folder name keeps letters, digits and '-'): this run is added to it";
 }
 
 // No identifier given and no targets: the run is named after the tested subsystems' components,
@@ -288,6 +300,9 @@ SessionOutcome RunSession::Run(const std::vector<PlannedTest>& plan, SessionRequ
                                RunObserver& observer) const {
   if (plan.empty()) throw Error("nothing to run (every test skipped)");
   const Settings& s = tools_.settings;
+  // FORCE_TIMES_TO_RUN & co. checked before anything is installed, in the process's environment
+  // as it is (PtsEnvironment takes an empty value for unset: here it is a mistake to name).
+  for (const auto& notice : ReadRunCountOverrides(ProcessEnvironment()).notices) err_ << notice << "\n";
   const std::vector<std::string> download_notes =
       Install(ProfilesOf(plan), request.force_install, true, request.yes, request.batch);
 
@@ -298,6 +313,7 @@ SessionOutcome RunSession::Run(const std::vector<PlannedTest>& plan, SessionRequ
   RunConfig config = MakeRunConfig(s, tools_.reader, plan, naming, test_dir, download_notes, request.warmup_runs);
   if (!named && request.targets.specs.empty()) NameAfterComponents(config, plan, request.batch);
   RefuseNearDuplicateIdentifier(config.result_dir + "/composite.xml", config.system.identifier);
+  if (auto other = OtherNameOfFolder(config.result_dir + "/composite.xml", naming)) err_ << *other << "\n";
   TargetsToMake targets = std::move(request.targets);
   if (named)
     for (auto& t : targets.specs) t.name = naming.identifier + ": " + t.Identifier();
@@ -316,6 +332,13 @@ SessionOutcome RunLoop(RunConfig config, const std::vector<PlannedTest>& plan, T
     for (const auto& line : monitor_session.StatusLines()) out << line << "\n";
   SessionOutcome outcome;
   if (plan.empty()) return outcome;
+  // Two runs saving trials as one system of one result would replace each other's: the second
+  // is refused here, before anything is made or run.
+  std::vector<std::string> systems;
+  for (const auto& spec : targets.specs) systems.push_back(spec.Identifier());
+  if (systems.empty()) systems.push_back(config.system.identifier);
+  results::IdentifierClaim claim(config.result_dir + "/composite.xml", systems,
+                                 "a run saving as '" + Join(systems, "', '") + "'");
   exec::InstallSignalForwarding();
 
   // The storage targets, made before anything is measured (a failure stops the run); they go
@@ -325,7 +348,10 @@ SessionOutcome RunLoop(RunConfig config, const std::vector<PlannedTest>& plan, T
     auto sys = targets.system ? std::move(targets.system) : targets::MakeRealSystem();
     targets::TargetOptions options = targets.options(*sys, config.test_dir);
     made = std::make_unique<RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, observer);
-    config.places = made->Create(targets.specs, config.system, reader, static_cast<int>(s.GetInt("run.target_instances")));
+    const InstancePlan instances = PlanInstances(s, targets.specs.size());
+    if (std::string cost = InstancesCostText(plan, config, targets.specs.size(), instances); !cost.empty())
+      observer.Message(cost);
+    config.places = made->Create(targets.specs, config.system, reader, instances.start);
     config.places_sequential = targets.sequential;
     ApplyTargetSettings(config, s, *made);
   }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "results-xml/comparison_hash.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
@@ -164,8 +165,29 @@ void NoteDownloadFallbacks(std::optional<std::string>& system_notes, const std::
   system_notes = current.empty() ? note : current + " " + note;
 }
 
+void MonitorHook::BeforeTest(const results::Result&) {
+  trials_of_.clear();
+  by_system_.clear();
+  session_.BeginTest();
+}
+
+void MonitorHook::BeforeTrial(const results::Result& test, const std::string&) {
+  if (std::string hash = results::ComparisonHash(test); hash != trials_of_) {
+    trials_of_ = hash;
+    by_system_.clear();
+  }
+  session_.BeginTest();
+}
+
+void MonitorHook::AfterTrial(const results::Result&, const std::string& id) {
+  session_.EndTest();
+  monitor::AppendSeries(by_system_[id], session_.last_series());
+}
+
 std::vector<std::string> MonitorHook::Record(results::ResultFile& file, const results::Result& test,
                                              const std::string& id) {
+  auto trials = by_system_.find(id);
+  if (trials != by_system_.end()) return session_.RecordTest(file, test, id, trials->second).problems;
   return session_.RecordTest(file, test, id).problems;
 }
 

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <functional>
 #include <set>
+#include <map>
 #include <string>
 
 #include "runner/common/settings.h"
@@ -71,17 +72,23 @@ void NoteDownloadFallbacks(std::optional<std::string>& system_notes, const std::
 
 // Adapts runner/monitor's session to the run loop's hook: sampling around each test, its
 // monitor results after it, the MONITOR variables into the file at the end.
+// On targets, each trial is sampled on its own and its samples go to its target's System: every
+// target gets monitor results of its own trials.
 class MonitorHook : public TestHook {
  public:
   explicit MonitorHook(monitor::MonitorSession& s) : session_(s) {}
-  void BeforeTest(const results::Result&) override { session_.BeginTest(); }
+  void BeforeTest(const results::Result&) override;
   void AfterTest(const results::Result&) override { session_.EndTest(); }
+  void BeforeTrial(const results::Result& test, const std::string& id) override;
+  void AfterTrial(const results::Result& test, const std::string& id) override;
   std::vector<std::string> Record(results::ResultFile& file, const results::Result& test,
                                   const std::string& id) override;
   void Finish(results::ResultFile& file, const std::string& id) override;
 
  private:
   monitor::MonitorSession& session_;
+  std::string trials_of_;  // the comparison hash of the test whose trials `by_system_` holds
+  std::map<std::string, std::vector<monitor::SensorSeries>> by_system_;  // that test's samples per System
 };
 
 }  // namespace ptsn::run

@@ -5,6 +5,8 @@
 #include "results-xml/export_compare.h"
 #include "results-xml/verdict.h"
 #include "runner/common/error.h"
+#include "runner/common/strings.h"
+#include "runner/run/estimate.h"
 #include "runner/run/run_setup.h"
 
 namespace ptsn::run {
@@ -56,13 +58,50 @@ std::vector<TestPlace> RunTargets::MakeInstance(int instance) {
   return made;
 }
 
+InstancePlan PlanInstances(const Settings& settings, size_t targets) {
+  InstancePlan p;
+  if (targets < 2) return p;
+  p.start = std::max<int>(1, static_cast<int>(settings.GetInt("run.target_instances")));
+  p.max = p.start > 1 ? std::max<int>(p.start, static_cast<int>(settings.GetInt("run.max_target_instances"))) : 1;
+  return p;
+}
+
 void ApplyTargetSettings(RunConfig& config, const Settings& settings, RunTargets& targets) {
   config.paired_ci_goal = settings.GetDouble("run.paired_ci_goal");
   config.same_within = settings.GetDouble("run.same_within");
-  const int instances = static_cast<int>(settings.GetInt("run.target_instances"));
-  config.shuffle_rounds = instances > 1;
-  config.max_instances = instances > 1 ? std::max<int>(instances, settings.GetInt("run.max_target_instances")) : 1;
-  if (config.max_instances > instances) config.add_instance = [&targets] { return targets.AddInstance(); };
+  const InstancePlan p = PlanInstances(settings, targets.places().size());
+  config.shuffle_rounds = p.start > 1;
+  config.max_instances = p.max;
+  if (p.max > p.start) config.add_instance = [&targets] { return targets.AddInstance(); };
+}
+
+std::string InstancesCostText(const std::vector<PlannedTest>& plan, const RunConfig& config, size_t targets,
+                              InstancePlan instances) {
+  if (targets < 2) return "";
+  if (instances.start <= 1)
+    return "Targets: one of each (run.target_instances=1): a comparison of one instance pair cannot tell a set-up "
+           "from the instance made of it, so no verdict will say \"different\" (docs/verdicts.md)";
+  // The trial time one instance of every target adds: each disk test's scheduled trials on each target.
+  double per_instance = 0;
+  bool known = true;
+  for (const auto& t : plan) {
+    if (t.profile.test_type != "Disk") continue;
+    const TestEstimate e = EstimateTest(t, config.install_root, config.overrides, config.settle_seconds);
+    if (e.seconds <= 0) known = false;
+    per_instance += e.seconds * static_cast<double>(targets);
+  }
+  std::string text = "Targets: each made " + std::to_string(instances.start) + " times";
+  if (instances.max > instances.start) text += ", up to " + std::to_string(instances.max) + " while undecided";
+  if (per_instance > 0) {
+    text += ": about " + FormatDuration(per_instance * (instances.start - 1)) + " more than one of each";
+    if (instances.max > instances.start)
+      text += " (up to " + FormatDuration(per_instance * (instances.max - 1)) + " more)";
+    if (!known) text += " for the tests with an estimate";
+  } else {
+    text += " (no trial time known yet to say what that costs)";
+  }
+  return text + ", so that a verdict includes the difference each made target carries (docs/verdicts.md; "
+                "run.target_instances=1 for one of each)";
 }
 
 bool RunTargets::Remove() {

@@ -58,6 +58,22 @@ class RunTargets {
 // run.max_target_instances, new instance pairs made by `targets` while a verdict is unknown.
 void ApplyTargetSettings(RunConfig& config, const Settings& settings, RunTargets& targets);
 
+// How many instances of each target a run makes to start with (run.target_instances) and at most
+// (run.max_target_instances, never fewer than the start): one of each when there is nothing to
+// compare (a single target).
+struct InstancePlan {
+  int start = 1, max = 1;
+};
+InstancePlan PlanInstances(const Settings& settings, size_t targets);
+
+// What the instances cost, printed before anything is made (issue 50): the trial time of the
+// plan's disk tests on the instances beyond the first of each target, from EstimateTest:
+//   "Targets: each made 3 times, up to 6 while undecided: about 40s more than one of each (up to
+//    1m 40s more) ..."
+// With one instance, what that leaves out. "" for a single target.
+std::string InstancesCostText(const std::vector<PlannedTest>& plan, const RunConfig& config, size_t targets,
+                              InstancePlan instances);
+
 // The paired view of a run across targets: each target against the first, round by round
 // (compare-results --paired restricted to the targets' Systems).
 // With instances, the verdicts follow (results::VerdictView).

@@ -12,14 +12,15 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/result_store.h"
+#include "results-xml/result_update.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
 #include "results-xml/verdict.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/path_below.h"
 #include "runner/common/strings.h"
 #include "runner/run/estimate.h"
-#include "runner/run/result_update.h"
 #include "runner/run/round_count.h"
 #include "runner/sysinfo/phodevi_strings.h"
 #include "runner/sysinfo/sysinfo.h"
@@ -182,7 +183,7 @@ RunSummary TestRunner::Run(const std::vector<PlannedTest>& plan) {
     if (!summary.tests.back().skipped && i + 1 < plan.size()) settle_(config_.settle_seconds);
   }
   if (saved_ && hook_)
-    known_ = UpdateResultFile(config_.result_dir, [&](results::ResultFile& file, bool) {
+    known_ = results::UpdateResultFile(summary.composite_path, [&](results::ResultFile& file, bool) {
       hook_->Finish(file, MainSystem());
     });
   if (!saved_ && !unsaved_.empty())
@@ -381,7 +382,6 @@ std::vector<TestRecord> TestRunner::RunOnPlaces(const PlannedTest& t, const Test
   if (!prepared.failure.empty()) return std::vector<TestRecord>(places.size(), TestRecord{{}, "", prepared.failure});
   std::vector<PlaceSeries> on;
   for (size_t place : places) on.push_back(StartOnPlace(t, prepared, place));
-  if (hook_) hook_->BeforeTest(on.front().series.base);  // the monitor samples the whole test
   for (auto& p : on) PrepareOnPlace(t, p, header);
   RunRounds(t, prepared, on, places, header);
   std::vector<TestRecord> records;
@@ -394,7 +394,6 @@ std::vector<TestRecord> TestRunner::RunOnPlaces(const PlannedTest& t, const Test
     records.push_back(steps_.RecordResult(t, p.env, p.series, post_failure));
     RecordTrialTimes(t, p.env, p.series, records.back());
   }
-  if (hook_) hook_->AfterTest(on.front().series.base);
   return records;
 }
 
@@ -453,7 +452,10 @@ void TestRunner::RunRounds(const PlannedTest& t, const TestEnvironment& prepared
       ran = true;
       // A target's own trial number: an instance added later starts at 1.
       const int trial = static_cast<int>(rounds.values[k].size()) + 1;
+      // The monitor samples each target's trials as that target's (its System's monitor results).
+      if (hook_) hook_->BeforeTrial(series.base, series.system);
       TrialRun run = steps_.RunTrial(t, on[k].env, *series.monitor, trial, false);
+      if (hook_) hook_->AfterTrial(series.base, series.system);
       ParsedTrial parsed = ParseTrial(series, run, !series.ignored_runs.count(trial));
       CountTrial(series, run, parsed, Now());
       rounds.values[k].push_back(parsed.first_value ? results::PhpToNumber(*parsed.first_value) : std::nan(""));
@@ -547,9 +549,17 @@ bool TestRunner::Hold(PendingRecord pending) {
 void TestRunner::Save(const std::vector<PendingRecord>& records) {
   MakeDirectories(config_.result_dir);
   for (const auto& [record, system] : records) {
+    // The system's logs are named after its identifier, which a fleet server may have chosen: an
+    // identifier that names no file ("..") keeps its logs out, said once; the results are saved.
+    const std::string log_name = results::SimplifyForFileHandling(system);
+    if (std::string why = PathNameProblem(log_name); !why.empty()) {
+      if (system_logs_saved_.insert(system).second)
+        observer_.Message("logs not kept: " + PathRefusal(log_name, why, {"the system identifier", "the result's log folders"}));
+      continue;
+    }
     // PTS keeps the build-relevant variables of each system beside the results (SaveSystemLogs).
     if (system_logs_saved_.insert(system).second) {
-      std::string dir = config_.result_dir + "/system-logs/" + results::SimplifyForFileHandling(system);
+      std::string dir = JoinBelow(config_.result_dir + "/system-logs", log_name, {"the system identifier", "system-logs"});
       MakeDirectories(dir);
       WriteFileAtomically(dir + "/environment-variables",
                           sysinfo::EnvironmentVariablesLog({config_.host_env.begin(), config_.host_env.end()}));
@@ -560,11 +570,11 @@ void TestRunner::Save(const std::vector<PendingRecord>& records) {
       if (r.identifier.empty()) continue;  // derived (monitor) results have no log
       std::string dir = config_.result_dir + "/test-logs/" + results::ComparisonHash(r);
       MakeDirectories(dir);
-      WriteFileAtomically(dir + "/" + results::SimplifyForFileHandling(system) + ".log", record.log);
+      WriteFileAtomically(JoinBelow(dir, log_name + ".log", {"the system identifier", "test-logs"}), record.log);
     }
   }
   // The file as it is on disk now (another run may have saved into it since), with ours added.
-  known_ = UpdateResultFile(config_.result_dir, [&](results::ResultFile& file, bool existed) {
+  known_ = results::UpdateResultFile(config_.result_dir + "/composite.xml", [&](results::ResultFile& file, bool existed) {
     if (!existed) {
       file.generated.title = config_.title;
       file.generated.description = config_.description;

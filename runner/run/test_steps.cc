@@ -10,6 +10,7 @@
 #include "results-xml/verdict.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/path_below.h"
 #include "runner/common/php_number.h"
 #include "runner/common/strings.h"
 #include "runner/sysinfo/sysinfo.h"
@@ -18,8 +19,6 @@ namespace fs = std::filesystem;
 
 namespace ptsn::run {
 namespace {
-
-constexpr int kMaxTrials = 256;  // PTS's cap on one test's trials
 
 // The target's state set up before one of its scripts or trials: "" or why it could not be.
 std::string EnterPlace(const TestEnvironment& env) {
@@ -164,7 +163,7 @@ results::Result TestResultBase(const PlannedTest& t) {
 
 bool NeedsMoreTrials(const TrialSeries& series) {
   int done = series.state.runs_done;
-  return !series.interrupted && done < series.planned && done < kMaxTrials;
+  return !series.interrupted && done < series.planned && done < kMaxTimesToRun;
 }
 
 double TestSteps::TrialTimeout(const PlannedTest& t) const {
@@ -283,7 +282,13 @@ TrialRun TestSteps::RunTrial(const PlannedTest& t, const TestEnvironment& env, R
   }
   std::string log_file = env.log_base + (warmup ? "-warmup-" : "-") + std::to_string(number) + ".log";
   std::string executable = t.profile.executable.empty() ? t.profile.BaseName() : t.profile.executable;
-  std::string script = env.install_dir + "/" + executable;
+  std::string script;
+  try {
+    script = JoinBelow(env.install_dir, executable, {"test-definition.xml Executable", "the install folder"});
+  } catch (const Error& e) {
+    run.failure = t.profile.identifier + ": " + e.what();
+    return run;
+  }
   std::error_code ec;
   fs::remove(log_file, ec);
   fs::remove(env.dirs->Path("test-exit-status"), ec);
@@ -322,8 +327,23 @@ TrialRun TestSteps::RunTrial(const PlannedTest& t, const TestEnvironment& env, R
   // The line that says why, should the trial turn out to have failed: from its log, else its output.
   run.error_line = exec::ErrorLine(run.log ? log_file : env.trial_output);
   if (run.error_line.empty()) run.error_line = exec::ErrorLine(env.trial_output);
+  if (!run.failure.empty() || !run.log) run.full_disk = FullDiskNote({env.scratch, env.home, env.install_dir});
   fs::remove(log_file, ec);
   return run;
+}
+
+std::string FullDiskNote(const std::vector<std::string>& dirs) {
+  constexpr uint64_t kFullBelow = 1 << 20;
+  for (const std::string& dir : dirs) {
+    if (dir.empty()) continue;
+    try {
+      const uint64_t free = FreeBytes(dir);
+      if (free < kFullBelow) return "the disk is full: " + std::to_string(free) + " bytes free in " + dir;
+    } catch (const Error&) {
+      // gone or unreadable: nothing to tell
+    }
+  }
+  return "";
 }
 
 ParsedTrial ParseTrial(TrialSeries& series, const TrialRun& run, bool parse) {
@@ -345,7 +365,10 @@ ParsedTrial ParseTrial(TrialSeries& series, const TrialRun& run, bool parse) {
     if (!results.empty() && results.front().trial_values.size() > before)
       parsed.first_value = results.front().trial_values.back();
   }
-  if (!parsed.failure.empty() && !run.error_line.empty()) parsed.failure += ": " + run.error_line;
+  std::vector<std::string> why;
+  for (const std::string* w : {&run.full_disk, &run.error_line})
+    if (!w->empty()) why.push_back(*w);
+  if (!parsed.failure.empty() && !why.empty()) parsed.failure += ": " + Join(why, "; ");
   return parsed;
 }
 

@@ -111,6 +111,7 @@ struct TrialRun {
   std::optional<std::string> log;           // its $LOG_FILE, if it wrote a non-empty one
   std::string log_entry;                    // what goes into test-logs/ for it ("" for a warm-up or no run)
   std::string error_line;                   // the line of its log (else output) that says why (exec::ErrorLine)
+  std::string full_disk;                    // when it failed on a (nearly) full disk: FullDiskNote
   std::vector<std::string> monitor_values;  // the <SystemMonitor>s' values
   std::vector<std::string> monitor_notes;   // why a monitor gave no value
 };
@@ -130,6 +131,11 @@ struct TestRecord {
   std::string failure;  // "" = a value was saved; "interrupted" = nothing is to be saved
   std::vector<std::string> notes;  // what the trials cannot resolve (also in the results' Annotation)
 };
+
+// Why a trial may have failed for want of room: "the disk is full: N bytes free in DIR" for the
+// first of `dirs` ("" skipped) whose file system has less than 1 MiB left; "" when all have room
+// or none can be told.
+std::string FullDiskNote(const std::vector<std::string>& dirs);
 
 // What a trial is worth: the monitors' values if they gave any (PTS then ignores the log), else
 // what the results parser finds in its log, added to the series' parse session. `parse` false:

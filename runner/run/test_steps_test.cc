@@ -226,6 +226,13 @@ TEST_F(TestStepsTest, ParseTrialSaysWhyThereIsNoValue) {
   ParsedTrial parsed = ParseTrial(s, failed, true);
   EXPECT_EQ(parsed.failure, "The test quit with a non-zero exit status (1): error: no disk");
   EXPECT_TRUE(s.session->Results().empty());  // a failed trial's log is not parsed
+  failed.full_disk = "the disk is full: 0 bytes free in /t";
+  EXPECT_EQ(ParseTrial(s, failed, true).failure,
+            "The test quit with a non-zero exit status (1): the disk is full: 0 bytes free in /t; error: no disk");
+  failed.error_line = "";
+  EXPECT_EQ(ParseTrial(s, failed, true).failure, "The test quit with a non-zero exit status (1): the disk is full: 0 bytes free in /t");
+  EXPECT_EQ(FullDiskNote({"", ::testing::TempDir()}), "");  // room: nothing to say
+  EXPECT_EQ(FullDiskNote({"/nonexistent/dir"}), "");
 
   EXPECT_EQ(ParseTrial(s, TrialRun{}, true).failure, "The test run did not write $LOG_FILE");
   parsed = ParseTrial(s, Logged("nothing here\n"), true);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -39,10 +41,39 @@ TEST(FairGate, AdmitsWaitersInArrivalOrderAndNeverMoreThanTheSlots) {
 }
 
 TEST(FairGate, ZeroSlotsMeansNoLimit) {
-  FairGate gate(0);
-  auto a = gate.Enter();
-  auto b = gate.Enter();  // would deadlock if limited
-  SUCCEED();
+  // Enter runs on a thread of its own, so a gate that wrongly limits makes this test fail at the
+  // deadline instead of hanging it. The gate and the thread are leaked on failure: a blocked
+  // Enter can never be joined.
+  auto* gate = new FairGate(0);
+  auto* done = new std::atomic<bool>(false);
+  std::thread([gate, done] {
+    std::vector<FairGate::Pass> held;
+    for (int i = 0; i < 100; ++i) held.push_back(gate->Enter());  // 100 at once, none released
+    *done = true;
+  }).detach();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!*done && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(done->load()) << "FairGate(0) made a caller wait: 0 slots must mean no limit";
+  EXPECT_EQ(gate->Waiting(), 0u);
+  delete gate;
+  delete done;
+}
+
+TEST(FairGate, OneSlotMakesTheSecondCallerWait) {
+  // The counterpart of the test above, so that it cannot pass by a gate that never waits.
+  FairGate gate(1);
+  auto first = std::make_unique<FairGate::Pass>(gate.Enter());
+  std::atomic<bool> entered{false};
+  std::thread second([&] {
+    auto pass = gate.Enter();
+    entered = true;
+  });
+  while (gate.Waiting() != 1) std::this_thread::yield();
+  EXPECT_FALSE(entered.load());
+  first.reset();
+  second.join();
+  EXPECT_TRUE(entered.load());
 }
 
 }  // namespace

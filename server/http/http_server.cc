@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -18,12 +19,13 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <unordered_set>
 
 #include "server/http/body_budget.h"
 #include "server/http/http_framing.h"
-#include "server/http/strict_recv.h"
+#include "server/http/request_stream.h"
 
 namespace ptsn::server::http {
 
@@ -77,10 +79,89 @@ class WorkerPool {
   std::vector<std::thread> threads_;
 };
 
-// One connection's deadline, watched by the sweeper; 0 = none (a handler is running or the
-// answer is being sent: libmicrohttpd's own inactivity timeout covers a client that stops reading).
+// ---- The request framing check: every byte libmicrohttpd reads from a client, before its parser ----
+// libmicrohttpd 0.9.75 reads a bare LF as a line's end ("TODO: Add MHD option to disallow"), keeps
+// a bare CR in a value, ends a line at a NUL and unfolds folded lines. Its strict mode
+// (MHD_OPTION_STRICT_FOR_CLIENT) only asks for a Host and refuses spaces in the URL (or, at -1,
+// before a colon), and it has no hook for the bytes it reads. A proxy in front may read any of
+// these another way (request smuggling), so each connection's bytes are followed as libmicrohttpd
+// reads them (RequestStream, request_stream.h), and at the first badly framed byte the client
+// gets a 400 and the connection is closed, before libmicrohttpd's parser sees it. How the reads
+// get here: the server links a copy of libmicrohttpd.a whose one call to recv is renamed
+// ptsn_mhd_recv (server/CMakeLists.txt), defined at the end of this file. Only libmicrohttpd's
+// reads come here; every other recv in the process (libpq's, libcurl's) is the C library's.
+// A bare LF: RFC 9112 2.2 lets a recipient read it as a line's end, and nginx does (it then sends
+// its own CRLF upstream, so behind nginx none reaches us). Straight from clients we refuse it:
+// the clients we serve (PTS, pts-native, browsers) send CRLF, and a proxy that passes a head on as
+// it came while reading a bare LF as part of a field (one field to it, two to us) is all request
+// smuggling needs.
+
+// The RequestStream of each connection libmicrohttpd reads, by descriptor, without a lock: a slot
+// is set when libmicrohttpd announces the connection, before it reads from it, and cleared before
+// it closes the descriptor; in between only the thread reading the connection looks at it.
+class StreamsByFd {
+ public:
+  static StreamsByFd& Get() {
+    static StreamsByFd* table = new StreamsByFd;  // never destroyed: a read may come during exit
+    return *table;
+  }
+  // False when `fd` is beyond the table.
+  bool Set(int fd, RequestStream* stream) {
+    if (fd < 0 || fd >= kPages * kPageSize) return false;
+    Slot* page = pages_[fd / kPageSize].load(std::memory_order_acquire);
+    if (!page) {
+      auto* fresh = new Slot[kPageSize]();
+      if (pages_[fd / kPageSize].compare_exchange_strong(page, fresh, std::memory_order_acq_rel)) page = fresh;
+      else delete[] fresh;  // another thread's page is `page` now
+    }
+    page[fd % kPageSize].store(stream, std::memory_order_release);
+    return true;
+  }
+  RequestStream* Find(int fd) const {
+    if (fd < 0 || fd >= kPages * kPageSize) return nullptr;
+    const Slot* page = pages_[fd / kPageSize].load(std::memory_order_acquire);
+    return page ? page[fd % kPageSize].load(std::memory_order_acquire) : nullptr;
+  }
+
+ private:
+  using Slot = std::atomic<RequestStream*>;
+  static constexpr int kPageSize = 4096, kPages = 1024;  // descriptors below 4 Mi, pages made as needed
+  std::atomic<Slot*> pages_[kPages] = {};
+};
+
+// The 400, written here: libmicrohttpd is reading, so nothing of an answer is under way. What the
+// client sent next is read and dropped (a little of it), as a close with unread bytes would reset
+// the connection, and the client could lose the answer. The error makes libmicrohttpd close.
+ssize_t RefuseFraming(int fd, const char* problem) {
+  const std::string body = std::string("{\"error\":\"malformed request framing: ") + problem + " (RFC 9112)\"}";
+  const std::string wire = "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: " +
+                           std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+  (void)!::send(fd, wire.data(), wire.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  ::shutdown(fd, SHUT_WR);
+  char sink[4096];
+  for (int i = 0; i < 256 && ::recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0; ++i) {
+  }
+  errno = ECONNRESET;
+  return -1;
+}
+
+// libmicrohttpd's read of `fd`, checked.
+ssize_t ReadChecked(int fd, void* buf, size_t len, int flags) {
+  const ssize_t n = ::recv(fd, buf, len, flags);
+  if (n <= 0 || (flags & MSG_PEEK)) return n;
+  RequestStream* stream = StreamsByFd::Get().Find(fd);
+  if (!stream) return n;  // not a client connection (libmicrohttpd reads only those with recv)
+  const size_t read = static_cast<size_t>(n);
+  if (stream->Feed({static_cast<const char*>(buf), read}) < read) return RefuseFraming(fd, stream->problem());
+  return n;
+}
+
+// One connection: its framing as read so far, and its deadline, watched by the sweeper; 0 = none (a
+// handler is running or the answer is being sent: libmicrohttpd's own inactivity timeout covers a
+// client that stops reading).
 struct ConnectionState {
   int fd = -1;
+  RequestStream stream;
   std::atomic<int64_t> deadline_ms{0};
   bool cut = false;  // the sweeper shut it down (guarded by the registry's mutex)
 };
@@ -166,7 +247,7 @@ struct HttpServer::Impl {
       auto* cs = new ConnectionState;
       const MHD_ConnectionInfo* info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
       cs->fd = info ? info->connect_fd : -1;
-      CheckRequestsOn(cs->fd);
+      if (!StreamsByFd::Get().Set(cs->fd, &cs->stream)) ::shutdown(cs->fd, SHUT_RDWR);  // unchecked: never read
       cs->deadline_ms = NowMs() + 1000LL * self->limits.header_timeout_seconds;
       std::lock_guard lock(self->reg_mu);
       self->connections.insert(cs);
@@ -176,7 +257,7 @@ struct HttpServer::Impl {
       // sweeper can no longer shut down a descriptor number that another connection reuses.
       auto* cs = static_cast<ConnectionState*>(*socket_context);
       if (!cs) return;
-      StopCheckingRequestsOn(cs->fd);
+      StreamsByFd::Get().Set(cs->fd, nullptr);
       {
         std::lock_guard lock(self->reg_mu);
         self->connections.erase(cs);
@@ -559,3 +640,9 @@ long RaiseFileLimit() {
 }
 
 }  // namespace ptsn::server::http
+
+// libmicrohttpd's calls to recv, renamed in the copy of libmicrohttpd.a the server links (server/CMakeLists.txt).
+extern "C" ssize_t ptsn_mhd_recv(int fd, void* buf, size_t len, int flags);
+extern "C" ssize_t ptsn_mhd_recv(int fd, void* buf, size_t len, int flags) {
+  return ptsn::server::http::ReadChecked(fd, buf, len, flags);
+}

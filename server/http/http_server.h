@@ -8,7 +8,8 @@
 // take none, the route's body limit (413 as soon as a body goes over it; the connection is then
 // closed, so nothing after it is read as another request), the bodies' memory in all (503), a
 // deadline for each request's headers and one for its body, a cap on connections per client
-// address and in all.
+// address and in all. Every byte read from a client is checked for framing a proxy could read
+// otherwise before libmicrohttpd parses it (RequestStream; how, at the top of http_server.cc).
 #pragma once
 
 #include <memory>

@@ -13,6 +13,7 @@
 
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/path_below.h"
 #include "runner/common/strings.h"
 #include "runner/openbenchmarking/profile_zip.h"
 #include "runner/openbenchmarking/wire.h"
@@ -208,14 +209,17 @@ std::shared_ptr<const void> ProfileMirror::Load(const std::string& path, bool zi
 
 std::shared_ptr<const std::string> ProfileMirror::Index(const std::string& repo) {
   if (!ob::ParseQualifiedName(repo + "/x")) return nullptr;
-  return std::static_pointer_cast<const std::string>(Load(dir_ + "/" + repo + ".index", false));
+  return std::static_pointer_cast<const std::string>(
+      Load(JoinBelow(dir_, repo + ".index", {"repo_index repo", "the profile mirror"}), false));
 }
 
 std::shared_ptr<const ob::AcquiredTest> ProfileMirror::Test(const std::string& qualified) {
   auto q = ob::ParseQualifiedName(qualified);
   if (!q || q->version.empty()) return nullptr;
   return std::static_pointer_cast<const ob::AcquiredTest>(
-      Load(dir_ + "/" + q->repo + "/" + q->name + "-" + q->version + ".zip", true));
+      Load(JoinBelow(dir_, q->repo + "/" + q->name + "-" + q->version + ".zip", {"acquire_test identifier", "the profile mirror"},
+                     NameDepth::kRelativePath),
+           true));
 }
 
 }  // namespace ptsn::server

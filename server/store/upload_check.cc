@@ -3,8 +3,6 @@
 #include <type_traits>
 
 #include "results-xml/result_xml.h"
-#include "results-xml/validate.h"
-#include "runner/common/error.h"
 
 namespace ptsn::server {
 
@@ -54,55 +52,23 @@ ResultSummary SummaryOf(results::ResultFile&& file) { return Summarise(file); }
 
 namespace {
 
-// The check in one streaming pass: each Result is validated and summarised as it ends, in one
-// reused object, so no model of the whole file is built (~600 strings and ~2 vector growths per
-// 100-result file, and freeing them; callgrind: ~0.45M of ~3.6M instructions per check).
-class CheckingVisitor : public results::ResultVisitor {
+// The summary, taken as the shared check reads the file (one parse).
+class SummarisingVisitor : public results::ResultVisitor {
  public:
-  void Head(const results::ResultFile& head) override {
-    validator_.Head(head);
-    SummariseHead(summary_, head, Copy);
-  }
-  void OnResult(const results::Result& r) override {
-    validator_.OnResult(r);
-    SummariseResult(summary_, r, Copy);
-  }
-  std::vector<results::ValidationIssue> Issues() { return validator_.Finish(); }
+  void Head(const results::ResultFile& head) override { SummariseHead(summary_, head, Copy); }
+  void OnResult(const results::Result& r) override { SummariseResult(summary_, r, Copy); }
   ResultSummary TakeSummary() { return std::move(summary_); }
 
  private:
-  results::StreamingValidator validator_;
   ResultSummary summary_;
 };
-
-void ThrowFirstError(const std::vector<results::ValidationIssue>& issues) {
-  for (const auto& issue : issues)
-    if (issue.error) throw UploadRejected{"composite.xml: " + issue.where + ": " + issue.what};
-}
 
 }  // namespace
 
 ResultSummary CheckResultFile(std::string_view xml, const UploadLimits& limits) {
-  results::ReadLimits bounds;
-  bounds.max_depth = limits.max_depth;
-  bounds.max_nodes = limits.max_nodes;
-  bounds.max_value_bytes = limits.max_value_bytes;
-  bounds.schema_structure = true;  // what result-file.xsd requires beyond the reader's own rules
-  try {
-    // A read error (anywhere in the file) is reported ahead of any validation error, as when the
-    // whole file was parsed first.
-    CheckingVisitor check;
-    if (results::StreamResultFile(xml, "composite.xml", check, bounds)) {
-      ThrowFirstError(check.Issues());
-      return check.TakeSummary();
-    }
-    // A <Generated> or <System> after a <Result> (legal, never written by PTS): the whole model.
-    results::ResultFile file = results::ParseResultFile(xml, "composite.xml", bounds);
-    ThrowFirstError(results::ValidateResultFile(file, {.warnings = false}));
-    return SummaryOf(std::move(file));
-  } catch (const Error& e) {
-    throw UploadRejected{e.what()};
-  }
+  SummarisingVisitor summary;
+  if (auto whole = results::CheckUploadedResultFile(xml, limits, &summary)) return SummaryOf(std::move(*whole));
+  return summary.TakeSummary();
 }
 
 }  // namespace ptsn::server

@@ -1,9 +1,7 @@
-// The gate every uploaded result file passes before anything is stored, in ONE parse:
-//  1. the result-file reader (results-xml/result_xml.h: UTF-8, no DOCTYPE or entity, no
-//     attribute, strict element structure) with hard bounds checked in its own SAX callbacks
-//     (results::ReadLimits: depth, node count, text size), so hostile input stops early;
-//  2. ValidateResultFile (results-xml/validate.h: the XSD's rules and more); any error refuses;
-//  3. the few fields the server indexes for listing and search, taken from the parsed model.
+// The gate every uploaded result file passes before anything is stored, in ONE parse: the checks
+// results-xml/upload_check.h shares with `upload-result` (the reader with hard bounds, then
+// ValidateResultFile), and the few fields the server indexes for listing and search, taken from
+// the same pass.
 #pragma once
 
 #include <cstddef>
@@ -12,15 +10,12 @@
 #include <vector>
 
 #include "results-xml/result_file.h"
+#include "results-xml/upload_check.h"
 
 namespace ptsn::server {
 
-// Attributes need no bound of their own: a result file has none and the reader refuses any.
-struct UploadLimits {
-  size_t max_depth = 16;             // composite.xml is 4 deep
-  size_t max_value_bytes = 8 << 20;  // one text node (monitor line graphs are long)
-  size_t max_nodes = 2'000'000;
-};
+using results::UploadLimits;
+using results::UploadRejected;
 
 // What listing and search need, read from the file once at upload time.
 struct ResultSummary {
@@ -33,9 +28,6 @@ struct ResultSummary {
 };
 
 // Throws UploadRejected with a one-line reason naming the element at fault.
-struct UploadRejected {
-  std::string message;
-};
 ResultSummary CheckResultFile(std::string_view xml, const UploadLimits& limits = {});
 ResultSummary SummaryOf(const results::ResultFile& file);
 ResultSummary SummaryOf(results::ResultFile&& file);  // moves the strings out

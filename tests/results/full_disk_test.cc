@@ -148,4 +148,27 @@ TEST_F(FullDisk, ExportOntoAFullDisk) {
   }
 }
 
+// A trial that fails on a full disk says the disk is full, naming the folder, beside the line of
+// its output that says why (issue 48): before, "The test quit with a non-zero exit status (1)" and
+// the program's last line. The test directory is the full tmpfs; home and results have room.
+TEST_F(FullDisk, AFailedTrialSaysTheDiskIsFull) {
+  const std::string profile = std::string(PTSN_SOURCE_DIR) + "/tests/run/profiles/local/space-1.0.0";
+  const std::string env = "env -u MONITOR -u PRESET_OPTIONS " + env_ + " PTS_NATIVE_HOME=" + Quote((work_ / "home").string()) + " PTS_NATIVE_TEST_DIR=" +
+                          Quote((work_ / "disk" / "td").string()) + " TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1";
+  auto r = ptsn::test::RunPtsNative("batch-run " + profile, env + " TEST_RESULTS_NAME=room");
+  ASSERT_EQ(r.exit_code, 0) << "with room it runs: " << r.output;
+  fs::remove_all(work_ / "disk" / "td");
+  fs::create_directories(work_ / "disk" / "td");
+  FillLeaving(0);
+  r = ptsn::test::RunPtsNative("batch-run " + profile, env + " TEST_RESULTS_NAME=full");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("FAILED (The test quit with a non-zero exit status (1): the disk is full: 0 bytes free in " +
+                          (work_ / "disk" / "td").string()),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("; Insufficient free space in ./files to create 1000 new files; last line: fopen failed"),
+            std::string::npos)
+      << r.output;
+}
+
 }  // namespace

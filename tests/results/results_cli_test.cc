@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -145,6 +146,44 @@ TEST_F(ResultsCli, MergeReportsTheFirstErrorInInputOrder) {
     EXPECT_NE(one.output.find(error), std::string::npos) << one.output;
     EXPECT_FALSE(fs::exists(Path("x.xml")));
   }
+}
+
+// No export writes over a result file (issue 48, hole 2): -o naming the file it reads (by path,
+// through a linked folder, with "..") or any saved result's composite.xml, and standard output
+// appended to the file it reads, are refused with one line naming the path (exit 2); the saved
+// results stay byte for byte. Before, `result-file-to-text r1 -o .../r1/composite.xml` exited 0
+// and r1 was text ("malformed XML").
+TEST_F(ResultsCli, ExportsNeverWriteOverAResultFile) {
+  PTSN_REQUIRE_REFERENCE();
+  Save("r1", "result-a/composite.xml");
+  Save("r2", "result-a/composite.xml");
+  const std::string saved = Path("results/r1/composite.xml"), other = Path("results/r2/composite.xml");
+  const std::string before = ReadFile(saved);
+  fs::create_directory_symlink(dir_ / "results" / "r1", dir_ / "link");
+  for (const char* command : {"result-file-to-text", "result-file-to-html", "result-file-to-csv", "result-file-to-json",
+                              "result-file-raw-to-csv", "result-file-to-svg", "result-file-confidence"})
+    for (const std::string& out : {saved, Path("link/composite.xml"), Path("results/r1/../r1/composite.xml"), other}) {
+      auto r = Run(std::string(command) + " r1 -o " + Quote(out));
+      EXPECT_EQ(r.exit_code, 2) << command << " -o " << out << "\n" << r.output;
+      EXPECT_EQ(r.output.rfind("pts-native: error: " + out + ": is the ", 0), 0u) << r.output;
+      EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    }
+  auto r = Run("compare-results r2 r1 -o " + Quote(Path("link/composite.xml")));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("is the result file this command reads (" + saved + ")"), std::string::npos) << r.output;
+  // `>> composite.xml`: the shell opens the file it reads for the view to be appended to.
+  r = RunPtsNative("show-result r1 >> " + Quote(saved) + " 2> " + Quote(Path("err")), env_, false);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(ReadFile(Path("err")), "pts-native: error: standard output is " + saved +
+                                       ", the result file this command reads; write the view elsewhere\n");
+  EXPECT_EQ(ReadFile(saved), before);
+  EXPECT_EQ(ReadFile(other), before);
+  EXPECT_EQ(Run("validate-result-file r1").exit_code, 0);
+  // Beside a saved result, and a result file of no results folder, are fine.
+  r = Run("result-file-to-text r1 -o " + Quote(Path("results/r1/r1.txt")));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  r = Run("result-file-to-html r1 -o " + Quote(Path("composite.xml")));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
 TEST_F(ResultsCli, RenameIdentifierMatchesPts) {

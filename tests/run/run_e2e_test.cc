@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -440,6 +441,164 @@ TEST_F(RunE2E, ConcurrentRunsIntoOneNameKeepEveryResult) {
     }
 }
 
+// A command in the background: its output in <out>.out, its exit code in <out>.rc.
+std::string InBackground(const std::string& command, const fs::path& out) {
+  return "(" + command + " > '" + out.string() + ".out' 2>&1; echo $? > '" + out.string() + ".rc') & ";
+}
+
+// Edits of a saved result while a run saves into it (issue 48, hole 3): each edit is made under
+// the lock the run's saves take, on the file as it is then, so neither undoes the other. Before,
+// a rename read the file, the run saved a test, the rename wrote what it had read: the run's
+// "Saved" test was gone (or the run's save put the old name back). 4 rounds of a run of 4 tests
+// beside 16 renames back and forth.
+TEST_F(RunE2E, EditsWhileARunSavesKeepBoth) {
+  ASSERT_EQ(RunPtsNative("install " + Profile("options") + " " + Profile("trivial"), Env()).exit_code, 0);
+  auto first = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=r TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  for (int round = 0; round < 4; ++round) {
+    const std::string id = "A" + std::to_string(round);
+    std::string renames;
+    for (int i = 0; i < 8; ++i)
+      renames += std::string(PTSN_BINARY) + " rename-identifier-in-result-file r B C && " + PTSN_BINARY +
+                 " rename-identifier-in-result-file r C B && ";
+    std::string cmd =
+        InBackground(Env("TEST_RESULTS_NAME=r TEST_RESULTS_IDENTIFIER=" + id + " FORCE_TIMES_TO_RUN=1") + " " + PTSN_BINARY +
+                         " batch-run " + Profile("options"),
+                     home_ / ("run" + id)) +
+        InBackground(Env() + " sh -c '" + renames + "true'", home_ / ("edit" + id)) + "wait";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    std::string run = Slurp(home_ / ("run" + id + ".out")), edit = Slurp(home_ / ("edit" + id + ".out"));
+    EXPECT_EQ(Slurp(home_ / ("run" + id + ".rc")), "0\n") << run;
+    EXPECT_EQ(Slurp(home_ / ("edit" + id + ".rc")), "0\n") << edit;
+    auto file = Saved("r");
+    std::vector<std::string> systems;
+    for (const auto& s : file.systems) systems.push_back(s.identifier);
+    ASSERT_FALSE(systems.empty());
+    EXPECT_EQ(systems.front(), "B") << ::testing::PrintToString(systems);  // every rename back is kept
+    EXPECT_EQ(std::count(systems.begin(), systems.end(), "C"), 0) << ::testing::PrintToString(systems);
+    EXPECT_EQ(systems.size(), static_cast<size_t>(round + 2)) << ::testing::PrintToString(systems);
+    for (int r = 0; r <= round; ++r) {
+      size_t entries = 0;
+      for (const auto& res : file.results)
+        for (const auto& e : res.entries) entries += e.identifier == "A" + std::to_string(r) && !e.value.empty();
+      EXPECT_EQ(entries, 4u) << "A" << r << " after round " << round << "\n" << run;  // all four saved tests
+    }
+  }
+  ExpectValid("r");
+}
+
+// Two runs that would save trials as one system of one result at once (issue 48, hole 4):
+// before, both said "Saved" for every test and the file kept only the second's trials. Now the
+// second is refused before it runs anything, naming the system and who holds it (pid, what it
+// does), or, when the first has finished, skips what is already saved. What a run reports saved
+// is in the file, in each of 6 rounds.
+TEST_F(RunE2E, TwoRunsAsOneSystemAtOnceLoseNothingReportedSaved) {
+  ASSERT_EQ(RunPtsNative("install " + Profile("value"), Env()).exit_code, 0);
+  int refused = 0;
+  for (int round = 0; round < 6; ++round) {
+    const std::string name = "same" + std::to_string(round);
+    std::string cmd;
+    for (int i = 1; i <= 2; ++i)
+      cmd += InBackground(Env("PTSN_SLEEP=0.3 PTSN_VALUE=" + std::to_string(i) + " TEST_RESULTS_NAME=" + name +
+                              " TEST_RESULTS_IDENTIFIER=S FORCE_TIMES_TO_RUN=2") +
+                              " " + PTSN_BINARY + " batch-run " + Profile("value"),
+                          home_ / (name + "-" + std::to_string(i)));
+    ASSERT_EQ(std::system((cmd + "wait").c_str()), 0);
+    auto file = Saved(name);
+    ASSERT_EQ(file.results.size(), 1u);
+    ASSERT_EQ(file.results[0].entries.size(), 1u);
+    const auto& entry = file.results[0].entries[0];
+    EXPECT_EQ(entry.identifier, "S");
+    int saved = 0;
+    for (int i = 1; i <= 2; ++i) {
+      fs::path out = home_ / (name + "-" + std::to_string(i));
+      std::string text = Slurp(out.string() + ".out");
+      if (text.find("Saved ") != std::string::npos) {
+        ++saved;
+        EXPECT_EQ(entry.value, std::to_string(i)) << "run " << i << " said Saved; the file holds the trials of the other\n"
+                                                  << text;
+        EXPECT_EQ(entry.raw_string.value_or(""), std::to_string(i) + ":" + std::to_string(i)) << text;
+        continue;
+      }
+      if (text.find("is in use by another process (pid ") != std::string::npos) {
+        ++refused;
+        EXPECT_NE(text.find(name + "/composite.xml: the system 'S' is in use by another process (pid "), std::string::npos) << text;
+        EXPECT_NE(text.find(": a run saving as 'S'); wait until it has finished, or use another identifier"), std::string::npos)
+            << text;
+        EXPECT_EQ(Slurp(out.string() + ".rc"), "1\n") << text;
+      } else {
+        EXPECT_NE(text.find("already in"), std::string::npos) << text;  // ran after the other
+      }
+    }
+    EXPECT_EQ(saved, 1) << name;
+  }
+  EXPECT_GT(refused, 0) << "the two runs never overlapped: the race was not tested";
+}
+
+// FORCE_TIMES_TO_RUN of 0, -1 or nothing ran each profile's own count without a word (issue 48):
+// now one line naming the variable, before anything is installed or run; a count over 256 runs
+// 256 times and says so.
+TEST_F(RunE2E, ForceTimesToRunOutOfRangeIsRefusedOrSaid) {
+  for (const char* value : {"0", "-1", "''"}) {
+    auto r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=n TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=" + std::string(value)));
+    EXPECT_EQ(r.exit_code, 1) << value << ": " << r.output;
+    EXPECT_EQ(r.output.rfind("pts-native: error: FORCE_TIMES_TO_RUN", 0), 0u) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(fs::exists(home_ / "installed-tests" / "local" / "trivial-1.0.0")) << value;
+    EXPECT_FALSE(fs::exists(home_ / "test-results" / "n")) << value;
+  }
+  auto r = RunPtsNative("batch-run " + Profile("trivial") + " --dry-run", Env("FORCE_TIMES_TO_RUN=1000000"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("FORCE_TIMES_TO_RUN=1000000: a test runs at most 256 times; each runs 256 times"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("256 trial(s)"), std::string::npos) << r.output;
+}
+
+// A result file's temporary copy that a writer killed before its rename left behind (kill -9 mid
+// save) is removed by the next save into that result, under its lock (issue 48); before, such
+// files stayed for ever.
+TEST_F(RunE2E, TheNextSaveRemovesWhatAKilledSaveLeft) {
+  auto r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=k TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const fs::path dir = home_ / "test-results" / "k";
+  for (const char* name : {".composite.xml.tmp-Kx91aQ", ".composite.xml.tmp-0b7ZzP"})
+    std::ofstream(dir / name) << "<?xml version=\"1.0\"?><PhoronixTestSuite><Generated><Title>hal";
+  r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=k TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  EXPECT_EQ(Saved("k").systems.size(), 2u);
+}
+
+// "a/b" and "ab" are one folder (a folder name keeps letters, digits and '-'): the second run says
+// whose result it is added to, naming both (issue 48); before, not a word.
+TEST_F(RunE2E, TwoNamesOfOneFolderAreSaid) {
+  auto r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=a/b TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("The result name"), std::string::npos) << r.output;
+  r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=ab TEST_RESULTS_IDENTIFIER=B FORCE_TIMES_TO_RUN=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("The result name 'ab' is saved in " + (home_ / "test-results" / "ab").string() +
+                          ", the result 'a/b' (a folder name keeps letters, digits and '-'): this run is added to it"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(Saved("ab").systems.size(), 2u);
+  r = RunPtsNative("batch-run " + Profile("trivial"), Env("TEST_RESULTS_NAME=a/b TEST_RESULTS_IDENTIFIER=C FORCE_TIMES_TO_RUN=1"));
+  EXPECT_EQ(r.output.find("The result name"), std::string::npos) << r.output;  // its own name: nothing to say
+}
+
+// A trial that fails as fs_mark does on a full disk (why, then how it gave up) shows the line that
+// says why, and the last line after it (issue 48); before, only "fopen failed to open: ...".
+TEST_F(RunE2E, AFailedTrialShowsTheLineThatSaysWhy) {
+  auto r = RunPtsNative("batch-run " + Profile("space"),
+                        Env("PTSN_NO_ROOM=1 TEST_RESULTS_NAME=s TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("trial 1 of 1: FAILED (The test quit with a non-zero exit status (1): Insufficient free space "
+                          "in ./files to create 1000 new files; last line: fopen failed to open: fs_log.txt."),
+            std::string::npos)
+      << r.output;
+}
+
 // Runs of one installed test into different result names at once: each gets its own home,
 // scratch and log file ("did not write $LOG_FILE" came from sharing them), so all succeed.
 TEST_F(RunE2E, RunsOfOneInstalledTestIntoDifferentNamesAllSucceed) {
@@ -551,8 +710,9 @@ TEST_F(RunE2E, MissingDependencyIsReportedBeforeAnythingRuns) {
 
 class DownloadE2E : public RunE2E {
  protected:
-  void WriteProfile(const std::vector<std::string>& urls, const std::string& sha) {
-    fs::path dir = home_ / "test-profiles" / "local" / "download-1.0.0";
+  void WriteProfile(const std::vector<std::string>& urls, const std::string& sha,
+                    const std::string& file_name = "payload.txt", const std::string& profile = "download-1.0.0") {
+    fs::path dir = home_ / "test-profiles" / "local" / profile;
     fs::create_directories(dir);
     for (const char* f : {"test-definition.xml", "results-definition.xml", "install.sh"})
       fs::copy_file(Profile("download") + "/" + f, dir / f, fs::copy_options::overwrite_existing);
@@ -560,7 +720,7 @@ class DownloadE2E : public RunE2E {
     for (const auto& u : urls) joined += (joined.empty() ? "" : ", ") + u;
     std::ofstream(dir / "downloads.xml") << "<?xml version=\"1.0\"?>\n<PhoronixTestSuite>\n  <Downloads>\n    <Package>\n"
                                          << "      <URL>" << joined << "</URL>\n      <SHA256>" << sha
-                                         << "</SHA256>\n      <FileName>payload.txt</FileName>\n    </Package>\n"
+                                         << "</SHA256>\n      <FileName>" << file_name << "</FileName>\n    </Package>\n"
                                          << "  </Downloads>\n</PhoronixTestSuite>\n";
   }
   ptsn::install::test::LoopbackServer server_;
@@ -600,6 +760,65 @@ TEST_F(DownloadE2E, OfflineOpensNoSocketAndListsWhatIsMissing) {
   r = RunPtsNative("install --offline local/download", Env("PTS_NATIVE_EXTRA_CACHES='" + (home_ / "cache2").string() + "'"));
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(server_.Requests().empty());
+}
+
+// Issue 48: a profile's FileName is joined to the install folder and the download cache; one
+// that climbs out ("../../victim2" reached the file beside PTS_NATIVE_HOME through the download
+// cache) or is absolute is refused before anything is fetched, naming the profile and the field.
+class HostileFileNameE2E : public DownloadE2E {
+ protected:
+  // PTS_NATIVE_HOME is outside_/home: "../../victim2" from its download cache is outside_/victim2.
+  void SetUp() override {
+    DownloadE2E::SetUp();
+    fs::remove_all(home_);
+    outside_ = home_.string() + "-outside";
+    fs::remove_all(outside_);
+    home_ = outside_ / "home";
+    fs::create_directories(home_);
+    std::ofstream(outside_ / "payload") << "pwned\n";
+    std::ofstream(outside_ / "victim2") << "important\n";
+  }
+  void TearDown() override { fs::remove_all(outside_); }
+  // Nothing outside the tool's folders changed: the victim as it was, nothing new beside it.
+  void ExpectNothingWrittenOutside() {
+    EXPECT_EQ(Slurp(outside_ / "victim2"), "important\n");
+    EXPECT_EQ(std::distance(fs::directory_iterator(outside_), fs::directory_iterator()), 3);  // home, payload, victim2
+    EXPECT_FALSE(fs::exists(home_ / "installed-tests" / "victim2"));
+    EXPECT_FALSE(fs::exists(home_ / "victim2"));
+  }
+  fs::path outside_;
+};
+
+TEST_F(HostileFileNameE2E, ClimbingFileNameInstalledOfflineIsRefusedAndWritesNothingOutside) {
+  WriteProfile({"file://" + (outside_ / "payload").string()}, Sha256Of("pwned\n"), "../../victim2", "evil-1.0.0");
+  auto r = RunPtsNative("install local/evil --offline", Env());
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("local/evil-1.0.0: downloads.xml FileName '../../victim2' leaves the install folder"),
+            std::string::npos) << r.output;
+  ExpectNothingWrittenOutside();
+}
+
+TEST_F(HostileFileNameE2E, AbsoluteFileNameIsRefusedClearly) {
+  const std::string absolute = (outside_ / "victim2").string();
+  WriteProfile({"file://" + (outside_ / "payload").string()}, Sha256Of("pwned\n"), absolute, "evil-1.0.0");
+  auto r = RunPtsNative("install local/evil --offline", Env());
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("local/evil-1.0.0: downloads.xml FileName '" + absolute +
+                          "' leaves the install folder (an absolute path)"),
+            std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("copy failed"), std::string::npos) << r.output;
+  ExpectNothingWrittenOutside();
+}
+
+TEST_F(HostileFileNameE2E, ClimbingFileNameOverHttpInBatchRunIsRefusedBeforeAnyRequest) {
+  server_.Serve("/payload", "pwned\n");
+  WriteProfile({server_.Url("/payload")}, Sha256Of("pwned\n"), "../../victim2", "evil-1.0.0");
+  auto r = RunPtsNative("batch-run local/evil", Env("TEST_RESULTS_NAME=evil TEST_RESULTS_IDENTIFIER=A FORCE_TIMES_TO_RUN=1"));
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("local/evil-1.0.0: downloads.xml FileName '../../victim2' leaves the install folder"),
+            std::string::npos) << r.output;
+  EXPECT_TRUE(server_.Requests().empty());
+  ExpectNothingWrittenOutside();
 }
 
 // list-installed-tests, make-download-cache and remove-installed-test over one installed test.

@@ -2,11 +2,16 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 
+#include <nlohmann/json.hpp>
+
 #include "runner/common/atomic_file.h"
+#include "runner/openbenchmarking/wire.h"
 #include "runner/common/shared_dir.h"
 #include "server/store/result_id.h"
 #include "server/testing/sample_result.h"
@@ -47,6 +52,31 @@ class ServerE2E : public ::testing::Test {
   std::string dir_, xml_, token_;
   std::unique_ptr<ServerProcess> server_;
 };
+
+// The server's settings from a config file and the environment (issue 45): `data` from the file,
+// `public-fleet` from PTS_NATIVE_SERVER_PUBLIC_FLEET (else /fleet needs a token), and the command
+// line's --listen over the file's. A bad value is one line naming where it came from, exit 2.
+TEST_F(ServerE2E, SettingsComeFromAConfigFileAndTheEnvironment) {
+  const std::string config = dir_ + "/server.yaml";
+  WriteFileAtomically(config, "data: " + dir_ + "/from-file\nlisten: 127.0.0.1:1\n");
+  setenv("PTS_NATIVE_SERVER_PUBLIC_FLEET", "true", 1);
+  std::unique_ptr<ServerProcess> server;
+  try {
+    server = std::make_unique<ServerProcess>(std::vector<std::string>{"--config", config});
+  } catch (...) {
+    unsetenv("PTS_NATIVE_SERVER_PUBLIC_FLEET");
+    throw;
+  }
+  unsetenv("PTS_NATIVE_SERVER_PUBLIC_FLEET");
+  EXPECT_TRUE(fs::exists(dir_ + "/from-file/results.db"));
+  httplib::Client http("127.0.0.1", server->port());
+  auto page = http.Get("/fleet");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200) << page->body.substr(0, 300);
+  auto [rc, out] = Shell(std::string(PTSN_SERVER_BINARY) + " config --config " + config + " --threads many");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_EQ(out, "pts-native-server: error: --threads: 'many' is not a whole number\n");
+}
 
 // The result page shows each system's notes (System/JSON and System/Notes), as PTS's pages do.
 TEST_F(ServerE2E, ResultPageShowsSystemNotes) {
@@ -154,6 +184,59 @@ TEST_F(ServerE2E, FailedUploadsWaitInTheQueueUntilRetried) {
   auto again = Cli("upload-result --retry-pending --server " + server_->url() + " --token " + token_);
   EXPECT_NE(again.output.find("No pending uploads"), std::string::npos) << again.output;
   EXPECT_NE(Cli("list-server-results --server " + server_->url()).output.find("My E2E Run"), std::string::npos);
+}
+
+// Issue 48: upload-result checks a file as the server will before it sends or queues it; a file
+// the server would refuse is neither sent nor queued, whether or not a server answers.
+TEST_F(ServerE2E, WhatTheServerWouldRefuseIsNeitherSentNorQueued) {
+  WriteFileAtomically(dir_ + "/x.txt", "hello\n");
+  auto text = Cli("upload-result " + dir_ + "/x.txt --server http://127.0.0.1:9 --token " + token_);
+  EXPECT_EQ(text.exit_code, 1) << text.output;
+  EXPECT_NE(text.output.find(dir_ + "/x.txt is not a result file a server takes: composite.xml: line 1"),
+            std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("not sent, not queued"), std::string::npos) << text.output;
+  // 50 MB: refused by its size before it is read.
+  { std::ofstream(dir_ + "/big.xml") << std::string(50u << 20, 'x'); }
+  auto big = Cli("upload-result " + dir_ + "/big.xml --server http://127.0.0.1:9 --token " + token_);
+  EXPECT_EQ(big.exit_code, 1) << big.output;
+  EXPECT_NE(big.output.find(dir_ + "/big.xml is not a result file a server takes: composite.xml: over the limit of 8388608 bytes"),
+            std::string::npos) << big.output;
+  EXPECT_FALSE(fs::exists(dir_ + "/home/upload-queue")) << "something was queued";
+  auto retry = Cli("upload-result --retry-pending --server " + server_->url() + " --token " + token_);
+  EXPECT_NE(retry.output.find("No pending uploads"), std::string::npos) << retry.output;
+}
+
+// --retry-pending sets aside what the server refuses for what it is (400), saying so, and keeps
+// what failed for another reason (401: the token, not the file) pending.
+TEST_F(ServerE2E, RetryPendingSetsAsideWhatTheServerRefusesAndKeepsTheRest) {
+  auto queue = [&](const std::string& file, const std::string& xml, const std::string& name) {
+    wire::Upload up;
+    up.xml = xml;
+    up.local_file_name = name;
+    nlohmann::json j{{"server", server_->url()}, {"form", wire::EncodeForm(wire::EncodeUpload(up))}, {"name", name},
+                     {"queued_at", 1}};
+    fs::create_directories(dir_ + "/home/upload-queue");
+    WriteFileAtomically(dir_ + "/home/upload-queue/" + file, j.dump());
+  };
+  queue("1-a.json", "hello\n", "not-a-result");  // queued by an older pts-native, which did not check
+  queue("2-b.json", xml_, "my-run");
+  auto wrong_token = Cli("upload-result --retry-pending --token ptsn_wrong");
+  EXPECT_EQ(wrong_token.exit_code, 1) << wrong_token.output;
+  EXPECT_NE(wrong_token.output.find("my-run: upload: server answered HTTP 401"), std::string::npos) << wrong_token.output;
+  EXPECT_TRUE(fs::exists(dir_ + "/home/upload-queue/1-a.json"));
+  EXPECT_TRUE(fs::exists(dir_ + "/home/upload-queue/2-b.json"));
+
+  auto retry = Cli("upload-result --retry-pending --token " + token_);
+  EXPECT_EQ(retry.exit_code, 1) << retry.output;
+  EXPECT_NE(retry.output.find("not-a-result: upload: server answered HTTP 400"), std::string::npos) << retry.output;
+  EXPECT_NE(retry.output.find("refused: set aside in " + dir_ + "/home/upload-queue/refused/1-a.json, not retried"),
+            std::string::npos) << retry.output;
+  EXPECT_NE(retry.output.find("my-run: uploaded as"), std::string::npos) << retry.output;
+  EXPECT_TRUE(fs::exists(dir_ + "/home/upload-queue/refused/1-a.json"));
+
+  auto again = Cli("upload-result --retry-pending --token " + token_);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("No pending uploads"), std::string::npos) << again.output;
 }
 
 }  // namespace

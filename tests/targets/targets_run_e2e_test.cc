@@ -14,7 +14,9 @@
 #include "results-xml/result_file.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
+#include "results-xml/comparison_hash.h"
 #include "tests/cli/run_binary.h"
+#include "tests/support/pty_session.h"
 #include "tests/targets/target_env.h"
 
 namespace fs = std::filesystem;
@@ -32,7 +34,10 @@ class TargetRunE2E : public ptsn::test::TargetsHomeTest {
       waitpid(running_, nullptr, 0);
     }
   }
-  std::string Env(const std::string& extra = "") { return HomeEnv() + " TEST_RESULTS_NAME=n " + extra; }
+  // The tests of how targets are run use one instance of each (run.target_instances=1); the
+  // defaults (several instances) have their own tests below.
+  std::string Env(const std::string& extra = "") { return DefaultsEnv("PTS_NATIVE_TARGET_INSTANCES=1 " + extra); }
+  std::string DefaultsEnv(const std::string& extra = "") { return HomeEnv() + " TEST_RESULTS_NAME=n " + extra; }
   std::string Profile(const std::string& name) {
     return std::string(PTSN_SOURCE_DIR) + "/tests/targets/profiles/local/" + name + "-1.0.0";
   }
@@ -122,6 +127,43 @@ TEST_F(TargetRunE2E, TwoTargetsInterleavedWithOneSystemEach) {
     if (d.path().filename() == "fscrypt AES-256-XTS ext4.log") log = ptsn::test::Slurp(d.path().string());
   EXPECT_NE(log.find("/t2-fscrypt/encrypted"), std::string::npos) << log;
   EXPECT_NE(log.find("Device: /dev/loop"), std::string::npos) << log;
+}
+
+// Issue 50: with the defaults, every target is made 3 times (more while the verdict is unknown),
+// the run says so and what it costs before anything is made, and a set-up twice as fast (the test
+// profile doubles its figure on fscrypt) is called
+// "different" by instance pairs.
+TEST_F(TargetRunE2E, TheDefaultsMakeInstancesAndSayWhatTheyCost) {
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 64m",
+                        DefaultsEnv("FORCE_TIMES_TO_RUN=3 TARGET_DOUBLE_ON=fscrypt"), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const size_t cost = r.output.find("Targets: each made 3 times, up to 6 while undecided");
+  ASSERT_NE(cost, std::string::npos) << r.output;
+  EXPECT_LT(cost, r.output.find("trial 1")) << r.output;
+  auto file = Saved();
+  ASSERT_GE(file.systems.size(), 6u);
+  EXPECT_EQ(file.systems[0].identifier, "plain ext4");
+  EXPECT_EQ(file.systems[1].identifier, "fscrypt AES-256-XTS ext4");
+  EXPECT_EQ(file.systems[2].identifier, "plain ext4 #2");
+  EXPECT_EQ(file.systems[5].identifier, "fscrypt AES-256-XTS ext4 #3");
+  EXPECT_NE(r.output.find("Verdicts by instance pairs against plain ext4"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("    fscrypt AES-256-XTS ext4: different: x2."), std::string::npos) << r.output;
+}
+
+// With one instance of each, no verdict says "different", however large the difference: one
+// instance pair cannot tell the set-up from its instance. (Before issue 50 the paired table
+// called this "better".)
+TEST_F(TargetRunE2E, OneInstanceNeverSaysDifferent) {
+  auto r = RunPtsNative("batch-run " + Profile("target-write") + " --targets plain,fscrypt --target-size 64m",
+                        Env("FORCE_TIMES_TO_RUN=3 TARGET_DOUBLE_ON=fscrypt"), false);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Targets: one of each (run.target_instances=1)"), std::string::npos) << r.output;
+  EXPECT_EQ(Saved().systems.size(), 2u);
+  EXPECT_NE(r.output.find("    fscrypt AES-256-XTS ext4: unknown: x"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("one instance pair cannot tell the set-up from its instance"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("different:"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("  better\n"), std::string::npos) << r.output;  // the paired table's old verdict
+  EXPECT_EQ(r.output.find("  worse\n"), std::string::npos) << r.output;
 }
 
 TEST_F(TargetRunE2E, ThreeTargetsTakeTurnsInEveryRound) {
@@ -314,10 +356,9 @@ TEST_F(TargetRunE2E, BatchRunRefusesADeviceWithoutDestroyDataOn) {
   RunPtsNative("", "losetup -d " + device + " #");
 }
 
-// A saved "published" result with an unencrypted and a home-encrypted system, reproduced with
-// --targets auto: the mapping is shown, asked for (refused without --yes when nothing can be
-// asked), and the file ends with the published systems and one per target side by side.
-TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
+// A saved "published" result with an unencrypted and a home-encrypted system and CPU usage
+// monitors beside its test, as `pub` in the results directory.
+void SavePublished(const std::string& home) {
   ptsn::results::ResultFile pub;
   pub.generated.title = "Encryption Comparison";
   pub.generated.description = "published";
@@ -341,33 +382,145 @@ TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
   r.display_format = "BAR_GRAPH";
   r.entries = {{"No Encryption", "120", "119:120:121", {}}, {"Home Encryption", "60", "59:60:61", {}}};
   pub.results.push_back(r);
-  fs::create_directories(home_ + "/test-results/pub");
-  ptsn::results::WriteResultFile(home_ + "/test-results/pub/composite.xml", pub);
-  std::string env = Env("FORCE_TIMES_TO_RUN=2 PTS_NATIVE_PROFILES_DIR='" + std::string(PTSN_SOURCE_DIR) +
-                        "/tests/targets/profiles'");
+  ptsn::results::Result cpu;  // as PTS 4.4 recorded a test's CPU usage monitor
+  cpu.title = "Target Write";
+  cpu.app_version = "1.0";
+  cpu.arguments = "CPU Usage ";
+  cpu.description = "CPU Usage Monitor";
+  cpu.scale = "Percent";
+  cpu.display_format = "LINE_GRAPH";
+  cpu.parent = ptsn::results::ComparisonHash(r);
+  cpu.entries = {{"No Encryption", "5,6", "", {}}, {"Home Encryption", "9,10", "", {}}};
+  pub.results.push_back(cpu);
+  fs::create_directories(home + "/test-results/pub");
+  ptsn::results::WriteResultFile(home + "/test-results/pub/composite.xml", pub);
+}
 
-  auto r1 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline", env);
-  EXPECT_NE(r1.exit_code, 0);
-  EXPECT_NE(r1.output.find("  Home Encryption  ->  fscrypt AES-256-XTS ext4"), std::string::npos) << r1.output;
-  EXPECT_NE(r1.output.find("--targets: not confirmed (this run cannot ask: add --yes)"), std::string::npos) << r1.output;
+// The entries of `who` in the published CPU usage monitor of the saved `pub`.
+std::string CpuOf(const ptsn::results::ResultFile& file, const std::string& who) {
+  for (const auto& r : file.results)
+    if (r.description == "CPU Usage Monitor")
+      for (const auto& e : r.entries)
+        if (e.identifier == who) return e.value;
+  return "";
+}
 
-  auto r2 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline --yes", env);
+// --targets auto: the mapping is shown and, as the user chose the targets, nothing more is asked
+// (not even without a terminal); the file ends with the published systems and one per target side
+// by side, each target with CPU usage of its own trials (the published result recorded it), and
+// each set-up's cost beside the published one.
+TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
+  SavePublished(home_);
+  std::string env = Env("FORCE_TIMES_TO_RUN=2 TARGET_SLEEP=3 MONITOR_INTERVAL=0.2 PTS_NATIVE_PROFILES_DIR='" +
+                        std::string(PTSN_SOURCE_DIR) + "/tests/targets/profiles'");
+
+  auto r2 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline", env);
   ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  EXPECT_NE(r2.output.find("  Home Encryption  ->  fscrypt AES-256-XTS ext4"), std::string::npos) << r2.output;
   EXPECT_NE(r2.output.find("Will create 2 targets: plain ext4, fscrypt AES-256-XTS ext4"), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find("Sampling what the published result recorded: MONITOR=cpu.usage"), std::string::npos)
+      << r2.output;
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml");
   ASSERT_EQ(file.systems.size(), 4u);
   EXPECT_EQ(file.systems[2].identifier, "plain ext4");
   EXPECT_EQ(file.systems[3].identifier, "fscrypt AES-256-XTS ext4");
   EXPECT_NE(file.systems[3].notes.value_or("").find("Reproduction of pub"), std::string::npos) << *file.systems[3].notes;
-  ASSERT_EQ(file.results.size(), 1u);
+  std::string results;
+  for (const auto& r : file.results) {
+    results += r.description + " [" + r.arguments + "]:";
+    for (const auto& e : r.entries) results += " " + e.identifier + "=" + e.value;
+    results += "\n";
+  }
+  ASSERT_EQ(file.results.size(), 2u) << results;
   EXPECT_EQ(file.results[0].entries.size(), 4u);
+  const std::string plain_cpu = CpuOf(file, "plain ext4"), fscrypt_cpu = CpuOf(file, "fscrypt AES-256-XTS ext4");
+  EXPECT_FALSE(plain_cpu.empty()) << r2.output;
+  EXPECT_FALSE(fscrypt_cpu.empty()) << r2.output;
+  EXPECT_NE(plain_cpu, fscrypt_cpu) << "each target's own trials\n" << results;
   EXPECT_NE(r2.output.find("Each target against plain ext4 (paired by round"), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find("Set-up costs here beside the published"), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find("    fscrypt AES-256-XTS ext4: "), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find("published: 0.500x (Home Encryption / No Encryption): "), std::string::npos) << r2.output;
 
   // Again: the targets' systems are ours from the first run, so it resumes them (nothing is left).
-  auto r3 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline --yes", env);
+  auto r3 = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline", env);
   EXPECT_EQ(r3.exit_code, 0) << r3.output;
   EXPECT_NE(r3.output.find("Nothing left to run"), std::string::npos) << r3.output;
   EXPECT_EQ(ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml").systems.size(), 4u);
+}
+
+// With several instances of each target (the default makes 3), every instance's CPU usage lines up
+// under the published monitor row, not only the first's.
+TEST_F(TargetRunE2E, ReproductionFilesEveryInstancesMonitorUnderThePublishedRow) {
+  SavePublished(home_);
+  std::string env = DefaultsEnv("PTS_NATIVE_TARGET_INSTANCES=2 PTS_NATIVE_MAX_TARGET_INSTANCES=2 FORCE_TIMES_TO_RUN=1 "
+                                "TARGET_SLEEP=1 MONITOR_INTERVAL=0.2 PTS_NATIVE_PROFILES_DIR='" +
+                                std::string(PTSN_SOURCE_DIR) + "/tests/targets/profiles'");
+  auto r = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline", env);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto file = ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml");
+  ASSERT_EQ(file.systems.size(), 6u) << r.output;
+  std::string results;
+  for (const auto& res : file.results) {
+    results += res.description + " [" + res.arguments + "]:";
+    for (const auto& e : res.entries) results += " " + e.identifier + "=" + e.value;
+    results += "\n";
+  }
+  ASSERT_EQ(file.results.size(), 2u) << results;
+  for (const char* who : {"plain ext4", "plain ext4 #2", "fscrypt AES-256-XTS ext4", "fscrypt AES-256-XTS ext4 #2"})
+    EXPECT_FALSE(CpuOf(file, who).empty()) << who << "\n" << results;
+}
+
+// No --targets on a terminal: the set-ups are offered once (default yes) and built; without a
+// terminal one line says how to choose and nothing is built; --no-targets says nothing.
+TEST_F(TargetRunE2E, ReproductionOffersThePublishedSetUpsOnceOnATerminal) {
+  SavePublished(home_);
+  std::string env = Env("FORCE_TIMES_TO_RUN=1 PTS_NATIVE_PROFILES_DIR='" + std::string(PTSN_SOURCE_DIR) +
+                        "/tests/targets/profiles'");
+  auto plan = RunPtsNative("run pub --dry-run --offline", env);
+  ASSERT_EQ(plan.exit_code, 0) << plan.output;
+  EXPECT_NE(plan.output.find("The published systems are set-ups this machine can build as targets (plain ext4, fscrypt "
+                             "AES-256-XTS ext4): --targets auto builds them and runs the tests on each, --no-targets "
+                             "runs on this system as it is; this dry run plans on this system as it is\n"),
+            std::string::npos)
+      << plan.output;
+  auto quiet = RunPtsNative("run pub --dry-run --offline --no-targets", env);
+  EXPECT_EQ(quiet.output.find("set-ups"), std::string::npos) << quiet.output;
+
+  ptsn::test::PtySession s(env + " " + PTSN_BINARY + " run pub --offline");
+  ASSERT_TRUE(s.started());
+  ASSERT_TRUE(s.WaitFor("Home Encryption  ->  fscrypt AES-256-XTS ext4")) << s.output();
+  ASSERT_TRUE(s.WaitFor("[Y/n]")) << s.output();
+  s.Send("");
+  ASSERT_EQ(s.Finish(120), 0) << s.output();
+  EXPECT_EQ(s.output().find("[Y/n]", s.output().find("[Y/n]") + 1), std::string::npos) << "asked once: " << s.output();
+  auto file = ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml");
+  ASSERT_EQ(file.systems.size(), 4u) << s.output();
+  EXPECT_EQ(file.systems[3].identifier, "fscrypt AES-256-XTS ext4");
+}
+
+// Targets sized for what the tests write, said in the plan before anything runs; a size given
+// that cannot hold a test is kept, and the plan names the test and the size that would.
+TEST_F(TargetRunE2E, ReproductionSizesTargetsForTheTestsOrSaysWhatWillNotFit) {
+  SavePublished(home_);
+  auto file = ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml");
+  file.results[0].identifier = "native/disk-seq-write-1.0.0";  // a 2 GiB file
+  file.results[0].arguments = "--block-size 1m --size 2048m";
+  file.results[1].parent = ptsn::results::ComparisonHash(file.results[0]);
+  ptsn::results::WriteResultFile(home_ + "/test-results/pub/composite.xml", file);
+  auto sized = RunPtsNative("run pub --targets auto --dry-run --offline", Env());
+  ASSERT_EQ(sized.exit_code, 0) << sized.output;
+  EXPECT_NE(sized.output.find("Targets sized 2.5 GiB each, for 1. Target Write 1.0 (writes a file of 2 GiB): sparse "
+                              "files in " + home_ + "/scratch, 2 targets up to 5 GiB of the "),
+            std::string::npos)
+      << sized.output;
+  auto given = RunPtsNative("run pub --targets auto --target-size 1g --dry-run --offline", Env());
+  ASSERT_EQ(given.exit_code, 0) << given.output;
+  EXPECT_NE(given.output.find("Targets of 1 GiB cannot hold every test; these will fail:\n"
+                              "  1. Target Write 1.0 needs 2.1 GiB (a file of 2 GiB)\n"
+                              "--target-size 2560m fits every test (2 targets up to 5 GiB on disk)\n"),
+            std::string::npos)
+      << given.output;
 }
 
 }  // namespace

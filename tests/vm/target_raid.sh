@@ -4,6 +4,8 @@
 # array is up and the next command's cleanup (array stopped, superblocks wiped, loop devices gone).
 # vm-env: VM_TIMEOUT=420
 . ./lib.sh
+# One instance of each target: this scenario is about the set-up and its cleanup, not verdicts.
+export PTS_NATIVE_TARGET_INSTANCES=1
 no_md() {
   grep -q '^md' /proc/mdstat && fail "$1: md arrays left: $(grep '^md' /proc/mdstat)"
   return 0

@@ -4,7 +4,8 @@
 # and the next command's cleanup (mappings, loop devices, lowered cipher priorities).
 # vm-env: VM_TIMEOUT=420
 . ./lib.sh
-export TEST_RESULTS_NAME=kinds FORCE_TIMES_TO_RUN=2
+# One instance of each target: this scenario is about the kinds and their cleanup, not verdicts.
+export TEST_RESULTS_NAME=kinds FORCE_TIMES_TO_RUN=2 PTS_NATIVE_TARGET_INSTANCES=1
 export PRESET_OPTIONS='disk-seq-write.record-size=1MB;disk-seq-write.direct=No'
 export PRESET_OPTIONS_VALUES='disk-seq-write.file-size=16m'
 
