@@ -453,13 +453,15 @@ TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
 // under the published monitor row, not only the first's.
 TEST_F(TargetRunE2E, ReproductionFilesEveryInstancesMonitorUnderThePublishedRow) {
   SavePublished(home_);
-  std::string env = DefaultsEnv("PTS_NATIVE_TARGET_INSTANCES=2 PTS_NATIVE_MAX_TARGET_INSTANCES=2 FORCE_TIMES_TO_RUN=1 "
-                                "TARGET_SLEEP=1 MONITOR_INTERVAL=0.2 PTS_NATIVE_PROFILES_DIR='" +
+  std::string env = DefaultsEnv("PTS_NATIVE_TARGET_INSTANCES=2 PTS_NATIVE_MAX_TARGET_INSTANCES=2 FORCE_TIMES_TO_RUN=2 "
+                                "TARGET_SLEEP=3 MONITOR_INTERVAL=0.2 PTS_NATIVE_PROFILES_DIR='" +
                                 std::string(PTSN_SOURCE_DIR) + "/tests/targets/profiles'");
   auto r = RunPtsNative("run pub --targets auto --target-size 128m --non-interactive --offline", env);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/pub/composite.xml");
   ASSERT_EQ(file.systems.size(), 6u) << r.output;
+  EXPECT_NE(r.output.find("Sampling what the published result recorded: MONITOR=cpu.usage"), std::string::npos)
+      << r.output;
   std::string results;
   for (const auto& res : file.results) {
     results += res.description + " [" + res.arguments + "]:";
@@ -468,7 +470,7 @@ TEST_F(TargetRunE2E, ReproductionFilesEveryInstancesMonitorUnderThePublishedRow)
   }
   ASSERT_EQ(file.results.size(), 2u) << results;
   for (const char* who : {"plain ext4", "plain ext4 #2", "fscrypt AES-256-XTS ext4", "fscrypt AES-256-XTS ext4 #2"})
-    EXPECT_FALSE(CpuOf(file, who).empty()) << who << "\n" << results;
+    EXPECT_FALSE(CpuOf(file, who).empty()) << who << "\n" << results << r.output;
 }
 
 // No --targets on a terminal: the set-ups are offered once (default yes) and built; without a
