@@ -7,7 +7,7 @@
 set -euo pipefail
 source_dir=$(realpath "$1") build_dir=$(realpath "$2")
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 fail() { echo "install_test: $*" >&2; exit 1; }
 
 DESTDIR=$work/destdir cmake --install "$build_dir" --prefix /usr >"$work/install.log" ||
@@ -25,6 +25,7 @@ done
 export PTS_NATIVE_HOME=$work/home PATH=$prefix/bin:$PATH PTS_NATIVE_SERVER=http://127.0.0.1:9
 unset PRESET_OPTIONS PRESET_OPTIONS_VALUES MONITOR
 cd "$work"
+unset OLDPWD  # bash checks it on start: a stat of where the test was started, not a read of the tree
 # Runs an installed command under strace; fails when it fails or opens anything under the trees.
 run() {
   local name=$1; shift
@@ -41,10 +42,10 @@ expect() { grep -qF -- "$2" "$work/$1.log" || { cat "$work/$1.log"; fail "$1 doe
 run version pts-native --version
 expect version "pts-native "
 # The smallest bundled profile, found in share/pts-native/ (one trial, one option set).
-PRESET_OPTIONS='native/cipher.cipher=AES-128-CBC;native/cipher.direction=Encrypt;native/cipher.block-size=4096 Bytes' \
+PRESET_OPTIONS='native/cipher.cipher=AES-128-CBC;native/cipher.direction=Encrypt;native/cipher.block-size=4096 Bytes;native/cipher.threads=1;native/cipher.backend=Auto' \
   FORCE_TIMES_TO_RUN=1 TEST_RESULTS_NAME=installed-run run run pts-native run native/cipher </dev/null
 [ -s "$PTS_NATIVE_HOME/test-results/installed-run/composite.xml" ] || { cat "$work/run.log"; fail "run saved no result"; }
-FORCE_TIMES_TO_RUN=1 TEST_RESULTS_NAME=installed-suite run batch pts-native batch-run native/cipher
+FORCE_TIMES_TO_RUN=1 TEST_RESULTS_NAME=installed-suite run batch pts-native batch-run suites/cipher
 [ -s "$PTS_NATIVE_HOME/test-results/installed-suite/composite.xml" ] || { cat "$work/batch.log"; fail "batch-run saved no result"; }
 run server pts-native-server --help
 expect server "--data"
