@@ -20,14 +20,14 @@ BUILD_PACKAGES=(
 )
 # Only the tests need these: GoogleTest, a PostgreSQL for the storage tests, Chromium for the
 # page tests, php (the real PTS, side by side), iproute2 (a network namespace for it), nginx for the server-behind-a-proxy test, xmllint and sqlite3 for checks,
-# fio/bonnie++/strace for the workload comparisons, and the programs of the bundled
+# fio/bonnie++/strace for the workload comparisons (strace also for the installed tree's test, with man-db), and the programs of the bundled
 # Debian-program profiles (fsmark, postmark, dbench); the file-system tools storage targets
 # (`run --targets`) make their file systems with.
 TEST_PACKAGES=(
   clang libclang-rt-dev
   libgtest-dev libgmock-dev libxml2-utils sqlite3 postgresql nginx-light procps
   php-cli php-xml php-zip iproute2
-  fio bonnie++ strace fsmark postmark dbench
+  fio bonnie++ strace fsmark postmark dbench man-db
   e2fsprogs xfsprogs btrfs-progs reiserfsprogs cryptsetup-bin util-linux
   chromium
 )

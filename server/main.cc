@@ -14,6 +14,7 @@
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
+#include "runner/common/man_page.h"
 #include "runner/common/strings.h"
 #include "server/app.h"
 #include "server/server_settings.h"
@@ -133,6 +134,12 @@ int Serve(const ptsn::server::ServerConfig& config) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> argv_list(argv + 1, argv + argc);
+  // Not in --help: the build writes the manual page with it, from the same text as --help.
+  if (argv_list.size() == 1 && argv_list[0] == "--man-page") {
+    std::cout << ptsn::ManPage("pts-native-server", "pts-native-server " PTSN_VERSION, "the pts-native results server",
+                               {{"SYNOPSIS", kCommands}, {"SETTINGS", ptsn::server::SettingsHelp()}});
+    return 0;
+  }
   try {
     auto args = ptsn::Args::Parse(argv_list, ptsn::server::ServerArgSpec({"--id", "--agent"}));
     if (args.Has("--help") || args.Has("-h")) {

@@ -27,6 +27,16 @@ TEST(CommandTable, EveryNameAndAliasIsOneCommandWithAGroupUsageAndSummary) {
   EXPECT_GE(AllCommands().size(), 40u);
 }
 
+TEST(CommandTable, TheManualPageHasEveryCommandsHelpUnderItsGroup) {
+  const std::string page = ManualPage();
+  EXPECT_THAT(page, HasSubstr(".TH PTS\\-NATIVE 1 "));
+  for (const auto& c : AllCommands()) {
+    EXPECT_THAT(page, HasSubstr(".SS " + c.group + "\n")) << c.name;
+    // As roff has it: every '-' a minus sign.
+    EXPECT_THAT(page, HasSubstr(ReplaceAll("pts-native " + c.name, "-", "\\-"))) << c.name;
+  }
+}
+
 TEST(CommandTable, FindsNamesAndAliasesCaseAndDashInsensitively) {
   ASSERT_NE(FindCommand("run"), nullptr);
   EXPECT_EQ(FindCommand("run")->name, "benchmark");

@@ -21,9 +21,7 @@ int Help(const std::vector<std::string>& args) {
     std::cerr << UnknownCommandMessage(args[0]) << "\n";
     return 2;
   }
-  std::cout << "pts-native — a native backend for Phoronix Test Suite profiles and result files\n\n"
-               "usage: pts-native COMMAND [ARGS]   (names as in PTS; '-'/'_' and case do not matter;\n"
-               "       pts-native COMMAND --help shows one command)\n";
+  std::cout << "pts-native — " << kSummary << "\n\n" << kUsage;
   std::map<std::string, std::vector<const Command*>> groups;
   std::vector<std::string> order;
   for (const auto& c : AllCommands()) {
@@ -42,7 +40,7 @@ int Help(const std::vector<std::string>& args) {
 }
 
 int Version(const std::vector<std::string>&) {
-  std::cout << "pts-native 0.1.0 (reads and writes Phoronix Test Suite 10.8.6 result files)\n";
+  std::cout << "pts-native " << kVersion << " (reads and writes Phoronix Test Suite 10.8.6 result files)\n";
   return 0;
 }
 

@@ -51,4 +51,14 @@ std::string UnknownCommandMessage(const std::string& name);
 // The help of one command: its usage lines, summary, details and aliases.
 std::string CommandHelp(const Command& command);
 
+// What `help` and `version` print first, and the manual page's NAME and title.
+inline constexpr const char* kVersion = "0.1.0";
+inline constexpr const char* kSummary = "a native backend for Phoronix Test Suite profiles and result files";
+inline constexpr const char* kUsage =
+    "usage: pts-native COMMAND [ARGS]   (names as in PTS; '-'/'_' and case do not matter;\n"
+    "       pts-native COMMAND --help shows one command)\n";
+// The manual page (roff): the usage, every command's help by group, the settings' environment
+// variables. Printed by the hidden `pts-native --man-page`, which the build turns into pts-native.1.
+std::string ManualPage();
+
 }  // namespace ptsn::cli

@@ -11,6 +11,11 @@
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) args = {"help"};
+  // Not a command (nor in `help`): the build writes the manual page with it.
+  if (args[0] == "--man-page") {
+    std::cout << ptsn::cli::ManualPage();
+    return 0;
+  }
   const ptsn::cli::Command* command = ptsn::cli::FindCommand(args[0]);
   if (!command) {
     std::cerr << ptsn::cli::UnknownCommandMessage(args[0]) << "\n";

@@ -19,6 +19,9 @@
 #ifndef PTSN_SOURCE_DIR
 #define PTSN_SOURCE_DIR ""
 #endif
+#ifndef PTSN_BUILD_DIR
+#define PTSN_BUILD_DIR ""
+#endif
 
 namespace ptsn::profile {
 
@@ -77,13 +80,15 @@ ProfileRepository::ProfileRepository(std::vector<std::string> roots) {
 }
 
 namespace {
-// Where data shipped with pts-native may be: the source tree it was built from, beside the
-// binary, or an installed share/ directory.
+// Where data shipped with pts-native may be: the source tree it was built from (only while it
+// runs from that build tree: an installed copy reads only what was installed with it), beside
+// the binary, or an installed share/ directory.
 std::vector<std::string> BundledCandidates(const std::string& name) {
   std::vector<std::string> out;
-  std::string source = PTSN_SOURCE_DIR;
-  if (!source.empty()) AddUnique(&out, source + "/" + name);
+  std::string source = PTSN_SOURCE_DIR, build = PTSN_BUILD_DIR;
   std::string exe_dir = ExecutableDirectory();
+  if (!source.empty() && !build.empty() && (exe_dir == build || StartsWith(exe_dir, build + "/")))
+    AddUnique(&out, source + "/" + name);
   if (!exe_dir.empty()) {
     AddUnique(&out, exe_dir + "/" + name);
     AddUnique(&out, exe_dir + "/../share/pts-native/" + name);

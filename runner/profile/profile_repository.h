@@ -95,7 +95,8 @@ class ProfileRepository {
 };
 
 // The existing directories called `name` among those pts-native ships data in: the source tree
-// it was built from, beside the binary, ../share/pts-native/ ("profiles", "bundled-results").
+// it was built from (run from its build tree only), beside the binary, ../share/pts-native/
+// ("profiles", "bundled-results").
 std::vector<std::string> BundledDirectories(const std::string& name);
 
 // Runs work(0..count-1) on up to `threads` threads (0: one per core); rethrows the first exception.
