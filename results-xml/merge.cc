@@ -6,6 +6,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/statistics.h"
+#include "results-xml/upsert.h"
 #include "runner/common/error.h"
 
 namespace ptsn::results {
@@ -74,7 +75,7 @@ class EntryIndex {
 
 class ResultMerger::Impl {
  public:
-  explicit Impl(ClashPolicy policy) : policy_(policy) {}
+  explicit Impl(ClashPolicy policy) : policy_(policy), index_(out_.merged) {}
 
   void AddAny(const std::string& name, ResultFile& file) {
     if (started_) {
@@ -90,15 +91,15 @@ class ResultMerger::Impl {
     out_.merged.leading_comment = first.leading_comment;
     out_.merged.generated = std::move(first.generated);
     for (System& s : first.systems) AddSystem(std::move(s), nullptr);
-    for (Result& r : first.results) AddResult(r, ComparisonHashInput(r));
+    for (Result& r : first.results) AddResult(r, ComparisonHash(r));
   }
 
   void Add(const std::string& name, ResultFile& file) {
     Generated& g = out_.merged.generated;
     if (g.title.empty() && !file.generated.title.empty()) g.title = file.generated.title;
     if (g.description.empty() && !file.generated.description.empty()) g.description = file.generated.description;
-    std::vector<std::string> keys;
-    for (const Result& r : file.results) keys.push_back(ComparisonHashInput(r));
+    std::vector<std::string> hashes;
+    for (const Result& r : file.results) hashes.push_back(ComparisonHash(r));
     std::unordered_map<std::string, std::string> renames;
     std::unordered_set<std::string> incoming_ids;
     for (const System& s : file.systems) incoming_ids.insert(s.identifier);
@@ -107,7 +108,7 @@ class ResultMerger::Impl {
         AddSystem(std::move(s), nullptr);
         continue;
       }
-      if (IsDuplicateRun(s, file, keys)) continue;  // the same run merged again: nothing new
+      if (IsDuplicateRun(s, file, hashes)) continue;  // the same run merged again: nothing new
       if (policy_ == ClashPolicy::kError)
         throw Error(name + ": system identifier '" + s.identifier +
                     "' is already used by an earlier file (use --on-clash=rename or --on-clash=keep)");
@@ -126,7 +127,7 @@ class ResultMerger::Impl {
       if (!renames.empty())
         for (Entry& e : r.entries)
           if (auto it = renames.find(e.identifier); it != renames.end()) e.identifier = it->second;
-      AddResult(r, keys[i]);
+      AddResult(r, hashes[i]);
     }
   }
 
@@ -143,36 +144,35 @@ class ResultMerger::Impl {
   }
 
   // A System identical in every field to one already merged, all of whose entries are already
-  // present (same result, same value): merging it again would only duplicate it. (keys[i]: result
+  // present (same result, same value): merging it again would only duplicate it. (hashes[i]: result
   // i's.)
-  bool IsDuplicateRun(const System& s, const ResultFile& file, const std::vector<std::string>& keys) {
+  bool IsDuplicateRun(const System& s, const ResultFile& file, const std::vector<std::string>& hashes) {
     bool identical = false;
     for (const System& have : out_.merged.systems) identical = identical || SameSystem(have, s);
     if (!identical) return false;
     for (size_t i = 0; i < file.results.size(); ++i) {
       for (const Entry& e : file.results[i].entries) {
         if (e.identifier != s.identifier) continue;
-        auto it = by_key_.find(keys[i]);
-        if (it == by_key_.end() || !Index(it->second).HasPair(out_.merged.results[it->second].entries, e))
-          return false;
+        std::optional<size_t> have = index_.Find(hashes[i]);
+        if (!have || !Index(*have).HasPair(out_.merged.results[*have].entries, e)) return false;
       }
     }
     return true;
   }
 
   // Takes what it keeps of `r` (the whole of a new one, else its entries), leaving `r` to be reused.
-  void AddResult(Result& r, const std::string& key) {
-    auto [it, inserted] = by_key_.try_emplace(key, out_.merged.results.size());
-    if (inserted) {
-      out_.merged.results.push_back(std::move(r));
+  void AddResult(Result& r, const std::string& hash) {
+    std::optional<size_t> at = index_.Find(hash);
+    if (!at) {
+      index_.Insert(std::move(r), hash);
       return;
     }
-    Result& have = out_.merged.results[it->second];
+    Result& have = out_.merged.results[*at];
     if (r.annotation && !r.annotation->empty()) {
       if (!have.annotation || have.annotation->empty()) have.annotation = r.annotation;
       else if (have.annotation->find(*r.annotation) == std::string::npos) *have.annotation += " \n" + *r.annotation;
     }
-    EntryIndex& index = Index(it->second);
+    EntryIndex& index = Index(*at);
     for (Entry& e : r.entries) AddEntry(have, index, std::move(e));
   }
 
@@ -198,9 +198,7 @@ class ResultMerger::Impl {
   bool started_ = false;
   MergeOutcome out_;
   std::unordered_set<std::string> identifiers_;
-  // Which results line up: PTS compares the SHA-1 of ComparisonHashInput(); comparing that input
-  // itself gives the same groups (short of a SHA-1 collision) without hashing every result.
-  std::unordered_map<std::string, size_t> by_key_;  // ComparisonHashInput -> position in merged.results
+  ResultIndex index_;  // which results line up: out_.merged.results by comparison hash
   std::unordered_map<size_t, EntryIndex> entry_index_;
 };
 

@@ -58,7 +58,7 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"run.sd_threshold", "PTS_NATIVE_SD_THRESHOLD", "2.5", "percent standard deviation that triggers extra runs"},
       {"run.max_runs", "PTS_NATIVE_MAX_RUNS", "20", "cap on the total trials of one test, extra runs included"},
       {"run.minimal_test_time", "PTS_NATIVE_MINIMAL_TEST_TIME", "2", "seconds; a <SystemMonitor> sys.time trial shorter than this gives no value (PTS MinimalTestTime)"},
-      {"run.time_budget", "PTS_NATIVE_TIME_BUDGET", "600", "seconds one test may spend on extra runs"},
+      {"run.time_budget", "PTS_NATIVE_TIME_BUDGET", "600", "seconds one test may spend on extra runs, and on targets on added rounds and instance pairs: one more starts only when the time they took so far plus its expected time (the mean trial so far; a pair also the last pair's set-up) stays within it"},
       {"run.paired_ci_goal", "PTS_NATIVE_PAIRED_CI_GOAL", "2", "targets run in rounds: add rounds until each target's paired ratio to the first is known to +- this many percent (95 % CI)"},
       {"run.target_instances", "PTS_NATIVE_TARGET_INSTANCES", "3", "targets: make this many instances of each (NAME, NAME #2 ...), run each round on all in random order, and judge each target against the first by instance pairs (docs/verdicts.md; 1: one of each, whose verdicts can never say \"different\")"},
     {"run.max_target_instances", "PTS_NATIVE_MAX_TARGET_INSTANCES", "6", "targets with run.target_instances > 1: while a verdict is unknown after the scheduled rounds, make one more instance of every target (a new instance pair) instead of adding rounds, up to this many instances of each (0 or run.target_instances: none added; bounded by run.time_budget too; docs/verdicts.md)"},

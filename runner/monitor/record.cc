@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "results-xml/comparison_hash.h"
+#include "results-xml/upsert.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::monitor {
@@ -38,33 +39,12 @@ bool Kept(double v) { return v >= 0 && std::isfinite(v); }
 
 // Where a new child of `parent_hash` goes: after the parent and the children it already has;
 // the end when the parent is not in the file.
-size_t ChildInsertPosition(const ResultFile& file, const std::string& parent_hash) {
-  for (size_t i = 0; i < file.results.size(); ++i) {
-    if (results::ComparisonHash(file.results[i]) != parent_hash) continue;
-    size_t j = i + 1;
-    while (j < file.results.size() && file.results[j].parent == parent_hash) ++j;
-    return j;
-  }
-  return file.results.size();
-}
-
-// Adds `entry` to the result with the same comparison hash as `result` (replacing that system's
-// entry), or inserts `result` at `position`.
-void AddOrMerge(ResultFile& file, Result result, const Entry& entry, size_t position) {
-  std::string hash = results::ComparisonHash(result);
-  for (auto& existing : file.results) {
-    if (results::ComparisonHash(existing) != hash) continue;
-    for (auto& e : existing.entries)
-      if (e.identifier == entry.identifier) {
-        e = entry;
-        return;
-      }
-    existing.entries.push_back(entry);
-    return;
-  }
-  result.entries = {entry};
-  file.results.insert(file.results.begin() + static_cast<std::ptrdiff_t>(std::min(position, file.results.size())),
-                      std::move(result));
+size_t ChildInsertPosition(const ResultFile& file, const results::ResultIndex& index, const std::string& parent_hash) {
+  std::optional<size_t> parent = index.Find(parent_hash);
+  if (!parent) return file.results.size();
+  size_t j = *parent + 1;
+  while (j < file.results.size() && file.results[j].parent == parent_hash) ++j;
+  return j;
 }
 
 const Entry* EntryOf(const Result& test, const std::string& system_identifier) {
@@ -113,6 +93,7 @@ RecordOutcome AppendMonitorResults(ResultFile& file, const Result& test_in_file,
     return outcome;
   }
   std::string parent_hash = results::ComparisonHash(test);
+  results::ResultIndex index(file);
   for (const auto& s : series) {
     size_t kept = KeptSampleCount(s);
     if (kept == 0) {
@@ -140,7 +121,9 @@ RecordOutcome AppendMonitorResults(ResultFile& file, const Result& test_in_file,
     child.proportion = unit.find("hz") != std::string::npos || unit.find("hertz") != std::string::npos ? "HIB" : "LIB";
     child.display_format = "LINE_GRAPH";
     child.parent = parent_hash;
-    AddOrMerge(file, std::move(child), SeriesEntry(system_identifier, value), ChildInsertPosition(file, parent_hash));
+    // Into the child of this sensor the file has (replacing this system's entry), else a new one.
+    child.entries = {SeriesEntry(system_identifier, value)};
+    index.Upsert(std::move(child), results::Match::kHash, ChildInsertPosition(file, index, parent_hash));
     ++outcome.results_written;
   }
   return outcome;
@@ -183,14 +166,14 @@ RecordOutcome AppendPerformancePerSensor(ResultFile& file, const Result& test_in
   child.parent = results::ComparisonHash(test);
   child.scale = test.scale + " Per " + unit;
   // Right after the test, before the monitor children PTS adds later in the same hook.
-  size_t position = file.results.size();
-  for (size_t i = 0; i < file.results.size(); ++i)
-    if (results::ComparisonHash(file.results[i]) == *child.parent) position = i + 1;
+  results::ResultIndex index(file);
+  size_t position = index.After(*child.parent).value_or(file.results.size());
   Entry e;
   e.identifier = system_identifier;
   e.value = PhpRounded3(result / mean);
   e.raw_string = "";
-  AddOrMerge(file, std::move(child), e, position);
+  child.entries = {std::move(e)};
+  index.Upsert(std::move(child), results::Match::kHash, position);
   ++outcome.results_written;
   return outcome;
 }
@@ -215,6 +198,7 @@ RecordOutcome AppendSessionSummary(ResultFile& file, const std::string& system_i
       outcome.notes.push_back("no whole-session monitor result: it needs more than one monitored test (as PTS)");
     return outcome;
   }
+  results::ResultIndex index(file);
   for (const auto& s : session.series()) {
     std::string value = FormatSeries(s);
     if (KeptSampleCount(s) <= 2 || value.empty()) {
@@ -231,7 +215,8 @@ RecordOutcome AppendSessionSummary(ResultFile& file, const std::string& system_i
     r.scale = s.unit;
     r.proportion = "";
     r.display_format = "LINE_GRAPH";
-    AddOrMerge(file, std::move(r), SeriesEntry(system_identifier, value), file.results.size());
+    r.entries = {SeriesEntry(system_identifier, value)};
+    index.Upsert(std::move(r));
     ++outcome.results_written;
   }
   return outcome;

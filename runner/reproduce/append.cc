@@ -6,6 +6,7 @@
 
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_common.h"
+#include "results-xml/upsert.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 
@@ -78,22 +79,6 @@ std::string ReplaceSuffix(const std::string& s, const std::string& from, const s
   if (from.empty()) return to.empty() ? s : (EndsWith(s, " ") ? s + to : s + " " + to);
   if (!EndsWith(s, from)) return s;
   return s.substr(0, s.size() - from.size()) + to;
-}
-
-void MergeByHash(results::ResultFile& file, const results::Result& r, std::vector<std::string>& hashes) {
-  std::string h = results::ComparisonHash(r);
-  hashes.push_back(h);
-  for (auto& existing : file.results) {
-    if (results::ComparisonHash(existing) != h) continue;
-    for (const auto& e : r.entries) {
-      auto it = std::find_if(existing.entries.begin(), existing.entries.end(),
-                             [&](const results::Entry& x) { return x.identifier == e.identifier; });
-      if (it != existing.entries.end()) *it = e;
-      else existing.entries.push_back(e);
-    }
-    return;
-  }
-  file.results.push_back(r);
 }
 
 }  // namespace
@@ -199,10 +184,11 @@ std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanIte
   std::vector<results::Result> filed =
       item.kind == PlanKind::kStandIn ? RelabelAsOriginal(produced, file.results[original], item.stand_in_label)
                                       : produced;
+  results::ResultIndex index(file);
   for (auto& r : filed) {
     // Only this run's entries travel; whatever else the runner's result held stays out.
     std::erase_if(r.entries, [&](const results::Entry& e) { return e.identifier != identifier; });
-    if (!r.entries.empty()) MergeByHash(file, r, hashes);
+    if (!r.entries.empty()) hashes.push_back(index.HashAt(index.Upsert(std::move(r))));
   }
   return hashes;
 }

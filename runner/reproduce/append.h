@@ -76,8 +76,8 @@ std::vector<std::string> FoldRunResults(results::ResultFile& file, const PlanIte
 // Units that compare directly: equal, or MB/s vs MiB/s (the comparison prints the caveat).
 using results::SameUnit;
 
-// For a run loop that files every result by its own hash (the runner's AddResult): moves each
-// stand-in's result (Identifier = the stand-in profile, Arguments = the plan's) and its monitor
+// For a run loop that files every result by its own hash (results::ResultIndex::Upsert): moves
+// each stand-in's result (Identifier = the stand-in profile, Arguments = the plan's) and its monitor
 // children for `identifier` under the original results, marked, and drops what is left empty.
 // A stand-in that does not line up (LinesUp) is instead marked with kStandInForJsonKey and its
 // Results are moved, whole, to just after the original's. Idempotent, so it can run after every

@@ -63,6 +63,17 @@ std::vector<std::string> UndecidedVerdicts(const RoundState& s, const DynamicRun
   return wanting;
 }
 
+double MeanTrialSeconds(const RoundState& s) { return s.trials > 0 ? s.trials_seconds / s.trials : 0; }
+
+// One more round: a trial on every target.
+double ExpectedRoundSeconds(const RoundState& s) { return MeanTrialSeconds(s) * static_cast<double>(s.values.size()); }
+
+// One more instance pair: one new instance of every kind, set up, then its scheduled rounds.
+double ExpectedInstancePairSeconds(const RoundState& s) {
+  const double kinds = static_cast<double>(s.values.size()) / std::max(1, s.instances);
+  return s.last_setup_seconds + MeanTrialSeconds(s) * kinds * s.scheduled;
+}
+
 bool HasInstances(const std::vector<std::string>& names) {
   return std::any_of(names.begin(), names.end(),
                      [](const std::string& n) { return results::ParseInstanceName(n).instance > 1; });
@@ -91,11 +102,12 @@ RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limi
   for (const auto& w : wanting) reason += (reason.empty() ? "" : "; ") + w;
   if (by_instances) {
     if (s.instances >= s.max_instances) d.stopped_by = "max_target_instances";
-    else if (s.extra_seconds >= limits.time_budget_seconds) d.stopped_by = "time_budget";
+    else if (!FitsTimeBudget(s.extra_seconds, ExpectedInstancePairSeconds(s), limits.time_budget_seconds))
+      d.stopped_by = "time_budget";
     else d.add_instance = true;
   } else if (s.rounds_done >= limits.max_runs) {
     d.stopped_by = "max_runs";
-  } else if (s.extra_seconds >= limits.time_budget_seconds) {
+  } else if (!FitsTimeBudget(s.extra_seconds, ExpectedRoundSeconds(s), limits.time_budget_seconds)) {
     d.stopped_by = "time_budget";
   } else {
     d.add = true;

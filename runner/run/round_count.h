@@ -22,6 +22,12 @@ struct RoundState {
   std::vector<std::vector<double>> values;
   std::vector<std::string> names;  // target identifiers, for the reason
   double extra_seconds = 0;        // time spent on rounds beyond `scheduled`, and on instances added
+  // What the next extra is expected to take (FitsTimeBudget): a round, the mean trial on every
+  // target; an instance pair, the scheduled rounds on its targets plus the set-up the last pair
+  // took (the first pair's set-up is not known before it is made).
+  double trials_seconds = 0;        // every trial so far, on all targets
+  int trials = 0;                   // how many
+  double last_setup_seconds = 0;    // making the last instance pair added; 0 before one
   // With instances: how many of each target there are now, how many there were at the start, and
   // how many there may be (RunConfig::max_instances; equal to `instances`: none are added).
   int instances = 1, start_instances = 1, max_instances = 1;
@@ -39,7 +45,7 @@ struct RoundDecision {
 // verdict against the first kind is unknown: neither "different" nor "same within
 // ±same_within_percent" (results-xml/verdict.h); then instance pairs are added instead of rounds
 // when max_instances allows more (they carry the between-instance variation that rounds cannot
-// average away).
+// average away). Either is added only when its expected time fits run.time_budget (FitsTimeBudget).
 RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,
                                double same_within_percent = 5);
 

@@ -16,6 +16,18 @@ RoundState State(std::vector<std::vector<double>> values) {
   return s;
 }
 
+// Three instance pairs after their 2 scheduled rounds, B's verdict unknown, room for 8.
+RoundState UnknownWithRoomForInstances() {
+  RoundState s;
+  s.scheduled = 2;
+  s.rounds_done = 2;
+  s.instances = s.start_instances = 3;
+  s.max_instances = 8;
+  s.names = {"A", "B", "A #2", "B #2", "A #3", "B #3"};
+  s.values = {{100, 100}, {97, 97}, {100, 100}, {103, 103}, {100, 100}, {100, 100}};
+  return s;
+}
+
 TEST(RoundCount, AddsRoundsUntilThePairedRatioIsPreciseEnough) {
   DynamicRunLimits limits;
   // Noisy machine, steady cost: round ratios 0.50, 0.55, 0.45 -> far from +-2 %.
@@ -80,13 +92,7 @@ TEST(RoundCount, WithInstancesRoundsAreAddedWhileAVerdictIsUnknown) {
 
 TEST(RoundCount, WithRoomForMoreInstancesAnUnknownVerdictAddsAnInstancePairNotARound) {
   DynamicRunLimits limits;
-  RoundState s;
-  s.scheduled = 2;
-  s.rounds_done = 2;
-  s.instances = s.start_instances = 3;
-  s.max_instances = 8;
-  s.names = {"A", "B", "A #2", "B #2", "A #3", "B #3"};
-  s.values = {{100, 100}, {97, 97}, {100, 100}, {103, 103}, {100, 100}, {100, 100}};
+  RoundState s = UnknownWithRoomForInstances();
   auto d = DecideMoreRounds(s, limits, 2, 5);
   EXPECT_TRUE(d.add_instance);
   EXPECT_FALSE(d.add);
@@ -138,6 +144,48 @@ TEST(RoundCount, TheLooksAVerdictIsJudgedOverAreTheOnesItsBoundsAllow) {
   EXPECT_EQ(VerdictLooks(s, limits), 5) << "instance pairs 7..10 are added instead of rounds";
   s.instances = 10;
   EXPECT_EQ(VerdictLooks(s, limits), 5) << "the looks planned, not the ones left";
+}
+
+// run.time_budget means the same to extra runs of one target (DecideExtraRuns) and to rounds on
+// several (DecideMoreRounds): an extra whose expected time would cross the budget does not start;
+// one that ends exactly on it does.
+TEST(RoundCount, TheTimeBudgetMeansWhatItMeansForExtraRuns) {
+  DynamicRunLimits limits;
+  limits.time_budget_seconds = 100;
+  // One target, 10 s a trial, noisy: one more run is wanted.
+  RunState run;
+  run.scheduled = run.runs_done = 3;
+  run.values = {100, 50, 150};
+  run.run_seconds = {10, 10, 10};
+  // Two targets, 5 s a trial: a round, one trial on each, is expected to take 10 s too.
+  RoundState rounds = State({{100, 100, 100}, {50, 55, 45}});
+  rounds.trials = 6;
+  rounds.trials_seconds = 30;
+  for (double spent : {0.0, 89.0, 90.0, 90.5, 95.0, 100.0, 101.0}) {
+    run.extra_seconds = rounds.extra_seconds = spent;
+    const bool fits = spent + 10 <= 100;
+    ExtraRunDecision r = DecideExtraRuns(run, limits, {});
+    RoundDecision d = DecideMoreRounds(rounds, limits, 2);
+    EXPECT_EQ(r.add > 0, fits) << spent;
+    EXPECT_EQ(d.add, fits) << spent;
+    EXPECT_EQ(r.stopped_by, fits ? "" : "time_budget") << spent;
+    EXPECT_EQ(d.stopped_by, fits ? "" : "time_budget") << spent;
+  }
+}
+
+TEST(RoundCount, AnInstancePairIsMadeOnlyWhenItsExpectedTimeFitsTheBudget) {
+  DynamicRunLimits limits;
+  limits.time_budget_seconds = 100;
+  RoundState s = UnknownWithRoomForInstances();
+  s.trials = 12;
+  s.trials_seconds = 12 * 5.0;  // 5 s a trial: a pair's 2 targets x 2 rounds, 20 s
+  s.last_setup_seconds = 15;    // and the last pair took 15 s to make: 35 s expected
+  s.extra_seconds = 65;
+  EXPECT_TRUE(DecideMoreRounds(s, limits, 2, 5).add_instance);
+  s.extra_seconds = 65.5;
+  auto d = DecideMoreRounds(s, limits, 2, 5);
+  EXPECT_FALSE(d.add_instance);
+  EXPECT_EQ(d.stopped_by, "time_budget");
 }
 
 }  // namespace

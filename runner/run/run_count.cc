@@ -96,6 +96,10 @@ int ScheduledRuns(int times_to_run, double estimated_seconds, const std::string&
   return std::min(n, kMaxTimesToRun);
 }
 
+bool FitsTimeBudget(double spent_seconds, double expected_seconds, double budget_seconds) {
+  return spent_seconds + expected_seconds <= budget_seconds;
+}
+
 double SdPercent(const std::vector<double>& v) { return results::PercentStandardDeviation(v); }
 
 ExtraRunDecision DecideExtraRuns(const RunState& s, const DynamicRunLimits& limits, const RunCountOverrides& o) {
@@ -151,7 +155,7 @@ ExtraRunDecision DecideExtraRuns(const RunState& s, const DynamicRunLimits& limi
   }
   double avg = s.run_seconds.empty() ? 0
                : std::accumulate(s.run_seconds.begin(), s.run_seconds.end(), 0.0) / s.run_seconds.size();
-  if (d.add > 0 && s.extra_seconds + avg * d.add > limits.time_budget_seconds) {
+  if (d.add > 0 && !FitsTimeBudget(s.extra_seconds, avg * d.add, limits.time_budget_seconds)) {
     d.add = 0;
     d.stopped_by = "time_budget";
   }

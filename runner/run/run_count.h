@@ -43,8 +43,14 @@ struct DynamicRunLimits {
   bool enabled = true;             // run.dynamic_run_count (and no FORCE_TIMES_TO_RUN)
   double sd_threshold_percent = 2.5;
   int max_runs = 20;               // run.max_runs: total trials of one test, extra runs included
-  double time_budget_seconds = 600;  // run.time_budget: time one test may spend on extra runs
+  double time_budget_seconds = 600;  // run.time_budget: time one test may spend on extra runs (FitsTimeBudget)
 };
+
+// run.time_budget, one meaning for extra runs, added rounds and added instance pairs: something
+// extra starts only when the time the extras took so far plus what it is expected to take stays
+// within the budget. What is expected never crosses it; only an extra that runs longer than
+// expected can (as a fixed time limit in hyperfine or fio --runtime is never planned past).
+bool FitsTimeBudget(double spent_seconds, double expected_seconds, double budget_seconds);
 
 // What the loop knows when the scheduled runs are exhausted.
 struct RunState {

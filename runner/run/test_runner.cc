@@ -15,6 +15,7 @@
 #include "results-xml/result_update.h"
 #include "results-xml/result_xml.h"
 #include "results-xml/statistics.h"
+#include "results-xml/upsert.h"
 #include "results-xml/verdict.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
@@ -90,6 +91,14 @@ void RecordTrialTimes(const PlannedTest& t, const TestEnvironment& env, const Tr
     RecordRunTime(env.install_dir, RunTimeKey(t), std::accumulate(times.begin(), times.end(), 0.0) / times.size());
 }
 
+// A record's results into `file`, each into the Result with its comparison hash and Parent
+// (replacing an older entry of the same system) or appended. The hooks that run after it change
+// the file by their own index, so each record has its own.
+void AddResults(results::ResultFile& file, const std::vector<results::Result>& record_results) {
+  results::ResultIndex index(file);
+  for (const auto& r : record_results) index.Upsert(r, results::Match::kHashAndParent);
+}
+
 }  // namespace
 
 int RunSummary::ok() const {
@@ -109,21 +118,6 @@ Settler SyncAndSleep() {
     sync();
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
   };
-}
-
-void AddResult(results::ResultFile& file, const results::Result& result) {
-  std::string hash = results::ComparisonHash(result);
-  for (auto& existing : file.results) {
-    if (results::ComparisonHash(existing) != hash || existing.parent != result.parent) continue;
-    for (const auto& entry : result.entries) {
-      auto it = std::find_if(existing.entries.begin(), existing.entries.end(),
-                             [&](const results::Entry& e) { return e.identifier == entry.identifier; });
-      if (it != existing.entries.end()) *it = entry;
-      else existing.entries.push_back(entry);
-    }
-    return;
-  }
-  file.results.push_back(result);
 }
 
 std::string AutoDescription(const std::string& hardware, const std::string& software) {
@@ -460,6 +454,8 @@ void TestRunner::RunRounds(const PlannedTest& t, const TestEnvironment& prepared
       CountTrial(series, run, parsed, Now());
       rounds.values[k].push_back(parsed.first_value ? results::PhpToNumber(*parsed.first_value) : std::nan(""));
       if (trial > rounds.scheduled || rounds.instances > rounds.start_instances) rounds.extra_seconds += run.seconds;
+      rounds.trials_seconds += run.seconds;
+      ++rounds.trials;
       observer_.TrialFinished(header, {trial, series.planned, false, parsed.failure.empty(), parsed.value,
                                        parsed.failure, run.seconds, parsed.values, series.system});
       if (series.interrupted) return interrupt_all();
@@ -480,6 +476,7 @@ void TestRunner::RunRounds(const PlannedTest& t, const TestEnvironment& prepared
             rounds.values.emplace_back();
           }
           observer_.InstanceAdded(header, ++rounds.instances, d.reason);
+          rounds.last_setup_seconds = Now() - started;
         }
         rounds.extra_seconds += Now() - started;
       }
@@ -535,7 +532,7 @@ bool TestRunner::Hold(PendingRecord pending) {
     // A failed test gets no monitor results (they need its value), but the monitor counts its
     // samples now, while they are this test's; Save() hooks only tests with a value.
     results::ResultFile scratch;
-    for (const auto& r : pending.record.results) AddResult(scratch, r);
+    AddResults(scratch, pending.record.results);
     for (const auto& r : pending.record.results)
       for (const auto& problem : hook_->Record(scratch, r, pending.system)) observer_.Message(problem);
   }
@@ -581,7 +578,7 @@ void TestRunner::Save(const std::vector<PendingRecord>& records) {
     }
     for (const auto& s : Systems()) AddSystem(file, s);
     for (const auto& [record, system] : records) {
-      for (const auto& r : record.results) AddResult(file, r);
+      AddResults(file, record.results);
       if (hook_ && HasValue(record))
         for (const auto& r : record.results)
           for (const auto& problem : hook_->Record(file, r, system)) observer_.Message(problem);

@@ -108,10 +108,6 @@ class TestRunner {
   bool saved_ = false;                   // this run has written the file
 };
 
-// Adds `result`'s entry for `system_identifier` to `file`: into the Result with the same
-// comparison hash if there is one (replacing an older entry of that system), else appended.
-void AddResult(results::ResultFile& file, const results::Result& result);
-
 // PTS's auto description from the Hardware/Software strings: "<layer> testing on <OS>", else
 // "<CPU> testing with a <board> and <GPU> on <OS>", else "<CPU> testing on <OS>"; closed with
 // " via pts-native (Phoronix Test Suite compatible)." where PTS names itself.
