@@ -133,8 +133,8 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   request.batch = true;
   request.yes = args.Has("--yes");
   request.targets.specs = buildable;
-  request.targets.options = [flags](targets::TargetSystem& sys, const std::string& test_dir) {
-    return ConfirmTargetOptions(sys, flags, test_dir, false);
+  request.targets.options = [flags](targets::TargetSystem& target_system, const std::string& test_dir) {
+    return ConfirmTargetOptions(target_system, flags, test_dir, false);
   };
   auto printer = run::MakePrinter(OnTerminal() ? run::PrinterKind::kTty : run::PrinterKind::kPlain, std::cout);
   run::SessionOutcome outcome = ctx.session->Run(tests, std::move(request), *printer);
