@@ -162,7 +162,9 @@ std::string CostAnswerText(const results::ResultFile& file, const std::string& r
   }
   std::string line = "Costs least here: " + best + Fixed(" (x%.3f of plain's speed, geometric mean over ", best_mean) +
                      std::to_string(measured.size()) + " workload" + (measured.size() == 1 ? "" : "s") + "): ";
-  if (undecided.empty() && faster_elsewhere.empty())
+  if (speeds.size() == 1)
+    line += "the only set-up measured (its cost against plain is its verdicts above)";
+  else if (undecided.empty() && faster_elsewhere.empty())
     line += "verdict" + (same.empty() ? std::string() : Fixed("; the same within +-%g %% as ", settings.same_within_percent) + Join(same, ", "));
   else
     line += "unknown" + (undecided.empty() ? std::string() : "; not told apart from " + Join(undecided, ", ")) +

@@ -109,6 +109,9 @@ TEST(EncryptionCost, SetUpsThatCannotBeToldApartAreSaid) {
   std::string text = CostAnswerText(file, "plain ext4", kSetups, {}, {5, 0.95});
   EXPECT_NE(text.find("): verdict; the same within +-5 % as "), std::string::npos) << text;
   EXPECT_EQ(CostAnswerText(results::ResultFile{}, "plain ext4", kSetups, {}, {5, 0.95}), "");
+  // One set-up alone costs least by default, and is not called a verdict.
+  text = CostAnswerText(File({Measured("a", {{"fscrypt", 0.8}})}), "plain ext4", {"fscrypt"}, {}, {5, 0.95});
+  EXPECT_NE(text.find("workload): the only set-up measured (its cost against plain is its verdicts above)\n"), std::string::npos) << text;
 }
 
 }  // namespace ptsn::reproduce
