@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "runner/common/strings.h"
 
@@ -103,11 +104,14 @@ std::string CostAnswerText(const results::ResultFile& file, const std::string& r
   std::vector<Row> rows;
   std::map<std::string, std::vector<double>> speeds;  // set-up -> its speed against plain, per workload
   std::vector<const results::Result*> measured;
+  std::set<std::string> tests_seen;  // identifier and arguments of the results counted in `speeds`
   for (const auto& r : file.results) {
     if (r.identifier.empty() || r.display_format != "BAR_GRAPH") continue;
     std::string label = r.title + (r.description.empty() ? "" : " - " + r.description);
     for (const auto& l : labels)
       if (l.identifier == r.identifier && l.arguments == r.arguments) label = l.name;
+    if (!r.scale.empty()) label += " (" + r.scale + ")";
+    const bool first_of_test = tests_seen.insert(r.identifier + "\n" + r.arguments).second;
     const auto trials = results::ResultSystemTrials(file, r);
     std::vector<std::string> kinds{reference};
     kinds.insert(kinds.end(), setups.begin(), setups.end());
@@ -115,10 +119,10 @@ std::string CostAnswerText(const results::ResultFile& file, const std::string& r
     bool any = false;
     for (const auto& kv : results::VerdictsAgainstFirst(OfKinds(trials, kinds), level)) {
       rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level)});
-      if (kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
+      if (first_of_test && kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
       any = true;
     }
-    if (any) measured.push_back(&r);
+    if (any && first_of_test) measured.push_back(&r);
   }
   if (rows.empty()) return "";
   std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {

@@ -54,6 +54,9 @@ std::string CostPlanText(const CostPlan& plan);
 // that costs least over all workloads (geometric mean of its speed relative to plain, a lower-is-
 // better result inverted) and whether that is a verdict or unknown. `workload_names`: a label
 // for each result, by "identifier arguments" ("" = the result's title and description).
+// A test gives several results (MiB/s, IOPS, p99 latency): each row names its unit, and the
+// geometric mean takes the first result of each test and arguments only (the others measure the
+// same trials again).
 struct WorkloadLabel {
   std::string identifier, arguments, name;
 };

@@ -81,9 +81,9 @@ TEST(EncryptionCost, TheAnswerRanksBySpeedOverWorkloadsWithVerdicts) {
   std::string text = CostAnswerText(file, "plain ext4", kSetups,
                                     {{"native/disk-rand-read-1.0.0", "--depth 1", "rand-read-4k-qd1"}}, {5, 0.95});
   EXPECT_NE(text.find("Encryption cost here against plain ext4"), std::string::npos) << text;
-  EXPECT_NE(text.find("\n  dm-crypt LUKS2  rand-read-4k-qd1                      different: x0.50"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  dm-crypt LUKS2  rand-read-4k-qd1 (MiB/s)                      different: x0.50"), std::string::npos) << text;
   // An unlabelled result is named by its title and description; rows in the order of the set-ups.
-  EXPECT_NE(text.find("\n  fscrypt         Native Random Read - Block Size: 4KB  different: x0.70"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  fscrypt         Native Random Read - Block Size: 4KB (MiB/s)  different: x0.70"), std::string::npos) << text;
   EXPECT_LT(text.find("dm-crypt LUKS2  Native"), text.find("fscrypt         rand-read"));
   // Geometric means: fscrypt sqrt(0.8 * 0.7) = 0.748 > dm-crypt sqrt(0.5 * 0.9) = 0.671; but
   // dm-crypt is faster at depth 32, so which costs least is not a verdict.
@@ -102,6 +102,16 @@ TEST(EncryptionCost, ASetUpAheadEverywhereIsAVerdictAndLowerIsBetterIsInverted) 
   EXPECT_NE(text.find(" of plain's speed, geometric mean over 1 workload): verdict\n"),
             std::string::npos)
       << text;
+}
+
+TEST(EncryptionCost, ATestsOtherResultsAreRowsButNotWorkloadsOfTheMean) {
+  results::Result iops = Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.9}});
+  iops.scale = "IOPS";
+  auto file = File({Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}}), iops});
+  std::string text = CostAnswerText(file, "plain ext4", kSetups, {{"native/disk-rand-read-1.0.0", "a", "w"}}, {5, 0.95});
+  EXPECT_NE(text.find("\n  fscrypt         w (IOPS)   different: x0.90"), std::string::npos) << text;
+  EXPECT_NE(text.find("fscrypt (x0.80"), std::string::npos) << text;
+  EXPECT_NE(text.find("geometric mean over 1 workload)"), std::string::npos) << text;
 }
 
 TEST(EncryptionCost, SetUpsThatCannotBeToldApartAreSaid) {

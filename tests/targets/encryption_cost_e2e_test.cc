@@ -64,10 +64,10 @@ TEST_F(EncryptionCostE2E, ARealRunEndsWithTheCostOfEachSetUpAndTheCheapest) {
   EXPECT_NE(r.output.find("Targets: each made 3 times"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Encryption cost here against plain ext4"), std::string::npos) << r.output;
   // The figures of a trial vary a little on their own, so x2 comes out as x1.99 or x2.01.
-  const std::string row = "  fscrypt AES-256-XTS ext4  Target Write  different: x";
+  const std::string row = "  fscrypt AES-256-XTS ext4  Target Write (MB/s)  different: x";
   ASSERT_NE(r.output.find(row), std::string::npos) << r.output;
   EXPECT_NEAR(std::stod(r.output.substr(r.output.find(row) + row.size())), 2.0, 0.2) << r.output;
-  EXPECT_NE(r.output.find("  other                     Target Write  "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  other                     Target Write (MB/s)  "), std::string::npos) << r.output;
   const std::string least = "Costs least here: fscrypt AES-256-XTS ext4 (x";
   ASSERT_NE(r.output.find(least), std::string::npos) << r.output;
   EXPECT_NEAR(std::stod(r.output.substr(r.output.find(least) + least.size())), 2.0, 0.2) << r.output;
@@ -86,7 +86,13 @@ TEST_F(EncryptionCostE2E, ANamedWorkloadRunsTheBundledProfileWithItsOptions) {
   auto r = RunPtsNative("encryption-cost --setups fscrypt --workloads rand-read-4k-qd1 --target-size 256m --yes",
                         Env("FORCE_TIMES_TO_RUN=2 PTS_NATIVE_TARGET_INSTANCES=1"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("fscrypt AES-256-XTS ext4  rand-read-4k-qd1  unknown: x"), std::string::npos) << r.output;
+  // Each of the test's results (MiB/s, IOPS, p99 latency) a row; one instance pair gives no verdict.
+  const std::string row = "\n  fscrypt AES-256-XTS ext4  rand-read-4k-qd1 (MiB/s) ";
+  const size_t at = r.output.find(row);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.substr(r.output.find_first_not_of(' ', at + row.size()), 10), "unknown: x") << r.output;
+  EXPECT_NE(r.output.find("\n  fscrypt AES-256-XTS ext4  rand-read-4k-qd1 (IOPS) "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("geometric mean over 1 workload)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Costs least here: fscrypt AES-256-XTS ext4 ("), std::string::npos) << r.output;
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
   ASSERT_FALSE(file.results.empty());
