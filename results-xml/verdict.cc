@@ -186,6 +186,19 @@ bool TrialsInterleaved(const ResultFile& file) {
   return false;
 }
 
+std::vector<SystemTrials> ResultSystemTrials(const ResultFile& file, const Result& r) {
+  std::vector<SystemTrials> systems;
+  for (const auto& s : file.systems)
+    for (const auto& e : r.entries)
+      if (e.identifier == s.identifier) {
+        SystemTrials t{s.identifier, {}};
+        for (const auto& trial : EntryTrials(e)) t.trials.push_back(PhpIsNumeric(trial) ? PhpToNumber(trial) : std::nan(""));
+        systems.push_back(std::move(t));
+        break;
+      }
+  return systems;
+}
+
 std::string VerdictView(const ResultFile& file, const VerdictSettings& settings) {
   if (file.systems.size() < 2) return "";
   char head[160];
@@ -194,16 +207,7 @@ std::string VerdictView(const ResultFile& file, const VerdictSettings& settings)
                 settings.same_within_percent);
   std::string out = head;
   for (const auto& r : file.results) {
-    std::vector<SystemTrials> systems;
-    for (const auto& s : file.systems)
-      for (const auto& e : r.entries)
-        if (e.identifier == s.identifier) {
-          SystemTrials t{s.identifier, {}};
-          for (const auto& trial : EntryTrials(e))
-            t.trials.push_back(PhpIsNumeric(trial) ? PhpToNumber(trial) : std::nan(""));
-          systems.push_back(std::move(t));
-          break;
-        }
+    const std::vector<SystemTrials> systems = ResultSystemTrials(file, r);
     // A run that could look again (added rounds or instance pairs) judged every look at Pocock's
     // level for the looks it allowed; judging its last look at 95 % here would undo that.
     const VerdictSettings level = LevelOfRun(r, settings);

@@ -97,6 +97,8 @@ struct KindVerdict {
   Verdict verdict;
 };
 std::vector<KindVerdict> VerdictsAgainstFirst(const std::vector<SystemTrials>& systems, const VerdictSettings& settings);
+// The trials of `r` of each System of `file` that has an entry in it, in the file's System order.
+std::vector<SystemTrials> ResultSystemTrials(const ResultFile& file, const Result& r);
 
 // Each result's verdicts, every other kind against the first System's kind; with one instance of
 // each ("NAME" without "NAME #2") every verdict is unknown and says what one instance pair cannot

@@ -42,6 +42,7 @@ TEST(CommandTable, FindsNamesAndAliasesCaseAndDashInsensitively) {
   EXPECT_EQ(FindCommand("run")->name, "benchmark");
   EXPECT_EQ(FindCommand("Batch_Run")->name, "batch-benchmark");
   EXPECT_EQ(FindCommand("finish-run")->name, "finish-run");
+  EXPECT_EQ(FindCommand("encryption_cost")->name, "encryption-cost");
   EXPECT_EQ(FindCommand("no-such-command"), nullptr);
 }
 
@@ -95,6 +96,8 @@ TEST(TargetFlags, OnlyRunsWithTargetsAndTheTargetsCommandGetAMountNamespace) {
   EXPECT_TRUE(MountsTargets("reproduce", {"1110088-AR-1110066AR56", "--non-interactive"}));
   EXPECT_FALSE(MountsTargets("benchmark", {"1110088-AR-1110066AR56", "--no-targets"}));
   EXPECT_FALSE(MountsTargets("batch-benchmark", {"1110088-AR-1110066AR56"}));
+  EXPECT_TRUE(MountsTargets("encryption-cost", {}));
+  EXPECT_FALSE(MountsTargets("encryption-cost", {"--dry-run"}));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "runner/cli/command.h"
 #include "runner/cli/profile_fetch.h"
+#include "runner/cli/run_context.h"
 #include "runner/cli/target_flags.h"
 #include "runner/common/args.h"
 #include "runner/common/error.h"
@@ -34,32 +35,6 @@ namespace fs = std::filesystem;
 
 namespace ptsn::cli {
 namespace {
-
-bool OnTerminal() { return isatty(0) && isatty(1); }
-
-// What the commands of this file share: the settings, the profile repository, this machine's
-// reader, the process runner and the fetcher, and pts/NAME on demand; a run session over them.
-struct Context {
-  const Settings& settings = GlobalSettings();
-  profile::ProfileRepository repo = profile::ProfileRepository::FromSettings(GlobalSettings());
-  std::unique_ptr<sysinfo::SystemReader> reader = sysinfo::MakeRootedReader("/", GlobalSettings().Home() + "/cache");
-  exec::PosixProcessRunner runner;
-  std::unique_ptr<install::Fetcher> fetcher;
-  bool offline = false;
-  ProfileFetcher profiles;  // pts/NAME on demand
-  // Questions on the terminal, to standard output; asked only when `interactive`.
-  std::unique_ptr<run::Prompter> prompter;
-  std::unique_ptr<run::RunSession> session;
-
-  Context(const Args& args, bool interactive = false)
-      : profiles(repo, NetworkChoice::From(args)), prompter(run::StreamPrompter(interactive, std::cin, std::cout)) {
-    offline = args.Has("--offline") || settings.GetBool("network.offline");
-    fetcher = offline ? install::MakeOfflineFetcher() : install::MakeCurlFetcher();
-    run::SessionTools tools{settings, repo, *reader, runner, *fetcher, offline,
-                            [this](const std::string& name) { profiles.EnsureProfile(name); }};
-    session = std::make_unique<run::RunSession>(std::move(tools), *prompter, std::cout, std::cerr);
-  }
-};
 
 int Install(const std::vector<std::string>& argv) {
   Args args = Args::Parse(argv, {{"--server"}, {"--offline", "--force"}});

@@ -28,6 +28,7 @@ std::vector<Command> ProfileCommands();
 std::vector<Command> MonitorCommands();
 std::vector<Command> ClientCommands();
 std::vector<Command> RunCommands();
+std::vector<Command> EncryptionCostCommands();
 std::vector<Command> ReproduceCommands();
 std::vector<Command> FleetCommands();
 std::vector<Command> TargetCommands();

@@ -10,7 +10,7 @@ namespace ptsn::cli {
 const std::vector<Command>& AllCommands() {
   static const std::vector<Command> all = [] {
     std::vector<Command> out;
-    for (auto group : {CoreCommands, ResultCommands, ExportCommands, WorkloadCommands, ProfileCommands, MonitorCommands, ClientCommands, RunCommands, ReproduceCommands, InstalledCommands, TargetCommands, FleetCommands}) {
+    for (auto group : {CoreCommands, ResultCommands, ExportCommands, WorkloadCommands, ProfileCommands, MonitorCommands, ClientCommands, RunCommands, EncryptionCostCommands, ReproduceCommands, InstalledCommands, TargetCommands, FleetCommands}) {
       auto rows = group();
       out.insert(out.end(), rows.begin(), rows.end());
     }

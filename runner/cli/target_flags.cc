@@ -13,6 +13,8 @@
 namespace ptsn::cli {
 
 bool MountsTargets(const std::string& command, const std::vector<std::string>& args) {
+  // encryption-cost builds its set-ups as targets (unless it only prints its plan).
+  if (command == "encryption-cost") return std::find(args.begin(), args.end(), "--dry-run") == args.end();
   if (command != "targets" && command != "benchmark" && command != "batch-benchmark" && command != "reproduce")
     return false;
   // `run <ID>` offers to build the published set-ups as targets (reproduce/session_steps.h).

@@ -1,0 +1,132 @@
+#include "runner/targets/encryption_probe.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "runner/common/strings.h"
+
+namespace fs = std::filesystem;
+
+namespace ptsn::targets {
+namespace {
+
+// A fake root with /proc, /sys, /lib/modules and /boot files, read through RootedProbeFiles.
+class EncryptionProbeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("ptsn-probe-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  void Write(const std::string& path, const std::string& text) {
+    fs::create_directories((root_ / path.substr(1)).parent_path());
+    std::ofstream(root_ / path.substr(1)) << text;
+  }
+  // A Debian 12 machine with AES-NI, dm-crypt as a module, fscrypt and eCryptfs.
+  void Debian12() {
+    Write("/proc/sys/kernel/osrelease", "6.1.0-13-amd64\n");
+    Write("/proc/misc", "236 device-mapper\n237 loop-control\n");
+    Write("/lib/modules/6.1.0-13-amd64/modules.dep",
+          "kernel/drivers/md/dm-crypt.ko.xz: kernel/drivers/md/dm-mod.ko.xz\n"
+          "kernel/drivers/md/dm-integrity.ko.xz: kernel/drivers/md/dm-bufio.ko.xz\n"
+          "kernel/fs/ecryptfs/ecryptfs.ko.xz:\nkernel/crypto/adiantum.ko.xz:\n");
+    Write("/lib/modules/6.1.0-13-amd64/modules.builtin", "kernel/drivers/md/dm-mod.ko\n");
+    Write("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme sse2 aes avx\n");
+    Write("/proc/crypto",
+          "name         : aes\ndriver       : aes-aesni\nmodule       : aesni_intel\npriority     : 300\n"
+          "selftest     : passed\ntype         : cipher\n\n"
+          "name         : aes\ndriver       : aes-generic\nmodule       : kernel\npriority     : 100\n"
+          "selftest     : passed\ntype         : cipher\n\n"
+          "name         : xts(aes)\ndriver       : xts-aes-aesni\nmodule       : aesni_intel\npriority     : 401\n"
+          "selftest     : passed\ntype         : skcipher\n");
+    Write("/proc/filesystems", "nodev\tsysfs\n\text4\n");
+    Write("/sys/fs/ext4/features/encryption", "supported\n");
+    Write("/boot/config-6.1.0-13-amd64", "CONFIG_FS_ENCRYPTION=y\nCONFIG_BLK_INLINE_ENCRYPTION=y\n");
+    fs::create_directories(root_ / "sys/module/dm_crypt");
+  }
+  EncryptionProbe Probe(const std::string& cryptsetup = "cryptsetup 2.6.1 flags: UDEV BLKID") {
+    return ProbeEncryption(RootedProbeFiles(root_.string()), cryptsetup);
+  }
+  fs::path root_;
+};
+
+TEST_F(EncryptionProbeTest, ReadsEveryFactOfAFullMachine) {
+  Debian12();
+  auto p = Probe();
+  EXPECT_EQ(p.kernel_release, "6.1.0-13-amd64");
+  EXPECT_EQ(p.kernel_major, 6);
+  EXPECT_EQ(p.kernel_minor, 1);
+  EXPECT_TRUE(p.device_mapper);
+  EXPECT_EQ(p.dm_targets, (std::vector<std::string>{"crypt", "integrity", "mod"}));
+  EXPECT_TRUE(p.cpu_aes);
+  EXPECT_TRUE(p.aes_driver_accelerated);
+  EXPECT_EQ(p.xts_driver, "xts-aes-aesni");
+  EXPECT_NE(p.aes_drivers.find("aes-aesni"), std::string::npos);
+  EXPECT_EQ(p.cryptsetup_version, "cryptsetup 2.6.1 flags: UDEV BLKID");
+  EXPECT_TRUE(p.fscrypt);
+  EXPECT_EQ(p.inline_crypto, "yes");
+  EXPECT_TRUE(p.adiantum);
+  EXPECT_TRUE(p.ecryptfs);
+}
+
+TEST_F(EncryptionProbeTest, NoAesFlagAndOnlyTheGenericDriver) {
+  Debian12();
+  Write("/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme sse2 avx\n");
+  Write("/proc/crypto",
+        "name         : aes\ndriver       : aes-generic\nmodule       : kernel\npriority     : 100\n"
+        "selftest     : passed\ntype         : cipher\n");
+  auto p = Probe();
+  EXPECT_FALSE(p.cpu_aes);
+  EXPECT_FALSE(p.aes_driver_accelerated);
+  EXPECT_EQ(p.xts_driver, "");
+  auto lines = ProbeLines(p);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "CPU AES instructions: no"), lines.end());
+  EXPECT_NE(Join(lines, "\n").find("aes-generic (portable C only)"), std::string::npos);
+}
+
+TEST_F(EncryptionProbeTest, ArmFeaturesLineCountsToo) {
+  Write("/proc/cpuinfo", "processor\t: 0\nFeatures\t: fp asimd aes pmull sha1\n");
+  EXPECT_TRUE(Probe().cpu_aes);
+}
+
+TEST_F(EncryptionProbeTest, NoDeviceMapperNoCryptsetupNoFscrypt) {
+  Write("/proc/sys/kernel/osrelease", "6.1.0\n");
+  Write("/proc/misc", "237 loop-control\n");
+  auto p = Probe("");
+  EXPECT_FALSE(p.device_mapper);
+  EXPECT_TRUE(p.dm_targets.empty());
+  EXPECT_FALSE(p.fscrypt);
+  EXPECT_FALSE(p.ecryptfs);
+  EXPECT_EQ(p.inline_crypto, "unknown");
+  std::string text = Join(ProbeLines(p), "\n");
+  EXPECT_NE(text.find("device-mapper: no (no dm target modules found)"), std::string::npos) << text;
+  EXPECT_NE(text.find("cryptsetup: not installed (Debian package cryptsetup-bin)"), std::string::npos) << text;
+}
+
+TEST_F(EncryptionProbeTest, AnOldKernelLacksTheWorkqueueFlags) {
+  Write("/proc/sys/kernel/osrelease", "5.4.0-42-generic\n");
+  auto p = Probe();
+  EXPECT_TRUE(KernelAtLeast(p, 5, 4));
+  EXPECT_FALSE(KernelAtLeast(p, 5, 9));
+  auto choices = UnofferedChoices(p);
+  ASSERT_FALSE(choices.empty());
+  EXPECT_EQ(choices[0], "dm-crypt no_read_workqueue/no_write_workqueue: needs Linux 5.9, this is 5.4; no target option for it yet");
+}
+
+TEST_F(EncryptionProbeTest, ANewKernelHasThemAndAnUnreadableOneIsUnknown) {
+  Write("/proc/sys/kernel/osrelease", "6.10.2\n");
+  auto choices = UnofferedChoices(Probe());
+  EXPECT_EQ(choices[1], "dm-crypt high_priority: the kernel has it (Linux 6.10+); no target option for it yet");
+  fs::remove_all(root_);
+  EXPECT_EQ(UnofferedChoices(Probe())[0],
+            "dm-crypt no_read_workqueue/no_write_workqueue: kernel version unknown (needs Linux 5.9); no target option for it yet");
+}
+
+}  // namespace
+}  // namespace ptsn::targets

@@ -1,0 +1,102 @@
+// End-to-end: `pts-native encryption-cost` on this machine: --dry-run prints the probe and the
+// plan and builds nothing; a short real run of plain and fscrypt builds both as targets (instance
+// pairs), runs the workload on them through batch-run's session and ends with the answer.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "results-xml/result_file.h"
+#include "results-xml/result_xml.h"
+#include "tests/cli/run_binary.h"
+#include "tests/targets/target_env.h"
+
+namespace fs = std::filesystem;
+using ptsn::test::RunPtsNative;
+
+namespace {
+
+class EncryptionCostE2E : public ptsn::test::TargetsHomeTest {
+ protected:
+  std::string Env(const std::string& extra = "") { return HomeEnv() + " TEST_RESULTS_NAME=n " + extra; }
+  std::string Profile(const std::string& name) {
+    return std::string(PTSN_SOURCE_DIR) + "/tests/targets/profiles/local/" + name + "-1.0.0";
+  }
+};
+
+TEST_F(EncryptionCostE2E, DryRunPrintsTheProbeAndThePlanAndBuildsNothing) {
+  auto r = RunPtsNative("encryption-cost --dry-run --setups fscrypt,dm-crypt,nonesuch=dm-crypt:impl=no-such-driver", Env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* line : {"This machine:\n  kernel: ", "  CPU AES instructions: ", "  cryptsetup: ", "Will build (",
+                           "  plain ext4  (the reference)  [plain]\n", "  fscrypt AES-256-XTS ext4  [fscrypt]\n",
+                           "Cannot build here:\n", "  nonesuch=dm-crypt:impl=no-such-driver: ",
+                           "Not compared (no target option yet):\n  dm-crypt no_read_workqueue/no_write_workqueue: ",
+                           "Workloads (4):\n  rand-read-4k-qd1: 4 KiB random reads, queue depth 1, O_DIRECT (native/disk-rand-read: ",
+                           "IO Depth: 1 - Direct I/O: Yes)\n", "  rand-read-4k-qd32: ", "  seq-write-1m: ", "  many-files: ",
+                           "Estimated run time: about ", "Dry run: nothing is built, run or saved.\n"})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  // Nothing made, nothing installed or saved.
+  EXPECT_FALSE(fs::exists(home_ + "/test-results"));
+  EXPECT_TRUE(fs::is_empty(home_ + "/scratch"));
+}
+
+TEST_F(EncryptionCostE2E, MistakesAreRefusedBeforeAnythingIsBuilt) {
+  auto r = RunPtsNative("encryption-cost --dry-run --targets plain,fscrypt", Env());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("--targets: encryption-cost takes --setups"), std::string::npos) << r.output;
+  r = RunPtsNative("encryption-cost --dry-run --setups fscrypt:nonsense", Env());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("nonsense"), std::string::npos) << r.output;
+  r = RunPtsNative("encryption-cost --dry-run --workloads no-such-workload", Env());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("no-such-workload"), std::string::npos) << r.output;
+}
+
+// A real run with the defaults (3 instances of each target, more while undecided): plain,
+// fscrypt and a second plain set-up, the test profile doubling its figure on fscrypt, so the
+// answer is known: fscrypt at x2 of plain, "different", and it costs least, a verdict.
+TEST_F(EncryptionCostE2E, ARealRunEndsWithTheCostOfEachSetUpAndTheCheapest) {
+  if (!fs::exists("/sys/fs/ext4/features/encryption")) GTEST_SKIP() << "the kernel's ext4 has no encryption";
+  auto r = RunPtsNative("encryption-cost --setups fscrypt,other=plain --workloads " + Profile("target-write") +
+                            " --target-size 64m",
+                        Env("FORCE_TIMES_TO_RUN=3 TARGET_DOUBLE_ON=fscrypt"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Will build (3):"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Targets: each made 3 times"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Encryption cost here against plain ext4"), std::string::npos) << r.output;
+  // The figures of a trial vary a little on their own, so x2 comes out as x1.99 or x2.01.
+  const std::string row = "  fscrypt AES-256-XTS ext4  Target Write (MB/s)  different: x";
+  ASSERT_NE(r.output.find(row), std::string::npos) << r.output;
+  EXPECT_NEAR(std::stod(r.output.substr(r.output.find(row) + row.size())), 2.0, 0.2) << r.output;
+  EXPECT_NE(r.output.find("  other                     Target Write (MB/s)  "), std::string::npos) << r.output;
+  const std::string least = "Costs least here: fscrypt AES-256-XTS ext4 (x";
+  ASSERT_NE(r.output.find(least), std::string::npos) << r.output;
+  EXPECT_NEAR(std::stod(r.output.substr(r.output.find(least) + least.size())), 2.0, 0.2) << r.output;
+  EXPECT_NE(r.output.find("workload): verdict\n"), std::string::npos) << r.output;
+  // The saved result is an ordinary one: every instance of every set-up a System.
+  auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
+  ASSERT_GE(file.systems.size(), 9u);
+  EXPECT_EQ(file.systems[0].identifier, "plain ext4");
+  EXPECT_EQ(file.systems[1].identifier, "fscrypt AES-256-XTS ext4");
+  EXPECT_EQ(file.systems[2].identifier, "other");
+}
+
+// The default workloads are the bundled native profiles: one of them, really run on plain and fscrypt.
+TEST_F(EncryptionCostE2E, ANamedWorkloadRunsTheBundledProfileWithItsOptions) {
+  if (!fs::exists("/sys/fs/ext4/features/encryption")) GTEST_SKIP() << "the kernel's ext4 has no encryption";
+  auto r = RunPtsNative("encryption-cost --setups fscrypt --workloads rand-read-4k-qd1 --target-size 256m --yes",
+                        Env("FORCE_TIMES_TO_RUN=2 PTS_NATIVE_TARGET_INSTANCES=1"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // Each of the test's results (MiB/s, IOPS, p99 latency) a row; one instance pair gives no verdict.
+  const std::string row = "\n  fscrypt AES-256-XTS ext4  rand-read-4k-qd1 (MiB/s) ";
+  const size_t at = r.output.find(row);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.substr(r.output.find_first_not_of(' ', at + row.size()), 10), "unknown: x") << r.output;
+  EXPECT_NE(r.output.find("\n  fscrypt AES-256-XTS ext4  rand-read-4k-qd1 (IOPS) "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("geometric mean over 1 workload)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Costs least here: fscrypt AES-256-XTS ext4 ("), std::string::npos) << r.output;
+  auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
+  ASSERT_FALSE(file.results.empty());
+  EXPECT_EQ(file.results[0].arguments.find("--iodepth 1") != std::string::npos, true) << file.results[0].arguments;
+}
+
+}  // namespace

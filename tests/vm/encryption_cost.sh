@@ -1,0 +1,39 @@
+#!/bin/sh
+# pts-native encryption-cost on Debian's kernel, where dm-crypt exists: the probe sees
+# device-mapper's crypt target, cryptsetup and the AES drivers; the plan lists every default
+# set-up as buildable and refuses one the kernel cannot build (naming why); a short real run
+# builds plain, fscrypt, dm-crypt and eCryptfs as named (the kernel's own report in the System
+# Notes), ends with the cost table and the cheapest set-up, and leaves nothing behind. Under TCG
+# the figures are no measure of speed: only that the answer comes from the measured data.
+# vm-env: VM_TIMEOUT=600
+. ./lib.sh
+export TEST_RESULTS_NAME=enccost FORCE_TIMES_TO_RUN=2 PTS_NATIVE_TARGET_INSTANCES=2 PTS_NATIVE_MAX_TARGET_INSTANCES=2
+
+step "the probe and the plan (--dry-run builds nothing)"
+run_ok plan pts-native encryption-cost --dry-run --setups 'fscrypt,fscrypt:adiantum,dm-crypt,dm-crypt:plain,dm-crypt:loopaes,ecryptfs,Bad=dm-crypt:impl=aes-ce'
+expect_in /out/plan.log "device-mapper: yes (targets: "
+expect_in /out/plan.log "crypt"
+expect_in /out/plan.log "cryptsetup: cryptsetup 2."
+expect_in /out/plan.log "eCryptfs: yes"
+expect_in /out/plan.log "Will build (7):"
+expect_in /out/plan.log "dm-crypt LUKS2 AES-256-XTS ext4  [dm-crypt]"
+expect_in /out/plan.log "Cannot build here:"
+expect_in /out/plan.log "Bad=dm-crypt:impl=aes-ce: no AES driver aes-ce in /proc/crypto"
+expect_in /out/plan.log "dm-crypt no_read_workqueue/no_write_workqueue: the kernel has it (Linux 5.9+)"
+expect_in /out/plan.log "dm-crypt high_priority: needs Linux 6.10, this is 6.1"
+[ -z "$(losetup -a 2>/dev/null)" ] || fail "--dry-run made loop devices: $(losetup -a)"
+
+step "a short real run: plain, fscrypt, dm-crypt LUKS2, eCryptfs"
+run_ok run pts-native encryption-cost --setups fscrypt,dm-crypt,ecryptfs --workloads rand-read-4k-qd1 --target-size 160m
+expect_clean "after encryption-cost"
+expect_in /out/run.log "Encryption cost here against plain ext4"
+for setup in "fscrypt AES-256-XTS ext4" "dm-crypt LUKS2 AES-256-XTS ext4" "ecryptfs AES-128 ext4"; do
+  expect_in /out/run.log "  $setup  "
+done
+expect_in /out/run.log "Costs least here: "
+# Built as named: the kernel's own report of each set-up is in its System Notes.
+run_ok json pts-native result-file-to-json enccost
+expect_in /out/json.log "fscrypt v2 policy, contents AES-256-XTS"
+expect_in /out/json.log "dm-crypt LUKS2"
+expect_in /out/json.log "eCryptfs over ext4"
+finish
