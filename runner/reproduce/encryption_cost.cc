@@ -118,6 +118,12 @@ std::string CostAnswerText(const results::ResultFile& file, const std::string& r
     const results::VerdictSettings level = results::LevelOfRun(r, settings);
     bool any = false;
     for (const auto& kv : results::VerdictsAgainstFirst(OfKinds(trials, kinds), level)) {
+      // A set-up whose every trial failed (eCryptfs refuses O_DIRECT, a target too small) has no
+      // ratio: it is neither cheap nor dear, and never the answer.
+      if (kv.verdict.instances == 0) {
+        rows.push_back({kv.kind, label, "no values: its trials failed (the run above says why)"});
+        continue;
+      }
       rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level)});
       if (first_of_test && kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
       any = true;

@@ -124,4 +124,20 @@ TEST(EncryptionCost, SetUpsThatCannotBeToldApartAreSaid) {
   EXPECT_NE(text.find("workload): the only set-up measured (its cost against plain is its verdicts above)\n"), std::string::npos) << text;
 }
 
+// A set-up whose every trial failed (eCryptfs refuses O_DIRECT: seen on Debian's kernel) has no
+// ratio: its row says so and it is never the set-up that costs least.
+TEST(EncryptionCost, ASetUpWithoutValuesIsNeverTheAnswer) {
+  results::Result r = Measured("a", {{"dm-crypt LUKS2", 0.7}, {"fscrypt", 0.6}});
+  for (int k = 1; k <= 3; ++k)
+    r.entries.push_back({results::InstanceIdentifier("ecryptfs", k), "", "", R"({"error":"cannot open with O_DIRECT"})"});
+  auto file = File({r});
+  const std::vector<std::string> setups = {"dm-crypt LUKS2", "fscrypt", "ecryptfs"};
+  std::string text = CostAnswerText(file, "plain ext4", setups, {}, {5, 0.95});
+  EXPECT_NE(text.find("ecryptfs        Native Random Read - Block Size: 4KB (MiB/s)  no values: its trials failed"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Costs least here: dm-crypt LUKS2 (x0.70"), std::string::npos) << text;
+  EXPECT_EQ(text.find("not told apart from"), std::string::npos) << text;
+}
+
 }  // namespace ptsn::reproduce
