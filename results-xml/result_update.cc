@@ -97,10 +97,15 @@ IdentifierClaim::IdentifierClaim(const std::string& path, const std::vector<std:
     const std::string lock_path = LockPath(path, ".system-" + key);
     std::optional<FileLock> lock = ClaimIn(dir_, lock_path);
     if (!lock) {
+      // The holder notes who it is just after it takes the claim: a claim taken a moment ago
+      // may not say yet, so look a few times before naming no one.
       std::string holder;
-      try {
-        holder = Trim(ReadFile(lock_path));
-      } catch (const Error&) {
+      for (int look = 0; look < 20 && holder.empty(); ++look) {
+        if (look > 0) usleep(10'000);
+        try {
+          holder = Trim(ReadFile(lock_path));
+        } catch (const Error&) {
+        }
       }
       Release();
       throw FileError(path, "the system '" + identifier + "' is in use by another process" +
