@@ -401,6 +401,17 @@ void SavePublished(const std::string& home) {
   ptsn::results::WriteResultFile(home + "/test-results/pub/composite.xml", pub);
 }
 
+// A saved file's results, one line each ("description [arguments]: who=value ..."), for messages.
+std::string ResultsText(const ptsn::results::ResultFile& file) {
+  std::string text;
+  for (const auto& r : file.results) {
+    text += r.description + " [" + r.arguments + "]:";
+    for (const auto& e : r.entries) text += " " + e.identifier + "=" + e.value;
+    text += "\n";
+  }
+  return text;
+}
+
 // The entries of `who` in the published CPU usage monitor of the saved `pub`.
 std::string CpuOf(const ptsn::results::ResultFile& file, const std::string& who) {
   for (const auto& r : file.results)
@@ -430,12 +441,7 @@ TEST_F(TargetRunE2E, ReproductionMapsPublishedSystemsToTargets) {
   EXPECT_EQ(file.systems[2].identifier, "plain ext4");
   EXPECT_EQ(file.systems[3].identifier, "fscrypt AES-256-XTS ext4");
   EXPECT_NE(file.systems[3].notes.value_or("").find("Reproduction of pub"), std::string::npos) << *file.systems[3].notes;
-  std::string results;
-  for (const auto& r : file.results) {
-    results += r.description + " [" + r.arguments + "]:";
-    for (const auto& e : r.entries) results += " " + e.identifier + "=" + e.value;
-    results += "\n";
-  }
+  const std::string results = ResultsText(file);
   ASSERT_EQ(file.results.size(), 2u) << results;
   EXPECT_EQ(file.results[0].entries.size(), 4u);
   const std::string plain_cpu = CpuOf(file, "plain ext4"), fscrypt_cpu = CpuOf(file, "fscrypt AES-256-XTS ext4");
@@ -467,12 +473,7 @@ TEST_F(TargetRunE2E, ReproductionFilesEveryInstancesMonitorUnderThePublishedRow)
   ASSERT_EQ(file.systems.size(), 6u) << r.output;
   EXPECT_NE(r.output.find("Sampling what the published result recorded: MONITOR=cpu.usage"), std::string::npos)
       << r.output;
-  std::string results;
-  for (const auto& res : file.results) {
-    results += res.description + " [" + res.arguments + "]:";
-    for (const auto& e : res.entries) results += " " + e.identifier + "=" + e.value;
-    results += "\n";
-  }
+  const std::string results = ResultsText(file);
   ASSERT_EQ(file.results.size(), 2u) << results;
   for (const char* who : {"plain ext4", "plain ext4 #2", "fscrypt AES-256-XTS ext4", "fscrypt AES-256-XTS ext4 #2"})
     EXPECT_FALSE(CpuOf(file, who).empty()) << who << "\n" << results << r.output;
