@@ -46,6 +46,9 @@ mkdir -p "$WORK/scratch" "$WORK/bin"
 WORK=$(realpath "$WORK")
 # Copies, so a rebuild while the benchmark runs does not change (or break) what it measures.
 cp "$BUILD/pts-native" "$BUILD/bench/time_to_confidence" "$WORK/bin/"
+# Outside its build tree the binary reads its bundled profiles from ../share/pts-native/, as installed.
+mkdir -p "$WORK/share/pts-native"
+rm -rf "$WORK/share/pts-native/profiles" && cp -r "$(dirname "$0")/../profiles" "$WORK/share/pts-native/"
 BIN=$WORK/bin/pts-native
 TTC=$WORK/bin/time_to_confidence
 [ "$(id -u)" -eq 0 ] || { echo "bench_targets: needs root (loop devices and mounts)"; exit 1; }

@@ -64,8 +64,11 @@ WORK=$(realpath "$WORK")
 OUT=${OUT:-$WORK/trials.csv}
 RUNS_OUT=${OUT%.csv}-runs.csv
 VERDICTS_OUT=${OUT%.csv}-verdicts.csv
-# A copy, so a rebuild while the collection runs does not change what it measures.
+# A copy, so a rebuild while the collection runs does not change what it measures; a binary
+# outside its build tree reads its bundled profiles from ../share/pts-native/, as installed.
 cp "$BUILD/pts-native" "$WORK/bin/"
+mkdir -p "$WORK/share/pts-native"
+rm -rf "$WORK/share/pts-native/profiles" && cp -r "$(dirname "$0")/../profiles" "$WORK/share/pts-native/"
 BIN=$WORK/bin/pts-native
 export PTS_NATIVE_HOME=$WORK/home PTS_NATIVE_TEST_DIR=$WORK/scratch PTS_NATIVE_CONFIG=$WORK/none.yaml
 unset MONITOR PRESET_OPTIONS FORCE_TIMES_TO_RUN TEST_RESULTS_IDENTIFIER TEST_RESULTS_NAME

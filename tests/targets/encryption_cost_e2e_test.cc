@@ -63,14 +63,17 @@ TEST_F(EncryptionCostE2E, ARealRunEndsWithTheCostOfEachSetUpAndTheCheapest) {
   EXPECT_NE(r.output.find("Will build (3):"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Targets: each made 3 times"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Encryption cost here against plain ext4"), std::string::npos) << r.output;
-  // The figures of a trial vary a little on their own, so x2 comes out as x1.99 or x2.01.
+  // A trial's figure is uniform in 100..149 (SD 11.6 % of its mean), so over 3 instance pairs of
+  // 3 trials the ratio's own spread is about 5.5 %: x2 comes out anywhere in x1.8..x2.2 (CI once
+  // printed x2.226). The bound is 4 of those SDs wide, so that the test fails on a wrong ratio
+  // (x1, or the inverse x0.5), not on chance.
   const std::string row = "  fscrypt AES-256-XTS ext4  Target Write (MB/s)  different: x";
   ASSERT_NE(r.output.find(row), std::string::npos) << r.output;
-  EXPECT_NEAR(std::stod(r.output.substr(r.output.find(row) + row.size())), 2.0, 0.2) << r.output;
+  EXPECT_NEAR(std::stod(r.output.substr(r.output.find(row) + row.size())), 2.0, 0.45) << r.output;
   EXPECT_NE(r.output.find("  other                     Target Write (MB/s)  "), std::string::npos) << r.output;
   const std::string least = "Costs least here: fscrypt AES-256-XTS ext4 (x";
   ASSERT_NE(r.output.find(least), std::string::npos) << r.output;
-  EXPECT_NEAR(std::stod(r.output.substr(r.output.find(least) + least.size())), 2.0, 0.2) << r.output;
+  EXPECT_NEAR(std::stod(r.output.substr(r.output.find(least) + least.size())), 2.0, 0.45) << r.output;
   EXPECT_NE(r.output.find("workload): verdict\n"), std::string::npos) << r.output;
   // The saved result is an ordinary one: every instance of every set-up a System.
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
