@@ -7,6 +7,7 @@
 #include "results-xml/comparison_hash.h"
 #include "results-xml/export_common.h"
 #include "results-xml/export_compare.h"
+#include "results-xml/export_svg.h"
 #include "results-xml/runs_verdict.h"
 #include "results-xml/verdict.h"
 #include "runner/common/strings.h"
@@ -143,15 +144,19 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
       size_t entry_index = 0;
       for (size_t k = 0; k < r.entries.size() && !entry; ++k)
         if (r.entries[k].identifier == id) entry = &r.entries[k], entry_index = k;
-      const std::optional<double> value = entry && !IsSeries(*entry) ? NumericValue(entry->value) : std::nullopt;
+      // (A plain flag and number: GCC 12 takes an optional here for maybe-uninitialized.)
+      double number = 0;
+      bool has_value = false;
+      if (entry && !IsSeries(*entry))
+        if (const auto v = NumericValue(entry->value)) number = *v, has_value = true;
       std::string cls = "num";
-      if (value && base_value && s > 0) cls += ChangeClass(*value, *base_value, r.proportion);
+      if (has_value && base_value && s > 0) cls += ChangeClass(number, *base_value, r.proportion);
       if (Highlighted(id, view.options)) cls += " hl";
-      if (!value) cls += " missing";
+      if (!has_value) cls += " missing";
       out += "<td class=\"" + cls + "\" data-system=\"";
       Esc(out, id);
       out += "\">";
-      if (!value) {
+      if (!has_value) {
         if (entry && entry->value.empty()) out += "<span class=\"meta\">failed</span>";
         out += "</td>";
         continue;
@@ -159,6 +164,16 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
       out += "<span class=\"v\">";
       Esc(out, entry->value);
       out += "</span>";
+      // A stand-in is marked as every view marks it; in another unit it is shown, never compared.
+      if (auto mark = StandInMark(*entry)) {
+        out += " <span class=\"stand-in\" title=\"";
+        Esc(out, StandInFootnote(*mark));
+        out += "\">* stand-in</span>";
+        if (StandInInOtherUnit(*entry, r)) {
+          out += "<br><span class=\"meta\">in its own unit: not compared</span></td>";
+          continue;
+        }
+      }
       if (normalized && normalized->values[entry_index]) {
         char rel[64];
         std::snprintf(rel, sizeof rel, "%.*f", normalized->decimals, *normalized->values[entry_index]);
@@ -170,7 +185,7 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
       }
       if (base_value) {
         out += "<br>";
-        AppendChange(out, *value, *base_value, r.proportion);
+        AppendChange(out, number, *base_value, r.proportion);
       }
       std::optional<CellVerdict> verdict;
       if (by_pairs) {

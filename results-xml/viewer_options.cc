@@ -358,7 +358,7 @@ void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
   }
   if (!o.hide_systems.empty()) {
     std::unordered_set<std::string> listed(o.hide_systems.begin(), o.hide_systems.end());
-    auto hidden = [&](const std::string& id) { return listed.count(id) > 0 != o.invert_hidden; };
+    auto hidden = [&](const std::string& id) { return (listed.count(id) > 0) != o.invert_hidden; };
     std::erase_if(file.systems, [&](const System& s) { return hidden(s.identifier); });
     for (auto& r : file.results) std::erase_if(r.entries, [&](const Entry& e) { return hidden(e.identifier); });
   }

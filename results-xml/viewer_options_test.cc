@@ -155,7 +155,9 @@ std::vector<double> NormalizedOf(const ResultFile& f, const std::string& title, 
   for (const auto& r : f.results)
     if (r.title + " / " + r.description == title) {
       std::vector<double> out;
-      for (const auto& v : NormalizeResult(r, base)->values) out.push_back(v.value_or(-1));
+      const std::optional<Normalized> n = NormalizeResult(r, base);
+      if (!n) return out;
+      for (const auto& v : n->values) out.push_back(v.value_or(-1));
       return out;
     }
   return {};
