@@ -34,7 +34,10 @@ constexpr const char* kStyle =
     "@media (prefers-color-scheme:dark){body{background:#16181b;color:#e3e3e3}th{background:#2a2d31}"
     "th,td,form.options fieldset{border-color:#4a4d52}.meta{color:#a8a8a8}a{color:#8ab4f8}"
     "td.better{background:#1f4424}td.worse{background:#552226}.noisy{color:#f0b060}svg{background:#fff}}"
-    "@media (max-width:480px){body{margin:.6em auto}table{font-size:.75em}th,td{padding:.2em .3em}}";
+    "#view code{word-break:break-all}form.options fieldset{min-width:0}form.options select,form.options input"
+    "{max-width:100%}"
+    "@media (max-width:480px){body{margin:.6em auto}table{font-size:.75em}th,td{padding:.2em .3em}"
+    "form.options label{white-space:normal}}";
 
 void Esc(std::string& out, std::string_view s) { AppendXmlEscaped(out, s); }
 
