@@ -3,7 +3,7 @@
 // The expected figures were printed by the real pts-core at 84227e6 (PTS_VERSION 10.8.6) with
 // pts_result_viewer_embed::process_request_to_attributes() and
 // pts_render::attribute_processing_on_result_object() on each seed's composite.xml
-// (booted as shared/reference/tools/pts-boot.inc.php does; docs/result-viewer.md has the script).
+// (bench/pts_viewer.php PTS_SRC ../shared/reference/tools FILE 'QUERY').
 #include "results-xml/viewer_options.h"
 
 #include <gtest/gtest.h>
