@@ -5,6 +5,7 @@
 
 #include "results-xml/export_common.h"
 #include "results-xml/export_compare.h"
+#include "results-xml/export_html_overview.h"
 #include "results-xml/export_svg.h"
 #include "results-xml/statistics.h"
 #include "results-xml/system_notes.h"
@@ -14,15 +15,29 @@ namespace ptsn::results {
 
 namespace {
 
+// Light and dark (prefers-color-scheme), readable at 360 px: wide tables scroll inside their box,
+// charts shrink to the width. Charts keep their white ground in dark mode (their colours are PTS's).
 constexpr const char* kStyle =
-    "body{font-family:sans-serif;margin:2em auto;max-width:960px;color:#231f20}"
-    "h1{margin-bottom:.2em}h2{font-size:1.1em;margin:1.6em 0 .3em}"
+    ":root{color-scheme:light dark}"
+    "body{font-family:sans-serif;margin:2em auto;max-width:960px;padding:0 .6em;color:#231f20;background:#fff}"
+    "h1{margin-bottom:.2em;font-size:1.5em}h2{font-size:1.1em;margin:1.6em 0 .3em}"
     "table{border-collapse:collapse;margin:.5em 0;font-size:.85em}"
     "th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
     "th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}"
     ".meta{color:#666;font-size:.85em}.outlier{color:#c80000;font-weight:bold}"
     ".stand-in{color:#c80000;font-weight:bold}.notes{font-size:.85em}"
-    "section{page-break-inside:avoid}";
+    ".scroll{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto}"
+    "td.better{background:#dff3df}td.worse{background:#f8dddd}.hl{outline:3px solid #d89b00;outline-offset:-3px}"
+    ".chg,.verdict,.nor{font-size:.85em;white-space:nowrap}.noisy{color:#a05a00}"
+    "form.options fieldset{font-size:.85em;border:1px solid #ccc}form.options label{white-space:nowrap}"
+    "section{page-break-inside:avoid}"
+    "@media (prefers-color-scheme:dark){body{background:#16181b;color:#e3e3e3}th{background:#2a2d31}"
+    "th,td,form.options fieldset{border-color:#4a4d52}.meta{color:#a8a8a8}a{color:#8ab4f8}"
+    "td.better{background:#1f4424}td.worse{background:#552226}.noisy{color:#f0b060}svg{background:#fff}}"
+    "#view code{word-break:break-all}form.options fieldset{min-width:0}form.options select,form.options input"
+    "{max-width:100%}"
+    "@media (max-width:480px){body{margin:.6em auto}table{font-size:.75em}th,td{padding:.2em .3em}"
+    "form.options label{white-space:normal}}";
 
 void Esc(std::string& out, std::string_view s) { AppendXmlEscaped(out, s); }
 
@@ -96,10 +111,13 @@ void SystemNotes(std::string& out, const ResultFile& file) {
   if (!section.empty()) out += "<h2>System Notes</h2>" + section;
 }
 
-void ValuesTable(std::string& out, const Result& r) {
-  out += "<table><tr><th>System</th><th>Value</th><th>N</th><th>SE</th><th>Median</th><th>Min</th><th>Max</th>"
+void ValuesTable(std::string& out, const Result& r, const std::optional<Normalized>& normalized) {
+  out += "<div class=\"scroll\"><table><tr><th>System</th><th>Value</th>";
+  if (normalized) out += "<th>Normalized</th>";
+  out += "<th>N</th><th>SE</th><th>Median</th><th>Min</th><th>Max</th>"
          "<th>95% CI</th><th>Trials</th></tr>";
-  for (const auto& e : r.entries) {
+  for (size_t k = 0; k < r.entries.size(); ++k) {
+    const Entry& e = r.entries[k];
     out += "<tr><td>";
     Esc(out, e.identifier);
     if (auto label = StandInMark(e)) {
@@ -115,7 +133,13 @@ void ValuesTable(std::string& out, const Result& r) {
     if (series) out += "avg " + Fixed(st.mean, 2);
     else if (e.value.empty()) out += "(failed)";
     else Esc(out, e.value);
-    out += "</td><td class=\"num\">" + std::to_string(st.n) + "</td><td class=\"num\">";
+    out += "</td>";
+    if (normalized) {
+      out += "<td class=\"num nor\">";
+      if (normalized->values[k]) out += Fixed(*normalized->values[k], normalized->decimals);
+      out += "</td>";
+    }
+    out += "<td class=\"num\">" + std::to_string(st.n) + "</td><td class=\"num\">";
     if (!series && st.n > 1) out += Fixed(st.se, 3);
     out += "</td>";
     for (double v : {st.median, st.min, st.max}) out += "<td class=\"num\">" + (st.n ? Fixed(v, 2) : "") + "</td>";
@@ -134,15 +158,16 @@ void ValuesTable(std::string& out, const Result& r) {
     }
     out += "</td></tr>";
   }
-  out += "</table>";
+  out += "</table></div>";
 }
 
 }  // namespace
 
-std::string ResultFileToHtml(const ResultFile& file) {
+std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
   std::string out;
   out.reserve(4096 + file.results.size() * (4096 + file.systems.size() * 400));
-  out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>";
+  out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>";
   Esc(out, file.generated.title);
   out += "</title><style>";
   out += kStyle;
@@ -156,8 +181,20 @@ std::string ResultFileToHtml(const ResultFile& file) {
     out += ", last modified ";
     Esc(out, file.generated.last_modified);
   }
-  out += "</p><h2>Systems</h2>";
+  out += "</p>";
+  if (view.options.Any()) {
+    out += "<p class=\"meta\" id=\"view\">View: <code>";
+    Esc(out, view.options.ToQuery());
+    out += "</code>";
+    if (view.results_before_options > 0)
+      out += " (" + std::to_string(view.results_before_options) + " results before the options)";
+    out += "</p>";
+  }
+  if (view.form) AppendOptionsForm(out, file, view);
+  AppendOverview(out, file, view);
+  out += "<h2>Systems</h2><div class=\"scroll\">";
   SystemsTable(out, file);
+  out += "</div>";
   SystemNotes(out, file);
   SvgOptions svg;
   svg.xml_declaration = false;
@@ -170,8 +207,14 @@ std::string ResultFileToHtml(const ResultFile& file) {
       Esc(out, r.description);
     }
     out += "</h2>";
+    // Noisy as PTS calls it: flagged with its spread, not only hidden (hnr hides it).
+    if (auto noisy = NoisyPercent(r))
+      out += "<p class=\"noisy\">Noisy by PTS's cut: a system's trials vary by " + Fixed(*noisy, 1) +
+             " % of their mean (SD), above 6 %; hnr hides such results.</p>";
+    out += "<div class=\"chart\">";
     AppendResultSvg(out, r, svg);
-    ValuesTable(out, r);
+    out += "</div>";
+    ValuesTable(out, r, view.options.normalize ? NormalizeResult(r, NormalizationBase(file, view.options)) : std::nullopt);
     out += "</section>";
   }
   // The verdicts, in the same words as compare-results (issue 50).

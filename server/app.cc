@@ -459,16 +459,17 @@ struct Routes {
   }
 
   // A result page (several IDs: merged), one page of `page_results` charts.
-  std::shared_ptr<const std::string> ResultPage(const std::string& ids_text, int page) {
+  std::shared_ptr<const std::string> ResultPage(const std::string& ids_text, int page,
+                                                const results::ViewerOptions& options) {
     auto ids = Split(ids_text, ',');
     if (ids.size() > 12) throw HttpError{400, "at most 12 results can be compared"};
     std::string key;
     for (auto& id : ids) key += (key.empty() ? "" : ",") + (id = Trim(id));
-    key += "#" + std::to_string(page);
+    key += "#" + std::to_string(page) + "?" + options.ToQuery();
     return Rendered(key, true, [&](size_t& input) {
       auto found = FetchAll(ids);
       for (const auto& r : found) input += r->xml.size();
-      return RenderResultPage(found, PageWindow{static_cast<size_t>(page), app.options_.page_results});
+      return RenderResultPage(found, PageWindow{static_cast<size_t>(page), app.options_.page_results}, options);
     });
   }
 
@@ -634,7 +635,9 @@ struct Routes {
     routes.Get(R"(/result/([^/]+))", [this, html_errors](const Request& req, Response& res) {
       html_errors(res, [&] {
         const int page = ParseIntParam(req, "page", 1, 1, 1 << 20) - 1;
-        auto html = ResultPage(req.matches[1], page);
+        // OpenBenchmarking's view options (nor, hgv[], hnr, ...) as its links carry them.
+        const results::ViewerOptions options = results::ParseViewerOptions({req.params.begin(), req.params.end()});
+        auto html = ResultPage(req.matches[1], page, options);
         res.SetSharedContent(html, *html, "text/html; charset=utf-8");
       });
     });

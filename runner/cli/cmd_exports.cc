@@ -230,8 +230,18 @@ int ToSvg(const std::vector<std::string>& argv) {
 }
 
 int ToHtml(const std::vector<std::string>& argv) {
-  return RunFileView(argv, kOutputSpec, "result-file-to-html",
-                     [](const ResultFile& f, const Args&) { return results::ResultFileToHtml(f); });
+  // --view: OpenBenchmarking's view options as a URL query ("nor&hnr&hgv[]=NAME"), the same the
+  // server's pages take, so a file shows the view a link shows.
+  return RunFileView(argv, {{"-o", "--output", "--view"}, {}}, "result-file-to-html",
+                     [](const ResultFile& f, const Args& a) {
+                       results::HtmlView view;
+                       view.options = results::ParseViewerQuery(a.ValueOr("--view", ""));
+                       if (!view.options.Any()) return results::ResultFileToHtml(f, view);
+                       ResultFile shown = f;
+                       view.results_before_options = shown.results.size();
+                       results::ApplyViewerOptions(shown, view.options);
+                       return results::ResultFileToHtml(shown, view);
+                     });
 }
 
 int Compare(const std::vector<std::string>& argv) {
@@ -283,8 +293,11 @@ std::vector<Command> ExportCommands() {
        "PTS's JSON (--statistics: plus each entry's statistics; --pts-only: PTS's keys only)", ToJson},
       {"result-file-to-svg", {"to-svg"}, "Results", "FILE [-o PATH] [--result N]",
        "SVG charts (bars with SE labels, line charts for monitor series); --result N: only the Nth", ToSvg},
-      {"result-file-to-html", {"to-html"}, "Results", file_o,
-       "self-contained HTML report: systems table, one inline SVG chart and statistics table per result", ToHtml},
+      {"result-file-to-html", {"to-html"}, "Results", "FILE [-o PATH] [--view QUERY]",
+       "self-contained HTML report: an overview against the base system (verdicts, geometric mean), systems table, "
+       "one inline SVG chart and statistics table per result; --view 'nor&hnr&hgv[]=NAME': OpenBenchmarking's view "
+       "options (docs/result-viewer.md)",
+       ToHtml},
       {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH] [--paired]\nFILE [-o PATH] [--paired]",
        "side-by-side table: change vs the first system and the verdict by runs (systems NAME, NAME #2 ... are "
        "runs of one set-up; one run of each: unknown); a run across targets (or --paired): the paired ratio and "

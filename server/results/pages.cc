@@ -31,7 +31,8 @@ std::string HtmlEscape(const std::string& s) {
   return out;
 }
 
-std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& stored, PageWindow window) {
+std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& stored, PageWindow window,
+                             const results::ViewerOptions& options) {
   // One result is shown as it is; several are merged as merge-results (and OpenBenchmarking's
   // /result/A,B) does, so their systems appear side by side in every chart.
   std::vector<results::MergeInput> inputs;
@@ -39,6 +40,14 @@ std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResul
   results::ResultFile file = inputs.size() == 1 ? std::move(inputs[0].file)
                                                 : results::MergeResultFiles(std::move(inputs)).merged;
   inputs.clear();
+  results::HtmlView view;
+  view.options = options;
+  view.form = true;
+  view.results_before_options = options.Any() ? file.results.size() : 0;
+  for (const auto& s : file.systems) view.all_systems.push_back(s.identifier);
+  results::ApplyViewerOptions(file, options);
+  view.geometric_means = results::GeometricMeanOfResults(file);
+  const std::string query = options.ToQuery();
   std::string pager;
   if (window.size > 0 && (file.results.size() > window.size || window.index > 0)) {
     const size_t pages = (file.results.size() + window.size - 1) / window.size;
@@ -52,11 +61,11 @@ std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResul
             " (page " + std::to_string(window.index + 1) + " of " + std::to_string(pages) + "):";
     for (size_t p = 0; p < pages; ++p) {
       pager += p == window.index ? " <b>" + std::to_string(p + 1) + "</b>"
-                                 : " <a href=\"?page=" + std::to_string(p + 1) + "\">" + std::to_string(p + 1) + "</a>";
+                                 : " <a href=\"?page=" + std::to_string(p + 1) + (query.empty() ? "" : "&amp;" + HtmlEscape(query)) + "\">" + std::to_string(p + 1) + "</a>";
     }
     pager += "</p>";
   }
-  std::string html = results::ResultFileToHtml(file);
+  std::string html = results::ResultFileToHtml(file, view);
   // Our header above the report: where it came from and how to get the file.
   std::string header = "<nav style=\"font:13px sans-serif;margin-bottom:1em\"><a href=\"/results\">All results</a>";
   for (const auto& r : stored) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "results-xml/viewer_options.h"
 #include "server/store/storage.h"
 
 namespace ptsn::server {
@@ -20,8 +21,11 @@ struct PageWindow {
   size_t size = 0;
 };
 // Throws HttpError 404 for a page past the end. The results are shared, not copied (a copy per
-// view of a large comparison was most of the memory a page took).
-std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& results, PageWindow window = {});
+// view of a large comparison was most of the memory a page took). `options`: OpenBenchmarking's
+// view options from the URL (results-xml/viewer_options.h), applied before the results are paged;
+// the overview's geometric mean is over every page, its rows are this page's results.
+std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& results, PageWindow window = {},
+                             const results::ViewerOptions& options = {});
 std::string RenderListPage(const std::vector<ListedResult>& results, const SearchQuery& query);
 std::string RenderErrorPage(int status, const std::string& message);
 // The pages' frame (style, title) around `body_html`, for other pages of the server (fleet_pages).

@@ -92,6 +92,21 @@ TEST_F(ExportsE2E, HtmlShowsSystemNotes) {
   EXPECT_NE(r.output.find("<strong>Security Notes:</strong> gather_data_sampling: Not affected"), std::string::npos);
 }
 
+// --view takes OpenBenchmarking's options as the server's URL does: the file shows that view.
+TEST_F(ExportsE2E, HtmlViewOptionsFromTheCommandLine) {
+  REQUIRE_GOLDEN();
+  const std::string seed = Golden("seed-results/1110088-AR-1110066AR56/composite.xml");
+  auto all = ptsn::test::RunPtsNative("result-file-to-html " + seed, "", false);
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  EXPECT_NE(all.output.find("PostMark"), std::string::npos);
+  EXPECT_EQ(all.output.find("<form"), std::string::npos) << "a file has no form: it cannot reload itself";
+  auto view = ptsn::test::RunPtsNative("result-file-to-html " + seed + " --view 'obr_hnr&nor'", "", false);
+  ASSERT_EQ(view.exit_code, 0) << view.output;
+  EXPECT_EQ(view.output.find("PostMark"), std::string::npos) << "noisy by PTS's cut: hidden";
+  EXPECT_NE(view.output.find("View: <code>nor&amp;hnr</code> (15 results before the options)"), std::string::npos);
+  EXPECT_NE(view.output.find("rel 0.839"), std::string::npos) << "FS-Mark, multi-way normalized as PTS";
+}
+
 // The merged golden file's results repeated (arguments made distinct) to at least `min_bytes`.
 std::string BigResultFile(size_t min_bytes) {
   const std::string golden = ptsn::ReadFile(Golden("pts-output/merged/composite.xml"));

@@ -1,8 +1,11 @@
 // The result pages in a real browser: headless Chromium (Debian's `chromium`) loads /result/ID
 // and the comparison /result/ID1,ID2 from a running pts-native-server, and the DOM it built must
 // hold one SVG chart per result with a bar per system (bar charts) or a line per system (the
-// monitor's line charts). Screenshots are kept under the build's Testing/artifacts/. Loopback
-// only; Chromium runs with every background network feature off. Skips when chromium is absent.
+// monitor's line charts); with OpenBenchmarking's view options in the URL (issue 49) it must show
+// the overview's cells, a normalized value, no noisy result, the highlight, and the page's own
+// link to the view must show the same view. Screenshots are kept under the build's
+// Testing/artifacts/ (wide, and 360 px in dark mode). Loopback only; Chromium runs with every
+// background network feature off. Skips when chromium is absent.
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <unistd.h>
@@ -95,11 +98,12 @@ class PageBrowserTest : public ::testing::Test {
   }
 
   // Chromium with everything that could reach the network or a profile off; returns its exit code.
-  int Chromium(const std::string& url, const std::string& mode_flag, const std::string& out_file) {
+  int Chromium(const std::string& url, const std::string& mode_flag, const std::string& out_file,
+               const std::string& window = "--window-size=1280,2000") {
     std::string cmd = "timeout 40 '" + chromium_ +
                       "' --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
                       " --disable-background-networking --disable-component-update --disable-sync"
-                      " --disable-default-apps --disable-extensions --window-size=1280,2000"
+                      " --disable-default-apps --disable-extensions " + window +
                       " --user-data-dir='" + dir_ + "/profile' " + mode_flag + " '" + url + "'";
     if (mode_flag == "--dump-dom") cmd += " > '" + out_file + "'";
     cmd += " 2> '" + dir_ + "/chromium.log'";
@@ -132,23 +136,128 @@ class PageBrowserTest : public ::testing::Test {
     EXPECT_GT(png.size(), 10000u) << "a blank page?";
   }
 
-  std::string chromium_, dir_;
-  fs::path golden_, artifacts_;
-};
+  // The DOM Chromium built for `url`.
+  std::string Dom(const std::string& url) {
+    std::string dom_file = dir_ + "/dom.html";
+    EXPECT_EQ(Chromium(url, "--dump-dom", dom_file), 0) << ReadFile(dir_ + "/chromium.log");
+    return ReadFile(dom_file);
+  }
 
-TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
-  std::string token;
-  {
-    // The token is made before the server starts; both open the same SQLite file.
+  // A token made before the server starts (both open the same SQLite file).
+  std::string MakeToken() {
+    std::string token;
     std::string cmd = std::string("'") + PTSN_SERVER_BINARY + "' token create browser --data '" + dir_ + "/data'";
     FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
+    if (!p) return "";
     char line[256] = {0};
     while (fgets(line, sizeof line, p)) token = line;
     pclose(p);
     while (!token.empty() && (token.back() == '\n' || token.back() == '\r')) token.pop_back();
-    ASSERT_FALSE(token.empty());
+    return token;
   }
+
+  std::string chromium_, dir_;
+  fs::path golden_, artifacts_;
+};
+
+// The text of the element that starts at `open` in `dom` up to its closing tag `close`.
+std::string Between(const std::string& dom, const std::string& open, const std::string& close) {
+  const size_t at = dom.find(open);
+  if (at == std::string::npos) return "";
+  const size_t end = dom.find(close, at);
+  return dom.substr(at, end == std::string::npos ? std::string::npos : end + close.size() - at);
+}
+
+// The overview's row whose label holds `label`.
+std::string OverviewRow(const std::string& overview, const std::string& label) {
+  for (size_t at = 0; (at = overview.find("<tr data-result=", at)) != std::string::npos; ++at) {
+    const std::string row = overview.substr(at, overview.find("</tr>", at) - at);
+    if (row.find(label) != std::string::npos) return row;
+  }
+  return "";
+}
+
+// The cell of `system` in an overview row.
+std::string Cell(const std::string& row, const std::string& system) {
+  const size_t at = row.find("<td class=\"num");
+  const size_t cell = row.find("data-system=\"" + system + "\"", at == std::string::npos ? 0 : at);
+  if (cell == std::string::npos) return "";
+  return row.substr(cell, row.find("</td>", cell) - cell);
+}
+
+TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
+  ServerProcess server({"--data", dir_ + "/data"});
+  httplib::Client http("127.0.0.1", server.port());
+  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "1110088-AR-1110066AR56";
+  std::string xml = ReadFile((seed / "composite.xml").string());
+  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 201) << res->body;
+  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+
+  // Normalized against the highlighted "Encrypted LVM (dmcrypt): Stock", noisy results hidden.
+  const std::string base = "Encrypted LVM (dmcrypt): Stock";
+  const std::string url = server.url() + "/result/" + id + "?nor&hnr&hgv=Encrypted%20LVM%20(dmcrypt):%20Stock";
+  const std::string dom = Dom(url);
+  ASSERT_NE(dom.find("</html>"), std::string::npos) << "no page loaded from " << url;
+  const std::string overview = Between(dom, "<section id=\"overview\">", "</section>");
+  ASSERT_FALSE(overview.empty()) << "no overview on " << url;
+
+  // The highlighted system is the base, first, and marked in its column.
+  EXPECT_NE(overview.find("<th data-system=\"" + base + "\" class=\"hl\">" + base + " (base)</th>"), std::string::npos)
+      << overview.substr(0, 2000);
+  // A cell: FS-Mark on "Encrypted LVM (dmcrypt): AES-NI Intel": its value, PTS's normalized value
+  // against the base (61.43 / 51.53), and the change against the base in colour, arrow and words.
+  const std::string fs_mark = OverviewRow(overview, "FS-Mark");
+  ASSERT_FALSE(fs_mark.empty());
+  const std::string cell = Cell(fs_mark, "Encrypted LVM (dmcrypt): AES-NI Intel");
+  EXPECT_NE(cell.find("61.43"), std::string::npos) << cell;
+  EXPECT_NE(cell.find("rel 1.192"), std::string::npos) << cell;
+  EXPECT_NE(cell.find("better"), std::string::npos) << cell;
+  EXPECT_NE(cell.find("\u25b2 +19.2 %"), std::string::npos) << cell;
+  EXPECT_NE(fs_mark.find("class=\"num better\" data-system=\"Encrypted LVM (dmcrypt): AES-NI Intel\""), std::string::npos);
+  EXPECT_NE(Cell(fs_mark, base).find("base"), std::string::npos);
+  // One run of each system: the verdict is unknown, said with its ratio.
+  EXPECT_NE(cell.find("class=\"verdict\""), std::string::npos) << cell;
+  // The geometric mean row says over how many results.
+  EXPECT_NE(overview.find("Geometric mean (over all 6 results)"), std::string::npos) << "7 tests, PostMark hidden";
+
+  // PostMark is noisy by PTS's cut: hidden everywhere, with its monitor child.
+  EXPECT_EQ(dom.find("PostMark"), std::string::npos);
+  EXPECT_EQ(Count(dom, "<section id=\"r"), 13u);
+  // Without hnr it is there, flagged with its spread.
+  const std::string unfiltered = Dom(server.url() + "/result/" + id);
+  EXPECT_NE(unfiltered.find("PostMark"), std::string::npos);
+  EXPECT_NE(unfiltered.find("class=\"noisy\""), std::string::npos);
+  EXPECT_EQ(Count(unfiltered, "<section id=\"r"), 15u);
+
+  // The page's link to its view reproduces it.
+  const std::string link_tag = Between(dom, "<a id=\"view-link\" href=\"", "\">");
+  ASSERT_FALSE(link_tag.empty());
+  std::string href = link_tag.substr(std::string("<a id=\"view-link\" href=\"").size());
+  href.resize(href.size() - 2);
+  for (size_t at = 0; (at = href.find("&amp;", at)) != std::string::npos;) href.replace(at, 5, "&");
+  EXPECT_EQ(href.rfind("?nor&hnr&hgv", 0), 0u) << href;
+  const std::string again = Dom(server.url() + "/result/" + id + href);
+  EXPECT_EQ(Between(again, "<section id=\"overview\">", "</section>"), overview);
+  EXPECT_EQ(Count(again, "<section id=\"r"), 13u);
+
+  // Screenshots: wide, and a phone's 360 px in dark mode.
+  for (const auto& [name, window] : std::vector<std::pair<std::string, std::string>>{
+           {"viewer-options.png", "--window-size=1280,2400"},
+           {"viewer-360-dark.png", "--window-size=360,2400 --force-dark-mode --blink-settings=preferredColorScheme=0"}}) {
+    fs::path shot = artifacts_ / name;
+    fs::remove(shot);
+    ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", window), 0) << ReadFile(dir_ + "/chromium.log");
+    EXPECT_TRUE(fs::exists(shot)) << shot;
+  }
+}
+
+TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
   ServerProcess server({"--data", dir_ + "/data"});
   httplib::Client http("127.0.0.1", server.port());
   std::vector<std::string> ids;
