@@ -298,7 +298,8 @@ std::string RecommendationText(const CostTable& t, const std::vector<CostSetup>&
   const CostSetup* best = find(t.best);
   std::string out = "In words: " + t.best + " costs least here" +
                     (best && !best->protects.empty() ? "; it protects " + best->protects : "") + ".\n";
-  // A cheaper set-up that protects less is never left unsaid: the cheapest that protects more.
+  // A cheaper set-up that protects less is never left unsaid: the cheapest that protects more
+  // (whole device over files over nothing).
   if (best) {
     std::string stronger;
     double stronger_mean = 0;
@@ -307,7 +308,7 @@ std::string RecommendationText(const CostTable& t, const std::vector<CostSetup>&
       if (s && s->protection > best->protection && (stronger.empty() || mean > stronger_mean)) stronger = id, stronger_mean = mean;
     }
     if (!stronger.empty())
-      out += "  It protects less than " + stronger + ", the cheapest whole-device set-up here" + Fixed(" (x%.3f of plain's speed)", stronger_mean) +
+      out += "  It protects less than " + stronger + ", the cheapest here that protects more" + Fixed(" (x%.3f of plain's speed)", stronger_mean) +
              ": choose by what you must protect.\n";
   }
   if (!t.same.empty())
