@@ -10,6 +10,7 @@
 #include "runner/cli/command.h"
 #include "runner/cli/run_context.h"
 #include "runner/cli/target_flags.h"
+#include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/pts_variables.h"
 #include "runner/common/strings.h"
@@ -17,11 +18,14 @@
 #include "runner/profile/options.h"
 #include "runner/profile/presets.h"
 #include "runner/reproduce/encryption_cost.h"
+#include "runner/reproduce/target_size.h"
 #include "runner/run/estimate.h"
 #include "runner/run/observer.h"
 #include "runner/run/run_targets.h"
 #include "runner/targets/encryption_probe.h"
+#include "runner/run/run_setup.h"
 #include "runner/targets/target_set.h"
+#include "runner/workloads/units.h"
 
 namespace ptsn::cli {
 namespace {
@@ -46,7 +50,7 @@ std::vector<reproduce::PlannedSetup> PlanSetups(targets::TargetSystem& sys, cons
     specs.insert(specs.begin(), targets::ParseTargetSpec("plain"));
   std::vector<reproduce::PlannedSetup> out;
   for (const auto& spec : specs) {
-    out.push_back({spec.text, spec.Identifier(), targets::WhyUnavailable(sys, spec)});
+    out.push_back({spec.text, spec.Identifier(), targets::WhyUnavailable(sys, spec), reproduce::DirectIoOf(spec)});
     if (out.back().why_not.empty()) buildable.push_back(spec);
   }
   return out;
@@ -55,13 +59,14 @@ std::vector<reproduce::PlannedSetup> PlanSetups(targets::TargetSystem& sys, cons
 // The workloads as run items: a named one is its profile with the options its presets choose;
 // any other name is what batch-run takes (a profile, suite or profile directory) as it is.
 std::vector<run::RunItem> WorkloadItems(Context& ctx, const std::vector<std::string>& names,
-                                        std::vector<std::string>& lines, std::vector<reproduce::WorkloadLabel>& labels) {
+                                        std::vector<reproduce::PlannedWorkload>& lines,
+                                        std::vector<reproduce::WorkloadLabel>& labels) {
   std::vector<run::RunItem> items;
   for (const auto& name : names) {
     const reproduce::Workload* w = reproduce::FindWorkload(name);
     if (!w) {
       for (auto& item : ctx.session->Resolve({name})) items.push_back(std::move(item));
-      lines.push_back(name + ": as batch-run runs it");
+      lines.push_back({name, name + ": as batch-run runs it", false});
       continue;
     }
     run::RunItem item = ctx.session->Resolve({w->profile}).at(0);
@@ -69,11 +74,57 @@ std::vector<run::RunItem> WorkloadItems(Context& ctx, const std::vector<std::str
     for (const auto& choice : Split(w->presets, ';')) presets += w->profile + "." + choice + ";";
     auto picks = profile::PicksFromPresets(item.profile, profile::ParsePresets(presets, "workload " + name, false));
     item.fixed_options = profile::PickedOptions(item.profile.options, picks, profile::OpenOptions::kDefault, item.profile.subtitle);
-    for (const auto& o : *item.fixed_options) labels.push_back({item.profile.identifier, o.arguments, name});
-    lines.push_back(name + ": " + w->what + " (" + w->profile + ": " + item.fixed_options->front().description + ")");
+    bool direct = false;
+    for (const auto& o : *item.fixed_options) {
+      labels.push_back({item.profile.identifier, o.arguments, name});
+      direct = direct || reproduce::IsDirectWorkload(o.arguments);
+    }
+    lines.push_back({name, name + ": " + w->what + " (" + w->profile + ": " + item.fixed_options->front().description + ")",
+                     direct});
     items.push_back(std::move(item));
   }
   return items;
+}
+
+// The targets' size, as `run <ID>` sizes them (reproduce/target_size.h): --target-size as
+// given, else large enough for what each workload writes where the backing folder has room;
+// the workloads that do not fit are named with the --target-size that would hold them.
+reproduce::TargetSizing SizeForWorkloads(const Args& args, const Settings& s, const std::vector<run::PlannedTest>& tests,
+                                         const std::vector<reproduce::WorkloadLabel>& labels, size_t targets) {
+  std::optional<uint64_t> given;
+  if (auto size = args.Value("--target-size")) given = workloads::ParseSize(*size, "--target-size");
+  const uint64_t default_size = TargetFlags{}.size;
+  if (args.Value("--device") || args.Value("--destroy-data-on")) return {given.value_or(default_size), {}, 0, ""};
+  std::vector<reproduce::TestNeed> needs;
+  for (const auto& t : tests) {
+    std::string label = t.profile.title + " [" + t.option.description + "]";
+    for (const auto& l : labels)
+      if (l.identifier == t.profile.identifier && l.arguments == t.option.arguments) label = l.name;
+    needs.push_back({label, reproduce::TestSpaceNeed(t.profile.identifier, t.option.arguments,
+                                                      t.profile.environment_testing_size)});
+  }
+  // The backing files go under the test directory (made when the run starts): its nearest folder.
+  const std::string test_dir = run::TestDirectory(s);
+  std::filesystem::path folder = test_dir;
+  std::error_code ec;
+  while (!folder.empty() && !std::filesystem::exists(folder, ec) && folder != folder.parent_path())
+    folder = folder.parent_path();
+  const size_t instances = static_cast<size_t>(run::PlanInstances(s, targets).max);
+  return reproduce::SizeTargets(needs, given, FreeBytes(folder.string()), targets * instances, default_size, test_dir);
+}
+
+// The set-ups as the answer knows them: each set-up the run named (a TEST_RESULTS_IDENTIFIER
+// prefixes them) with the spec it was built from.
+std::vector<reproduce::CostSetup> AnswerSetups(const std::vector<std::string>& kinds,
+                                               const std::vector<targets::TargetSpec>& specs) {
+  std::vector<reproduce::CostSetup> out;
+  for (const auto& kind : kinds) {
+    reproduce::CostSetup setup{kind};
+    for (const auto& spec : specs)
+      if (kind == spec.Identifier() || EndsWith(kind, ": " + spec.Identifier())) setup = reproduce::DescribeSetup(spec, kind);
+    out.push_back(setup);
+  }
+  return out;
 }
 
 int EncryptionCost(const std::vector<std::string>& argv) {
@@ -113,6 +164,8 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   plan.estimate = run::DescribeEstimate(seconds);
   plan.instances = run::InstancesCostText(tests, config, buildable.size(), instances);
   plan.time_budget_seconds = s.GetDouble("run.time_budget");
+  const reproduce::TargetSizing sizing = SizeForWorkloads(args, s, tests, labels, buildable.size());
+  plan.target_size = sizing.text;
   std::cout << reproduce::CostPlanText(plan) << std::flush;
 
   if (args.Has("--dry-run")) {
@@ -128,11 +181,14 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   for (const auto& b : buildable) texts.push_back(b.text);
   std::vector<std::string> with_targets = argv;
   with_targets.insert(with_targets.end(), {"--targets", Join(texts, ",")});
+  if (!args.Value("--target-size") && !args.Value("--device") && !args.Value("--destroy-data-on"))
+    with_targets.insert(with_targets.end(), {"--target-size", std::to_string(sizing.size >> 20) + "m"});
   TargetFlags flags = ReadTargetFlags(Args::Parse(with_targets, spec));
   run::SessionRequest request;
   request.batch = true;
   request.yes = args.Has("--yes");
   request.targets.specs = buildable;
+  request.targets.instances_cost_told = !plan.instances.empty();
   request.targets.options = [flags](targets::TargetSystem& target_system, const std::string& test_dir) {
     return ConfirmTargetOptions(target_system, flags, test_dir, false);
   };
@@ -150,7 +206,8 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   if (kinds.size() >= 2 && outcome.summary.saved && std::filesystem::exists(outcome.summary.composite_path, ec)) {
     auto file = results::ReadResultFile(outcome.summary.composite_path);
     std::cout << "\n"
-              << reproduce::CostAnswerText(file, kinds.front(), std::vector<std::string>(kinds.begin() + 1, kinds.end()),
+              << reproduce::CostAnswerText(file, kinds.front(),
+                                           AnswerSetups(std::vector<std::string>(kinds.begin() + 1, kinds.end()), buildable),
                                            labels, {s.GetDouble("run.same_within"), 0.95});
   }
   return outcome.ExitCode();
@@ -168,7 +225,9 @@ std::vector<Command> EncryptionCostCommands() {
        "fscrypt, eCryptfs), lists what it will build and what it cannot (and why) and how long it will\n"
        "take, then runs as `batch-run WORKLOADS --targets plain,SETUPS` (instance pairs in random rounds)\n"
        "and prints each set-up's ratio to plain per workload with its interval and verdict, and the\n"
-       "set-up that costs least (geometric mean over workloads). Workloads: rand-read-4k-qd1,\n"
+       "set-up that costs least (geometric mean over workloads; a set-up serving O_DIRECT buffered is\n"
+       "not ranked with direct I/O), then in words: what it protects, the cryptsetup command and\n"
+       "/etc/crypttab line for dm-crypt. Targets are sized for the workloads. Workloads: rand-read-4k-qd1,\n"
        "rand-read-4k-qd32, seq-write-1m, many-files (the default), rand-write-4k-qd1, rand-write-4k-qd32,\n"
        "seq-read-1m, or any profile, suite or directory. Set-ups: --targets specs (docs/targets.md);\n"
        "default: every kind at its defaults, fscrypt:adiantum, dm-crypt:plain, dm-crypt:loopaes.\n"

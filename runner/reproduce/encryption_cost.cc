@@ -61,6 +61,63 @@ const Workload* FindWorkload(const std::string& name) {
   return nullptr;
 }
 
+DirectIo DirectIoOf(const targets::TargetSpec& spec) {
+  switch (spec.kind) {
+    case targets::Kind::kFscrypt: return DirectIo::kBuffered;  // no inlinecrypt option yet: always the crypto API
+    case targets::Kind::kEcryptfs: return DirectIo::kRefused;
+    default: return DirectIo::kDirect;
+  }
+}
+
+bool IsDirectWorkload(const std::string& arguments) {
+  for (const auto& word : Split(arguments, ' '))
+    if (word == "--direct") return true;
+  return false;
+}
+
+CostSetup DescribeSetup(const targets::TargetSpec& spec, const std::string& identifier) {
+  CostSetup c{identifier, DirectIoOf(spec), 0, "", ""};
+  switch (spec.kind) {
+    case targets::Kind::kPlain: c.protects = "nothing (no encryption)"; return c;
+    case targets::Kind::kFscrypt:
+      c.protection = 1;
+      c.protects = "file contents and names only: sizes, timestamps, permissions and the directory tree stay in the clear";
+      return c;
+    case targets::Kind::kEcryptfs:
+      c.protection = 1;
+      c.protects = "files stacked over another file system: their number, approximate sizes and timestamps stay visible there";
+      return c;
+    case targets::Kind::kDmCrypt: break;
+    default: c.protects = "not known to this command"; return c;
+  }
+  c.protection = 2;
+  const std::string cipher = spec.cipher.empty() ? "aes-xts-plain64" : spec.cipher;
+  if (spec.dm_format == "loopaes") {
+    c.protects = "the whole device, as a loop-AES volume (no header; a format kept for existing volumes)";
+    return c;
+  }
+  const int key_bits = spec.key_bits ? spec.key_bits : 512;
+  const std::string bits = std::to_string(key_bits);
+  if (spec.dm_format == "luks2") {
+    c.protects = "the whole device, with a LUKS2 header (key slots: passphrases can change; the header says it is encrypted)";
+    c.dm_crypt_how = "cryptsetup luksFormat --type luks2 --cipher " + cipher + " --key-size " + bits +
+                     " /dev/DEVICE\n"
+                     "cryptsetup open /dev/DEVICE NAME\n"
+                     "/etc/crypttab: NAME UUID=<cryptsetup luksUUID /dev/DEVICE> none luks\n";
+  } else {
+    c.protects = "the whole device, plain mode: no header (nothing on disk says it is encrypted; a wrong key opens "
+                 "garbage without an error; no key slots)";
+    // As the target opened it: a random key of key-size bytes from a file, the cipher named (not
+    // Debian 12's aes-cbc-essiv default).
+    const std::string key_bytes = std::to_string(key_bits / 8);
+    c.dm_crypt_how = "cryptsetup open --type plain --cipher " + cipher + " --key-size " + bits + " --key-file KEYFILE --keyfile-size " +
+                     key_bytes + " /dev/disk/by-id/DEVICE NAME\n"
+                     "/etc/crypttab: NAME /dev/disk/by-id/DEVICE KEYFILE plain,cipher=" + cipher + ",size=" + bits +
+                     ",keyfile-size=" + key_bytes + "\n";
+  }
+  return c;
+}
+
 std::vector<std::string> DefaultSetups() {
   // Each kind at its defaults, then the choices that change what a kind costs: fscrypt's
   // Adiantum, dm-crypt's plain mode (no header; cipher given explicitly, not Debian 12's
@@ -71,15 +128,24 @@ std::vector<std::string> DefaultSetups() {
 std::string CostPlanText(const CostPlan& plan) {
   std::string out = "This machine:\n";
   for (const auto& line : plan.probe) out += "  " + line + "\n";
+  std::vector<std::string> direct_workloads;
+  for (const auto& w : plan.workloads)
+    if (w.direct) direct_workloads.push_back(w.name);
   std::string build, cannot;
   size_t buildable = 0;
   for (const auto& s : plan.setups) {
-    if (s.why_not.empty()) {
-      build += "  " + s.identifier + (buildable == 0 ? "  (the reference)" : "") + "  [" + s.spec + "]\n";
-      ++buildable;
-    } else {
+    if (!s.why_not.empty()) {
       cannot += "  " + s.spec + ": " + s.why_not + "\n";
+      continue;
     }
+    build += "  " + s.identifier + (buildable == 0 ? "  (the reference)" : "") + "  [" + s.spec + "]\n";
+    ++buildable;
+    if (direct_workloads.empty() || s.direct_io == DirectIo::kDirect) continue;
+    if (s.direct_io == DirectIo::kBuffered)
+      build += "    O_DIRECT becomes buffered I/O (fscrypt without inline encryption): " + Join(direct_workloads, ", ") +
+               " measured buffered, not ranked with direct I/O\n";
+    else
+      build += "    O_DIRECT refused (eCryptfs has no direct I/O): " + Join(direct_workloads, ", ") + " will fail on it\n";
   }
   out += "Will build (" + std::to_string(buildable) + "):\n" + (build.empty() ? "  nothing\n" : build);
   if (!cannot.empty()) out += "Cannot build here:\n" + cannot;
@@ -88,98 +154,193 @@ std::string CostPlanText(const CostPlan& plan) {
     for (const auto& u : plan.unoffered) out += "  " + u + "\n";
   }
   out += "Workloads (" + std::to_string(plan.workloads.size()) + "):\n";
-  for (const auto& w : plan.workloads) out += "  " + w + "\n";
+  for (const auto& w : plan.workloads) out += "  " + w.line + "\n";
+  out += plan.target_size;
   if (!plan.instances.empty()) out += plan.instances + "\n";
   out += "Estimated run time: " + plan.estimate + "; extra rounds of each test stop at run.time_budget (" +
          FormatDuration(plan.time_budget_seconds) + ")\n";
   return out;
 }
 
-std::string CostAnswerText(const results::ResultFile& file, const std::string& reference,
-                           const std::vector<std::string>& setups, const std::vector<WorkloadLabel>& labels,
+CostTable ComputeCostTable(const results::ResultFile& file, const std::string& reference,
+                           const std::vector<CostSetup>& setups, const std::vector<WorkloadLabel>& labels,
                            const results::VerdictSettings& settings) {
-  struct Row {
-    std::string setup, workload, verdict;
+  CostTable t;
+  t.reference = reference;
+  t.same_within_percent = settings.same_within_percent;
+  t.confidence = settings.confidence;
+  std::vector<std::string> names;
+  for (const auto& s : setups) names.push_back(s.identifier);
+  auto buffered_in = [&](const std::string& setup, const results::Result& r) {
+    if (!IsDirectWorkload(r.arguments)) return false;
+    for (const auto& s : setups)
+      if (s.identifier == setup) return s.direct_io == DirectIo::kBuffered;
+    return false;
   };
-  std::vector<Row> rows;
-  std::map<std::string, std::vector<double>> speeds;  // set-up -> its speed against plain, per workload
+  std::map<std::string, std::vector<double>> speeds;  // set-up -> its like-for-like speed against plain, per workload
   std::vector<const results::Result*> measured;
   std::set<std::string> tests_seen;  // identifier and arguments of the results counted in `speeds`
+  std::set<std::string> with_value;
   for (const auto& r : file.results) {
     if (r.identifier.empty() || r.display_format != "BAR_GRAPH") continue;
-    std::string label = r.title + (r.description.empty() ? "" : " - " + r.description);
+    std::string workload = r.title + (r.description.empty() ? "" : " - " + r.description);
     for (const auto& l : labels)
-      if (l.identifier == r.identifier && l.arguments == r.arguments) label = l.name;
-    if (!r.scale.empty()) label += " (" + r.scale + ")";
+      if (l.identifier == r.identifier && l.arguments == r.arguments) workload = l.name;
+    std::string label = workload + (r.scale.empty() ? "" : " (" + r.scale + ")");
     const bool first_of_test = tests_seen.insert(r.identifier + "\n" + r.arguments).second;
     const auto trials = results::ResultSystemTrials(file, r);
     std::vector<std::string> kinds{reference};
-    kinds.insert(kinds.end(), setups.begin(), setups.end());
+    kinds.insert(kinds.end(), names.begin(), names.end());
     const results::VerdictSettings level = results::LevelOfRun(r, settings);
     bool any = false;
     for (const auto& kv : results::VerdictsAgainstFirst(OfKinds(trials, kinds), level)) {
       // A set-up whose every trial failed (eCryptfs refuses O_DIRECT, a target too small) has no
       // ratio: it is neither cheap nor dear, and never the answer.
       if (kv.verdict.instances == 0) {
-        rows.push_back({kv.kind, label, "no values: its trials failed (the run above says why)"});
+        t.rows.push_back({kv.kind, label, "no values: its trials failed (the run above says why)"});
         continue;
       }
-      rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level)});
-      if (first_of_test && kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
+      with_value.insert(kv.kind);
       any = true;
+      if (buffered_in(kv.kind, r)) {
+        t.rows.push_back({kv.kind, label, "buffered: not ranked with direct I/O; " + results::VerdictText(kv.verdict, level)});
+        if (first_of_test) {
+          auto it = std::find_if(t.buffered.begin(), t.buffered.end(), [&](const auto& b) { return b.first == kv.kind; });
+          if (it == t.buffered.end()) t.buffered.push_back({kv.kind, {workload}});
+          else it->second.push_back(workload);
+        }
+        continue;
+      }
+      t.rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level)});
+      if (first_of_test && kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
     }
     if (any && first_of_test) measured.push_back(&r);
   }
-  if (rows.empty()) return "";
-  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
-    return std::find(setups.begin(), setups.end(), a.setup) < std::find(setups.begin(), setups.end(), b.setup);
+  t.workloads = measured.size();
+  t.measured_setups = with_value.size();
+  std::stable_sort(t.rows.begin(), t.rows.end(), [&](const CostRow& a, const CostRow& b) {
+    return std::find(names.begin(), names.end(), a.setup) < std::find(names.begin(), names.end(), b.setup);
   });
-  size_t w_setup = 6, w_workload = 8;
-  for (const auto& row : rows) w_setup = std::max(w_setup, row.setup.size() + 2), w_workload = std::max(w_workload, row.workload.size() + 2);
-  std::string out = "Encryption cost here against " + reference + " (each value over plain's; " +
-                    Fixed("%g %%", settings.confidence * 100) + Fixed(" interval; same within +-%g %%):\n", settings.same_within_percent) +
-                    "  " + Pad("set-up", w_setup) + Pad("workload", w_workload) + "verdict: ratio [interval]\n";
-  for (const auto& row : rows) out += "  " + Pad(row.setup, w_setup) + Pad(row.workload, w_workload) + row.verdict + "\n";
 
   // The set-up that costs least: the highest geometric mean speed over the workloads.
-  std::string best;
-  double best_mean = 0;
-  for (const auto& setup : setups) {
+  for (const auto& setup : names) {
     auto it = speeds.find(setup);
     if (it == speeds.end() || it->second.size() != measured.size()) continue;
     double log_sum = 0;
     for (double s : it->second) log_sum += std::log(s);
-    double mean = std::exp(log_sum / it->second.size());
-    if (best.empty() || mean > best_mean) best = setup, best_mean = mean;
+    const double mean = std::exp(log_sum / it->second.size());
+    t.means[setup] = mean;
+    if (t.best.empty() || mean > t.best_mean) t.best = setup, t.best_mean = mean;
   }
-  if (best.empty()) return out + "Costs least here: unknown (no set-up has a value in every workload)\n";
-  // Against each other set-up, workload by workload: told apart in its favour, the same, or not decided.
-  std::vector<std::string> undecided, same, faster_elsewhere;
-  for (const auto& other : setups) {
-    if (other == best || !speeds.count(other)) continue;
+  if (t.best.empty()) return t;
+  // Against each other ranked set-up, workload by workload: told apart in its favour, the same, or not decided.
+  for (const auto& other : names) {
+    if (other == t.best || !t.means.count(other)) continue;
     bool ahead = false, behind = false, all_same = true;
     for (const auto* r : measured) {
-      auto v = results::VerdictsAgainstFirst(OfKinds(results::ResultSystemTrials(file, *r), {best, other}),
+      auto v = results::VerdictsAgainstFirst(OfKinds(results::ResultSystemTrials(file, *r), {t.best, other}),
                                              results::LevelOfRun(*r, settings));
       if (v.empty()) continue;
       const results::Verdict& verdict = v.front().verdict;
       if (verdict.kind != results::VerdictKind::kSame) all_same = false;
       if (verdict.kind == results::VerdictKind::kDifferent) (Speed(verdict, *r) > 1 ? behind : ahead) = true;
     }
-    if (behind) faster_elsewhere.push_back(other);
-    else if (all_same) same.push_back(other);
-    else if (!ahead) undecided.push_back(other);
+    if (behind) t.faster_elsewhere.push_back(other);
+    else if (all_same) t.same.push_back(other);
+    else if (!ahead) t.undecided.push_back(other);
   }
-  std::string line = "Costs least here: " + best + Fixed(" (x%.3f of plain's speed, geometric mean over ", best_mean) +
-                     std::to_string(measured.size()) + " workload" + (measured.size() == 1 ? "" : "s") + "): ";
-  if (speeds.size() == 1)
+  return t;
+}
+
+std::string CostTableText(const CostTable& t) {
+  if (t.rows.empty()) return "";
+  size_t w_setup = 6, w_workload = 8;
+  for (const auto& row : t.rows) w_setup = std::max(w_setup, row.setup.size() + 2), w_workload = std::max(w_workload, row.workload.size() + 2);
+  std::string out = "Encryption cost here against " + t.reference + " (each value over plain's; " +
+                    Fixed("%g %%", t.confidence * 100) + Fixed(" interval; same within +-%g %%):\n", t.same_within_percent) +
+                    "  " + Pad("set-up", w_setup) + Pad("workload", w_workload) + "verdict: ratio [interval]\n";
+  for (const auto& row : t.rows) out += "  " + Pad(row.setup, w_setup) + Pad(row.workload, w_workload) + row.verdict + "\n";
+  std::string not_ranked;
+  for (const auto& [setup, workloads] : t.buffered) not_ranked += (not_ranked.empty() ? "" : ", ") + setup + " (" + Join(workloads, ", ") + ")";
+  if (t.best.empty())
+    return out + "Costs least here: unknown (no set-up has a like-for-like value in every workload" +
+           (not_ranked.empty() ? "" : "; buffered, not ranked with direct I/O: " + not_ranked) + ")\n";
+  std::string line = "Costs least here: " + t.best + Fixed(" (x%.3f of plain's speed, geometric mean over ", t.best_mean) +
+                     std::to_string(t.workloads) + " workload" + (t.workloads == 1 ? "" : "s") + "): ";
+  if (t.means.size() == 1 && t.measured_setups == 1)
     line += "the only set-up measured (its cost against plain is its verdicts above)";
-  else if (undecided.empty() && faster_elsewhere.empty())
-    line += "verdict" + (same.empty() ? std::string() : Fixed("; the same within +-%g %% as ", settings.same_within_percent) + Join(same, ", "));
+  else if (t.means.size() == 1)
+    line += "the only set-up ranked";
+  else if (t.undecided.empty() && t.faster_elsewhere.empty())
+    line += "verdict" + (t.same.empty() ? std::string() : Fixed("; the same within +-%g %% as ", t.same_within_percent) + Join(t.same, ", "));
   else
-    line += "unknown" + (undecided.empty() ? std::string() : "; not told apart from " + Join(undecided, ", ")) +
-            (faster_elsewhere.empty() ? std::string() : "; slower than " + Join(faster_elsewhere, ", ") + " in some workload");
+    line += "unknown" + (t.undecided.empty() ? std::string() : "; not told apart from " + Join(t.undecided, ", ")) +
+            (t.faster_elsewhere.empty() ? std::string() : "; slower than " + Join(t.faster_elsewhere, ", ") + " in some workload");
+  if (!not_ranked.empty()) line += "; buffered, not ranked with direct I/O: " + not_ranked;
   return out + line + "\n";
+}
+
+std::string RecommendationText(const CostTable& t, const std::vector<CostSetup>& setups) {
+  if (t.best.empty()) return "";
+  auto find = [&](const std::string& id) -> const CostSetup* {
+    for (const auto& s : setups)
+      if (s.identifier == id) return &s;
+    return nullptr;
+  };
+  auto with_protects = [&](const std::vector<std::string>& ids) {
+    std::vector<std::string> out;
+    for (const auto& id : ids) {
+      const CostSetup* s = find(id);
+      out.push_back(id + (s && !s->protects.empty() ? " (protects " + s->protects + ")" : ""));
+    }
+    return Join(out, "; ");
+  };
+  const CostSetup* best = find(t.best);
+  std::string out = "In words: " + t.best + " costs least here" +
+                    (best && !best->protects.empty() ? "; it protects " + best->protects : "") + ".\n";
+  // A cheaper set-up that protects less is never left unsaid: the cheapest that protects more
+  // (whole device over files over nothing).
+  if (best) {
+    std::string stronger;
+    double stronger_mean = 0;
+    for (const auto& [id, mean] : t.means) {
+      const CostSetup* s = find(id);
+      if (s && s->protection > best->protection && (stronger.empty() || mean > stronger_mean)) stronger = id, stronger_mean = mean;
+    }
+    if (!stronger.empty())
+      out += "  It protects less than " + stronger + ", the cheapest here that protects more" + Fixed(" (x%.3f of plain's speed)", stronger_mean) +
+             ": choose by what you must protect.\n";
+  }
+  if (!t.same.empty())
+    out += Fixed("  The same as it within +-%g %% in every workload: ", t.same_within_percent) + with_protects(t.same) + ".\n";
+  if (!t.undecided.empty())
+    out += "  Not told apart from it: " + Join(t.undecided, ", ") +
+           "; more instance pairs (run.max_target_instances) or a longer run.time_budget would decide it.\n";
+  if (!t.faster_elsewhere.empty())
+    out += "  Faster than it in some workload: " + Join(t.faster_elsewhere, ", ") +
+           "; which costs least depends on which of these workloads is most like yours.\n";
+  if (!t.buffered.empty()) {
+    std::vector<std::string> ids;
+    for (const auto& b : t.buffered) ids.push_back(b.first);
+    out += "  Unknown against direct I/O: " + Join(ids, ", ") +
+           " (its O_DIRECT went through the page cache); a buffered workload such as many-files compares it like for like.\n";
+  }
+  if (best && !best->dm_crypt_how.empty()) {
+    out += "  To make one like it (the cipher and key size the run used; DEVICE, NAME and KEYFILE are yours):\n";
+    for (const auto& line : Split(best->dm_crypt_how, '\n'))
+      if (!line.empty()) out += "    " + line + "\n";
+  }
+  return out;
+}
+
+std::string CostAnswerText(const results::ResultFile& file, const std::string& reference,
+                           const std::vector<CostSetup>& setups, const std::vector<WorkloadLabel>& labels,
+                           const results::VerdictSettings& settings) {
+  const CostTable table = ComputeCostTable(file, reference, setups, labels, settings);
+  std::string text = CostTableText(table);
+  if (text.empty()) return "";
+  const std::string words = RecommendationText(table, setups);
+  return words.empty() ? text : text + "\n" + words;
 }
 
 }  // namespace ptsn::reproduce

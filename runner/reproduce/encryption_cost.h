@@ -5,11 +5,13 @@
 // (runner/cli/cmd_encryption_cost.cc) probes, builds and runs through batch-run's session.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "results-xml/result_file.h"
 #include "results-xml/verdict.h"
+#include "runner/targets/target_spec.h"
 
 namespace ptsn::reproduce {
 
@@ -30,38 +32,105 @@ const Workload* FindWorkload(const std::string& name);
 // The encryption set-ups the target kinds build, as --targets specs (plain, the reference, first).
 std::vector<std::string> DefaultSetups();
 
+// How a set-up serves a workload's O_DIRECT: as asked (plain, dm-crypt: beneath the file
+// system), through the page cache (fscrypt without inline encryption: ext4 falls back to
+// buffered I/O for encrypted files), or not at all (eCryptfs: open gives EINVAL).
+enum class DirectIo { kDirect, kBuffered, kRefused };
+DirectIo DirectIoOf(const targets::TargetSpec& spec);
+
+// Whether a test's arguments ask for O_DIRECT (the native disk workloads' --direct).
+bool IsDirectWorkload(const std::string& arguments);
+
+// A set-up as the answer knows it: its identifier in the result (the reference's included),
+// how it serves O_DIRECT, what it protects, and for dm-crypt the commands that make one like it.
+struct CostSetup {
+  std::string identifier;
+  DirectIo direct_io = DirectIo::kDirect;
+  int protection = 0;        // 2 the whole device, 1 files above a file system, 0 nothing or not known
+  std::string protects;      // "the whole device, with a LUKS2 header (key slots: ...)"
+  std::string dm_crypt_how;  // dm-crypt only: the cryptsetup command and /etc/crypttab line
+};
+// `identifier`: the set-up's System identifier in the result (TEST_RESULTS_IDENTIFIER may prefix it).
+CostSetup DescribeSetup(const targets::TargetSpec& spec, const std::string& identifier);
+
 // One set-up of the plan: its spec and why it cannot be built here ("" = it can).
 struct PlannedSetup {
   std::string spec;
   std::string identifier;  // its System identifier
   std::string why_not;
+  DirectIo direct_io = DirectIo::kDirect;
+};
+
+// A workload of the plan as a line for people, and whether it asks for O_DIRECT.
+struct PlannedWorkload {
+  std::string name;  // "rand-read-4k-qd1"
+  std::string line;  // "rand-read-4k-qd1: 4 KiB random reads ..."
+  bool direct = false;
 };
 
 struct CostPlan {
   std::vector<std::string> probe;      // targets::ProbeLines
   std::vector<std::string> unoffered;  // targets::UnofferedChoices
   std::vector<PlannedSetup> setups;
-  std::vector<std::string> workloads;  // "rand-read-4k-qd1: 4 KiB random reads ..."
+  std::vector<PlannedWorkload> workloads;
+  std::string target_size;             // reproduce::TargetSizing's text: the workloads that do not fit ("" = all fit)
   std::string estimate;                // "about 12m" (run::DescribeEstimate)
   std::string instances;               // run::InstancesCostText ("" = none)
   double time_budget_seconds = 0;      // run.time_budget
 };
 
-// The probe, what will be built and what cannot (and why), the workloads, how long.
+// The probe, what will be built and what cannot (and why), which set-up serves which direct
+// workload buffered or not at all, the workloads, those the targets cannot hold, how long.
 std::string CostPlanText(const CostPlan& plan);
 
-// The answer: one row per set-up and workload (verdict text against `reference`), then the set-up
-// that costs least over all workloads (geometric mean of its speed relative to plain, a lower-is-
-// better result inverted) and whether that is a verdict or unknown. `workload_names`: a label
-// for each result, by "identifier arguments" ("" = the result's title and description).
+// The answer: one row per set-up and workload (verdict text against the reference), then the
+// set-up that costs least over all workloads (geometric mean of its speed relative to plain, a
+// lower-is-better result inverted) and whether that is a verdict or unknown. `labels`: a name
+// for each result, by "identifier arguments" (none = the result's title and description).
 // A test gives several results (MiB/s, IOPS, p99 latency): each row names its unit, and the
 // geometric mean takes the first result of each test and arguments only (the others measure the
 // same trials again).
+// Honest I/O: in a workload asking for O_DIRECT, a set-up that served it buffered is marked
+// "buffered: not ranked with direct I/O" and has no place in the ranking (it needs a like-for-like
+// value in every workload); one that refused it has no values.
 struct WorkloadLabel {
   std::string identifier, arguments, name;
 };
+
+struct CostRow {
+  std::string setup, workload, verdict;
+};
+
+// The computed table, all the words below are made from.
+struct CostTable {
+  std::string reference;
+  double same_within_percent = 5, confidence = 0.95;
+  std::vector<CostRow> rows;
+  size_t workloads = 0;           // workloads with a value (each test and arguments once)
+  std::string best;               // "" = no set-up has a like-for-like value in every workload
+  double best_mean = 0;           // its geometric mean speed against the reference
+  size_t measured_setups = 0;     // set-ups with a value in some workload
+  std::vector<std::string> same;              // the same as the best within the margin everywhere
+  std::vector<std::string> undecided;         // not told apart from the best somewhere
+  std::vector<std::string> faster_elsewhere;  // faster than the best in some workload
+  std::vector<std::pair<std::string, std::vector<std::string>>> buffered;  // set-up, the direct workloads it served buffered
+  std::map<std::string, double> means;        // each ranked set-up's geometric mean speed
+};
+CostTable ComputeCostTable(const results::ResultFile& file, const std::string& reference,
+                           const std::vector<CostSetup>& setups, const std::vector<WorkloadLabel>& labels,
+                           const results::VerdictSettings& settings);
+
+// The table and the "Costs least here" line.
+std::string CostTableText(const CostTable& table);
+
+// The answer in words: what the best protects (and the cheapest set-up that protects more when
+// it protects less), those the same as it, what stayed unknown and what would decide it, and for
+// dm-crypt the cryptsetup command and /etc/crypttab line. "" when nothing costs least.
+std::string RecommendationText(const CostTable& table, const std::vector<CostSetup>& setups);
+
+// The table, the line and the recommendation.
 std::string CostAnswerText(const results::ResultFile& file, const std::string& reference,
-                           const std::vector<std::string>& setups, const std::vector<WorkloadLabel>& labels,
+                           const std::vector<CostSetup>& setups, const std::vector<WorkloadLabel>& labels,
                            const results::VerdictSettings& settings);
 
 }  // namespace ptsn::reproduce

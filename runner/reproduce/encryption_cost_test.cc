@@ -41,7 +41,7 @@ results::ResultFile File(const std::vector<results::Result>& results) {
   return f;
 }
 
-const std::vector<std::string> kSetups = {"dm-crypt LUKS2", "fscrypt"};
+const std::vector<CostSetup> kSetups = {{"dm-crypt LUKS2"}, {"fscrypt"}};
 
 }  // namespace
 
@@ -62,7 +62,7 @@ TEST(EncryptionCost, ThePlanSaysWhatItBuildsWhatItCannotAndHowLong) {
   plan.setups = {{"plain", "plain ext4", ""},
                  {"fscrypt", "fscrypt AES-256-XTS ext4", ""},
                  {"ecryptfs", "ecryptfs ext4", "ecryptfs-add-passphrase not found (Debian package ecryptfs-utils)"}};
-  plan.workloads = {"rand-read-4k-qd1: 4 KiB random reads"};
+  plan.workloads = {{"rand-read-4k-qd1", "rand-read-4k-qd1: 4 KiB random reads", false}};
   plan.estimate = "about 4m 10s";
   plan.time_budget_seconds = 600;
   EXPECT_EQ(CostPlanText(plan),
@@ -120,7 +120,7 @@ TEST(EncryptionCost, SetUpsThatCannotBeToldApartAreSaid) {
   EXPECT_NE(text.find("): verdict; the same within +-5 % as "), std::string::npos) << text;
   EXPECT_EQ(CostAnswerText(results::ResultFile{}, "plain ext4", kSetups, {}, {5, 0.95}), "");
   // One set-up alone costs least by default, and is not called a verdict.
-  text = CostAnswerText(File({Measured("a", {{"fscrypt", 0.8}})}), "plain ext4", {"fscrypt"}, {}, {5, 0.95});
+  text = CostAnswerText(File({Measured("a", {{"fscrypt", 0.8}})}), "plain ext4", {{"fscrypt"}}, {}, {5, 0.95});
   EXPECT_NE(text.find("workload): the only set-up measured (its cost against plain is its verdicts above)\n"), std::string::npos) << text;
 }
 
@@ -131,13 +131,149 @@ TEST(EncryptionCost, ASetUpWithoutValuesIsNeverTheAnswer) {
   for (int k = 1; k <= 3; ++k)
     r.entries.push_back({results::InstanceIdentifier("ecryptfs", k), "", "", R"({"error":"cannot open with O_DIRECT"})"});
   auto file = File({r});
-  const std::vector<std::string> setups = {"dm-crypt LUKS2", "fscrypt", "ecryptfs"};
+  const std::vector<CostSetup> setups = {{"dm-crypt LUKS2"}, {"fscrypt"}, {"ecryptfs"}};
   std::string text = CostAnswerText(file, "plain ext4", setups, {}, {5, 0.95});
   EXPECT_NE(text.find("ecryptfs        Native Random Read - Block Size: 4KB (MiB/s)  no values: its trials failed"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("Costs least here: dm-crypt LUKS2 (x0.70"), std::string::npos) << text;
   EXPECT_EQ(text.find("not told apart from"), std::string::npos) << text;
+}
+
+TEST(EncryptionCost, EachKindServesODirectAsTheKernelDoes) {
+  EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("plain")), DirectIo::kDirect);
+  EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("dm-crypt:plain")), DirectIo::kDirect);
+  EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("fscrypt:adiantum")), DirectIo::kBuffered);
+  EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("ecryptfs")), DirectIo::kRefused);
+  EXPECT_TRUE(IsDirectWorkload("--size 64m --direct --fsync end"));
+  EXPECT_FALSE(IsDirectWorkload("--size 64m --fsync end"));
+  EXPECT_FALSE(IsDirectWorkload("--directory x"));
+}
+
+// Per set-up and workload: which direct workloads a set-up serves buffered or refuses; and the
+// workloads the targets cannot hold, before the estimate.
+TEST(EncryptionCost, ThePlanSaysWhichSetUpServesWhichDirectWorkloadBuffered) {
+  CostPlan plan;
+  plan.setups = {{"plain", "plain ext4", "", DirectIo::kDirect},
+                 {"fscrypt", "fscrypt AES-256-XTS ext4", "", DirectIo::kBuffered},
+                 {"ecryptfs", "ecryptfs AES-128 ext4", "", DirectIo::kRefused},
+                 {"dm-crypt", "dm-crypt LUKS2 AES-256-XTS ext4", "", DirectIo::kDirect}};
+  plan.workloads = {{"rand-read-4k-qd1", "rand-read-4k-qd1: ...", true},
+                    {"many-files", "many-files: ...", false},
+                    {"seq-write-1m", "seq-write-1m: ...", true}};
+  plan.target_size = "Targets of 256 MiB cannot hold every test; these will fail:\n  seq-write-1m needs 576 MiB\n";
+  plan.estimate = "about 1m";
+  const std::string text = CostPlanText(plan);
+  EXPECT_NE(text.find("  fscrypt AES-256-XTS ext4  [fscrypt]\n    O_DIRECT becomes buffered I/O (fscrypt without inline "
+                      "encryption): rand-read-4k-qd1, seq-write-1m measured buffered, not ranked with direct I/O\n"
+                      "  ecryptfs AES-128 ext4  [ecryptfs]\n    O_DIRECT refused (eCryptfs has no direct I/O): "
+                      "rand-read-4k-qd1, seq-write-1m will fail on it\n  dm-crypt LUKS2 AES-256-XTS ext4  [dm-crypt]\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  seq-write-1m: ...\nTargets of 256 MiB cannot hold every test; these will fail:\n"
+                      "  seq-write-1m needs 576 MiB\nEstimated run time: "),
+            std::string::npos)
+      << text;
+  // No direct workload: nothing to say about O_DIRECT.
+  plan.workloads = {{"many-files", "many-files: ...", false}};
+  EXPECT_EQ(CostPlanText(plan).find("O_DIRECT"), std::string::npos);
+}
+
+// fscrypt serves O_DIRECT through the page cache: in a direct workload its ratio is shown, marked,
+// and it is not ranked against dm-crypt's direct I/O; in a buffered workload it is ranked.
+TEST(EncryptionCost, BufferedIsNeverRankedWithDirectIo) {
+  const std::vector<CostSetup> setups = {DescribeSetup(targets::ParseTargetSpec("dm-crypt"), "dm-crypt LUKS2"),
+                                         DescribeSetup(targets::ParseTargetSpec("fscrypt"), "fscrypt")};
+  auto file = File({Measured("--direct", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 2.0}})});
+  CostTable t = ComputeCostTable(file, "plain ext4", setups, {{"native/disk-rand-read-1.0.0", "--direct", "rr"}}, {5, 0.95});
+  EXPECT_EQ(t.best, "dm-crypt LUKS2");
+  ASSERT_EQ(t.buffered.size(), 1u);
+  EXPECT_EQ(t.buffered[0].first, "fscrypt");
+  EXPECT_EQ(t.buffered[0].second, std::vector<std::string>{"rr"});
+  std::string text = CostTableText(t);
+  EXPECT_NE(text.find("\n  fscrypt         rr (MiB/s)  buffered: not ranked with direct I/O; different: x2.0"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Costs least here: dm-crypt LUKS2 (x0.50"), std::string::npos) << text;
+  EXPECT_NE(text.find("): the only set-up ranked; buffered, not ranked with direct I/O: fscrypt (rr)\n"), std::string::npos) << text;
+  // Alone on a direct workload, nothing is ranked.
+  t = ComputeCostTable(file, "plain ext4", {setups[1]}, {}, {5, 0.95});
+  EXPECT_EQ(t.best, "");
+  EXPECT_NE(CostTableText(t).find("Costs least here: unknown (no set-up has a like-for-like value in every workload; "
+                                  "buffered, not ranked with direct I/O: fscrypt (Native Random Read - Block Size: 4KB))\n"),
+            std::string::npos)
+      << CostTableText(t);
+  EXPECT_EQ(RecommendationText(t, setups), "");
+  // A buffered workload compares them like for like.
+  t = ComputeCostTable(File({Measured("--fsync end", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.9}})}), "plain ext4", setups, {},
+                       {5, 0.95});
+  EXPECT_EQ(t.best, "fscrypt");
+  EXPECT_TRUE(t.buffered.empty());
+}
+
+TEST(EncryptionCost, DmCryptSetUpsSayHowToMakeOneLikeThem) {
+  const CostSetup luks = DescribeSetup(targets::ParseTargetSpec("dm-crypt"), "d");
+  EXPECT_EQ(luks.protection, 2);
+  EXPECT_EQ(luks.dm_crypt_how,
+            "cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 /dev/DEVICE\n"
+            "cryptsetup open /dev/DEVICE NAME\n"
+            "/etc/crypttab: NAME UUID=<cryptsetup luksUUID /dev/DEVICE> none luks\n");
+  const CostSetup plain = DescribeSetup(targets::ParseTargetSpec("dm-crypt:plain:key-size=256:cipher=aes-cbc-essiv:sha256"), "p");
+  EXPECT_NE(plain.protects.find("no header"), std::string::npos);
+  EXPECT_EQ(plain.dm_crypt_how,
+            "cryptsetup open --type plain --cipher aes-cbc-essiv:sha256 --key-size 256 --key-file KEYFILE --keyfile-size 32 "
+            "/dev/disk/by-id/DEVICE NAME\n"
+            "/etc/crypttab: NAME /dev/disk/by-id/DEVICE KEYFILE plain,cipher=aes-cbc-essiv:sha256,size=256,keyfile-size=32\n");
+  EXPECT_EQ(DescribeSetup(targets::ParseTargetSpec("dm-crypt:loopaes"), "l").dm_crypt_how, "");
+  EXPECT_EQ(DescribeSetup(targets::ParseTargetSpec("fscrypt"), "f").protection, 1);
+  EXPECT_NE(DescribeSetup(targets::ParseTargetSpec("fscrypt"), "f").protects.find("in the clear"), std::string::npos);
+  EXPECT_NE(DescribeSetup(targets::ParseTargetSpec("ecryptfs"), "e").protects.find("over another file system"), std::string::npos);
+}
+
+// The answer in words, from the table: what the best protects, the same ones, the unknown, and
+// for dm-crypt the commands.
+TEST(EncryptionCost, TheRecommendationNamesWhatEachProtectsAndHowToMakeTheBest) {
+  const std::vector<CostSetup> setups = {DescribeSetup(targets::ParseTargetSpec("dm-crypt"), "dm-crypt LUKS2"),
+                                         DescribeSetup(targets::ParseTargetSpec("dm-crypt:plain"), "dm-crypt plain"),
+                                         DescribeSetup(targets::ParseTargetSpec("fscrypt"), "fscrypt")};
+  // LUKS2 and plain the same, fscrypt slower: LUKS2 (the first of the same) with its commands.
+  auto file = File({Measured("a", {{"dm-crypt LUKS2", 0.801}, {"dm-crypt plain", 0.80}, {"fscrypt", 0.5}})});
+  CostTable t = ComputeCostTable(file, "plain ext4", setups, {}, {5, 0.95});
+  ASSERT_EQ(t.best, "dm-crypt LUKS2");
+  std::string words = RecommendationText(t, setups);
+  EXPECT_EQ(words.rfind("In words: dm-crypt LUKS2 costs least here; it protects the whole device, with a LUKS2 header", 0), 0u)
+      << words;
+  EXPECT_NE(words.find("\n  The same as it within +-5 % in every workload: dm-crypt plain (protects the whole device, plain "
+                       "mode: no header"),
+            std::string::npos)
+      << words;
+  EXPECT_NE(words.find("\n    cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 /dev/DEVICE\n"),
+            std::string::npos)
+      << words;
+  EXPECT_NE(words.find("\n    /etc/crypttab: NAME UUID="), std::string::npos) << words;
+  EXPECT_EQ(words.find("protects less"), std::string::npos) << words;
+  EXPECT_EQ(words.find("Not told apart"), std::string::npos) << words;
+  // fscrypt cheapest: it protects less than the whole-device set-ups, and that is said, with the
+  // cheapest of those; no cryptsetup command for it.
+  file = File({Measured("a", {{"dm-crypt LUKS2", 0.6}, {"dm-crypt plain", 0.7}, {"fscrypt", 0.9}})});
+  t = ComputeCostTable(file, "plain ext4", setups, {}, {5, 0.95});
+  ASSERT_EQ(t.best, "fscrypt");
+  words = RecommendationText(t, setups);
+  EXPECT_NE(words.find("it protects file contents and names only"), std::string::npos) << words;
+  EXPECT_NE(words.find("\n  It protects less than dm-crypt plain, the cheapest here that protects more (x0.70"), std::string::npos)
+      << words;
+  EXPECT_EQ(words.find("cryptsetup"), std::string::npos) << words;
+  // Undecided and faster elsewhere say what would decide them.
+  t.undecided = {"dm-crypt plain"};
+  t.faster_elsewhere = {"dm-crypt LUKS2"};
+  t.buffered = {{"fscrypt", {"rr"}}};
+  words = RecommendationText(t, setups);
+  EXPECT_NE(words.find("\n  Not told apart from it: dm-crypt plain; more instance pairs (run.max_target_instances)"), std::string::npos)
+      << words;
+  EXPECT_NE(words.find("\n  Faster than it in some workload: dm-crypt LUKS2; which costs least depends"), std::string::npos) << words;
+  EXPECT_NE(words.find("\n  Unknown against direct I/O: fscrypt (its O_DIRECT went through the page cache)"), std::string::npos) << words;
+  // The whole answer is the table, then the words.
+  EXPECT_NE(CostAnswerText(file, "plain ext4", setups, {}, {5, 0.95}).find("workload): verdict\n\nIn words: fscrypt"), std::string::npos)
+      << CostAnswerText(file, "plain ext4", setups, {}, {5, 0.95});
 }
 
 }  // namespace ptsn::reproduce

@@ -349,7 +349,8 @@ SessionOutcome RunLoop(RunConfig config, const std::vector<PlannedTest>& plan, T
     targets::TargetOptions options = targets.options(*sys, config.test_dir);
     made = std::make_unique<RunTargets>(std::move(sys), targets::LedgerDirectory(s.Home()), options, observer);
     const InstancePlan instances = PlanInstances(s, targets.specs.size());
-    if (std::string cost = InstancesCostText(plan, config, targets.specs.size(), instances); !cost.empty())
+    if (std::string cost = InstancesCostText(plan, config, targets.specs.size(), instances);
+        !cost.empty() && !targets.instances_cost_told)
       observer.Message(cost);
     config.places = made->Create(targets.specs, config.system, reader, instances.start);
     config.places_sequential = targets.sequential;

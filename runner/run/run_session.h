@@ -57,6 +57,8 @@ struct TargetsToMake {
   std::unique_ptr<targets::TargetSystem> system;  // null: the real one
   // The targets' options once a device is confirmed (asking, or requiring --destroy-data-on).
   std::function<targets::TargetOptions(targets::TargetSystem&, const std::string& test_dir)> options;
+  // The command's plan already said what the instances cost (encryption-cost): not said again.
+  bool instances_cost_told = false;
 };
 
 // How a run was asked for, checked by the command before the session starts.

@@ -194,6 +194,8 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
     where = t.loop_device + " (loop device over " + where + ", direct I/O " + (dio == "1" ? "on" : "off") + ")";
     if (std::string scheduler = SchedulerOf(t.loop_device); !scheduler.empty())
       t.notes.push_back({"I/O Scheduler", scheduler + " (" + t.loop_device + ")"});
+    if (std::string sectors = SectorSizesOf(t.loop_device); !sectors.empty())
+      t.notes.push_back({"Sector Size", sectors + " (" + t.loop_device + ")"});
   }
 
   t.device = t.loop_device;
@@ -302,6 +304,15 @@ std::string TargetSet::SchedulerOf(const std::string& device) {
   const std::string offered = sys_.ReadText(SysBlock(device, "queue/scheduler")).value_or("");
   const size_t open = offered.find('['), close = offered.find(']');
   return open != std::string::npos && close > open ? offered.substr(open + 1, close - open - 1) : "";
+}
+
+// The logical and physical sector sizes the kernel gives `device` ("logical 512, physical 4096"):
+// they decide dm-crypt's sector size and the alignment O_DIRECT needs; "" unknown.
+std::string TargetSet::SectorSizesOf(const std::string& device) {
+  const std::string logical = Trim(sys_.ReadText(SysBlock(device, "queue/logical_block_size")).value_or(""));
+  const std::string physical = Trim(sys_.ReadText(SysBlock(device, "queue/physical_block_size")).value_or(""));
+  if (logical.empty() || physical.empty()) return "";
+  return "logical " + logical + ", physical " + physical;
 }
 
 // Software RAID beneath the kind: N loop devices over files of the target size each, one md

@@ -90,6 +90,7 @@ class TargetSet {
   void StartNfsServer();
   void ExportOverNfs(Target& t, const std::string& client_dir);
   std::string AttachLoop(const Target& t, const LoopOptions& loop);
+  std::string SectorSizesOf(const std::string& device);
   std::string SchedulerOf(const std::string& device);
   void MakeFileSystem(Target& t, const std::string& device);
 

@@ -61,6 +61,18 @@ TEST_F(TargetSetTest, PlainIsAFileALoopDeviceAFileSystemAndAMount) {
   EXPECT_FALSE(fs::exists(ledger_.path()));
 }
 
+// The sector sizes the kernel gives the loop device are in the notes (they decide dm-crypt's
+// sector size and what O_DIRECT must align to).
+TEST_F(TargetSetTest, TheLoopDevicesSectorSizesAreNoted) {
+  sys_.texts["/sys/block/loop0/queue/logical_block_size"] = "512\n";
+  sys_.texts["/sys/block/loop0/queue/physical_block_size"] = "4096\n";
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("plain"));
+  EXPECT_NE(t.NotesText().find(". Sector Size: logical 512, physical 4096 (/dev/loop0). "), std::string::npos) << t.NotesText();
+  set.RemoveAll();
+  EXPECT_TRUE(sys_.Clean());
+}
+
 TEST_F(TargetSetTest, ReiserFsIsMadeWithoutQuestionsWhereTheKernelHasIt) {
   sys_.texts["/proc/filesystems"] += "\treiserfs\n";
   TargetSet set(sys_, ledger_, Options());

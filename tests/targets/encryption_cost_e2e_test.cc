@@ -15,6 +15,12 @@ using ptsn::test::RunPtsNative;
 
 namespace {
 
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 class EncryptionCostE2E : public ptsn::test::TargetsHomeTest {
  protected:
   std::string Env(const std::string& extra = "") { return HomeEnv() + " TEST_RESULTS_NAME=n " + extra; }
@@ -32,10 +38,28 @@ TEST_F(EncryptionCostE2E, DryRunPrintsTheProbeAndThePlanAndBuildsNothing) {
                            "Not compared (no target option yet):\n  dm-crypt no_read_workqueue/no_write_workqueue: ",
                            "Workloads (4):\n  rand-read-4k-qd1: 4 KiB random reads, queue depth 1, O_DIRECT (native/disk-rand-read: ",
                            "IO Depth: 1 - Direct I/O: Yes)\n", "  rand-read-4k-qd32: ", "  seq-write-1m: ", "  many-files: ",
-                           "Estimated run time: about ", "Dry run: nothing is built, run or saved.\n"})
+                           "Estimated run time: about ", "Dry run: nothing is built, run or saved.\n",
+                           // fscrypt without inline encryption serves O_DIRECT buffered: said per workload.
+                           "  fscrypt AES-256-XTS ext4  [fscrypt]\n    O_DIRECT becomes buffered I/O (fscrypt without inline "
+                           "encryption): rand-read-4k-qd1, rand-read-4k-qd32, seq-write-1m measured buffered, not ranked "
+                           "with direct I/O\n"})
     EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  EXPECT_EQ(Count(r.output, "Targets: each made "), 1u) << r.output;
   // Nothing made, nothing installed or saved.
   EXPECT_FALSE(fs::exists(home_ + "/test-results"));
+  EXPECT_TRUE(fs::is_empty(home_ + "/scratch"));
+}
+
+// Targets too small for what a workload writes: the plan names those workloads and the size
+// that holds them all, before anything is built (as `run <ID>` does).
+TEST_F(EncryptionCostE2E, ThePlanNamesTheWorkloadsTheTargetsCannotHold) {
+  auto r = RunPtsNative("encryption-cost --dry-run --setups fscrypt --target-size 256m", Env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* line : {"Targets of 256 MiB cannot hold every test; these will fail:\n", "\n  seq-write-1m needs ",
+                           "\n  many-files needs ", "\n--target-size 1280m fits every test (", "Dry run: nothing is built"})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  EXPECT_EQ(r.output.find("  rand-read-4k-qd1 needs "), std::string::npos) << r.output;
+  EXPECT_LT(r.output.find("cannot hold every test"), r.output.find("Estimated run time: "));
   EXPECT_TRUE(fs::is_empty(home_ + "/scratch"));
 }
 
@@ -61,7 +85,8 @@ TEST_F(EncryptionCostE2E, ARealRunEndsWithTheCostOfEachSetUpAndTheCheapest) {
                         Env("FORCE_TIMES_TO_RUN=3 TARGET_DOUBLE_ON=fscrypt"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Will build (3):"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("Targets: each made 3 times"), std::string::npos) << r.output;
+  // Said once, in the plan, not again when the targets are made.
+  EXPECT_EQ(Count(r.output, "Targets: each made 3 times"), 1u) << r.output;
   EXPECT_NE(r.output.find("Encryption cost here against plain ext4"), std::string::npos) << r.output;
   // A trial's figure is uniform in 100..149 (SD 11.6 % of its mean), so over 3 instance pairs of
   // 3 trials the ratio's own spread is about 5.5 %: x2 comes out anywhere in x1.8..x2.2 (CI once
@@ -75,6 +100,10 @@ TEST_F(EncryptionCostE2E, ARealRunEndsWithTheCostOfEachSetUpAndTheCheapest) {
   ASSERT_NE(r.output.find(least), std::string::npos) << r.output;
   EXPECT_NEAR(std::stod(r.output.substr(r.output.find(least) + least.size())), 2.0, 0.45) << r.output;
   EXPECT_NE(r.output.find("workload): verdict\n"), std::string::npos) << r.output;
+  // Then in words: what it protects (not a whole-device set-up: none was measured to compare).
+  EXPECT_NE(r.output.find("\nIn words: fscrypt AES-256-XTS ext4 costs least here; it protects file contents and names only"),
+            std::string::npos)
+      << r.output;
   // The saved result is an ordinary one: every instance of every set-up a System.
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
   ASSERT_GE(file.systems.size(), 9u);
@@ -84,19 +113,29 @@ TEST_F(EncryptionCostE2E, ARealRunEndsWithTheCostOfEachSetUpAndTheCheapest) {
 }
 
 // The default workloads are the bundled native profiles: one of them, really run on plain and fscrypt.
+// fscrypt serves the workload's O_DIRECT buffered: its rows are marked and it is not ranked with
+// the direct-I/O set-ups ("other", a second plain).
 TEST_F(EncryptionCostE2E, ANamedWorkloadRunsTheBundledProfileWithItsOptions) {
   if (!fs::exists("/sys/fs/ext4/features/encryption")) GTEST_SKIP() << "the kernel's ext4 has no encryption";
-  auto r = RunPtsNative("encryption-cost --setups fscrypt --workloads rand-read-4k-qd1 --target-size 256m --yes",
+  auto r = RunPtsNative("encryption-cost --setups fscrypt,other=plain --workloads rand-read-4k-qd1 --target-size 256m --yes",
                         Env("FORCE_TIMES_TO_RUN=2 PTS_NATIVE_TARGET_INSTANCES=1"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(Count(r.output, "Targets: one of each"), 1u) << r.output;
   // Each of the test's results (MiB/s, IOPS, p99 latency) a row; one instance pair gives no verdict.
   const std::string row = "\n  fscrypt AES-256-XTS ext4  rand-read-4k-qd1 (MiB/s) ";
   const size_t at = r.output.find(row);
   ASSERT_NE(at, std::string::npos) << r.output;
-  EXPECT_EQ(r.output.substr(r.output.find_first_not_of(' ', at + row.size()), 10), "unknown: x") << r.output;
+  const std::string marked = "buffered: not ranked with direct I/O; unknown: x";
+  EXPECT_EQ(r.output.substr(r.output.find_first_not_of(' ', at + row.size()), marked.size()), marked) << r.output;
   EXPECT_NE(r.output.find("\n  fscrypt AES-256-XTS ext4  rand-read-4k-qd1 (IOPS) "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("geometric mean over 1 workload)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("Costs least here: fscrypt AES-256-XTS ext4 ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Costs least here: other ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("; buffered, not ranked with direct I/O: fscrypt AES-256-XTS ext4 (rand-read-4k-qd1)\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("\n  Unknown against direct I/O: fscrypt AES-256-XTS ext4 (its O_DIRECT went through the page cache)"),
+            std::string::npos)
+      << r.output;
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
   ASSERT_FALSE(file.results.empty());
   EXPECT_EQ(file.results[0].arguments.find("--iodepth 1") != std::string::npos, true) << file.results[0].arguments;

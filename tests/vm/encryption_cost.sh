@@ -38,6 +38,16 @@ done
 grep -qE "^  +ecryptfs AES-128 ext4 +rand-read-4k-qd1 \(MiB/s\) +no values: its trials failed" /out/run.log ||
   fail "no row saying eCryptfs has no values"
 expect_in /out/run.log "Costs least here: "
+# Honest I/O: fscrypt served the O_DIRECT workload buffered: marked, not ranked with dm-crypt.
+expect_in /out/run.log "O_DIRECT becomes buffered I/O (fscrypt without inline encryption): rand-read-4k-qd1"
+expect_in /out/run.log "O_DIRECT refused (eCryptfs has no direct I/O): rand-read-4k-qd1 will fail on it"
+grep -qE "^  +fscrypt AES-256-XTS ext4 +rand-read-4k-qd1 \(MiB/s\) +buffered: not ranked with direct I/O; " /out/run.log ||
+  fail "fscrypt's buffered row is not marked"
+grep -q "Costs least here: fscrypt" /out/run.log && fail "a buffered set-up was ranked with direct I/O"
+# The answer in words, with the commands for the dm-crypt set-up it recommends.
+expect_in /out/run.log "In words: dm-crypt LUKS2 AES-256-XTS ext4 costs least here; it protects the whole device"
+expect_in /out/run.log "cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 /dev/DEVICE"
+expect_in /out/run.log "/etc/crypttab: NAME UUID="
 grep -q "Costs least here: ecryptfs" /out/run.log && fail "a set-up without values was named cheapest"
 # Built as named: the kernel's own report of each set-up is in its System Notes.
 run_ok json pts-native result-file-to-json enccost
