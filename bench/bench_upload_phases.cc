@@ -17,8 +17,8 @@
 #include <libxml/parser.h>
 
 #include "runner/openbenchmarking/wire.h"
-#include "results-xml/result_xml.h"
-#include "results-xml/validate.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/checks/validate.h"
 #include "server/store/storage.h"
 #include "server/testing/sample_result.h"
 #include "server/store/upload_check.h"

@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/statistics.h"
+#include "results-xml/stats/statistics.h"
 #include "server/fleet/fleet_regression.h"
 
 namespace {

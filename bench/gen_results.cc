@@ -8,9 +8,9 @@
 #include <random>
 #include <string>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/result_xml.h"
-#include "results-xml/statistics.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/stats/statistics.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"

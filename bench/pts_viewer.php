@@ -1,7 +1,7 @@
 <?php
 // Reference figures for the result viewer's options (docs/result-viewer.md): the real PTS's
 // OpenBenchmarking viewer options applied to one result file, then each remaining result's values
-// as its graphs would show them (normalized with nor). What results-xml/viewer_options_test.cc
+// as its graphs would show them (normalized with nor). What results-xml/views/viewer_options_test.cc
 // expects was printed by this script.
 // Usage: php pts_viewer.php PTS_SRC_DIR SHARED_TOOLS_DIR IN.xml 'QUERY'   (e.g. 'nor&hgv=Home+Encryption')
 // PTS 10.8.6 under PHP 8 stops on array forms (hgv[]=, rmm[]=): give those as plain names.

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/statistics.h"
+#include "results-xml/stats/statistics.h"
 
 namespace {
 

@@ -42,9 +42,9 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/runs_verdict.h"
-#include "results-xml/statistics.h"
-#include "results-xml/verdict.h"
+#include "results-xml/stats/runs_verdict.h"
+#include "results-xml/stats/statistics.h"
+#include "results-xml/stats/verdict.h"
 
 namespace {
 

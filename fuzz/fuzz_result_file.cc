@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "results-xml/result_xml.h"
-#include "results-xml/verdict.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/stats/verdict.h"
 #include "runner/common/error.h"
 #include "server/store/upload_check.h"
 

@@ -2,7 +2,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "results-xml/upload_check.h"
+#include "results-xml/checks/upload_check.h"
 #include "runner/cli/command.h"
 #include "runner/client/client.h"
 #include "runner/client/ob_client.h"
@@ -54,7 +54,7 @@ std::string ListServerOf(const Args& a) {
 }
 std::string QueueDir() { return GlobalSettings().Home() + "/upload-queue"; }
 
-// The file, checked as a results server checks an upload (results-xml/upload_check.h): what it
+// The file, checked as a results server checks an upload (results-xml/checks/upload_check.h): what it
 // would refuse is neither sent nor queued.
 std::string ReadAsTheServerWill(const std::string& path, const std::string& local_file_name) {
   auto refuse = [&](const std::string& why) {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/cli/command.h"
 #include "runner/cli/run_context.h"
 #include "runner/cli/target_flags.h"

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "results-xml/result_store.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/store/result_store.h"
 #include "runner/cli/command.h"
 #include "runner/cli/target_flags.h"
 #include "runner/common/args.h"

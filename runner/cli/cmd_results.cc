@@ -9,14 +9,14 @@
 #include <iostream>
 #include <optional>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/edit.h"
-#include "results-xml/merge.h"
-#include "results-xml/result_store.h"
-#include "results-xml/result_update.h"
-#include "results-xml/result_xml.h"
-#include "results-xml/validate.h"
-#include "results-xml/wins_losses.h"
+#include "results-xml/checks/validate.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/stats/wins_losses.h"
+#include "results-xml/store/edit.h"
+#include "results-xml/store/merge.h"
+#include "results-xml/store/result_store.h"
+#include "results-xml/store/result_update.h"
 #include "runner/cli/command.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"

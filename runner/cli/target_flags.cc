@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "results-xml/result_store.h"
+#include "results-xml/store/result_store.h"
 #include "runner/common/error.h"
 #include "runner/common/settings.h"
 #include "runner/common/strings.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "runner/common/settings.h"
 #include "runner/monitor/record.h"
 #include "runner/monitor/sampler.h"

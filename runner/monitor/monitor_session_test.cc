@@ -12,8 +12,8 @@
 #include <numeric>
 #include <regex>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/error.h"
 #include "runner/common/shared_dir.h"
 #include "runner/monitor/test_fixture.h"

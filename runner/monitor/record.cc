@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <numeric>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/upsert.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/upsert.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::monitor {

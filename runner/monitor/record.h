@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "runner/monitor/sampler.h"
 
 namespace ptsn::monitor {

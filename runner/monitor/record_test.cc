@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/shared_dir.h"
 #include "runner/common/strings.h"
 

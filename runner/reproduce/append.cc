@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/export_common.h"
-#include "results-xml/upsert.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/upsert.h"
+#include "results-xml/views/export_common.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/export_common.h"
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
+#include "results-xml/views/export_common.h"
 #include "runner/reproduce/plan.h"
 
 namespace ptsn::reproduce {
 
-// The Entry JSON key that marks a stand-in entry (the views read it: results-xml/export_common.h).
+// The Entry JSON key that marks a stand-in entry (the views read it: results-xml/views/export_common.h).
 inline constexpr const char* kStandInJsonKey = results::kStandInKey;
 // On the entries of a stand-in that measured in another unit or direction than the original:
 // the original Result's comparison hash. Such a stand-in is never filed under the original (its

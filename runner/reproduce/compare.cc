@@ -5,10 +5,10 @@
 #include <map>
 #include <set>
 
-#include "results-xml/export_compare.h"
-#include "results-xml/comparison_hash.h"
-#include "results-xml/export_text.h"
-#include "results-xml/statistics.h"
+#include "results-xml/views/export_compare.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/views/export_text.h"
+#include "results-xml/stats/statistics.h"
 #include "runner/reproduce/append.h"
 
 namespace ptsn::reproduce {

@@ -1,7 +1,7 @@
 // The side-by-side view printed after a reproduction: every result that has this system's
 // entry, drawn as the text export draws it (bars for every system), followed by this system's
 // value as a percentage of each published one and the verdict of a comparison of separately run
-// systems (results-xml/runs_verdict.h: with one run of each, "unknown", and what would decide it).
+// systems (results-xml/stats/runs_verdict.h: with one run of each, "unknown", and what would decide it).
 // Stand-in entries are marked in the bars and in the lines below them.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
-#include "results-xml/runs_verdict.h"
+#include "results-xml/model/result_file.h"
+#include "results-xml/stats/runs_verdict.h"
 
 namespace ptsn::reproduce {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "runner/reproduce/plan.h"
 #include "runner/run/prompter.h"
 

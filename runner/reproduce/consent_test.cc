@@ -6,7 +6,7 @@
 
 #include <deque>
 
-#include "results-xml/comparison_hash.h"
+#include "results-xml/model/comparison_hash.h"
 #include "runner/common/error.h"
 #include "runner/common/error_of.h"
 #include "runner/reproduce/append.h"

@@ -1,7 +1,7 @@
 // `pts-native encryption-cost`, the parts that are plain data and text: the default workloads
 // and set-ups, the plan printed before anything is built, and the answer from the saved result
 // (each set-up against plain, workload by workload, with the verdict words of
-// results-xml/verdict.h, then the set-up that costs least over all workloads). Pure: the command
+// results-xml/stats/verdict.h, then the set-up that costs least over all workloads). Pure: the command
 // (runner/cli/cmd_encryption_cost.cc) probes, builds and runs through batch-run's session.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
-#include "results-xml/verdict.h"
+#include "results-xml/model/result_file.h"
+#include "results-xml/stats/verdict.h"
 #include "runner/targets/target_spec.h"
 
 namespace ptsn::reproduce {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "results-xml/statistics.h"
+#include "results-xml/stats/statistics.h"
 
 namespace ptsn::reproduce {
 namespace {

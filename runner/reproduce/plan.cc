@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/export_common.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/views/export_common.h"
 #include "runner/common/strings.h"
 #include "runner/monitor/sensors.h"
 #include "runner/reproduce/profile_id.h"

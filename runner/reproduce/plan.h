@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "runner/reproduce/stand_in.h"
 
 namespace ptsn::reproduce {

@@ -2,8 +2,8 @@
 
 #include <filesystem>
 
-#include "results-xml/result_store.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/store/result_store.h"
 #include "runner/client/ob_client.h"
 #include "runner/client/system_logs.h"
 #include "runner/common/atomic_file.h"

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/error_of.h"

@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/shared_dir.h"
 #include "runner/profile/profile_repository.h"
 #include "runner/reproduce/catalog.h"

@@ -14,10 +14,10 @@
 #include <set>
 #include <sstream>
 
-#include "results-xml/result_store.h"
-#include "results-xml/result_update.h"
-#include "results-xml/result_xml.h"
-#include "results-xml/verdict.h"
+#include "results-xml/store/result_store.h"
+#include "results-xml/store/result_update.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/stats/verdict.h"
 #include "runner/client/client.h"
 #include "runner/client/ob_client.h"
 #include "runner/client/profile_source.h"
@@ -48,7 +48,7 @@
 #include "runner/run/run_setup.h"
 #include "runner/run/run_session.h"
 #include "runner/run/run_targets.h"
-#include "runner/run/test_runner.h"
+#include "runner/run/run_loop.h"
 #include "runner/sysinfo/sysinfo.h"
 #include "runner/targets/mount_namespace.h"
 #include "runner/targets/target_set.h"

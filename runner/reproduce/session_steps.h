@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "runner/reproduce/consent.h"
 #include "runner/reproduce/plan.h"
 #include "runner/reproduce/setup_cost.h"
-#include "runner/run/test_place.h"
+#include "runner/run/run_place.h"
 #include "runner/targets/target_spec.h"
 #include "runner/targets/system.h"
 

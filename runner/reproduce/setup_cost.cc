@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "results-xml/statistics.h"
+#include "results-xml/stats/statistics.h"
 #include "runner/common/strings.h"
 #include "runner/reproduce/append.h"
 #include "runner/reproduce/compare.h"

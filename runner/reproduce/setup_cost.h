@@ -8,7 +8,7 @@
 //     fscrypt aesni vs fscrypt generic: 1.230x here [1.10, 1.31] (...); published 1.050x
 //       (Encrypted Home (eCryptfs): AES-NI Intel / Encrypted Home (eCryptfs): Stock): different
 //
-// Judged with the project's verdict code (results-xml/verdict.h): the ratio here from its
+// Judged with the project's verdict code (results-xml/stats/verdict.h): the ratio here from its
 // instance pairs (DecideVerdict), and the ratio here against the published one by the same rule
 // over the per-round log ratios less the published log ratio ("different" when the interval
 // excludes it, "same within +-X %" when it lies within that of it, else "within noise"). The
@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
-#include "results-xml/verdict.h"
+#include "results-xml/model/result_file.h"
+#include "results-xml/stats/verdict.h"
 
 namespace ptsn::reproduce {
 

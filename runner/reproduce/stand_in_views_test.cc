@@ -7,11 +7,11 @@
 
 #include <algorithm>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/export_compare.h"
-#include "results-xml/export_html.h"
-#include "results-xml/export_svg.h"
-#include "results-xml/export_text.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/views/export_compare.h"
+#include "results-xml/views/export_html.h"
+#include "results-xml/views/export_svg.h"
+#include "results-xml/views/export_text.h"
 #include "runner/reproduce/append.h"
 #include "runner/reproduce/compare.h"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "runner/targets/target_spec.h"
 
 namespace ptsn::reproduce {

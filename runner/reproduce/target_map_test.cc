@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/shared_dir.h"
 
 namespace ptsn::reproduce {

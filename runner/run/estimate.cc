@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "results-xml/comparison_hash.h"
+#include "results-xml/model/comparison_hash.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::run {

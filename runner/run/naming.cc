@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "results-xml/result_store.h"
+#include "results-xml/store/result_store.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/sysinfo/phodevi_strings.h"

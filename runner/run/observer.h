@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 
 namespace ptsn::run {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "results-xml/statistics.h"
-#include "results-xml/verdict.h"
+#include "results-xml/stats/statistics.h"
+#include "results-xml/stats/verdict.h"
 
 namespace ptsn::run {
 

@@ -43,7 +43,7 @@ struct RoundDecision {
 // With one instance per target, rounds are added while a paired ratio's 95 % interval is wider
 // than ±ci_goal_percent. With several (names "NAME #k", run.target_instances), while a kind's
 // verdict against the first kind is unknown: neither "different" nor "same within
-// ±same_within_percent" (results-xml/verdict.h); then instance pairs are added instead of rounds
+// ±same_within_percent" (results-xml/stats/verdict.h); then instance pairs are added instead of rounds
 // when max_instances allows more (they carry the between-instance variation that rounds cannot
 // average away). Either is added only when its expected time fits run.time_budget (FitsTimeBudget).
 RoundDecision DecideMoreRounds(const RoundState& s, const DynamicRunLimits& limits, double ci_goal_percent,

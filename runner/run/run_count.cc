@@ -5,7 +5,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "results-xml/statistics.h"
+#include "results-xml/stats/statistics.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 

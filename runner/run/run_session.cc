@@ -8,9 +8,9 @@
 #include <ostream>
 #include <set>
 
-#include "results-xml/export_text.h"
-#include "results-xml/result_update.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/store/result_update.h"
+#include "results-xml/views/export_text.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"

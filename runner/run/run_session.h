@@ -21,8 +21,8 @@
 #include "runner/run/naming.h"
 #include "runner/run/observer.h"
 #include "runner/run/prompter.h"
+#include "runner/run/run_loop.h"
 #include "runner/run/run_plan.h"
-#include "runner/run/test_runner.h"
 #include "runner/sysinfo/system_reader.h"
 #include "runner/targets/target_set.h"
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/install/fetcher.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "results-xml/comparison_hash.h"
+#include "results-xml/model/comparison_hash.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"

@@ -17,7 +17,7 @@
 #include "runner/install/profile_install.h"
 #include "runner/monitor/monitor_session.h"
 #include "runner/profile/profile_repository.h"
-#include "runner/run/test_runner.h"
+#include "runner/run/run_loop.h"
 #include "runner/sysinfo/system_reader.h"
 
 namespace ptsn::run {

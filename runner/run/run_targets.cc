@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "results-xml/export_compare.h"
-#include "results-xml/verdict.h"
+#include "results-xml/stats/verdict.h"
+#include "results-xml/views/export_compare.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/run/estimate.h"

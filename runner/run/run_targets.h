@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/verdict.h"
+#include "results-xml/stats/verdict.h"
 #include "runner/common/settings.h"
 #include "runner/run/observer.h"
-#include "runner/run/test_steps.h"
-#include "runner/run/test_place.h"
+#include "runner/run/trial_steps.h"
+#include "runner/run/run_place.h"
 #include "runner/sysinfo/system_reader.h"
 #include "runner/targets/session.h"
 #include "runner/targets/target_spec.h"

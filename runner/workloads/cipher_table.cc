@@ -4,7 +4,7 @@
 #include <cctype>
 #include <map>
 
-#include "results-xml/statistics.h"
+#include "results-xml/stats/statistics.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::workloads {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 
 namespace ptsn::workloads {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <random>
 
-#include "results-xml/statistics.h"
+#include "results-xml/stats/statistics.h"
 
 namespace ptsn::server {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <map>
 
-#include "results-xml/export_svg.h"
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
+#include "results-xml/views/export_svg.h"
 #include "runner/common/strings.h"
 #include "server/results/pages.h"
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/export_common.h"
-#include "results-xml/statistics.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/stats/statistics.h"
+#include "results-xml/views/export_common.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::server {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "server/fleet/change_points.h"
 
 namespace ptsn::server {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "results-xml/merge.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/store/merge.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/openbenchmarking/wire.h"
 #include "runner/common/error.h"
 #include "runner/common/strings.h"

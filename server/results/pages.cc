@@ -2,10 +2,10 @@
 
 #include <ctime>
 
-#include "results-xml/export_html.h"
-#include "results-xml/export_svg.h"
-#include "results-xml/merge.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/store/merge.h"
+#include "results-xml/views/export_html.h"
+#include "results-xml/views/export_svg.h"
 #include "server/http/http.h"
 
 namespace ptsn::server {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/viewer_options.h"
+#include "results-xml/views/viewer_options.h"
 #include "server/store/storage.h"
 
 namespace ptsn::server {
@@ -22,7 +22,7 @@ struct PageWindow {
 };
 // Throws HttpError 404 for a page past the end. The results are shared, not copied (a copy per
 // view of a large comparison was most of the memory a page took). `options`: OpenBenchmarking's
-// view options from the URL (results-xml/viewer_options.h), applied before the results are paged;
+// view options from the URL (results-xml/views/viewer_options.h), applied before the results are paged;
 // the overview's geometric mean is over every page, its rows are this page's results.
 std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& results, PageWindow window = {},
                              const results::ViewerOptions& options = {});

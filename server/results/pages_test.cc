@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/result_xml.h"
 
 namespace ptsn::server {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <type_traits>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 
 namespace ptsn::server {
 

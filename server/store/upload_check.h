@@ -1,5 +1,5 @@
 // The gate every uploaded result file passes before anything is stored, in ONE parse: the checks
-// results-xml/upload_check.h shares with `upload-result` (the reader with hard bounds, then
+// results-xml/checks/upload_check.h shares with `upload-result` (the reader with hard bounds, then
 // ValidateResultFile), and the few fields the server indexes for listing and search, taken from
 // the same pass.
 #pragma once
@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "results-xml/result_file.h"
-#include "results-xml/upload_check.h"
+#include "results-xml/checks/upload_check.h"
+#include "results-xml/model/result_file.h"
 
 namespace ptsn::server {
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "results-xml/result_xml.h"
-#include "results-xml/validate.h"
+#include "results-xml/checks/validate.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/error.h"
 #include "runner/common/shared_dir.h"
 #include "server/testing/sample_result.h"

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "tests/fleet/fleet_processes.h"
 
 namespace ptsn::test {

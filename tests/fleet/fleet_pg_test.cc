@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/openbenchmarking/wire.h"
 #include "server/testing/pg_schema.h"
 #include "server/testing/sample_result.h"

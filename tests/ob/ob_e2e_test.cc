@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/shared_dir.h"
 #include "runner/common/strings.h"

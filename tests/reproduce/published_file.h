@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "results-xml/result_file.h"
+#include "results-xml/model/result_file.h"
 #include "runner/common/atomic_file.h"
 
 namespace ptsn::testing {

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "results-xml/comparison_hash.h"
-#include "results-xml/result_xml.h"
-#include "results-xml/validate.h"
+#include "results-xml/checks/validate.h"
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/client/ob_client.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/shared_dir.h"

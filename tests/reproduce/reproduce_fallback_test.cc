@@ -13,7 +13,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/install/checksum.h"
 #include "runner/install/install_test_support.h"

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/reproduce/append.h"
 #include "runner/reproduce/consent.h"

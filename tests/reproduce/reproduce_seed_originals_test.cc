@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/shared_dir.h"
 #include "tests/cli/run_binary.h"

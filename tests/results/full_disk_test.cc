@@ -15,8 +15,8 @@
 #include <filesystem>
 #include <string>
 
-#include "results-xml/export_test_fixture.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/views/export_test_fixture.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "tests/cli/run_binary.h"

@@ -8,7 +8,7 @@
 #include <regex>
 #include <string>
 
-#include "results-xml/test_support.h"
+#include "results-xml/model/test_support.h"
 #include "runner/common/atomic_file.h"
 #include "tests/cli/run_binary.h"
 

@@ -14,9 +14,9 @@
 #include <sstream>
 #include <thread>
 
-#include "results-xml/result_store.h"
-#include "results-xml/result_xml.h"
-#include "results-xml/validate.h"
+#include "results-xml/checks/validate.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/store/result_store.h"
 #include "runner/common/shared_dir.h"
 #include "runner/install/install_test_support.h"
 #include "runner/sysinfo/phodevi_strings.h"

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
 #include "tests/cli/run_binary.h"
 #include "tests/support/pty_session.h"
 

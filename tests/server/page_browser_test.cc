@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "results-xml/merge.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/store/merge.h"
 #include "runner/common/atomic_file.h"
 #include "runner/common/shared_dir.h"
 #include "tests/server/server_process.h"

@@ -5,8 +5,8 @@
 
 #include <filesystem>
 
-#include "results-xml/result_file.h"
-#include "results-xml/result_xml.h"
+#include "results-xml/model/result_file.h"
+#include "results-xml/model/result_xml.h"
 #include "tests/cli/run_binary.h"
 #include "tests/targets/target_env.h"
 

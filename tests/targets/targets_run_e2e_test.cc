@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "results-xml/result_file.h"
-#include "results-xml/result_xml.h"
-#include "results-xml/statistics.h"
-#include "results-xml/comparison_hash.h"
+#include "results-xml/model/result_file.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/stats/statistics.h"
+#include "results-xml/model/comparison_hash.h"
 #include "tests/cli/run_binary.h"
 #include "tests/support/pty_session.h"
 #include "tests/targets/target_env.h"

@@ -1,0 +1,1 @@
+#include "results-xml/model/result_file.h"

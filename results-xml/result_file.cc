@@ -1,1 +1,0 @@
-#include "results-xml/result_file.h"

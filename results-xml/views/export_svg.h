@@ -1,0 +1,34 @@
+// SVG charts of results, standalone (no scripts, fonts or links to fetch):
+//  * bar results: PTS-style horizontal bars, one per system, the value at the bar's end and
+//    PTS's "SE +/- x, N = y" label under the system name, an axis with round ticks;
+//  * LINE_GRAPH results (monitor series): one polyline per system over its samples, with a
+//    legend giving min / avg / max;
+//  * anything else (PASS_FAIL, all failed): the values as a list.
+// The layout follows PTS's graphs (title, description, "<scale>, More Is Better" line) but is
+// drawn by our own simpler code, not pixel-identical.
+#pragma once
+
+#include <string>
+
+#include "results-xml/model/result_file.h"
+
+namespace ptsn::results {
+
+struct SvgOptions {
+  int width = 600;
+  bool xml_declaration = true;  // false when the chart is inlined into HTML
+  double y_offset = -1;         // >= 0: x/y attributes on the root, for nesting in another <svg>
+};
+
+// One chart for one result.
+std::string ResultToSvg(const Result& result, const SvgOptions& options = {});
+// Appends the chart and returns its height in pixels.
+int AppendResultSvg(std::string& out, const Result& result, const SvgOptions& options);
+
+// Every result of the file stacked into one SVG document (charts as nested <svg> elements).
+std::string ResultFileToSvg(const ResultFile& file, const SvgOptions& options = {});
+
+// Text escaped for XML character data and attribute values.
+void AppendXmlEscaped(std::string& out, std::string_view text);
+
+}  // namespace ptsn::results

@@ -1,0 +1,118 @@
+#include "results-xml/views/export_svg.h"
+
+#include <gtest/gtest.h>
+#include <libxml/parser.h>
+
+#include <regex>
+
+#include "results-xml/model/result_xml.h"
+#include "results-xml/model/test_support.h"
+#include "results-xml/views/export_html.h"
+#include "results-xml/views/export_test_fixture.h"
+#include "runner/common/atomic_file.h"
+
+namespace ptsn::results {
+namespace {
+
+// Well-formed XML (libxml2, no network, no entities).
+bool WellFormed(const std::string& xml) {
+  xmlDocPtr doc = xmlReadMemory(xml.data(), static_cast<int>(xml.size()), "chart.svg", nullptr, XML_PARSE_NONET);
+  const bool ok = doc != nullptr;
+  xmlFreeDoc(doc);
+  return ok;
+}
+
+std::vector<std::string> SeLabels(const std::string& text) {
+  static const std::regex re(R"(SE \+/- [0-9.]+, N = [0-9]+)");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+    out.push_back(it->str());
+  return out;
+}
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(ExportSvg, BarChartHasBarsValuesAndSeLabels) {
+  const ResultFile f = test::SmallResultFile();
+  const std::string svg = ResultToSvg(f.results[0]);
+  EXPECT_TRUE(WellFormed(svg)) << svg;
+  EXPECT_EQ(svg.rfind("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+  EXPECT_EQ(Count(svg, "<rect x=\"") - 1, 2u);  // the frame + one bar per system
+  EXPECT_EQ(SeLabels(svg), (std::vector<std::string>{"SE +/- 1.07, N = 3", "SE +/- 0.95, N = 3"}));
+  EXPECT_NE(svg.find(">124.13</text>"), std::string::npos);
+  EXPECT_NE(svg.find("MB/s, More Is Better"), std::string::npos);
+}
+
+// The SE label is drawn right-aligned where the bars start; with one-letter identifiers the
+// margin must still hold it (it used to start left of the chart: clipped).
+TEST(ExportSvg, SeLabelFitsLeftOfTheBarsWithAShortIdentifier) {
+  ResultFile f = test::SmallResultFile();
+  Result r = f.results[0];
+  for (auto& e : r.entries) e.identifier = e.identifier.substr(0, 1);
+  r.entries[0].raw_string = "1234567.25:1034567.5:1434567.75";  // a wide SE figure
+  const std::string svg = ResultToSvg(r);
+  static const std::regex se_text(R"re(<text x="([0-9.]+)" [^>]*text-anchor="end">(SE \+/- [^<]+)</text>)re");
+  size_t labels = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), se_text); it != std::sregex_iterator(); ++it, ++labels) {
+    const double right = std::stod((*it)[1].str());
+    const double width = static_cast<double>((*it)[2].str().size()) * 8 * 0.58;  // the export's own estimate
+    EXPECT_GE(right - width, 0.0) << (*it)[2].str() << " starts left of the chart";
+  }
+  EXPECT_EQ(labels, 2u) << svg;
+}
+
+TEST(ExportSvg, LineChartHasOnePolylinePerSystemAndALegend) {
+  const std::string svg = ResultToSvg(test::SmallResultFile().results[1]);
+  EXPECT_TRUE(WellFormed(svg)) << svg;
+  EXPECT_EQ(Count(svg, "<polyline"), 2u);
+  EXPECT_NE(svg.find("Tuned  Min: 50.50 / Avg: 73.45 / Max: 100.00"), std::string::npos) << svg;
+  EXPECT_EQ(SeLabels(svg).size(), 0u);
+}
+
+TEST(ExportSvg, EscapesTextAndStacksAllCharts) {
+  ResultFile f = test::SmallResultFile();
+  f.results[0].title = "A <b> & \"c\"";
+  f.results[0].entries[0].identifier = "x<y>";
+  const std::string svg = ResultFileToSvg(f);
+  EXPECT_TRUE(WellFormed(svg));
+  EXPECT_NE(svg.find("A &lt;b&gt; &amp; &quot;c&quot;"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<svg "), 1u + f.results.size());
+}
+
+TEST(ExportHtml, SelfContained) {
+  const std::string html = ResultFileToHtml(test::SmallResultFile());
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(Count(html, "<svg "), 4u);  // one chart per result
+  for (const char* external : {"<script", "<link", " src=", "url(", "@import"})
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+  // Links only within the page (the overview's rows to their results).
+  EXPECT_EQ(Count(html, "href="), Count(html, "href=\"#"));
+  // Only the SVG namespace URI mentions a scheme.
+  EXPECT_EQ(Count(html, "http"), Count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_NE(html.find("<th>Processor</th><td>AMD EPYC (2 Cores)</td><td>AMD EPYC (2 Cores)</td>"), std::string::npos);
+  EXPECT_NE(html.find("(failed)"), std::string::npos);
+}
+
+// PTS's HTML draws one "SE +/- x, N = y" per multi-trial bar; ours must draw the same ones, in
+// the same order (the 28 of the published 1110088 page, the 4 of the golden merge).
+TEST(ExportSvgGolden, SameSeLabelsAsPtsHtml) {
+  PTSN_REQUIRE_REFERENCE();
+  for (const char* dir : {"seed-results/1110088-AR-1110066AR56", "seed-results/ubuntu-1304-disk-encryption",
+                          "pts-output/merged", "pts-output/result-a"}) {
+    SCOPED_TRACE(dir);
+    const std::string base = test::ReferenceDir() + "/" + dir;
+    const ResultFile file = ReadResultFile(base + "/composite.xml");
+    const auto pts = SeLabels(ReadFile(base + "/result-file-to-html.html"));
+    const std::string svg = ResultFileToSvg(file);
+    EXPECT_TRUE(WellFormed(svg));
+    EXPECT_EQ(SeLabels(svg), pts);
+    EXPECT_EQ(SeLabels(ResultFileToHtml(file)), pts);
+  }
+}
+
+}  // namespace
+}  // namespace ptsn::results

@@ -1,0 +1,98 @@
+// OpenBenchmarking's result-viewer options under OpenBenchmarking's names (PTS 10.8.6,
+// pts_result_viewer_embed::process_request_to_attributes), so that a view is a link: `nor`
+// normalize, `hgv[]`/`hgv` highlight (one highlighted system is also the normalization base),
+// `hnr` hide noisy, `hlc` hide little change, `hni` hide incomplete, `rmm[]`/`rmm` hide systems
+// (`rmmi` inverts), `sgm` geometric mean, `oss`/`noss` only show / hide results matching a title.
+// Each `obr_` form is accepted too (old OpenBenchmarking links; PTS reads those only on
+// openbenchmarking.org itself), and in values longer than 5 characters `_DD_` stands for '.'.
+//
+// The figures are PTS's own definitions (docs/result-viewer.md lists them): the noisy cut, "little
+// change", incomplete, normalization and the geometric mean compute what PTS computes on the same
+// file. Pure functions of the file: no I/O.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "results-xml/model/result_file.h"
+
+namespace ptsn::results {
+
+struct ViewerOptions {
+  bool normalize = false;           // nor
+  bool hide_noisy = false;          // hnr
+  bool hide_little_change = false;  // hlc
+  bool hide_incomplete = false;     // hni
+  bool geometric_mean = false;      // sgm
+  bool invert_hidden = false;       // rmmi: hide every system but those of rmm
+  std::vector<std::string> highlight;      // hgv
+  std::vector<std::string> hide_systems;   // rmm
+  std::vector<std::string> only_show;      // oss (comma list, case-insensitive substrings)
+  std::vector<std::string> hide_matching;  // noss
+
+  bool Any() const;
+  // The options as a query string under their short names ("nor&hnr&hgv%5B%5D=A%20B"), "" for
+  // none: the link to a view, and the key its rendering is cached under.
+  std::string ToQuery() const;
+};
+
+// Decoded query parameters, in order (a name may repeat: hgv[]=A&hgv[]=B).
+using QueryParams = std::vector<std::pair<std::string, std::string>>;
+
+// A name present is on, whatever its value (PTS: an empty value is true, "0" is empty too).
+ViewerOptions ParseViewerOptions(const QueryParams& params);
+// From a URL query ("?nor&hgv%5B%5D=A+B"; the leading '?' optional, '+' is a space).
+ViewerOptions ParseViewerQuery(std::string_view query);
+
+// ---- PTS's figures --------------------------------------------------------------------------
+
+// pts_test_result::has_noisy_result(6): for a BAR_GRAPH result, an entry with more than two
+// trials is noisy when their SD is above 6 % of their mean; a result of up to 5 systems is noisy
+// with one noisy entry, a larger one with more than ceil(0.2 x systems). The SD/mean (%) of the
+// entry that made it noisy; nullopt when it is not.
+std::optional<double> NoisyPercent(const Result& r);
+
+// pts_test_result::result_flat(0.03): best / worst under 1.03 (a result without HIB/LIB, a
+// monitor child or a worst of 0 counts as flat, as in PTS), or, with more than 3 systems, more
+// than 30 % of the values within ±3 % of the mean of those within 1.5 SD of the mean.
+bool LittleChange(const Result& r);
+
+// hni: fewer entries than the file has systems, or a failed (empty) entry.
+bool Incomplete(const Result& r, size_t system_count);
+
+// pts_result_file_analyzer::generate_geometric_mean_result: over the test results (an identifier,
+// BAR_GRAPH) where every system has a numeric, non-zero value; lower-is-better values as 100/x;
+// each system needs at least two. `counted` of `comparable` test results were used.
+struct GeometricMeans {
+  std::vector<std::string> systems;  // the file's systems, in order
+  std::vector<double> values;        // one per system; empty when fewer than two results count
+  size_t counted = 0;
+  size_t comparable = 0;  // test results (identifier, BAR_GRAPH) in the file
+};
+GeometricMeans GeometricMeanOfResults(const ResultFile& file);
+
+// pts_test_result::normalize_buffer_values: a BAR_GRAPH result's numeric values, lower-is-better
+// as 1/x, divided by the base's (the first entry whose identifier contains `base`), else by the
+// lowest; a multi-way comparison ("GROUP: NAME" identifiers) per group, by the group's largest
+// when the base is not in it. One per entry; nullopt where PTS leaves the value as it is. The
+// decimals PTS shows them with: max(3, the values' own).
+struct Normalized {
+  std::vector<std::optional<double>> values;
+  int decimals = 3;
+};
+std::optional<Normalized> NormalizeResult(const Result& r, const std::string& base);
+
+// The base of the comparison: the one highlighted system (hgv with one name) when some system's
+// identifier contains it, else "".
+std::string NormalizationBase(const ResultFile& file, const ViewerOptions& options);
+
+// The options applied to `file` in PTS's order: oss, noss, hlc, hnr, hni (each removed result
+// takes its monitor children with it), then rmm; with sgm a "Geometric Mean Of All Test Results"
+// result is added as PTS adds it. The normalization base, when there is one, becomes the first
+// system, so that every comparison (colours, verdicts) is against it.
+void ApplyViewerOptions(ResultFile& file, const ViewerOptions& options);
+
+}  // namespace ptsn::results

@@ -1,0 +1,238 @@
+// OpenBenchmarking's view options: parsing, and the figures on the two published results in
+// ../shared/reference/seed-results against what PTS 10.8.6's own code gives for the same file.
+// The expected figures were printed by the real pts-core at 84227e6 (PTS_VERSION 10.8.6) with
+// pts_result_viewer_embed::process_request_to_attributes() and
+// pts_render::attribute_processing_on_result_object() on each seed's composite.xml
+// (bench/pts_viewer.php PTS_SRC ../shared/reference/tools FILE 'QUERY').
+#include "results-xml/views/viewer_options.h"
+
+#include <gtest/gtest.h>
+
+#include "results-xml/views/export_html.h"
+#include "results-xml/model/result_xml.h"
+#include "results-xml/model/test_support.h"
+
+namespace ptsn::results {
+namespace {
+
+// ---- parsing --------------------------------------------------------------------------------
+
+TEST(ViewerOptions, NamesPresentAreOnWhateverTheirValue) {
+  const ViewerOptions o = ParseViewerQuery("?nor&hnr=0&hlc=1&hni=&sgm=on");
+  EXPECT_TRUE(o.normalize);
+  EXPECT_TRUE(o.hide_noisy);  // PHP's empty("0") is true, and an empty value is "on"
+  EXPECT_TRUE(o.hide_little_change);
+  EXPECT_TRUE(o.hide_incomplete);
+  EXPECT_TRUE(o.geometric_mean);
+  EXPECT_FALSE(ParseViewerQuery("").Any());
+  EXPECT_FALSE(ParseViewerQuery("page=2&foo").Any());
+}
+
+TEST(ViewerOptions, ObrFormsAreAcceptedAndThePlainNameWins) {
+  const ViewerOptions o = ParseViewerQuery("obr_nor&obr_hgv=A%20B&hgv=C&obr_rmm%5B%5D=D");
+  EXPECT_TRUE(o.normalize);
+  EXPECT_EQ(o.highlight, std::vector<std::string>{"C"});
+  EXPECT_EQ(o.hide_systems, std::vector<std::string>{"D"});
+}
+
+TEST(ViewerOptions, ArraysCommaListsAndDots) {
+  ViewerOptions o = ParseViewerQuery("hgv[]=A,%20B&hgv[]=C+D&rmm=E,F&oss=fs-mark,+Dbench&noss=x");
+  EXPECT_EQ(o.highlight, (std::vector<std::string>{"A, B", "C D"}));  // hgv[] is one name each
+  EXPECT_EQ(o.hide_systems, (std::vector<std::string>{"E", "F"}));    // rmm=... a comma list
+  EXPECT_EQ(o.only_show, (std::vector<std::string>{"fs-mark", "Dbench"}));
+  EXPECT_TRUE(o.hide_matching.empty()) << "PTS ignores an oss/noss of one character";
+  // "_DD_" stands for '.' in values longer than 5 characters (PTS's check_request_for_var).
+  EXPECT_EQ(ParseViewerQuery("hgv=v1_DD_2_DD_3").highlight, std::vector<std::string>{"v1.2.3"});
+  EXPECT_EQ(ParseViewerQuery("hgv=a_DD_").highlight, std::vector<std::string>{"a_DD_"});
+}
+
+TEST(ViewerOptions, TheQueryOfAViewReadsBackAsTheSameView) {
+  ViewerOptions o;
+  o.normalize = o.hide_noisy = o.geometric_mean = true;
+  o.highlight = {"Encrypted LVM (dmcrypt): Stock"};
+  o.hide_systems = {"A & B", "C+D"};
+  o.only_show = {"fs-mark", "dbench"};
+  const ViewerOptions back = ParseViewerQuery(o.ToQuery());
+  EXPECT_EQ(back.ToQuery(), o.ToQuery());
+  EXPECT_EQ(back.highlight, o.highlight);
+  EXPECT_EQ(back.hide_systems, o.hide_systems);
+  EXPECT_EQ(back.only_show, o.only_show);
+  EXPECT_TRUE(back.normalize && back.hide_noisy && back.geometric_mean && !back.hide_incomplete);
+}
+
+// ---- PTS's figures on the published results ------------------------------------------------
+
+ResultFile Seed(const std::string& name) {
+  return ReadResultFile(test::ReferenceDir() + "/seed-results/" + name + "/composite.xml");
+}
+constexpr const char* k1110088 = "1110088-AR-1110066AR56";
+constexpr const char* kUbuntu = "ubuntu-1304-disk-encryption";
+
+std::vector<std::string> Titles(const ResultFile& f) {
+  std::vector<std::string> out;
+  for (const auto& r : f.results) out.push_back(r.title + " / " + r.description);
+  return out;
+}
+
+TEST(ViewerFigures, GeometricMeanOverTheResultsEverySystemHasIsPts) {
+  PTSN_REQUIRE_REFERENCE();
+  // PTS's sgm: "Geometric Mean Of All Test Results", 3 decimals.
+  const GeometricMeans a = GeometricMeanOfResults(Seed(k1110088));
+  ASSERT_EQ(a.values.size(), 4u);
+  const double pts_a[] = {33.838, 32.354, 56.057, 63.021};
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(a.values[i], pts_a[i], 0.0005) << a.systems[i];
+  EXPECT_EQ(a.counted, 7u);
+  EXPECT_EQ(a.comparable, 7u);
+  const GeometricMeans b = GeometricMeanOfResults(Seed(kUbuntu));
+  ASSERT_EQ(b.values.size(), 3u);
+  const double pts_b[] = {386.396, 146.690, 198.443};
+  for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(b.values[i], pts_b[i], 0.0005) << b.systems[i];
+  EXPECT_EQ(b.counted, 13u);
+}
+
+TEST(ViewerFigures, AMissingValueLeavesItsResultOutOfTheMean) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = Seed(kUbuntu);
+  const GeometricMeans all = GeometricMeanOfResults(f);
+  for (auto& r : f.results)
+    if (r.title == "Dbench") std::erase_if(r.entries, [](const Entry& e) { return e.identifier == "Home Encryption"; });
+  const GeometricMeans fewer = GeometricMeanOfResults(f);
+  EXPECT_EQ(fewer.counted, all.counted - 2) << "two Dbench results lost a system";
+  EXPECT_EQ(fewer.comparable, all.comparable);
+  EXPECT_NE(fewer.values[0], all.values[0]);
+}
+
+TEST(ViewerFigures, HideNoisyRemovesWhatPtsRemoves) {
+  PTSN_REQUIRE_REFERENCE();
+  // PTS's hnr on 1110088 removes PostMark (and its CPU monitor child); on Ubuntu 13.04 nothing.
+  ResultFile a = Seed(k1110088);
+  const size_t before = a.results.size();
+  ViewerOptions o;
+  o.hide_noisy = true;
+  ApplyViewerOptions(a, o);
+  EXPECT_EQ(a.results.size(), before - 2);
+  for (const auto& t : Titles(a)) EXPECT_EQ(t.find("PostMark"), std::string::npos) << t;
+  ResultFile b = Seed(kUbuntu);
+  ApplyViewerOptions(b, o);
+  EXPECT_EQ(b.results.size(), 26u);
+}
+
+TEST(ViewerFigures, HideLittleChangeKeepsWhatPtsKeeps) {
+  PTSN_REQUIRE_REFERENCE();
+  ViewerOptions o;
+  o.hide_little_change = true;
+  ResultFile a = Seed(k1110088);
+  ApplyViewerOptions(a, o);
+  EXPECT_EQ(Titles(a), (std::vector<std::string>{
+                           "FS-Mark / Test: 1000 Files, 1MB Size", "Dbench / Client Count: 12",
+                           "Threaded I/O Tester / Test: Random Write - Size Per Thread: 64MB - Thread Count: 8",
+                           "PostMark / Disk Transaction Performance",
+                           "Flexible IO Tester / Test: Intel IOMeter File Server Access Pattern",
+                           "SQLite / Test Target: Default Test Directory"}))
+      << "IOzone: 102.79, 99.18, 106.14, 103.95: two within 3 % of their mean, over 30 % of four";
+  ResultFile b = Seed(kUbuntu);
+  ApplyViewerOptions(b, o);
+  EXPECT_EQ(b.results.size(), 13u) << "every test result kept, every monitor series hidden";
+}
+
+TEST(ViewerFigures, OnlyShowHideMatchingAndHideSystemsArePts) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile a = Seed(kUbuntu);
+  ApplyViewerOptions(a, ParseViewerQuery("oss=fs-mark,Dbench"));
+  EXPECT_EQ(a.results.size(), 10u);  // 5 tests and their monitor children
+  ResultFile b = Seed(kUbuntu);
+  ApplyViewerOptions(b, ParseViewerQuery("noss=monitor"));
+  EXPECT_EQ(b.results.size(), 13u);
+  ResultFile c = Seed(kUbuntu);
+  ApplyViewerOptions(c, ParseViewerQuery("hni&rmm=Home+Encryption"));
+  ASSERT_EQ(c.systems.size(), 2u);
+  EXPECT_EQ(c.results.size(), 26u);
+  for (const auto& r : c.results)
+    for (const auto& e : r.entries) EXPECT_NE(e.identifier, "Home Encryption");
+}
+
+std::vector<double> NormalizedOf(const ResultFile& f, const std::string& title, const std::string& base) {
+  for (const auto& r : f.results)
+    if (r.title + " / " + r.description == title) {
+      std::vector<double> out;
+      const std::optional<Normalized> n = NormalizeResult(r, base);
+      if (!n) return out;
+      for (const auto& v : n->values) out.push_back(v.value_or(-1));
+      return out;
+    }
+  return {};
+}
+
+void ExpectNear3(const std::vector<double>& ours, const std::vector<double>& pts) {
+  ASSERT_EQ(ours.size(), pts.size());
+  for (size_t i = 0; i < ours.size(); ++i) EXPECT_NEAR(ours[i], pts[i], 0.0005) << "value " << i;
+}
+
+TEST(ViewerFigures, NormalizeIsPtsIncludingMultiWayAndLowerIsBetter) {
+  PTSN_REQUIRE_REFERENCE();
+  const ResultFile a = Seed(k1110088);  // "GROUP: NAME" identifiers: a multi-way comparison
+  ExpectNear3(NormalizedOf(a, "FS-Mark / Test: 1000 Files, 1MB Size", ""), {1.000, 0.971, 0.839, 1.000});
+  ExpectNear3(NormalizedOf(a, "SQLite / Test Target: Default Test Directory", ""), {1.000, 0.932, 0.656, 1.000});
+  ExpectNear3(NormalizedOf(a, "FS-Mark / Test: 1000 Files, 1MB Size", "Encrypted LVM (dmcrypt): Stock"),
+              {1.000, 0.971, 1.000, 1.192});
+  ExpectNear3(NormalizedOf(a, "SQLite / Test Target: Default Test Directory", "Encrypted LVM (dmcrypt): Stock"),
+              {1.000, 0.932, 1.000, 1.525});
+  const ResultFile b = Seed(kUbuntu);  // plain: against the worst, or the highlighted system
+  ExpectNear3(NormalizedOf(b, "Dbench / Client Count: 1", ""), {2.294, 1.000, 1.921});
+  ExpectNear3(NormalizedOf(b, "Flexible IO Tester / Test: Intel IOMeter File Server Access Pattern", ""),
+              {2.419, 1.312, 1.000});
+  ExpectNear3(NormalizedOf(b, "Flexible IO Tester / Test: Intel IOMeter File Server Access Pattern", "Home Encryption"),
+              {1.844, 1.000, 0.762});
+  ExpectNear3(NormalizedOf(b, "BlogBench / Test: Read", "Home Encryption"), {0.383, 1.000, 0.472});
+}
+
+TEST(ViewerFigures, OneHighlightedSystemBecomesTheBase) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile b = Seed(kUbuntu);
+  ApplyViewerOptions(b, ParseViewerQuery("hgv=Home+Encryption"));
+  EXPECT_EQ(b.systems.front().identifier, "Home Encryption");
+  ResultFile c = Seed(kUbuntu);
+  ApplyViewerOptions(c, ParseViewerQuery("hgv[]=Home+Encryption&hgv[]=No+Encryption"));
+  EXPECT_EQ(c.systems.front().identifier, "No Encryption") << "two highlighted: no base, the file's order";
+}
+
+TEST(ViewerFigures, SgmAddsPtsGeometricMeanResult) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile b = Seed(kUbuntu);
+  ApplyViewerOptions(b, ParseViewerQuery("sgm"));
+  ASSERT_EQ(b.results.size(), 27u);
+  const Result& g = b.results.back();
+  EXPECT_EQ(g.title, "Geometric Mean Of All Test Results");
+  ASSERT_EQ(g.entries.size(), 3u);
+  EXPECT_EQ(g.entries[0].value, "386.396");
+  EXPECT_EQ(g.entries[1].value, "146.690");
+  EXPECT_EQ(g.entries[2].value, "198.443");
+}
+
+// ---- the rendered overview -------------------------------------------------------------------
+
+TEST(ViewerHtml, OverviewHasEveryResultBySystemWithWordsBesideColour) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = Seed(kUbuntu);
+  HtmlView view;
+  view.options = ParseViewerQuery("nor&hgv=Home+Encryption");
+  ApplyViewerOptions(f, view.options);
+  const std::string html = ResultFileToHtml(f, view);
+  const size_t overview = html.find("<section id=\"overview\">");
+  ASSERT_NE(overview, std::string::npos);
+  const std::string table = html.substr(overview, html.find("</section>", overview) - overview);
+  EXPECT_NE(table.find("Home Encryption (base)"), std::string::npos);
+  EXPECT_NE(table.find("over all 13 results"), std::string::npos);
+  EXPECT_NE(table.find("rel 0.762"), std::string::npos) << "FIO, Full-Disk against Home, normalized as PTS";
+  // Every coloured cell says the same in words.
+  for (size_t at = 0; (at = table.find("class=\"num better", at)) != std::string::npos; ++at)
+    EXPECT_NE(table.substr(at, table.find("</td>", at) - at).find("better"), std::string::npos);
+  for (size_t at = 0; (at = table.find("class=\"num worse", at)) != std::string::npos; ++at)
+    EXPECT_NE(table.substr(at, table.find("</td>", at) - at).find("worse</span>"), std::string::npos);
+  // One run of each: the verdict is unknown, with its ratio (the CLI's words).
+  EXPECT_NE(table.find("class=\"verdict\""), std::string::npos);
+  EXPECT_NE(table.find("unknown, x"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptsn::results
