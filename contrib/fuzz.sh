@@ -31,7 +31,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-120}
 RUNS=${FUZZ_RUNS:-100000}
 SEED=${FUZZ_SEED:-1}
 BUILD=${FUZZ_BUILD:-build-fuzz}
-TARGETS=(result_file upload_form decompress results_parser profile_zip ob_answers request_stream path_below)
+TARGETS=(result_file upload_form decompress results_parser profile_zip ob_answers request_stream path_below viewer_options)
 
 # (Only the fuzz targets and what they link are built; the test targets are configured, not built.)
 CC=clang CXX=clang++ cmake -S . -B "$BUILD" -DPTSN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

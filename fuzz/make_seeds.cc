@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   const fs::path out = argv[1];
   const fs::path shared = argc > 2 ? argv[2] : "";
   for (const char* t : {"result_file", "upload_form", "decompress", "results_parser", "profile_zip", "ob_answers",
-                        "request_stream", "path_below"}) fs::create_directories(out / t);
+                        "request_stream", "path_below", "viewer_options"}) fs::create_directories(out / t);
 
   // Result files.
   std::vector<std::string> results = {ptsn::server::testing::SampleCompositeXml("Seed", 3, 2, 1),
@@ -152,6 +152,15 @@ int main(int argc, char** argv) {
   for (const char* name : {"\0dbench-4.0.tar.gz", "\0../../victim2", "\0/etc/passwd", "\1patches/a.diff", "\1a/../b",
                            "\1dir/", "\0..x", "\1a//b", "\0a\\b", "\1./x"})
     Put(out / "path_below", n, std::string(name, std::char_traits<char>::length(name + 1) + 1));
+
+  // View links: OpenBenchmarking's options (and their obr_ forms), then optionally a result file.
+  n = 0;
+  for (const char* query : {"nor&hgv%5B%5D=A&hnr&hlc&hni&sgm", "obr_nor=1&obr_hgv=B+%26+%22C%22&rmm%5B%5D=A&rmmi",
+                            "oss=fs-mark,dbench&noss=monitor", "hgv=%3Cscript%3Ealert(1)%3C/script%3E&oss=%3Cimg%20src=x%3E",
+                            "rmm=C+%3Cb%3E&hgv=A&hgv=B+%26+%22C%22&nor", "hgv[]=Home_DD_Encryption&oss=x",
+                            "nor&hgv=A\n<?xml version=\"1.0\"?><PhoronixTestSuite><Generated><Title>t</Title></Generated>"
+                            "<System><Identifier>&lt;img src=x onerror=1&gt;</Identifier></System></PhoronixTestSuite>"})
+    Put(out / "viewer_options", n, query);
 
   std::cout << "seeds written to " << out.string() << (shared.empty() ? " (built-in samples only)" : "") << "\n";
   return 0;

@@ -180,12 +180,17 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
         if (!s.empty()) out.push_back(s);
     return out;
   };
-  // oss/noss: PTS ignores a value of one character.
+  // oss/noss: PTS ignores a value of one character. Judged on the words kept (empty pieces and
+  // spaces dropped), so that the link ToQuery() writes reads back as the same view ("oss=n,"
+  // keeps "n", which alone would be ignored: it is ignored here too).
   auto words = [&](const std::string& name) {
     std::string joined;
     if (const auto* v = get(name))
       for (const auto& s : *v) joined += (joined.empty() ? "" : ",") + s;
-    return joined.size() > 1 ? CommaList(joined) : std::vector<std::string>{};
+    std::vector<std::string> kept = CommaList(joined);
+    size_t length = kept.empty() ? 0 : kept.size() - 1;
+    for (const auto& w : kept) length += w.size();
+    return length > 1 ? kept : std::vector<std::string>{};
   };
   ViewerOptions o;
   o.normalize = get("nor") != nullptr;

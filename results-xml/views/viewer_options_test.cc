@@ -60,6 +60,17 @@ TEST(ViewerOptions, TheQueryOfAViewReadsBackAsTheSameView) {
   EXPECT_TRUE(back.normalize && back.hide_noisy && back.geometric_mean && !back.hide_incomplete);
 }
 
+// A one-character oss/noss is ignored (PTS), judged on the words kept: "oss=n&oss" is "n" and an
+// empty piece, so it is ignored too, and its link reads back as the same view (fuzz_viewer_options
+// found "oss=n" written for it, which then read back as no filter).
+TEST(ViewerOptions, AOneCharacterFilterIsIgnoredAfterEmptyPiecesAreDropped) {
+  EXPECT_TRUE(ParseViewerQuery("oss=n&oss").only_show.empty());
+  EXPECT_TRUE(ParseViewerQuery("noss=+n+,,").hide_matching.empty());
+  EXPECT_EQ(ParseViewerQuery("oss=n&oss").ToQuery(), "");
+  EXPECT_EQ(ParseViewerQuery("oss=ab&oss").only_show, std::vector<std::string>{"ab"});
+  EXPECT_EQ(ParseViewerQuery("oss=a,b").only_show, (std::vector<std::string>{"a", "b"}));
+}
+
 // ---- PTS's figures on the published results ------------------------------------------------
 
 ResultFile Seed(const std::string& name) {

@@ -86,7 +86,8 @@ std::vector<PlanItem> ItemsToRun(const results::ResultFile& file, const Reproduc
 
 void PrintOutcome(const results::ResultFile& file, const SessionEnd& end, std::ostream& out) {
   for (const auto& id : end.identifiers) out << "\n" << ComparisonText(file, id, end.width);
-  if (end.places.size() > 1) out << "\n" << run::PairedTargetView(file, end.places, end.verdicts);
+  if (end.places.size() > 1)
+    out << "\n" << run::PairedTargetView(file, end.places, end.verdicts) << run::BusyMachineNoteNow();
   if (std::string costs = SetupCostText(file, end.origins, end.verdicts); !costs.empty()) out << "\n" << costs;
   out << (end.saved ? "\nSaved: " : "\nNothing saved (no test produced a result): ") << end.path << "\n";
 }

@@ -373,7 +373,8 @@ std::string RunSession::SavedResultText(const SessionOutcome& outcome, int text_
   auto file = results::ReadResultFile(outcome.summary.composite_path);
   std::string text = results::ResultFileToText(file, text_width);
   if (outcome.places.size() > 1)
-    text += "\n" + PairedTargetView(file, outcome.places, {tools_.settings.GetDouble("run.same_within"), 0.95});
+    text += "\n" + PairedTargetView(file, outcome.places, {tools_.settings.GetDouble("run.same_within"), 0.95}) +
+            BusyMachineNoteNow();
   if (pts_.output_dir) {
     MakeDirectories(*pts_.output_dir);
     WriteFileAtomically(*pts_.output_dir + "/" + outcome.save_name + ".txt", text);

@@ -1,6 +1,9 @@
 #include "runner/run/run_targets.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <thread>
 
 #include "results-xml/stats/verdict.h"
 #include "results-xml/views/export_compare.h"
@@ -122,5 +125,25 @@ std::string PairedTargetView(const results::ResultFile& file, const std::vector<
          results::ComparisonToText(results::CompareResultFiles({ours}, {""}, results::CompareMode::kPaired)) +
          results::VerdictView(ours, settings);
 }
+
+std::string BusyMachineNote(double load5, unsigned cores) {
+  if (load5 < 0 || cores == 0 || load5 <= 2.0 * cores) return "";
+  char load[32];
+  std::snprintf(load, sizeof load, "%.1f", load5);
+  return "Note: this machine was busy while the targets ran (load average " + std::string(load) +
+         " over 5 minutes, " + std::to_string(cores) + (cores == 1 ? " core" : " cores") +
+         "): the verdicts' error rates were measured on a quiet machine. In the A/A benchmark "
+         "(docs/verdicts.md) identical targets were called different in 8.0 % of runs at load 9-10 on "
+         "2 cores, against 3.0 % quiet; run again when the machine is idle before trusting a \"different\".\n";
+}
+
+double FiveMinuteLoad(const std::string& loadavg) {
+  std::ifstream in(loadavg);
+  double one = 0, five = -1;
+  if (!(in >> one >> five)) return -1;
+  return five;
+}
+
+std::string BusyMachineNoteNow() { return BusyMachineNote(FiveMinuteLoad(), std::thread::hardware_concurrency()); }
 
 }  // namespace ptsn::run

@@ -80,4 +80,16 @@ std::string InstancesCostText(const std::vector<PlannedTest>& plan, const RunCon
 std::string PairedTargetView(const results::ResultFile& file, const std::vector<TestPlace>& places,
                              const results::VerdictSettings& settings = {});
 
+// A busy machine widens what a targets run's verdicts get wrong: in the A/A benchmark
+// (docs/verdicts.md, 100 runs each) identical targets were called different in 8.0 % of runs at
+// load 9-10 on 2 cores against 3.0 % quiet. So a run whose 5-minute load average stayed above twice
+// the cores says so beside its verdicts; "" otherwise (or when the load is unknown: load5 < 0).
+std::string BusyMachineNote(double load5, unsigned cores);
+
+// The 5-minute load average from `loadavg` (/proc/loadavg), -1 when it cannot be read.
+double FiveMinuteLoad(const std::string& loadavg = "/proc/loadavg");
+
+// BusyMachineNote for this machine now: its 5-minute load and online cores.
+std::string BusyMachineNoteNow();
+
 }  // namespace ptsn::run

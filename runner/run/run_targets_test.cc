@@ -97,5 +97,29 @@ TEST_F(RunTargetsTest, LeftoversOfADeadRunAreReleasedFirstAndReported) {
   EXPECT_EQ(events_.seen[0], "Cleaned up: file /t/old.img, left by a run that did not finish (pid 999999)");
 }
 
+// Beside the verdicts, a run on a machine busier than twice its cores says what that costs; a quiet
+// one, or one whose load is unknown, says nothing.
+TEST(BusyMachine, ANoteOnlyAboveTwiceTheCores) {
+  EXPECT_EQ(BusyMachineNote(3.9, 2), "");
+  EXPECT_EQ(BusyMachineNote(4.0, 2), "");
+  EXPECT_EQ(BusyMachineNote(-1, 2), "");
+  EXPECT_EQ(BusyMachineNote(9.0, 0), "");
+  const std::string note = BusyMachineNote(9.34, 2);
+  EXPECT_NE(note.find("load average 9.3 over 5 minutes, 2 cores"), std::string::npos) << note;
+  EXPECT_NE(note.find("8.0 % of runs at load 9-10 on 2 cores, against 3.0 % quiet"), std::string::npos) << note;
+  EXPECT_EQ(note.back(), '\n');
+  EXPECT_NE(BusyMachineNote(2.5, 1).find("1 core)"), std::string::npos);
+}
+
+TEST(BusyMachine, TheFiveMinuteLoadIsTheSecondFieldOfLoadavg) {
+  workloads::testing::TempDir tmp;
+  const std::string path = tmp.path() + "/loadavg";
+  WriteFileAtomically(path, "0.52 9.31 1.20 2/345 6789\n");
+  EXPECT_DOUBLE_EQ(FiveMinuteLoad(path), 9.31);
+  WriteFileAtomically(path, "garbage\n");
+  EXPECT_EQ(FiveMinuteLoad(path), -1);
+  EXPECT_EQ(FiveMinuteLoad(tmp.path() + "/missing"), -1);
+}
+
 }  // namespace
 }  // namespace ptsn::run
