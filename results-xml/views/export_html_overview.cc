@@ -36,19 +36,14 @@ struct CellVerdict {
   std::string shown, full;
 };
 
-CellVerdict FromRuns(const RunsVerdict& v, const VerdictSettings& settings) {
+// V: a Verdict (instance pairs) or a RunsVerdict (separate runs), which carry the same fields;
+// `sentence` is what the CLI prints for it.
+template <typename V>
+CellVerdict Cell(const V& v, const std::string& sentence, const VerdictSettings& settings) {
   CellVerdict c;
   c.shown = Plus(VerdictWord(v.kind, v.ratio, "", settings)) +
             (v.has_interval ? Printf(", x%.3f [%.3f, %.3f]", v.ratio, v.ci_low, v.ci_high) : Printf(", x%.3f", v.ratio));
-  c.full = Plus(RunsVerdictText(v, settings));
-  return c;
-}
-
-CellVerdict FromPairs(const Verdict& v, const VerdictSettings& settings) {
-  CellVerdict c;
-  c.shown = Plus(VerdictWord(v.kind, v.ratio, "", settings)) +
-            (v.has_interval ? Printf(", x%.3f [%.3f, %.3f]", v.ratio, v.ci_low, v.ci_high) : Printf(", x%.3f", v.ratio));
-  c.full = Plus(VerdictText(v, settings));
+  c.full = Plus(sentence);
   return c;
 }
 
@@ -124,7 +119,7 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
     if (by_pairs) {
       const VerdictSettings level = LevelOfRun(r, settings);
       for (const auto& kv : VerdictsAgainstFirst(ResultSystemTrials(file, r), level))
-        pair_verdicts[kv.kind] = FromPairs(kv.verdict, level);
+        pair_verdicts[kv.kind] = Cell(kv.verdict, VerdictText(kv.verdict, level), level);
     }
     std::optional<Normalized> normalized;
     if (view.options.normalize) normalized = NormalizeResult(r, norm_base);
@@ -191,7 +186,7 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
       if (by_pairs) {
         if (auto it = pair_verdicts.find(ParseInstanceName(id).kind); it != pair_verdicts.end()) verdict = it->second;
       } else if (row && s < row->values.size() && row->values[s].runs) {
-        verdict = FromRuns(*row->values[s].runs, settings);
+        verdict = Cell(*row->values[s].runs, RunsVerdictText(*row->values[s].runs, settings), settings);
       }
       if (verdict) {
         out += "<br><span class=\"verdict\" title=\"";

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
 #include <thread>
 
 #include "results-xml/stats/verdict.h"
@@ -137,13 +137,9 @@ std::string BusyMachineNote(double load5, unsigned cores) {
          "2 cores, against 3.0 % quiet; run again when the machine is idle before trusting a \"different\".\n";
 }
 
-double FiveMinuteLoad(const std::string& loadavg) {
-  std::ifstream in(loadavg);
-  double one = 0, five = -1;
-  if (!(in >> one >> five)) return -1;
-  return five;
+std::string BusyMachineNoteNow() {
+  double load[3];
+  return BusyMachineNote(getloadavg(load, 3) == 3 ? load[1] : -1, std::thread::hardware_concurrency());
 }
-
-std::string BusyMachineNoteNow() { return BusyMachineNote(FiveMinuteLoad(), std::thread::hardware_concurrency()); }
 
 }  // namespace ptsn::run

@@ -86,10 +86,7 @@ std::string PairedTargetView(const results::ResultFile& file, const std::vector<
 // the cores says so beside its verdicts; "" otherwise (or when the load is unknown: load5 < 0).
 std::string BusyMachineNote(double load5, unsigned cores);
 
-// The 5-minute load average from `loadavg` (/proc/loadavg), -1 when it cannot be read.
-double FiveMinuteLoad(const std::string& loadavg = "/proc/loadavg");
-
-// BusyMachineNote for this machine now: its 5-minute load and online cores.
+// BusyMachineNote for this machine now: its 5-minute load (getloadavg) and online cores.
 std::string BusyMachineNoteNow();
 
 }  // namespace ptsn::run

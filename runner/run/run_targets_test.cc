@@ -111,15 +111,5 @@ TEST(BusyMachine, ANoteOnlyAboveTwiceTheCores) {
   EXPECT_NE(BusyMachineNote(2.5, 1).find("1 core)"), std::string::npos);
 }
 
-TEST(BusyMachine, TheFiveMinuteLoadIsTheSecondFieldOfLoadavg) {
-  workloads::testing::TempDir tmp;
-  const std::string path = tmp.path() + "/loadavg";
-  WriteFileAtomically(path, "0.52 9.31 1.20 2/345 6789\n");
-  EXPECT_DOUBLE_EQ(FiveMinuteLoad(path), 9.31);
-  WriteFileAtomically(path, "garbage\n");
-  EXPECT_EQ(FiveMinuteLoad(path), -1);
-  EXPECT_EQ(FiveMinuteLoad(tmp.path() + "/missing"), -1);
-}
-
 }  // namespace
 }  // namespace ptsn::run
