@@ -180,14 +180,23 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
   std::map<std::string, std::vector<double>> speeds;  // set-up -> its like-for-like speed against plain, per workload
   std::vector<const results::Result*> measured;
   std::set<std::string> tests_seen;  // identifier and arguments of the results counted in `speeds`
+  std::map<std::string, std::string> first_description;  // by identifier and arguments: the first result's
   std::set<std::string> with_value;
   for (const auto& r : file.results) {
     if (r.identifier.empty() || r.display_format != "BAR_GRAPH") continue;
     std::string workload = r.title + (r.description.empty() ? "" : " - " + r.description);
     for (const auto& l : labels)
       if (l.identifier == r.identifier && l.arguments == r.arguments) workload = l.name;
-    std::string label = workload + (r.scale.empty() ? "" : " (" + r.scale + ")");
-    const bool first_of_test = tests_seen.insert(r.identifier + "\n" + r.arguments).second;
+    const std::string test_key = r.identifier + "\n" + r.arguments;
+    const bool first_of_test = tests_seen.insert(test_key).second;
+    if (first_of_test) first_description[test_key] = r.description;
+    // A later lower-is-better result of the test (latency, CPU per GiB) is a cost row, named by
+    // what its parser appended to the description ("p50 Latency") and its unit.
+    const bool cost = !first_of_test && r.proportion == "LIB";
+    const std::string& base = first_description[test_key];
+    const std::string appended = StartsWith(r.description, base + " - ") ? r.description.substr(base.size() + 3) : "";
+    const std::string label = cost ? workload : workload + (r.scale.empty() ? "" : " (" + r.scale + ")");
+    const std::string measure = !cost ? "" : !appended.empty() ? appended : r.scale;
     const auto trials = results::ResultSystemTrials(file, r);
     std::vector<std::string> kinds{reference};
     kinds.insert(kinds.end(), names.begin(), names.end());
@@ -197,13 +206,16 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
       // A set-up whose every trial failed (eCryptfs refuses O_DIRECT, a target too small) has no
       // ratio: it is neither cheap nor dear, and never the answer.
       if (kv.verdict.instances == 0) {
-        t.rows.push_back({kv.kind, label, "no values: its trials failed (the run above says why)"});
+        t.rows.push_back({kv.kind, label,
+                          cost ? "no ratio: no round with a value above 0 on both sides (CPU time counts in 10 ms ticks)"
+                               : "no values: its trials failed (the run above says why)",
+                          cost, measure});
         continue;
       }
       with_value.insert(kv.kind);
       any = true;
       if (buffered_in(kv.kind, r)) {
-        t.rows.push_back({kv.kind, label, "buffered: not ranked with direct I/O; " + results::VerdictText(kv.verdict, level)});
+        t.rows.push_back({kv.kind, label, "buffered: not ranked with direct I/O; " + results::VerdictText(kv.verdict, level), cost, measure});
         if (first_of_test) {
           auto it = std::find_if(t.buffered.begin(), t.buffered.end(), [&](const auto& b) { return b.first == kv.kind; });
           if (it == t.buffered.end()) t.buffered.push_back({kv.kind, {workload}});
@@ -211,7 +223,7 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
         }
         continue;
       }
-      t.rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level)});
+      t.rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level), cost, measure});
       if (first_of_test && kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
     }
     if (any && first_of_test) measured.push_back(&r);
@@ -254,12 +266,28 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
 
 std::string CostTableText(const CostTable& t) {
   if (t.rows.empty()) return "";
-  size_t w_setup = 6, w_workload = 8;
-  for (const auto& row : t.rows) w_setup = std::max(w_setup, row.setup.size() + 2), w_workload = std::max(w_workload, row.workload.size() + 2);
+  size_t w_setup = 6, w_workload = 8, w_cost = 8;
+  for (const auto& row : t.rows) {
+    if (row.cost) w_cost = std::max(w_cost, row.measure.size() + 2);
+    else w_setup = std::max(w_setup, row.setup.size() + 2), w_workload = std::max(w_workload, row.workload.size() + 2);
+  }
   std::string out = "Encryption cost here against " + t.reference + " (each value over plain's; " +
                     Fixed("%g %%", t.confidence * 100) + Fixed(" interval; same within +-%g %%):\n", t.same_within_percent) +
                     "  " + Pad("set-up", w_setup) + Pad("workload", w_workload) + "verdict: ratio [interval]\n";
-  for (const auto& row : t.rows) out += "  " + Pad(row.setup, w_setup) + Pad(row.workload, w_workload) + row.verdict + "\n";
+  for (const auto& row : t.rows)
+    if (!row.cost) out += "  " + Pad(row.setup, w_setup) + Pad(row.workload, w_workload) + row.verdict + "\n";
+  // Latency and CPU time per GiB: a block of their own, set-up by set-up, so each line stays
+  // short; above 1 costs more than plain. Not ranked: the ranking is by speed.
+  std::string costs, shown_setup, shown_workload;
+  for (const auto& row : t.rows) {
+    if (!row.cost) continue;
+    if (row.setup != shown_setup) costs += "  " + row.setup + "\n", shown_setup = row.setup, shown_workload.clear();
+    if (row.workload != shown_workload) costs += "    " + row.workload + "\n", shown_workload = row.workload;
+    costs += "      " + Pad(row.measure, w_cost) + row.verdict + "\n";
+  }
+  if (!costs.empty())
+    out += "Latency and CPU time per GiB against " + t.reference + " (each over plain's; above 1 costs more):\n" +
+           "  (CPU: all CPUs' user, system and softirq time from /proc/stat over each trial's timed phase)\n" + costs;
   std::string not_ranked;
   for (const auto& [setup, workloads] : t.buffered) not_ranked += (not_ranked.empty() ? "" : ", ") + setup + " (" + Join(workloads, ", ") + ")";
   if (t.best.empty())

@@ -97,8 +97,14 @@ struct WorkloadLabel {
   std::string identifier, arguments, name;
 };
 
+// `cost`: a latency or CPU-time row (a test's later lower-is-better result: p50 and p99 latency,
+// CPU user, system and softirq seconds per GiB), shown in its own block and never ranked.
+// `measure`: a cost row's figure ("p50 Latency", "CPU system per GiB"); `workload` then is the
+// workload alone.
 struct CostRow {
   std::string setup, workload, verdict;
+  bool cost = false;
+  std::string measure;
 };
 
 // The computed table, all the words below are made from.
@@ -120,7 +126,7 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
                            const std::vector<CostSetup>& setups, const std::vector<WorkloadLabel>& labels,
                            const results::VerdictSettings& settings);
 
-// The table and the "Costs least here" line.
+// The table, the latency and CPU block (set-up by set-up) and the "Costs least here" line.
 std::string CostTableText(const CostTable& table);
 
 // The answer in words: what the best protects (and the cheapest set-up that protects more when

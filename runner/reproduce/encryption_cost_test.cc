@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "results-xml/stats/statistics.h"
+#include "runner/common/strings.h"
 
 namespace ptsn::reproduce {
 namespace {
@@ -112,6 +113,59 @@ TEST(EncryptionCost, ATestsOtherResultsAreRowsButNotWorkloadsOfTheMean) {
   EXPECT_NE(text.find("\n  fscrypt         w (IOPS)   different: x0.90"), std::string::npos) << text;
   EXPECT_NE(text.find("fscrypt (x0.80"), std::string::npos) << text;
   EXPECT_NE(text.find("geometric mean over 1 workload)"), std::string::npos) << text;
+}
+
+// A disk test's later lower-is-better results (p50 and p99 latency, CPU seconds per GiB) are
+// cost rows: judged against plain by the same instance pairs, shown in their own block set-up by
+// set-up, named by what the parser appended to the description, and never ranked.
+TEST(EncryptionCost, LatencyAndCpuPerGiBAreCostRowsJudgedByInstancePairs) {
+  auto cost = [](const std::string& appended, const std::string& scale, double dm, double fs) {
+    results::Result r = Measured("a", {{"dm-crypt LUKS2", dm}, {"fscrypt", fs}}, "LIB");
+    r.description += " - " + appended;
+    r.scale = scale;
+    return r;
+  };
+  auto file = File({Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}}),
+                    cost("p50 Latency", "Microseconds", 2.0, 1.25), cost("p99 Latency", "Microseconds", 3.0, 1.0),
+                    cost("CPU system per GiB", "CPU Seconds per GiB", 4.0, 1.5)});
+  const CostTable t = ComputeCostTable(file, "plain ext4", kSetups, {{"native/disk-rand-read-1.0.0", "a", "w"}}, {5, 0.95});
+  std::vector<std::string> cost_rows;
+  for (const auto& row : t.rows)
+    if (row.cost) cost_rows.push_back(row.setup + " | " + row.workload + " | " + row.measure + " | " + row.verdict.substr(0, 16));
+  EXPECT_EQ(cost_rows, (std::vector<std::string>{
+                           "dm-crypt LUKS2 | w | p50 Latency | different: x2.00",
+                           "dm-crypt LUKS2 | w | p99 Latency | different: x3.00",
+                           "dm-crypt LUKS2 | w | CPU system per GiB | different: x4.00",
+                           "fscrypt | w | p50 Latency | different: x1.25",
+                           "fscrypt | w | p99 Latency | same within +-5 ",
+                           "fscrypt | w | CPU system per GiB | different: x1.50",
+                       }));
+  // Ranked by speed alone: the cost rows are not workloads of the mean.
+  EXPECT_EQ(t.workloads, 1u);
+  EXPECT_EQ(t.best, "fscrypt");
+  EXPECT_NEAR(t.best_mean, 0.8, 0.01);
+  const std::string text = CostTableText(t);
+  EXPECT_NE(text.find("\n  fscrypt         w (MiB/s)  different: x0.80"), std::string::npos) << text;
+  EXPECT_EQ(text.find("  fscrypt         w p50"), std::string::npos) << text;
+  const size_t block = text.find("Latency and CPU time per GiB against plain ext4 (each over plain's; above 1 costs more):\n");
+  ASSERT_NE(block, std::string::npos) << text;
+  EXPECT_NE(text.find("\n  dm-crypt LUKS2\n    w\n      p50 Latency         different: x2.000 [1.9", block), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n  fscrypt\n    w\n      p50 Latency         different: x1.250", block), std::string::npos) << text;
+  EXPECT_LT(block, text.find("Costs least here: fscrypt"));
+  for (const auto& line : Split(text, '\n')) EXPECT_LE(line.size(), 100u) << line;
+}
+
+// CPU time counts in ticks: a set-up and plain with no CPU time in a short trial have no ratio,
+// and the row says why rather than that the trials failed.
+TEST(EncryptionCost, ACostWithNoValueAboveZeroSaysWhy) {
+  results::Result softirq = Measured("a", {{"dm-crypt LUKS2", 1}, {"fscrypt", 1}}, "LIB");
+  softirq.description += " - CPU softirq per GiB";
+  for (auto& e : softirq.entries) e.value = "0", e.raw_string = "0:0:0";
+  auto file = File({Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}}), softirq});
+  const std::string text = CostTableText(ComputeCostTable(file, "plain ext4", kSetups, {}, {5, 0.95}));
+  EXPECT_NE(text.find("no ratio: no round with a value above 0 on both sides"), std::string::npos) << text;
+  EXPECT_EQ(text.find("its trials failed"), std::string::npos) << text;
 }
 
 TEST(EncryptionCost, SetUpsThatCannotBeToldApartAreSaid) {
