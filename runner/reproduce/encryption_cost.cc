@@ -125,6 +125,60 @@ std::vector<std::string> DefaultSetups() {
   return {"plain", "fscrypt", "fscrypt:adiantum", "dm-crypt", "dm-crypt:plain", "dm-crypt:loopaes", "ecryptfs"};
 }
 
+BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int instances, double budget_seconds,
+                      bool rounds_fixed) {
+  BudgetFit fit{instances, {}, {}};
+  for (const auto& t : tests) fit.rounds.push_back(t.rounds);
+  auto seconds = [&](size_t i) { return fit.rounds[i] * static_cast<double>(setups) * fit.instances * tests[i].seconds_per_trial; };
+  auto over = [&](size_t i) { return fit.rounds[i] > 0 && seconds(i) > budget_seconds; };
+  auto why = [&](size_t i) {
+    return "(" + std::to_string(fit.rounds[i]) + " rounds x " + std::to_string(setups) + " set-ups x " +
+           std::to_string(fit.instances) + " instances x " + FormatDuration(tests[i].seconds_per_trial) + " = " +
+           FormatDuration(seconds(i)) + ")";
+  };
+  auto fewer_rounds = [&](int floor) {
+    if (rounds_fixed) return;
+    for (size_t i = 0; i < tests.size(); ++i) {
+      if (!over(i) || fit.rounds[i] <= floor) continue;
+      const std::string was = why(i);
+      const int fits = static_cast<int>(budget_seconds / (static_cast<double>(setups) * fit.instances * tests[i].seconds_per_trial));
+      const int rounds = std::max(floor, fits);
+      fit.said.push_back(tests[i].name + ": " + std::to_string(fit.rounds[i]) + " rounds -> " + std::to_string(rounds) + " " + was);
+      fit.rounds[i] = rounds;
+    }
+  };
+  fewer_rounds(2);
+  // Instances are the run's, not a workload's: as few as the slowest over-budget workload needs.
+  int needed = fit.instances;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (over(i)) needed = std::min(needed, std::max(2, static_cast<int>(budget_seconds / (fit.rounds[i] * static_cast<double>(setups) *
+                                                                                          tests[i].seconds_per_trial))));
+  if (needed < fit.instances) {
+    std::string names;
+    for (size_t i = 0; i < tests.size(); ++i)
+      if (over(i)) names += (names.empty() ? "" : ", ") + tests[i].name + " " + why(i);
+    fit.said.push_back("instances of each set-up: " + std::to_string(fit.instances) + " -> " + std::to_string(needed) + " for " + names);
+    fit.instances = needed;
+  }
+  fewer_rounds(1);
+  // Last, the slowest workloads go, until what is left fits; the fastest one always stays.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < tests.size(); ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tests[a].seconds_per_trial > tests[b].seconds_per_trial; });
+  size_t kept = tests.size();
+  for (size_t i : order) {
+    if (!over(i)) continue;
+    if (kept == 1) {
+      fit.said.push_back(tests[i].name + ": kept, the only workload left, although over " + why(i));
+      break;
+    }
+    fit.said.push_back(tests[i].name + ": dropped " + why(i));
+    fit.rounds[i] = 0;
+    --kept;
+  }
+  return fit;
+}
+
 std::string CostPlanText(const CostPlan& plan) {
   std::string out = "This machine:\n";
   for (const auto& line : plan.probe) out += "  " + line + "\n";
@@ -155,7 +209,13 @@ std::string CostPlanText(const CostPlan& plan) {
   }
   out += "Workloads (" + std::to_string(plan.workloads.size()) + "):\n";
   for (const auto& w : plan.workloads) out += "  " + w.line + "\n";
+  if (!plan.caches.empty()) out += plan.caches + "\n";
   out += plan.target_size;
+  if (!plan.trimmed.empty()) {
+    out += "Trimmed to keep each workload within run.time_budget (" + FormatDuration(plan.time_budget_seconds) +
+           "; a longer one keeps more):\n";
+    for (const auto& line : plan.trimmed) out += "  " + line + "\n";
+  }
   if (!plan.instances.empty()) out += plan.instances + "\n";
   out += "Estimated run time: " + plan.estimate + "; extra rounds of each test stop at run.time_budget (" +
          FormatDuration(plan.time_budget_seconds) + ")\n";

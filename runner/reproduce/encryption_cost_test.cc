@@ -76,6 +76,59 @@ TEST(EncryptionCost, ThePlanSaysWhatItBuildsWhatItCannotAndHowLong) {
             "Estimated run time: about 4m 10s; extra rounds of each test stop at run.time_budget (10m 00s)\n");
 }
 
+// Each workload's scheduled rounds on every instance of every set-up kept within run.time_budget:
+// rounds first, then instances (never below 2), then rounds to 1, and last the slowest workloads.
+TEST(EncryptionCost, ThePlanIsTrimmedToTheTimeBudgetRoundsThenInstancesThenWorkloads) {
+  // Within the budget: nothing changes.
+  BudgetFit fit = FitToBudget({{"a", 10, 3}, {"b", 20, 3}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 3);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 3}));
+  EXPECT_TRUE(fit.said.empty());
+
+  // b: 5 rounds x 2 x 3 x 30 s = 900 s > 600 s: 3 rounds fit (540 s); a is left alone.
+  fit = FitToBudget({{"a", 10, 5}, {"b", 30, 5}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 3);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{5, 3}));
+  EXPECT_EQ(fit.said, (std::vector<std::string>{"b: 5 rounds -> 3 (5 rounds x 2 set-ups x 3 instances x 30s = 15m 00s)"}));
+
+  // b at 2 rounds still needs 2 x 2 x 3 x 60 = 720 s: instances 3 -> 2 (480 s).
+  fit = FitToBudget({{"a", 10, 3}, {"b", 60, 3}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 2);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 2}));
+  ASSERT_EQ(fit.said.size(), 2u);
+  EXPECT_EQ(fit.said[1], "instances of each set-up: 3 -> 2 for b (2 rounds x 2 set-ups x 3 instances x 1m 00s = 12m 00s)");
+
+  // c is too slow even at 1 round on 2 instances (2 x 2 x 200 = 800 s): dropped, slowest first;
+  // b fits at 1 round (2 x 2 x 120 = 480 s).
+  fit = FitToBudget({{"a", 10, 3}, {"b", 120, 3}, {"c", 200, 3}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 2);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 1, 0}));
+  EXPECT_EQ(fit.said.back(), "c: dropped (1 rounds x 2 set-ups x 2 instances x 3m 20s = 13m 20s)");
+
+  // The only workload is kept and said to be over; FORCE_TIMES_TO_RUN's rounds stay.
+  fit = FitToBudget({{"c", 200, 3}}, 2, 3, 600, true);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3}));
+  EXPECT_EQ(fit.instances, 2);
+  EXPECT_EQ(fit.said.back(), "c: kept, the only workload left, although over (3 rounds x 2 set-ups x 2 instances x 3m 20s = 40m 00s)");
+
+  // An unknown trial time is never trimmed; fewer than 2 instances asked for stay as asked.
+  fit = FitToBudget({{"x", 0, 3}, {"b", 120, 3}}, 2, 1, 100, false);
+  EXPECT_EQ(fit.instances, 1);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 0}));
+
+  CostPlan plan;
+  plan.estimate = "about 9m";
+  plan.time_budget_seconds = 600;
+  plan.trimmed = {"b: 5 rounds -> 3 (...)"};
+  plan.caches = "Caches: dropped before every trial";
+  EXPECT_NE(CostPlanText(plan).find("Caches: dropped before every trial\n"
+                                    "Trimmed to keep each workload within run.time_budget (10m 00s; a longer one keeps more):\n"
+                                    "  b: 5 rounds -> 3 (...)\n"
+                                    "Estimated run time: about 9m;"),
+            std::string::npos)
+      << CostPlanText(plan);
+}
+
 TEST(EncryptionCost, TheAnswerRanksBySpeedOverWorkloadsWithVerdicts) {
   auto file = File({Measured("--depth 1", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}}),
                     Measured("--depth 32", {{"dm-crypt LUKS2", 0.9}, {"fscrypt", 0.7}})});
