@@ -156,8 +156,9 @@ BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int i
   if (needed < fit.instances) {
     std::string names;
     for (size_t i = 0; i < tests.size(); ++i)
-      if (over(i)) names += (names.empty() ? "" : ", ") + tests[i].name + " " + why(i);
-    fit.said.push_back("instances of each set-up: " + std::to_string(fit.instances) + " -> " + std::to_string(needed) + " for " + names);
+      if (over(i)) names += (names.empty() ? "" : ", ") + tests[i].name;
+    fit.said.push_back("instances of each set-up: " + std::to_string(fit.instances) + " -> " + std::to_string(needed) + ", for " +
+                       names + " (over with " + std::to_string(fit.instances) + ")");
     fit.instances = needed;
   }
   fewer_rounds(1);

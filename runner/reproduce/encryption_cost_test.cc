@@ -96,7 +96,7 @@ TEST(EncryptionCost, ThePlanIsTrimmedToTheTimeBudgetRoundsThenInstancesThenWorkl
   EXPECT_EQ(fit.instances, 2);
   EXPECT_EQ(fit.rounds, (std::vector<int>{3, 2}));
   ASSERT_EQ(fit.said.size(), 2u);
-  EXPECT_EQ(fit.said[1], "instances of each set-up: 3 -> 2 for b (2 rounds x 2 set-ups x 3 instances x 1m 00s = 12m 00s)");
+  EXPECT_EQ(fit.said[1], "instances of each set-up: 3 -> 2, for b (over with 3)");
 
   // c is too slow even at 1 round on 2 instances (2 x 2 x 200 = 800 s): dropped, slowest first;
   // b fits at 1 round (2 x 2 x 120 = 480 s).
