@@ -242,20 +242,22 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
   std::vector<const results::Result*> measured;
   std::set<std::string> tests_seen;  // identifier and arguments of the results counted in `speeds`
   std::map<std::string, std::string> first_description;  // by identifier and arguments: the first result's
+  std::map<std::string, std::set<std::string>> failed;  // by identifier and arguments: set-ups without values
   std::set<std::string> with_value;
   for (const auto& r : file.results) {
     if (r.identifier.empty() || r.display_format != "BAR_GRAPH") continue;
-    std::string workload = r.title + (r.description.empty() ? "" : " - " + r.description);
-    for (const auto& l : labels)
-      if (l.identifier == r.identifier && l.arguments == r.arguments) workload = l.name;
     const std::string test_key = r.identifier + "\n" + r.arguments;
     const bool first_of_test = tests_seen.insert(test_key).second;
     if (first_of_test) first_description[test_key] = r.description;
     // A later lower-is-better result of the test (latency, CPU per GiB) is a cost row, named by
-    // what its parser appended to the description ("p50 Latency") and its unit.
+    // what its parser appended to the description ("p50 Latency"), else its unit.
     const bool cost = !first_of_test && r.proportion == "LIB";
     const std::string& base = first_description[test_key];
     const std::string appended = StartsWith(r.description, base + " - ") ? r.description.substr(base.size() + 3) : "";
+    const std::string& description = cost && !appended.empty() ? base : r.description;
+    std::string workload = r.title + (description.empty() ? "" : " - " + description);
+    for (const auto& l : labels)
+      if (l.identifier == r.identifier && l.arguments == r.arguments) workload = l.name;
     const std::string label = cost ? workload : workload + (r.scale.empty() ? "" : " (" + r.scale + ")");
     const std::string measure = !cost ? "" : !appended.empty() ? appended : r.scale;
     const auto trials = results::ResultSystemTrials(file, r);
@@ -267,9 +269,13 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
       // A set-up whose every trial failed (eCryptfs refuses O_DIRECT, a target too small) has no
       // ratio: it is neither cheap nor dear, and never the answer.
       if (kv.verdict.instances == 0) {
+        // A cost figure of a set-up that has values in the test's first result is there but 0
+        // (CPU time in ticks), not failed.
+        if (first_of_test) failed[test_key].insert(kv.kind);
         t.rows.push_back({kv.kind, label,
-                          cost ? "no ratio: no round with a value above 0 on both sides (CPU time counts in 10 ms ticks)"
-                               : "no values: its trials failed (the run above says why)",
+                          cost && !failed[test_key].count(kv.kind)
+                              ? "no ratio: no round with a value above 0 on both sides (CPU time counts in 10 ms ticks)"
+                              : "no values: its trials failed (the run above says why)",
                           cost, measure});
         continue;
       }

@@ -219,6 +219,16 @@ TEST(EncryptionCost, ACostWithNoValueAboveZeroSaysWhy) {
   const std::string text = CostTableText(ComputeCostTable(file, "plain ext4", kSetups, {}, {5, 0.95}));
   EXPECT_NE(text.find("no ratio: no round with a value above 0 on both sides"), std::string::npos) << text;
   EXPECT_EQ(text.find("its trials failed"), std::string::npos) << text;
+
+  // A set-up whose trials failed (no value in the test's first result either) says so in both blocks.
+  results::Result throughput = Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}});
+  for (auto* r : {&throughput, &softirq})
+    for (auto& e : r->entries)
+      if (e.identifier.rfind("fscrypt", 0) == 0) e.value.clear(), e.raw_string.reset();
+  const std::string failed = CostTableText(ComputeCostTable(File({throughput, softirq}), "plain ext4", kSetups, {}, {5, 0.95}));
+  EXPECT_NE(failed.find("\n  fscrypt\n    Native Random Read - Block Size: 4KB\n      CPU softirq per GiB  no values: its trials failed"),
+            std::string::npos)
+      << failed;
 }
 
 TEST(EncryptionCost, SetUpsThatCannotBeToldApartAreSaid) {
