@@ -114,14 +114,21 @@ reproduce::TargetSizing SizeForWorkloads(const Args& args, const Settings& s, co
 }
 
 // The set-ups as the answer knows them: each set-up the run named (a TEST_RESULTS_IDENTIFIER
-// prefixes them) with the spec it was built from.
+// prefixes them) with the spec it was built from, and how its built targets served O_DIRECT as
+// the kernel said (their System Notes).
 std::vector<reproduce::CostSetup> AnswerSetups(const std::vector<std::string>& kinds,
-                                               const std::vector<targets::TargetSpec>& specs) {
+                                               const std::vector<targets::TargetSpec>& specs,
+                                               const std::vector<run::TestPlace>& places) {
   std::vector<reproduce::CostSetup> out;
   for (const auto& kind : kinds) {
     reproduce::CostSetup setup{kind};
     for (const auto& spec : specs)
       if (kind == spec.Identifier() || EndsWith(kind, ": " + spec.Identifier())) setup = reproduce::DescribeSetup(spec, kind);
+    for (const auto& place : places)
+      if (results::ParseInstanceName(place.system.identifier).kind == kind) {
+        reproduce::ConfirmDirectIo(setup, place.system.notes.value_or(""));
+        break;
+      }
     out.push_back(setup);
   }
   return out;
@@ -140,7 +147,7 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   reproduce::CostPlan plan;
   const auto probe = targets::ProbeEncryption(targets::RootedProbeFiles("/"), CryptsetupVersion(*sys));
   plan.probe = targets::ProbeLines(probe);
-  plan.unoffered = targets::UnofferedChoices(probe);
+  plan.options = targets::OptionChoices(probe);
   std::vector<targets::TargetSpec> buildable;
   auto setup_texts = args.Value("--setups") ? Split(*args.Value("--setups"), ',') : reproduce::DefaultSetups();
   plan.setups = PlanSetups(*sys, setup_texts, buildable);
@@ -205,10 +212,10 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   std::error_code ec;
   if (kinds.size() >= 2 && outcome.summary.saved && std::filesystem::exists(outcome.summary.composite_path, ec)) {
     auto file = results::ReadResultFile(outcome.summary.composite_path);
+    const auto setups = AnswerSetups(std::vector<std::string>(kinds.begin() + 1, kinds.end()), buildable, outcome.places);
     std::cout << "\n"
-              << reproduce::CostAnswerText(file, kinds.front(),
-                                           AnswerSetups(std::vector<std::string>(kinds.begin() + 1, kinds.end()), buildable),
-                                           labels, {s.GetDouble("run.same_within"), 0.95});
+              << reproduce::CostAnswerText(file, kinds.front(), setups, labels, {s.GetDouble("run.same_within"), 0.95})
+              << reproduce::DirectIoSourceText(setups);
   }
   return outcome.ExitCode();
 }
