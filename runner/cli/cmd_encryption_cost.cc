@@ -149,7 +149,8 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   plan.probe = targets::ProbeLines(probe);
   plan.options = targets::OptionChoices(probe);
   std::vector<targets::TargetSpec> buildable;
-  auto setup_texts = args.Value("--setups") ? Split(*args.Value("--setups"), ',') : reproduce::DefaultSetups();
+  auto setup_texts = args.Value("--setups") ? Split(*args.Value("--setups"), ',')
+                                            : reproduce::DefaultSetups(probe.inline_crypto, &plan.left_out);
   plan.setups = PlanSetups(*sys, setup_texts, buildable);
 
   std::vector<reproduce::WorkloadLabel> labels;
@@ -237,7 +238,12 @@ std::vector<Command> EncryptionCostCommands() {
        "/etc/crypttab line for dm-crypt. Targets are sized for the workloads. Workloads: rand-read-4k-qd1,\n"
        "rand-read-4k-qd32, seq-write-1m, many-files (the default), rand-write-4k-qd1, rand-write-4k-qd32,\n"
        "seq-read-1m, or any profile, suite or directory. Set-ups: --targets specs (docs/targets.md);\n"
-       "default: every kind at its defaults, fscrypt:adiantum, dm-crypt:plain, dm-crypt:loopaes.\n"
+       "default: every kind at its defaults, fscrypt:adiantum, fscrypt:inlinecrypt (where the kernel's\n"
+       "config says whether it has inline encryption),\n"
+       "dm-crypt:no-read-workqueue:no-write-workqueue, dm-crypt:sector-size=4096, dm-crypt:plain,\n"
+       "dm-crypt:loopaes. An option this kernel or cryptsetup lacks is refused with the reason; one the\n"
+       "kernel did not apply once built (cryptsetup status, the mount's options) fails that set-up. How\n"
+       "each set-up served O_DIRECT is the kernel's word (statx STATX_DIOALIGN) where it gives one.\n"
        "--dry-run prints the probe and the plan and builds nothing. See docs/encryption-cost.md."},
   };
 }

@@ -149,15 +149,23 @@ CostSetup DescribeSetup(const targets::TargetSpec& spec, const std::string& iden
   return c;
 }
 
-std::vector<std::string> DefaultSetups() {
+std::vector<std::string> DefaultSetups(const std::string& inline_encryption, std::vector<std::string>* left_out) {
   // Each kind at its defaults, then the choices that change what a kind costs: fscrypt's
   // Adiantum, dm-crypt's plain mode (no header; cipher given explicitly, not Debian 12's
-  // aes-cbc-essiv default) and loop-AES volumes, eCryptfs.
-  // Then the options that are the question itself ("do the flags help?", "512 or 4096?",
-  // "inlinecrypt?"), each refused in the plan, with the reason, where this kernel lacks it.
-  return {"plain",        "fscrypt",          "fscrypt:adiantum", "fscrypt:inlinecrypt", "dm-crypt",
-          "dm-crypt:no-read-workqueue:no-write-workqueue",        "dm-crypt:sector-size=4096",
-          "dm-crypt:plain", "dm-crypt:loopaes", "ecryptfs"};
+  // aes-cbc-essiv default) and loop-AES volumes, eCryptfs. Then the options that are the question
+  // itself ("do the flags help?", "512 or 4096?", "inlinecrypt?"), each refused in the plan, with
+  // the reason, where this kernel or cryptsetup lacks it.
+  std::vector<std::string> out = {"plain", "fscrypt", "fscrypt:adiantum", "fscrypt:inlinecrypt", "dm-crypt",
+                                  "dm-crypt:no-read-workqueue:no-write-workqueue", "dm-crypt:sector-size=4096",
+                                  "dm-crypt:plain", "dm-crypt:loopaes", "ecryptfs"};
+  if (inline_encryption != "yes" && inline_encryption != "no") {
+    std::erase(out, "fscrypt:inlinecrypt");
+    if (left_out)
+      left_out->push_back("fscrypt:inlinecrypt: whether this kernel has inline encryption is not known (no "
+                          "/boot/config-*); --setups fscrypt:inlinecrypt tries it, and it fails once built if the "
+                          "kernel ignores it");
+  }
+  return out;
 }
 
 std::string CostPlanText(const CostPlan& plan) {
@@ -184,6 +192,10 @@ std::string CostPlanText(const CostPlan& plan) {
   }
   out += "Will build (" + std::to_string(buildable) + "):\n" + (build.empty() ? "  nothing\n" : build);
   if (!cannot.empty()) out += "Cannot build here:\n" + cannot;
+  if (!plan.left_out.empty()) {
+    out += "Left out of the default set-ups:\n";
+    for (const auto& l : plan.left_out) out += "  " + l + "\n";
+  }
   if (!plan.options.empty()) {
     out += "Target options this kernel and cryptsetup can apply (each checked in the kernel's report after building):\n";
     for (const auto& u : plan.options) out += "  " + u + "\n";

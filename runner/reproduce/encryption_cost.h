@@ -30,7 +30,10 @@ std::vector<std::string> DefaultWorkloadNames();
 const Workload* FindWorkload(const std::string& name);
 
 // The encryption set-ups the target kinds build, as --targets specs (plain, the reference, first).
-std::vector<std::string> DefaultSetups();
+// `inline_encryption`: the probe's word on CONFIG_BLK_INLINE_ENCRYPTION ("yes", "no", "unknown").
+// Where it is unknown, fscrypt:inlinecrypt is left out (a kernel that ignores it is found only
+// once it is built, and a set-up that fails to build stops the run): `left_out` says so.
+std::vector<std::string> DefaultSetups(const std::string& inline_encryption, std::vector<std::string>* left_out = nullptr);
 
 // How a set-up serves a workload's O_DIRECT: as asked (plain, dm-crypt: beneath the file
 // system; fscrypt with inlinecrypt: blk-crypto), through the page cache (fscrypt without inline
@@ -81,6 +84,7 @@ struct PlannedWorkload {
 struct CostPlan {
   std::vector<std::string> probe;      // targets::ProbeLines
   std::vector<std::string> options;    // targets::OptionChoices
+  std::vector<std::string> left_out;   // default set-ups left out, each with why (DefaultSetups)
   std::vector<PlannedSetup> setups;
   std::vector<PlannedWorkload> workloads;
   std::string target_size;             // reproduce::TargetSizing's text: the workloads that do not fit ("" = all fit)

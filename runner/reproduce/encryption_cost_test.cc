@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "results-xml/stats/statistics.h"
 
 namespace ptsn::reproduce {
@@ -52,7 +54,21 @@ TEST(EncryptionCost, TheDefaultWorkloadsExistAndCoverDepthOneAndThirtyTwo) {
   EXPECT_NE(FindWorkload("rand-read-4k-qd1")->presets.find("iodepth=1;"), std::string::npos);
   EXPECT_NE(FindWorkload("rand-read-4k-qd32")->presets.find("iodepth=32;"), std::string::npos);
   EXPECT_EQ(FindWorkload("nonesuch"), nullptr);
-  EXPECT_EQ(DefaultSetups().front(), "plain");
+  EXPECT_EQ(DefaultSetups("yes").front(), "plain");
+  // The options' variants are in; inlinecrypt only where the kernel's config says (a "no" is
+  // refused in the plan with the reason, an unknown is left out and said).
+  const auto with = DefaultSetups("no");
+  EXPECT_NE(std::find(with.begin(), with.end(), "dm-crypt:no-read-workqueue:no-write-workqueue"), with.end());
+  EXPECT_NE(std::find(with.begin(), with.end(), "fscrypt:inlinecrypt"), with.end());
+  std::vector<std::string> left_out;
+  const auto without = DefaultSetups("unknown", &left_out);
+  EXPECT_EQ(without.size() + 1, with.size());
+  EXPECT_EQ(std::find(without.begin(), without.end(), "fscrypt:inlinecrypt"), without.end());
+  ASSERT_EQ(left_out.size(), 1u);
+  EXPECT_EQ(left_out[0].rfind("fscrypt:inlinecrypt: whether this kernel has inline encryption is not known", 0), 0u);
+  CostPlan plan;
+  plan.left_out = left_out;
+  EXPECT_NE(CostPlanText(plan).find("Left out of the default set-ups:\n  fscrypt:inlinecrypt: "), std::string::npos);
 }
 
 TEST(EncryptionCost, ThePlanSaysWhatItBuildsWhatItCannotAndHowLong) {

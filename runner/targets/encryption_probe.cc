@@ -131,6 +131,9 @@ std::vector<std::string> OptionChoices(const EncryptionProbe& p) {
   for (const auto& f : DmFlags()) add(std::string("dm-crypt:") + f.option, std::string("dm-crypt ") + f.option);
   add("dm-crypt:sector-size=4096", "dm-crypt sector-size=4096");
   add("fscrypt:inlinecrypt", "fscrypt inlinecrypt");
+  if (p.inline_crypto == "unknown" && EndsWith(out.back(), ": yes"))
+    out.back() = "fscrypt inlinecrypt: not known (no /boot/config-" + p.kernel_release +
+                 " to say whether the kernel has inline encryption): checked once built";
   return out;
 }
 
