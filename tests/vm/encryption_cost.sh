@@ -31,7 +31,7 @@ expect_in /out/plan.log "  dm-crypt high-priority: no, needs Linux 6.10 (this is
 # The default set-ups include the options' variants, all buildable here; the VM has no
 # /boot/config, so inlinecrypt (which this kernel cannot apply, as below) is left out and said.
 run_ok defaults pts-native encryption-cost --dry-run --workloads rand-read-4k-qd1
-expect_in /out/defaults.log "Will build (9):"
+expect_in /out/defaults.log "Will build (8):"
 expect_in /out/defaults.log "dm-crypt LUKS2 AES-256-XTS no-read-wq no-write-wq ext4  [dm-crypt:no-read-workqueue:no-write-workqueue]"
 expect_in /out/defaults.log "dm-crypt LUKS2 AES-256-XTS sector 4096 ext4  [dm-crypt:sector-size=4096]"
 expect_in /out/defaults.log "Left out of the default set-ups:"
@@ -62,17 +62,19 @@ fi
 expect_in /out/high.log "high-priority: needs Linux 6.10 (this is 6.1)"
 expect_clean "after the refused option"
 
-step "a short real run: plain, fscrypt, dm-crypt LUKS2 with and without the workqueue flags, eCryptfs"
+step "a short real run: plain, fscrypt, dm-crypt LUKS2 with the workqueue flags, eCryptfs"
+# As many set-ups as before the flags were offered: with plain LUKS2 beside it as a fifth, the run
+# did not end within 800 s under TCG on a busy host (load 10).
 # eCryptfs has no O_DIRECT on this kernel (open gives EINVAL): its trials of an O_DIRECT workload
 # fail, the run says so and exits 1, and the answer gives it no ratio and never names it cheapest.
 before=$failures
-run_ok run pts-native encryption-cost --setups fscrypt,dm-crypt,dm-crypt:no-read-workqueue:no-write-workqueue,ecryptfs \
+run_ok run pts-native encryption-cost --setups fscrypt,dm-crypt:no-read-workqueue:no-write-workqueue,ecryptfs \
   --workloads rand-read-4k-qd1 --target-size 256m &&
   fail "the run exited 0 although eCryptfs's trials cannot open with O_DIRECT"
 [ "$failures" = $((before + 1)) ] && grep -qF "cannot open with O_DIRECT: Invalid argument" /out/run.log && failures=$before
 expect_clean "after encryption-cost"
 expect_in /out/run.log "Encryption cost here against plain ext4"
-for setup in "fscrypt AES-256-XTS ext4" "dm-crypt LUKS2 AES-256-XTS ext4" "dm-crypt LUKS2 AES-256-XTS no-read-wq no-write-wq ext4"; do
+for setup in "fscrypt AES-256-XTS ext4" "dm-crypt LUKS2 AES-256-XTS no-read-wq no-write-wq ext4"; do
   expect_in /out/run.log "  $setup  "
 done
 grep -qE "^  +ecryptfs AES-128 ext4 +rand-read-4k-qd1 \(MiB/s\) +no values: its trials failed" /out/run.log ||
@@ -85,13 +87,14 @@ grep -qE "^  +fscrypt AES-256-XTS ext4 +rand-read-4k-qd1 \(MiB/s\) +buffered: no
   fail "fscrypt's buffered row is not marked"
 grep -q "Costs least here: fscrypt" /out/run.log && fail "a buffered set-up was ranked with direct I/O"
 # The answer in words, with the commands for the dm-crypt set-up it recommends.
-# Under TCG either dm-crypt set-up may come out cheaper: whichever it is, it is one of them.
-grep -qE "^In words: dm-crypt LUKS2 AES-256-XTS (no-read-wq no-write-wq )?ext4 costs least here; it protects the whole device" /out/run.log ||
-  fail "the answer in words names no dm-crypt set-up"
+expect_in /out/run.log "In words: dm-crypt LUKS2 AES-256-XTS no-read-wq no-write-wq ext4 costs least here; it protects the whole device"
 # O_DIRECT was the kernel's word on the built targets (statx), the rule by kind for eCryptfs only.
-expect_in /out/run.log "O_DIRECT, direct or buffered: the kernel's word (statx STATX_DIOALIGN on the built target) for fscrypt AES-256-XTS ext4, dm-crypt LUKS2 AES-256-XTS ext4, dm-crypt LUKS2 AES-256-XTS no-read-wq no-write-wq ext4; the rule by kind"
+expect_in /out/run.log "O_DIRECT, direct or buffered: the kernel's word (statx STATX_DIOALIGN on the built target) for fscrypt AES-256-XTS ext4, dm-crypt LUKS2 AES-256-XTS no-read-wq no-write-wq ext4; the rule by kind"
 expect_in /out/run.log "cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 /dev/DEVICE"
+# The commands set the flags as the target did: on open, and in crypttab.
+expect_in /out/run.log "cryptsetup open --perf-no_read_workqueue --perf-no_write_workqueue /dev/DEVICE NAME"
 expect_in /out/run.log "/etc/crypttab: NAME UUID="
+expect_in /out/run.log "none luks,no-read-workqueue,no-write-workqueue"
 grep -q "Costs least here: ecryptfs" /out/run.log && fail "a set-up without values was named cheapest"
 # Built as named: the kernel's own report of each set-up is in its System Notes.
 run_ok json pts-native result-file-to-json enccost
