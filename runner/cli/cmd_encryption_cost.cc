@@ -239,11 +239,11 @@ std::vector<Command> EncryptionCostCommands() {
        "rand-read-4k-qd32, seq-write-1m, many-files (the default), rand-write-4k-qd1, rand-write-4k-qd32,\n"
        "seq-read-1m, or any profile, suite or directory. Set-ups: --targets specs (docs/targets.md);\n"
        "default: every kind at its defaults, fscrypt:adiantum, fscrypt:inlinecrypt (where the kernel's\n"
-       "config says whether it has inline encryption),\n"
-       "dm-crypt:no-read-workqueue:no-write-workqueue, dm-crypt:sector-size=4096, dm-crypt:plain\n"
-       "(dm-crypt:loopaes only when named). An option this kernel or cryptsetup lacks is refused with the reason; one the\n"
-       "kernel did not apply once built (cryptsetup status, the mount's options) fails that set-up. How\n"
-       "each set-up served O_DIRECT is the kernel's word (statx STATX_DIOALIGN) where it gives one.\n"
+       "config says whether it has inline encryption), dm-crypt:no-read-workqueue:no-write-workqueue,\n"
+       "dm-crypt:sector-size=4096, dm-crypt:plain (dm-crypt:loopaes only when named). An option this\n"
+       "kernel or cryptsetup lacks is refused with the reason; one the kernel did not apply once built\n"
+       "(cryptsetup status, the mount's options) fails that set-up. How each set-up served O_DIRECT is\n"
+       "the kernel's word (statx STATX_DIOALIGN) where it gives one.\n"
        "--dry-run prints the probe and the plan and builds nothing. See docs/encryption-cost.md."},
   };
 }
