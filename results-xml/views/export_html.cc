@@ -7,8 +7,8 @@
 #include "results-xml/views/export_common.h"
 #include "results-xml/views/export_compare.h"
 #include "results-xml/views/export_html_overview.h"
+#include "results-xml/views/export_html_systems.h"
 #include "results-xml/views/export_svg.h"
-#include "results-xml/views/system_notes.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -30,7 +30,7 @@ constexpr const char* kStyle =
     "td.better{background:#dff3df}td.worse{background:#f8dddd}.hl{outline:3px solid #d89b00;outline-offset:-3px}"
     ".chg,.verdict,.nor{font-size:.85em;white-space:nowrap}.noisy{color:#a05a00}"
     "form.options fieldset{font-size:.85em;border:1px solid #ccc}form.options label{white-space:nowrap}"
-    "section{page-break-inside:avoid}"
+    "section{page-break-inside:avoid}tr.same td{text-align:center}th.same-head{text-align:center;font-weight:normal;font-style:italic}"
     "@media (prefers-color-scheme:dark){body{background:#16181b;color:#e3e3e3}th{background:#2a2d31}"
     "th,td,form.options fieldset{border-color:#4a4d52}.meta{color:#a8a8a8}a{color:#8ab4f8}"
     "td.better{background:#1f4424}td.worse{background:#552226}.noisy{color:#f0b060}svg{background:#fff}}"
@@ -45,70 +45,6 @@ std::string Fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-void SystemsTable(std::string& out, const ResultFile& file) {
-  // Component names in first-seen order; one column per system.
-  std::vector<std::string> names;
-  std::unordered_map<std::string, size_t> row_of;
-  std::vector<std::unordered_map<size_t, std::string>> cells(file.systems.size());
-  for (size_t s = 0; s < file.systems.size(); ++s)
-    for (const std::string* text : {&file.systems[s].hardware, &file.systems[s].software})
-      for (auto& [k, v] : SplitComponents(*text)) {
-        auto [it, added] = row_of.emplace(k, names.size());
-        if (added) names.push_back(k);
-        cells[s][it->second] = v;
-      }
-  out += "<table class=\"systems\"><tr><th></th>";
-  for (const auto& s : file.systems) {
-    out += "<th>";
-    Esc(out, s.identifier);
-    out += "</th>";
-  }
-  out += "</tr>";
-  for (size_t r = 0; r < names.size(); ++r) {
-    out += "<tr><th>";
-    Esc(out, names[r]);
-    out += "</th>";
-    for (size_t s = 0; s < file.systems.size(); ++s) {
-      out += "<td>";
-      auto it = cells[s].find(r);
-      if (it != cells[s].end()) Esc(out, it->second);
-      out += "</td>";
-    }
-    out += "</tr>";
-  }
-  out += "<tr><th>Tested</th>";
-  for (const auto& s : file.systems) {
-    out += "<td>";
-    Esc(out, s.timestamp);
-    out += "</td>";
-  }
-  out += "</tr></table>";
-}
-
-// Each system's notes as PTS's HTML export words them ("Kernel Notes: ..."), after the systems
-// table; systems whose notes equal the previous one's are not repeated.
-void SystemNotes(std::string& out, const ResultFile& file) {
-  std::string section, previous;
-  for (const auto& s : file.systems) {
-    std::string notes;
-    for (const auto& [name, text] : SystemNoteSections(s)) {
-      notes += "<strong>";
-      Esc(notes, name);
-      notes += " Notes:</strong> ";
-      Esc(notes, text);
-      notes += "<br>";
-    }
-    if (notes.empty()) continue;
-    section += "<p class=\"notes\"><b>";
-    Esc(section, s.identifier);
-    section += "</b><br>";
-    section += notes == previous ? std::string("(as above)") : notes;
-    section += "</p>";
-    previous = notes;
-  }
-  if (!section.empty()) out += "<h2>System Notes</h2>" + section;
 }
 
 void ValuesTable(std::string& out, const Result& r, const std::optional<Normalized>& normalized) {
@@ -192,10 +128,7 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
   }
   if (view.form) AppendOptionsForm(out, file, view);
   AppendOverview(out, file, view);
-  out += "<h2>Systems</h2><div class=\"scroll\">";
-  SystemsTable(out, file);
-  out += "</div>";
-  SystemNotes(out, file);
+  AppendSystemsHtml(out, file, view.options.detailed_systems);
   SvgOptions svg;
   svg.xml_declaration = false;
   for (size_t i = 0; i < file.results.size(); ++i) {
