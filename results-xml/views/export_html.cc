@@ -1,8 +1,10 @@
 #include "results-xml/views/export_html.h"
 
 #include <cstdio>
+#include <limits>
 #include <unordered_map>
 
+#include "results-xml/model/comparison_hash.h"
 #include "results-xml/stats/statistics.h"
 #include "results-xml/views/export_common.h"
 #include "results-xml/views/export_compare.h"
@@ -30,7 +32,7 @@ constexpr const char* kStyle =
     "td.better{background:#dff3df}td.worse{background:#f8dddd}.hl{outline:3px solid #d89b00;outline-offset:-3px}"
     ".chg,.verdict,.nor{font-size:.85em;white-space:nowrap}.noisy{color:#a05a00}"
     "form.options fieldset{font-size:.85em;border:1px solid #ccc}form.options label{white-space:nowrap}"
-    "section{page-break-inside:avoid}tr.same td{text-align:center}th.same-head{text-align:center;font-weight:normal;font-style:italic}"
+    "section{page-break-inside:avoid}caption{text-align:left;font-size:.9em}tr.same td{text-align:center}th.same-head{text-align:center;font-weight:normal;font-style:italic}"
     "@media (prefers-color-scheme:dark){body{background:#16181b;color:#e3e3e3}th{background:#2a2d31}"
     "th,td,form.options fieldset{border-color:#4a4d52}.meta{color:#a8a8a8}a{color:#8ab4f8}"
     "td.better{background:#1f4424}td.worse{background:#552226}.noisy{color:#f0b060}svg{background:#fff}}"
@@ -97,6 +99,80 @@ void ValuesTable(std::string& out, const Result& r, const std::optional<Normaliz
   out += "</table></div>";
 }
 
+// The result each monitor series was recorded with (npos for none): by its <Parent> hash, or, in
+// files older than <Parent> (1110088), as PTS named them: no test identifier, the test's title,
+// and the test's arguments after the monitor's name ("CPU Usage -s 1048576 -n 1000").
+constexpr size_t kNone = std::numeric_limits<size_t>::max();
+std::vector<size_t> MonitorParents(const ResultFile& file) {
+  const size_t n = file.results.size();
+  std::vector<size_t> parent(n, kNone);
+  std::unordered_map<std::string, size_t> by_hash;
+  for (size_t i = 0; i < n; ++i)
+    if (file.results[i].parent) {
+      for (size_t k = 0; k < n; ++k) by_hash.emplace(ComparisonHash(file.results[k]), k);
+      break;
+    }
+  for (size_t i = 0; i < n; ++i) {
+    const Result& m = file.results[i];
+    if (m.parent) {
+      if (auto it = by_hash.find(*m.parent); it != by_hash.end() && it->second != i) parent[i] = it->second;
+      continue;
+    }
+    if (!m.identifier.empty() || m.display_format != "LINE_GRAPH") continue;
+    size_t best_arguments = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const Result& t = file.results[k];
+      if (t.identifier.empty() || t.title != m.title || m.arguments.size() <= t.arguments.size() ||
+          !m.arguments.ends_with(t.arguments) || (parent[i] != kNone && t.arguments.size() <= best_arguments))
+        continue;
+      parent[i] = k, best_arguments = t.arguments.size();
+    }
+  }
+  return parent;
+}
+
+// A monitor series beside the result it was recorded with: min / avg / max per system.
+void MonitorTable(std::string& out, const Result& m) {
+  out += "<div class=\"scroll\"><table class=\"monitor\"><caption>";
+  Esc(out, Trim(m.description.empty() ? m.title : m.description));
+  out += " during this test";
+  if (!m.scale.empty()) {
+    out += " (";
+    Esc(out, m.scale);
+    out += ")";
+  }
+  out += "</caption><tr><th>System</th><th>Min</th><th>Avg</th><th>Max</th><th>Samples</th></tr>";
+  for (const Entry& e : m.entries) {
+    const TrialSummary st = Summarize(EntryNumbers(e));
+    out += "<tr><td>";
+    Esc(out, EntryLabel(e));
+    out += "</td>";
+    for (double v : {st.min, st.mean, st.max}) out += "<td class=\"num\">" + (st.n ? Fixed(v, 2) : "") + "</td>";
+    out += "<td class=\"num\">" + std::to_string(st.n) + "</td></tr>";
+  }
+  out += "</table></div>";
+}
+
+// The numbers of the box plots (src), so that the chart is not the only way to read them.
+void TrialsTable(std::string& out, const Result& r) {
+  out += "<details class=\"trials\"><summary>The box plots' numbers</summary><div class=\"scroll\"><table>"
+         "<tr><th>System</th><th>N</th><th>Min</th><th>Q1</th><th>Median</th><th>Q3</th><th>Max</th><th>Mean</th>"
+         "<th>95% CI of the mean</th></tr>";
+  for (const Entry& e : r.entries) {
+    if (IsSeries(e)) continue;
+    const std::vector<double> t = NumericTrials(e);
+    if (t.empty()) continue;
+    const TrialSummary st = Summarize(t);
+    const auto [q1, q3] = Quartiles(t);
+    out += "<tr><td>";
+    Esc(out, e.identifier);
+    out += "</td><td class=\"num\">" + std::to_string(st.n) + "</td>";
+    for (double v : {st.min, q1, st.median, q3, st.max, st.mean}) out += "<td class=\"num\">" + Fixed(v, 2) + "</td>";
+    out += "<td class=\"num\">" + (st.n > 1 ? Fixed(st.ci95_low, 2) + " – " + Fixed(st.ci95_high, 2) : "") + "</td></tr>";
+  }
+  out += "</table></div></details>";
+}
+
 }  // namespace
 
 std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
@@ -131,8 +207,11 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
   AppendSystemsHtml(out, file, view.options.detailed_systems);
   SvgOptions svg;
   svg.xml_declaration = false;
+  const std::vector<size_t> monitor_parent = MonitorParents(file);
+  const std::string norm_base = view.options.normalize ? NormalizationBase(file, view.options) : "";
   for (size_t i = 0; i < file.results.size(); ++i) {
     const Result& r = file.results[i];
+    if (monitor_parent[i] != kNone) continue;  // shown with its test
     out += "<section id=\"r" + std::to_string(i + 1) + "\"><h2>";
     Esc(out, Trim(r.title + " " + r.app_version));
     if (!r.description.empty()) {
@@ -144,10 +223,22 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
     if (auto noisy = NoisyPercent(r))
       out += "<p class=\"noisy\">Noisy by PTS's cut: a system's trials vary by " + Fixed(*noisy, 1) +
              " % of their mean (SD), above 6 %; hnr hides such results.</p>";
+    const std::optional<Normalized> normalized = view.options.normalize ? NormalizeResult(r, norm_base) : std::nullopt;
+    SvgOptions chart = svg;
+    if (normalized) chart.relative = &normalized->values, chart.relative_decimals = normalized->decimals;
     out += "<div class=\"chart\">";
-    AppendResultSvg(out, r, svg);
+    AppendResultSvg(out, r, chart);
     out += "</div>";
-    ValuesTable(out, r, view.options.normalize ? NormalizeResult(r, NormalizationBase(file, view.options)) : std::nullopt);
+    if (view.options.confidence_charts) {
+      std::string trials;
+      if (AppendTrialsSvg(trials, r, svg) > 0) {
+        out += "<div class=\"chart trials\">" + trials + "</div>";
+        TrialsTable(out, r);
+      }
+    }
+    ValuesTable(out, r, normalized);
+    for (size_t k = 0; k < file.results.size(); ++k)
+      if (monitor_parent[k] == i) MonitorTable(out, file.results[k]);
     out += "</section>";
   }
   // The verdicts, in the same words as compare-results (issue 50).
