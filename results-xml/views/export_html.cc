@@ -237,8 +237,15 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
       }
     }
     ValuesTable(out, r, normalized);
+    // The monitor series recorded with this test: its chart and min / avg / max, here rather than
+    // in sections of their own that a reader has to match to their test by title.
     for (size_t k = 0; k < file.results.size(); ++k)
-      if (monitor_parent[k] == i) MonitorTable(out, file.results[k]);
+      if (monitor_parent[k] == i) {
+        out += "<div class=\"chart monitor\">";
+        AppendResultSvg(out, file.results[k], svg);
+        out += "</div>";
+        MonitorTable(out, file.results[k]);
+      }
     out += "</section>";
   }
   // The verdicts, in the same words as compare-results (issue 50).

@@ -140,6 +140,8 @@ TEST(ExportHtml, MonitorSeriesBesideTheTestItWasRecordedWith) {
     ASSERT_NE(table, std::string::npos);
     EXPECT_LT(test, table);
     EXPECT_LT(table, html.find("</section>", test));
+    EXPECT_LT(html.find("<polyline"), table);
+    EXPECT_LT(test, html.find("<polyline"));
     EXPECT_EQ(html.find("<section id=\"r2\">"), std::string::npos);  // no section of its own
     EXPECT_NE(html.find("<td>Tuned</td><td class=\"num\">50.50</td><td class=\"num\">73.45</td><td class=\"num\">100.00</td>"
                         "<td class=\"num\">7</td>"), std::string::npos) << html;
@@ -152,8 +154,8 @@ TEST(ExportHtml, MonitorSeriesBesideTheTestItWasRecordedWith) {
 TEST(ExportHtml, SelfContained) {
   const std::string html = ResultFileToHtml(test::SmallResultFile());
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  // One chart per result; the monitor series is a min / avg / max table beside its test.
-  EXPECT_EQ(Count(html, "<svg "), 3u);
+  // One chart per result, the monitor series' in its test's section with a min / avg / max table.
+  EXPECT_EQ(Count(html, "<svg "), 4u);
   EXPECT_EQ(Count(html, "<table class=\"monitor\">"), 1u);
   for (const char* external : {"<script", "<link", " src=", "url(", "@import"})
     EXPECT_EQ(html.find(external), std::string::npos) << external;
