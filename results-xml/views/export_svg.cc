@@ -295,15 +295,23 @@ int AppendTrialsSvg(std::string& out, const Result& r, const SvgOptions& o) {
   const int height = static_cast<int>(bottom + 48) + FootnoteHeight(r);
   Header(out, r, width, height, o, ScaleLine(r) + (ScaleLine(r).empty() ? "" : "; ") + "every trial");
   // An axis fitted to the trials (not from 0): the spread is what this chart is for.
-  double step = NiceAxis(hi > lo ? hi - lo : std::max(std::abs(hi), 1.0)).second;
+  const double step = NiceAxis(hi > lo ? hi - lo : std::max(std::abs(hi), 1.0)).second;
   const double axis_lo = std::floor(lo / step) * step, axis_hi = std::max(std::ceil(hi / step) * step, axis_lo + step);
   auto xpos = [&](double v) { return x0 + (v - axis_lo) / (axis_hi - axis_lo) * (x1 - x0); };
+  // Ticks counted, not stepped: at 1e15 a step of 1e-3 would not move a double.
+  const double steps = (axis_hi - axis_lo) / step;
+  const int ticks = std::isfinite(steps) ? static_cast<int>(std::min(50.0, std::round(steps))) : 0;
   out += "<g stroke=\"" + std::string(kGrid) + "\" stroke-width=\"1\">";
-  for (double t = axis_lo; t <= axis_hi + step / 1000; t += step)
-    out += "<line x1=\"" + Num(xpos(t)) + "\" y1=\"" + Num(top) + "\" x2=\"" + Num(xpos(t)) + "\" y2=\"" + Num(bottom) +
+  for (int k = 0; k <= ticks; ++k) {
+    const double x = xpos(axis_lo + static_cast<double>(k) * step);
+    out += "<line x1=\"" + Num(x) + "\" y1=\"" + Num(top) + "\" x2=\"" + Num(x) + "\" y2=\"" + Num(bottom) +
            "\" stroke-dasharray=\"5,5\"/>";
+  }
   out += "</g><g font-size=\"10\" fill=\"#065695\" text-anchor=\"middle\">";
-  for (double t = axis_lo; t <= axis_hi + step / 1000; t += step) Text(out, xpos(t), bottom + 14, TickLabel(t, step), "");
+  for (int k = 0; k <= ticks; ++k) {
+    const double t = axis_lo + static_cast<double>(k) * step;
+    Text(out, xpos(t), bottom + 14, TickLabel(t, step), "");
+  }
   out += "</g>";
   double y = top;
   for (const auto& row : rows) {

@@ -100,6 +100,15 @@ TEST(ExportSvg, TrialsChartHasABoxAndADotPerTrial) {
   std::string none;
   EXPECT_EQ(AppendTrialsSvg(none, single, {}), 0);
   EXPECT_TRUE(none.empty());
+  // A spread far below the values' magnitude, and equal trials: a finite axis with its ticks.
+  Result tiny = bar;
+  tiny.entries[0].raw_string = "1000000000000000:1000000000000000.125";
+  tiny.entries[1].raw_string = "1000000000000000:1000000000000000";
+  std::string far;
+  ASSERT_GT(AppendTrialsSvg(far, tiny, {}), 0);
+  EXPECT_TRUE(WellFormed(far));
+  EXPECT_EQ(far.find("nan"), std::string::npos);
+  EXPECT_LE(Count(far, "stroke-dasharray"), 51u);
 }
 
 // nor: the bars are relative to the base, and the labels keep each system's own value, the
