@@ -245,6 +245,8 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
   box("hlc", o.hide_little_change, "hide little change");
   box("hni", o.hide_incomplete, "hide incomplete");
   box("sgm", o.geometric_mean, "geometric mean chart");
+  box("src", o.confidence_charts, "every trial (box plots)");
+  box("sdt", o.detailed_systems, "full systems table");
   const std::vector<std::string> systems = [&] {
     if (!view.all_systems.empty()) return view.all_systems;
     std::vector<std::string> v;

@@ -141,6 +141,8 @@ std::string ViewerOptions::ToQuery() const {
   if (hide_little_change) add("hlc");
   if (hide_incomplete) add("hni");
   if (geometric_mean) add("sgm");
+  if (confidence_charts) add("src");
+  if (detailed_systems) add("sdt");
   for (const auto& h : highlight) add("hgv%5B%5D=" + UrlEncode(h));
   for (const auto& h : hide_systems) add("rmm%5B%5D=" + UrlEncode(h));
   if (invert_hidden && !hide_systems.empty()) add("rmmi");
@@ -199,6 +201,8 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
   o.hide_incomplete = get("hni") != nullptr;
   o.geometric_mean = get("sgm") != nullptr;
   o.invert_hidden = get("rmmi") != nullptr;
+  o.confidence_charts = get("src") != nullptr;
+  o.detailed_systems = get("sdt") != nullptr;
   o.highlight = names("hgv");
   o.hide_systems = names("rmm");
   o.only_show = words("oss");

@@ -28,6 +28,8 @@ struct ViewerOptions {
   bool hide_incomplete = false;     // hni
   bool geometric_mean = false;      // sgm
   bool invert_hidden = false;       // rmmi: hide every system but those of rmm
+  bool confidence_charts = false;   // src: every trial as a box plot
+  bool detailed_systems = false;    // sdt: the full systems table
   std::vector<std::string> highlight;      // hgv
   std::vector<std::string> hide_systems;   // rmm
   std::vector<std::string> only_show;      // oss (comma list, case-insensitive substrings)
