@@ -255,6 +255,60 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   }
 }
 
+// Issue 49's figures: wins and losses that count only decided differences beside PTS's swl, the
+// geometric mean's interval, PTS's notable results and harmonic mean, and the view as CSV.
+TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
+  ServerProcess server({"--data", dir_ + "/data"});
+  httplib::Client http("127.0.0.1", server.port());
+  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "ubuntu-1304-disk-encryption";
+  std::string xml = ReadFile((seed / "composite.xml").string());
+  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 201) << res->body;
+  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+
+  const std::string url = server.url() + "/result/" + id + "?swl&spr&shm";
+  const std::string dom = Dom(url);
+  const std::string overview = Between(dom, "<section id=\"overview\">", "</section>");
+  ASSERT_FALSE(overview.empty()) << "no overview on " << url;
+  // One run of each system: no verdict is "different", so nothing is won or lost by ours, while
+  // PTS's swl gives No Encryption first place in most results.
+  const std::string decided = Between(overview, "<tr class=\"decided\">", "</tr>");
+  EXPECT_NE(Cell(decided, "Home Encryption").find("0 won, 0 lost"), std::string::npos) << decided;
+  const std::string swl = Between(overview, "<tr class=\"swl\">", "</tr>");
+  ASSERT_FALSE(swl.empty());
+  EXPECT_NE(swl.find("data-system=\"No Encryption\">11 first"), std::string::npos) << swl;
+  // The geometric mean (PTS's 146.690 for Home Encryption) with its interval and its ratio.
+  const std::string geomean = Between(overview, "<tr class=\"geomean\">", "</tr>");
+  const std::string home = Cell(geomean, "Home Encryption");
+  EXPECT_NE(home.find("146.690"), std::string::npos) << home;
+  EXPECT_NE(home.find("class=\"gm-ci\">["), std::string::npos) << home;
+  EXPECT_NE(home.find("class=\"gm-ratio\">x0.380 ["), std::string::npos) << home;
+  // spr: PTS's six notable results, PostMark first; shm: PTS's harmonic mean added as a result.
+  const std::string notable = Between(overview, "<div id=\"notable\">", "</div>");
+  EXPECT_EQ(Count(notable, "<li>"), 6u) << notable;
+  EXPECT_NE(notable.find("PostMark"), std::string::npos);
+  EXPECT_NE(dom.find("Harmonic Mean Of MB/s Test Results"), std::string::npos);
+  // The form offers the new options, and its export link gives the view as CSV.
+  EXPECT_NE(dom.find("name=\"shm\" checked"), std::string::npos);
+  EXPECT_NE(dom.find("name=\"ftt\""), std::string::npos);
+  auto csv = http.Get("/result/" + id + "?oss=BlogBench&export=csv");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(csv->status, 200);
+  EXPECT_EQ(csv->get_header_value("Content-Type"), "text/csv; charset=utf-8");
+  EXPECT_NE(csv->body.find("BlogBench"), std::string::npos);
+  EXPECT_EQ(csv->body.find("PostMark"), std::string::npos) << "the view, not the whole file";
+  auto pdf = http.Get("/result/" + id + "?export=pdf");
+  ASSERT_TRUE(pdf);
+  EXPECT_EQ(pdf->status, 400);
+  EXPECT_NE(pdf->body.find("print it to PDF"), std::string::npos);
+  fs::path shot = artifacts_ / "viewer-wins-geomean.png";
+  fs::remove(shot);
+  ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", "--window-size=1280,2400"), 0);
+}
+
 TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
   const std::string token = MakeToken();
   ASSERT_FALSE(token.empty());
