@@ -19,6 +19,7 @@
 #include "server/store/auth.h"
 #include "server/results/ob_protocol.h"
 #include "results-xml/views/view_export.h"
+#include "runner/common/error.h"
 #include "server/results/pages.h"
 #include "server/store/result_id.h"
 
@@ -656,7 +657,7 @@ struct Routes {
           const results::ExportFormat* format = nullptr;
           try {
             format = &results::FindExportFormat(options.export_format);
-          } catch (const Error& e) {
+          } catch (const ptsn::Error& e) {
             throw HttpError{400, e.what()};
           }
           auto body = ResultExport(req.matches[1], options);

@@ -213,12 +213,14 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
       } else if (row && s < row->values.size() && row->values[s].runs) {
         verdict = Cell(*row->values[s].runs, RunsVerdictText(*row->values[s].runs, settings), settings);
       }
-      if (verdict) {
+      if (verdict && !r.identifier.empty()) {  // a test's result, not a mean sgm or shm added
         Decided& d = decided[s];
         if (verdict->kind == VerdictKind::kSame) ++d.same;
         else if (verdict->kind == VerdictKind::kUnknown) ++d.unknown;
         else if (r.proportion == "HIB" || r.proportion == "LIB") ++((verdict->ratio > 1) == (r.proportion == "HIB") ? d.wins : d.losses);
         else ++d.unknown;  // decided, but the result says no way is better
+      }
+      if (verdict) {
         out += "<br><span class=\"verdict\" title=\"";
         Esc(out, verdict->full);
         out += "\">";
@@ -236,6 +238,9 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
   out += g.counted == g.comparable ? " (over all " + std::to_string(g.counted) + " results)"
                                    : " (over " + std::to_string(g.counted) + " of " + std::to_string(g.comparable) +
                                          " results: those every system has)";
+  if (!g.values.empty())
+    out += g.low.empty() ? "<br><span class=\"meta\">no interval: some value has fewer than 2 trials</span>"
+                         : "<br><span class=\"meta\">[95 % interval from the trials]</span>";
   out += "</th><td>lower-is-better as 100/x; \u2191 more is better</td>";
   for (size_t s = 0; s < file.systems.size(); ++s) {
     size_t k = 0;

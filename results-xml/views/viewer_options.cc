@@ -468,11 +468,18 @@ std::vector<Result> HarmonicMeanResults(const ResultFile& file) {
 }
 
 std::vector<size_t> NotableResults(const ResultFile& file) {
+  // The means sgm and shm add are not results of the file: neither listed nor counted.
+  auto added = [](const Result& r) {
+    return r.identifier.empty() && !r.parent &&
+           (r.arguments == "Geometric-Mean" || r.arguments.rfind("Harmonic-Mean - ", 0) == 0);
+  };
   std::vector<std::pair<double, size_t>> spreads;
-  for (size_t i = 0; i < file.results.size(); ++i) spreads.emplace_back(Spread(file.results[i]), i);
+  for (size_t i = 0; i < file.results.size(); ++i)
+    if (!added(file.results[i])) spreads.emplace_back(Spread(file.results[i]), i);
+  const size_t results = spreads.size();
   // arsort: largest first, ties in file order.
   std::stable_sort(spreads.begin(), spreads.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  spreads.resize(std::min<size_t>({spreads.size(), file.results.size() / 4, 10}));
+  spreads.resize(std::min<size_t>({results, results / 4, 10}));
   std::vector<size_t> out;
   for (const auto& [spread, i] : spreads) out.push_back(i);
   return out;

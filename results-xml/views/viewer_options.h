@@ -121,8 +121,8 @@ std::vector<Result> HarmonicMeanResults(const ResultFile& file);
 double Spread(const Result& r, bool noisy_check = true);
 
 // spr: the indexes of the notable results, PTS's way: the min(results / 4, 10) largest spreads
-// (monitor children counted in "results"), largest first; a spread of -1 (noisy) can still be
-// listed when too few others are left, as in PTS.
+// (monitor children counted in "results"; the means sgm and shm add are not results), largest
+// first; a spread of -1 (noisy) can still be listed when too few others are left, as in PTS.
 std::vector<size_t> NotableResults(const ResultFile& file);
 
 // The base of the comparison: the one highlighted system (hgv with one name) when some system's

@@ -312,6 +312,10 @@ TEST(ViewerFigures, NotableResultsArePts) {
                                       "Compile Bench / Test: Compile", "Compile Bench / Test: Initial Create",
                                       "FS-Mark / Test: 4000 Files, 32 Sub Dirs, 1MB Size",
                                       "FS-Mark / Test: 1000 Files, 1MB Size"}));
+  // The means shm and sgm add are neither listed nor counted.
+  ResultFile with_means = Seed(kUbuntu);
+  ApplyViewerOptions(with_means, ParseViewerQuery("shm&sgm"));
+  EXPECT_EQ(notable(with_means), notable(Seed(kUbuntu)));
   // get_spread: PostMark on 1110088 is noisy (-1); Dbench's best/worst as PTS prints it.
   for (const auto& r : Seed(k1110088).results) {
     if (r.title == "Dbench" && !r.parent) {
