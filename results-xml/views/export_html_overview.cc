@@ -263,9 +263,11 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
         AppendChange(out, g.values[k], g.values[0], "HIB");
         if (k < g.ratio_low.size()) {
           const bool apart = g.ratio_low[k] > 1 || g.ratio_high[k] < 1;
-          out += "<br><span class=\"gm-ratio\" title=\"against the base, with its 95 % interval from the trials; 'apart by trials' "
-                 "when it leaves out 1. Trials within one run leave out the run-to-run spread: not a verdict\">" + Printf("x%.3f [%.3f, %.3f]", g.values[k] / g.values[0], g.ratio_low[k], g.ratio_high[k]) +
-                 (apart ? " apart by trials" : " overlaps 1") + "</span>";
+          out += "<br><span class=\"gm-ratio\" title=\"against the base, with its 95 % interval from the trials; "
+                 "'apart by trials' when it leaves out 1. Trials within one run leave out the run-to-run spread: "
+                 "not a verdict\">";
+          out += Printf("x%.3f [%.3f, %.3f]", g.values[k] / g.values[0], g.ratio_low[k], g.ratio_high[k]);
+          out += apart ? " apart by trials</span>" : " overlaps 1</span>";
         }
       }
     } else if (s == 0) {
@@ -376,6 +378,9 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
   out += "<br>";
   pick("ftt", o.faster, "only results where");
   pick("ftb", o.slower, "is faster than");
+  out += "<label>ftd: and decidedly, by at least <input name=\"ftd\" size=\"4\" value=\"";
+  if (o.decided_by_percent) out += Printf("%g", *o.decided_by_percent);
+  out += "\"> % (ours: the verdict by runs)</label>";
   // The orders and exports as links: each is one name in the query, as on OpenBenchmarking.
   auto link = [&](const ViewerOptions& v, const char* name, const std::string& what, bool current) {
     out += " <a class=\"opt\" data-opt=\"" + std::string(name) + "\" href=\"?";
@@ -383,8 +388,10 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
     out += current ? "\"><b>" + what + "</b></a>" : "\">" + what + "</a>";
   };
   out += "<br>Results by:";
-  const std::pair<ResultOrder, const char*> result_orders[] = {
-      {ResultOrder::kFile, "file order"}, {ResultOrder::kSpread, "spread (grs)"}, {ResultOrder::kTitle, "title (grt)"}, {ResultOrder::kUnit, "unit (gru)"}};
+  const std::pair<ResultOrder, const char*> result_orders[] = {{ResultOrder::kFile, "file order"},
+                                                              {ResultOrder::kSpread, "spread (grs)"},
+                                                              {ResultOrder::kTitle, "title (grt)"},
+                                                              {ResultOrder::kUnit, "unit (gru)"}};
   for (const auto& [order, what] : result_orders) {
     ViewerOptions v = o;
     v.result_order = order;

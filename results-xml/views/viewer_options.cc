@@ -4,11 +4,13 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "results-xml/model/comparison_hash.h"
 #include "results-xml/views/export_common.h"
+#include "results-xml/stats/runs_verdict.h"
 #include "results-xml/stats/statistics.h"
 #include "runner/common/strings.h"
 
@@ -175,6 +177,21 @@ bool FasterThan(const Result& r, const std::string& faster, const std::string& s
   return r.proportion == "HIB" ? cmp > 0 : cmp < 0;
 }
 
+// ftd: the verdict by runs of `faster`'s set-up against `slower`'s ("NAME", "NAME run 2", ...)
+// is "different" and its interval lies at least `percent` % on the better side of 1.
+bool DecidedlyFaster(const Result& r, const std::string& faster, const std::string& slower, double percent) {
+  if (r.proportion != "HIB" && r.proportion != "LIB") return false;
+  std::vector<std::vector<double>> reference, other;
+  for (const auto& e : r.entries) {
+    if (SetUpOf(e.identifier) == SetUpOf(slower)) reference.push_back(NumericTrials(e));
+    else if (SetUpOf(e.identifier) == SetUpOf(faster)) other.push_back(NumericTrials(e));
+  }
+  const RunsVerdict v = DecideRunsVerdict(reference, other, VerdictSettings{});
+  if (v.kind != VerdictKind::kDifferent || !v.has_interval) return false;
+  const double k = 1 + percent / 100;
+  return r.proportion == "HIB" ? v.ci_low >= k : v.ci_high <= 1 / k;
+}
+
 }  // namespace
 
 bool ViewerOptions::Any() const { return !ToQuery().empty(); }
@@ -196,6 +213,11 @@ std::string ViewerOptions::ToQuery() const {
   if (system_order != SystemOrder::kFile) add(kSystemOrders[static_cast<int>(system_order)]);
   if (reverse_systems) add("rro");
   if (!faster.empty() && !slower.empty()) add("ftt=" + UrlEncode(faster) + "&ftb=" + UrlEncode(slower));
+  if (!faster.empty() && !slower.empty() && decided_by_percent) {
+    char k[32];
+    std::snprintf(k, sizeof k, "%g", *decided_by_percent);
+    add(std::string("ftd=") + k);
+  }
   if (!export_format.empty()) add("export=" + UrlEncode(export_format));
   for (const auto& h : highlight) add("hgv%5B%5D=" + UrlEncode(h));
   for (const auto& h : hide_systems) add("rmm%5B%5D=" + UrlEncode(h));
@@ -281,6 +303,16 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
   o.faster = one("ftt");
   o.slower = one("ftb");
   if (o.faster.empty() || o.slower.empty()) o.faster.clear(), o.slower.clear();
+  if (const std::string k = one("ftd"); !o.faster.empty() && !k.empty()) {
+    // A number of percent, 0 to 1000, kept to what "%g" writes back (a link reads back the same).
+    char* end = nullptr;
+    const double v = std::strtod(k.c_str(), &end);
+    if (end && *end == '\0' && v >= 0 && v <= 1000) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", v);
+      o.decided_by_percent = std::strtod(buf, nullptr);
+    }
+  }
   o.export_format = ToLower(one("export"));
   return o;
 }
@@ -535,6 +567,8 @@ void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
   if (!o.only_show.empty()) RemoveResults(file, [&](const Result& r) { return !Matches(r, o.only_show); });
   if (!o.hide_matching.empty()) RemoveResults(file, [&](const Result& r) { return Matches(r, o.hide_matching); });
   if (!o.faster.empty()) RemoveResults(file, [&](const Result& r) { return !FasterThan(r, o.faster, o.slower); });
+  if (o.decided_by_percent)
+    RemoveResults(file, [&](const Result& r) { return !DecidedlyFaster(r, o.faster, o.slower, *o.decided_by_percent); });
   if (o.hide_little_change) RemoveResults(file, [](const Result& r) { return LittleChange(r); });
   if (o.hide_noisy) RemoveResults(file, [](const Result& r) { return NoisyPercent(r).has_value(); });
   if (o.hide_incomplete) {

@@ -448,6 +448,29 @@ ResultFile TwoSetUpsTwoRuns() {
   return f;
 }
 
+TEST(ViewerFigures, FasterDecidedlyKeepsOnlyWhatTheVerdictDecides) {
+  // B's runs are 1.5 times A's: better on H (HIB), worse on L (LIB).
+  auto kept = [](const char* query) {
+    ResultFile f = TwoSetUpsTwoRuns();
+    ApplyViewerOptions(f, ParseViewerQuery(query));
+    return Titles(f);
+  };
+  EXPECT_EQ(kept("ftt=B&ftb=A"), (std::vector<std::string>{"H / "})) << "PTS's ftt/ftb alone";
+  EXPECT_EQ(kept("ftt=B&ftb=A&ftd=10"), (std::vector<std::string>{"H / "}));
+  EXPECT_TRUE(kept("ftt=B&ftb=A&ftd=60").empty()) << "x1.5 is not 60 % better";
+  EXPECT_EQ(kept("ftt=A&ftb=B&ftd=0"), (std::vector<std::string>{"L / "}));
+  // One run of each set-up decides nothing: nothing is kept, where PTS's ftt keeps H.
+  ResultFile one = TwoSetUpsTwoRuns();
+  for (auto& r : one.results)
+    std::erase_if(r.entries, [](const Entry& e) { return e.identifier.find("run 2") != std::string::npos; });
+  ApplyViewerOptions(one, ParseViewerQuery("ftt=B&ftb=A&ftd=0"));
+  EXPECT_TRUE(one.results.empty());
+  // The link keeps it; without ftt/ftb it means nothing.
+  EXPECT_EQ(ParseViewerQuery("ftt=B&ftb=A&ftd=12.5").ToQuery(), "ftt=B&ftb=A&ftd=12.5");
+  EXPECT_FALSE(ParseViewerQuery("ftd=5").decided_by_percent);
+  EXPECT_FALSE(ParseViewerQuery("ftt=B&ftb=A&ftd=-1").decided_by_percent);
+}
+
 TEST(ViewerHtml, DecidedWinsAndLossesCountOnlyDifferentVerdictsAndSwlShowsPts) {
   ResultFile f = TwoSetUpsTwoRuns();
   HtmlView view;
