@@ -387,26 +387,25 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
     Esc(out, v.ToQuery());
     out += current ? "\"><b>" + what + "</b></a>" : "\">" + what + "</a>";
   };
-  out += "<br>Results by:";
+  // One link per value of an order option, the current one in bold.
+  auto orders = [&](const char* label, auto ViewerOptions::*field, const auto& choices) {
+    out += label;
+    for (const auto& [order, what] : choices) {
+      ViewerOptions v = o;
+      v.*field = order;
+      link(v, what, what, o.*field == order);
+    }
+  };
   const std::pair<ResultOrder, const char*> result_orders[] = {{ResultOrder::kFile, "file order"},
                                                               {ResultOrder::kSpread, "spread (grs)"},
                                                               {ResultOrder::kTitle, "title (grt)"},
                                                               {ResultOrder::kUnit, "unit (gru)"}};
-  for (const auto& [order, what] : result_orders) {
-    ViewerOptions v = o;
-    v.result_order = order;
-    link(v, what, what, o.result_order == order);
-  }
-  out += "<br>Values by:";
+  orders("<br>Results by:", &ViewerOptions::result_order, result_orders);
   const std::pair<SystemOrder, const char*> system_orders[] = {{SystemOrder::kFile, "file order"},
                                                               {SystemOrder::kIdentifier, "identifier (sro)"},
                                                               {SystemOrder::kPerformance, "performance (sor)"},
                                                               {SystemOrder::kRunDate, "run date (rdt)"}};
-  for (const auto& [order, what] : system_orders) {
-    ViewerOptions v = o;
-    v.system_order = order;
-    link(v, what, what, o.system_order == order);
-  }
+  orders("<br>Values by:", &ViewerOptions::system_order, system_orders);
   out += "<br>Export this view:";
   for (const char* format : {"txt", "csv", "csv-all", "json", "xml", "html"}) {
     ViewerOptions v = o;

@@ -156,6 +156,19 @@ class PageBrowserTest : public ::testing::Test {
     return token;
   }
 
+  // Uploads the seed result NAME (../shared/reference/seed-results/NAME) with `token`; its ID, or
+  // "" (with a test failure) when the server did not take it.
+  std::string UploadSeed(httplib::Client& http, const std::string& token, const std::string& name) {
+    const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / name / "composite.xml";
+    auto res = http.Post("/api/v1/results?name=" + name, {{"Authorization", "Bearer " + token}},
+                         ReadFile(seed.string()), "application/xml");
+    if (!res || res->status != 201) {
+      ADD_FAILURE() << "upload of " << name << ": " << (res ? res->body : "no answer");
+      return "";
+    }
+    return res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  }
+
   std::string chromium_, dir_;
   fs::path golden_, artifacts_;
 };
@@ -190,12 +203,8 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   ASSERT_FALSE(token.empty());
   ServerProcess server({"--data", dir_ + "/data"});
   httplib::Client http("127.0.0.1", server.port());
-  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "1110088-AR-1110066AR56";
-  std::string xml = ReadFile((seed / "composite.xml").string());
-  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
-  ASSERT_TRUE(res);
-  ASSERT_EQ(res->status, 201) << res->body;
-  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  const std::string id = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_FALSE(id.empty());
 
   // Normalized against the highlighted "Encrypted LVM (dmcrypt): Stock", noisy results hidden.
   const std::string base = "Encrypted LVM (dmcrypt): Stock";
@@ -262,12 +271,8 @@ TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
   ASSERT_FALSE(token.empty());
   ServerProcess server({"--data", dir_ + "/data"});
   httplib::Client http("127.0.0.1", server.port());
-  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "ubuntu-1304-disk-encryption";
-  std::string xml = ReadFile((seed / "composite.xml").string());
-  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
-  ASSERT_TRUE(res);
-  ASSERT_EQ(res->status, 201) << res->body;
-  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  const std::string id = UploadSeed(http, token, "ubuntu-1304-disk-encryption");
+  ASSERT_FALSE(id.empty());
 
   const std::string url = server.url() + "/result/" + id + "?swl&spr&shm";
   const std::string dom = Dom(url);
@@ -305,12 +310,8 @@ TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
   EXPECT_NE(pdf->body.find("print it to PDF"), std::string::npos);
   // 1110088 keeps its trials: the geometric mean of "Encrypted Home (eCryptfs): AES-NI Intel"
   // (PTS's 32.354) with its interval, and its ratio to the base with the ratio's interval.
-  auto other = http.Post("/api/v1/results?name=seed2", {{"Authorization", "Bearer " + token}},
-                         ReadFile((seed.parent_path() / "1110088-AR-1110066AR56" / "composite.xml").string()),
-                         "application/xml");
-  ASSERT_TRUE(other);
-  ASSERT_EQ(other->status, 201) << other->body;
-  const std::string id2 = other->body.substr(other->body.find("\"id\":\"") + 6, 22);
+  const std::string id2 = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_FALSE(id2.empty());
   const std::string dom2 = Dom(server.url() + "/result/" + id2);
   const std::string geomean2 = Between(Between(dom2, "<section id=\"overview\">", "</section>"), "<tr class=\"geomean\">", "</tr>");
   const std::string aes = Cell(geomean2, "Encrypted Home (eCryptfs): AES-NI Intel");
