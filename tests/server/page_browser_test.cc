@@ -157,6 +157,19 @@ class PageBrowserTest : public ::testing::Test {
     return token;
   }
 
+  // Uploads the seed result NAME (../shared/reference/seed-results/NAME) with `token`; its ID, or
+  // "" (with a test failure) when the server did not take it.
+  std::string UploadSeed(httplib::Client& http, const std::string& token, const std::string& name) {
+    const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / name / "composite.xml";
+    auto res = http.Post("/api/v1/results?name=" + name, {{"Authorization", "Bearer " + token}},
+                         ReadFile(seed.string()), "application/xml");
+    if (!res || res->status != 201) {
+      ADD_FAILURE() << "upload of " << name << ": " << (res ? res->body : "no answer");
+      return "";
+    }
+    return res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  }
+
   std::string chromium_, dir_;
   fs::path golden_, artifacts_;
 };
@@ -191,12 +204,8 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   ASSERT_FALSE(token.empty());
   ServerProcess server({"--data", dir_ + "/data"});
   httplib::Client http("127.0.0.1", server.port());
-  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "1110088-AR-1110066AR56";
-  std::string xml = ReadFile((seed / "composite.xml").string());
-  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
-  ASSERT_TRUE(res);
-  ASSERT_EQ(res->status, 201) << res->body;
-  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  const std::string id = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_FALSE(id.empty());
 
   // Normalized against the highlighted "Encrypted LVM (dmcrypt): Stock", noisy results hidden.
   const std::string base = "Encrypted LVM (dmcrypt): Stock";
@@ -325,6 +334,67 @@ TEST_F(PageBrowserTest, SystemsTableLeadsWithDifferencesAndSrcDrawsEveryTrial) {
   fs::remove(shot);
   ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", "--window-size=1280,3000"), 0) << ReadFile(dir_ + "/chromium.log");
   EXPECT_TRUE(fs::exists(shot)) << shot;
+}
+
+// Issue 49's figures: wins and losses that count only decided differences beside PTS's swl, the
+// geometric mean's interval, PTS's notable results and harmonic mean, and the view as CSV.
+TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
+  ServerProcess server({"--data", dir_ + "/data"});
+  httplib::Client http("127.0.0.1", server.port());
+  const std::string id = UploadSeed(http, token, "ubuntu-1304-disk-encryption");
+  ASSERT_FALSE(id.empty());
+
+  const std::string url = server.url() + "/result/" + id + "?swl&spr&shm";
+  const std::string dom = Dom(url);
+  const std::string overview = Between(dom, "<section id=\"overview\">", "</section>");
+  ASSERT_FALSE(overview.empty()) << "no overview on " << url;
+  // One run of each system: no verdict is "different", so nothing is won or lost by ours, while
+  // PTS's swl gives No Encryption first place in most results.
+  const std::string decided = Between(overview, "<tr class=\"decided\">", "</tr>");
+  EXPECT_NE(Cell(decided, "Home Encryption").find("0 won, 0 lost"), std::string::npos) << decided;
+  const std::string swl = Between(overview, "<tr class=\"swl\">", "</tr>");
+  ASSERT_FALSE(swl.empty());
+  EXPECT_NE(swl.find("data-system=\"No Encryption\">11 first"), std::string::npos) << swl;
+  // The geometric mean (PTS's 146.690 for Home Encryption): this file keeps no trials, so no
+  // interval, and the page says why.
+  const std::string geomean = Between(overview, "<tr class=\"geomean\">", "</tr>");
+  EXPECT_NE(Cell(geomean, "Home Encryption").find("146.690"), std::string::npos) << geomean;
+  EXPECT_NE(geomean.find("no interval: some value has fewer than 2 trials"), std::string::npos) << geomean;
+  // spr: PTS's six notable results, PostMark first; shm: PTS's harmonic mean added as a result.
+  const std::string notable = Between(overview, "<div id=\"notable\">", "</div>");
+  EXPECT_EQ(Count(notable, "<li>"), 6u) << notable;
+  EXPECT_NE(notable.find("PostMark"), std::string::npos);
+  EXPECT_NE(dom.find("Harmonic Mean Of MB/s Test Results"), std::string::npos);
+  // The form offers the new options, and its export link gives the view as CSV.
+  EXPECT_NE(dom.find("name=\"shm\" checked"), std::string::npos);
+  EXPECT_NE(dom.find("name=\"ftt\""), std::string::npos);
+  auto csv = http.Get("/result/" + id + "?oss=BlogBench&export=csv");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(csv->status, 200);
+  EXPECT_EQ(csv->get_header_value("Content-Type"), "text/csv; charset=utf-8");
+  EXPECT_NE(csv->body.find("BlogBench"), std::string::npos);
+  EXPECT_EQ(csv->body.find("PostMark"), std::string::npos) << "the view, not the whole file";
+  auto pdf = http.Get("/result/" + id + "?export=pdf");
+  ASSERT_TRUE(pdf);
+  EXPECT_EQ(pdf->status, 400);
+  EXPECT_NE(pdf->body.find("print it to PDF"), std::string::npos);
+  // 1110088 keeps its trials: the geometric mean of "Encrypted Home (eCryptfs): AES-NI Intel"
+  // (PTS's 32.354) with its interval, and its ratio to the base with the ratio's interval.
+  const std::string id2 = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_FALSE(id2.empty());
+  const std::string dom2 = Dom(server.url() + "/result/" + id2);
+  const std::string geomean2 = Between(Between(dom2, "<section id=\"overview\">", "</section>"), "<tr class=\"geomean\">", "</tr>");
+  const std::string aes = Cell(geomean2, "Encrypted Home (eCryptfs): AES-NI Intel");
+  EXPECT_NE(aes.find("32.354"), std::string::npos) << geomean2;
+  EXPECT_NE(aes.find("class=\"gm-ci\""), std::string::npos) << aes;
+  EXPECT_NE(aes.find(">[32.172, 32.536]</span>"), std::string::npos) << aes;
+  EXPECT_NE(aes.find("class=\"gm-ratio\""), std::string::npos) << aes;
+  EXPECT_NE(aes.find("x0.956 [0.946, 0.967] apart by trials"), std::string::npos) << aes;
+  fs::path shot = artifacts_ / "viewer-wins-geomean.png";
+  fs::remove(shot);
+  ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", "--window-size=1280,2400"), 0);
 }
 
 TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
