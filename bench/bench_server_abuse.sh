@@ -28,7 +28,9 @@
 #             slowest /healthz meanwhile, peak RSS; the review measured 426-471 MB, 4.0 s and
 #             449 MB, 4.0 s and 762 MB, 23-27 s and 2.41 GB with /healthz up to 1.8 s
 #             (RUN=bodies,renders runs only those; by default everything); `options`: 20 different
-#             pages of the same file with issue 49's view options on (RENDER_CASES=options only that);
+#             pages of the same file with issue 49's view options on, `trials` the same with src, nor and
+#             sdt (every trial as a box plot) (RENDER_CASES=options only that);
+#             `figures`: the same with shm, spr, swl, grs, sor and sgm;
 #             /healthz is timed by a process at real-time priority (SCHED_FIFO, as root;
 #             PROBE_FIFO=0: at the readers' priority), as a health checker is another machine;
 #             measured 2026-12-05, the slowest /healthz for the four cases:
@@ -172,14 +174,20 @@ for side in before after; do
   for _ in $(seq 11); do ids="$ids,$(upload_id "$WORK/huge.form")"; done
   stop
   if [ -z "$huge" ] || [ "$(echo "$ids" | tr -cd , | wc -c)" != 11 ]; then echo "renders: the uploads were refused"; else
-    same=() pages=() jsons=() compare=() options=()
+    same=() pages=() jsons=() compare=() options=() trials=() figures=()
     for n in $(seq 20); do
       same+=("/result/$huge"); pages+=("/result/$huge?page=$n"); jsons+=("/api/v1/results/$huge"); compare+=("/result/$ids?page=$n")
       # Issue 49's view options, every one that keeps the pages (hlc could hide most results),
       # normalized against a highlighted system: each page a cold render.
       options+=("/result/$huge?nor&hnr&hni&sgm&noss=zzz&hgv%5B%5D=System%201-2&rmm%5B%5D=System%201-20&page=$n")
+      # Every trial drawn (src: a box plot per system per result), normalized charts, the full
+      # systems table: the page's largest markup.
+      trials+=("/result/$huge?src&sdt&nor&page=$n")
+      # The figures issue 49's second slice adds: PTS's harmonic means, notable results and wins/
+      # losses, results by spread and values best first, beside ours (decided wins, intervals).
+      figures+=("/result/$huge?shm&spr&swl&grs&sor&sgm&page=$n")
     done
-    for case in ${RENDER_CASES:-same pages jsons compare options}; do
+    for case in ${RENDER_CASES:-same pages jsons compare options trials figures}; do
       KEEP=1 start "$bin" renders "${big[@]}"
       declare -n paths="$case"
       out="$($CLIENT views "$PORT" "${paths[@]}")"

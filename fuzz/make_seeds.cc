@@ -158,6 +158,9 @@ int main(int argc, char** argv) {
   for (const char* query : {"nor&hgv%5B%5D=A&hnr&hlc&hni&sgm", "obr_nor=1&obr_hgv=B+%26+%22C%22&rmm%5B%5D=A&rmmi",
                             "oss=fs-mark,dbench&noss=monitor", "hgv=%3Cscript%3Ealert(1)%3C/script%3E&oss=%3Cimg%20src=x%3E",
                             "rmm=C+%3Cb%3E&hgv=A&hgv=B+%26+%22C%22&nor", "hgv[]=Home_DD_Encryption&oss=x",
+                            "shm&spr&swl&grs&sor&rro&ftt=A&ftb=C+%3Cb%3E&export=csv",
+                            "obr_grt&sro&rdt&ftt=B+%26+%22C%22&ftb=A&export=html",
+                            "gru&export=pdf&ftt=A,B&ftb=",
                             "nor&hgv=A\n<?xml version=\"1.0\"?><PhoronixTestSuite><Generated><Title>t</Title></Generated>"
                             "<System><Identifier>&lt;img src=x onerror=1&gt;</Identifier></System></PhoronixTestSuite>"})
     Put(out / "viewer_options", n, query);

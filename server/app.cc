@@ -18,6 +18,8 @@
 #include "runner/common/strings.h"
 #include "server/store/auth.h"
 #include "server/results/ob_protocol.h"
+#include "results-xml/views/view_export.h"
+#include "runner/common/error.h"
 #include "server/results/pages.h"
 #include "server/store/result_id.h"
 
@@ -473,6 +475,20 @@ struct Routes {
     });
   }
 
+  // export=: the view in another format, made once for the requests that ask at once.
+  std::shared_ptr<const std::string> ResultExport(const std::string& ids_text, const results::ViewerOptions& options) {
+    auto ids = Split(ids_text, ',');
+    if (ids.size() > 12) throw HttpError{400, "at most 12 results can be compared"};
+    std::string key;
+    for (auto& id : ids) key += (key.empty() ? "" : ",") + (id = Trim(id));
+    key += "#export?" + options.ToQuery();
+    return Rendered(key, true, [&](size_t& input) {
+      auto found = FetchAll(ids);
+      for (const auto& r : found) input += r->xml.size();
+      return RenderResultExport(found, options);
+    });
+  }
+
   // GET /api/v1/results/ID: the result with its file inside the JSON, made once for the
   // requests that ask at once; not kept (the stored result's cache says how fresh it is).
   std::shared_ptr<const std::string> ResultJson(const std::string& id) {
@@ -637,6 +653,17 @@ struct Routes {
         const int page = ParseIntParam(req, "page", 1, 1, 1 << 20) - 1;
         // OpenBenchmarking's view options (nor, hgv[], hnr, ...) as its links carry them.
         const results::ViewerOptions options = results::ParseViewerOptions({req.params.begin(), req.params.end()});
+        if (!options.export_format.empty()) {
+          const results::ExportFormat* format = nullptr;
+          try {
+            format = &results::FindExportFormat(options.export_format);
+          } catch (const ptsn::Error& e) {
+            throw HttpError{400, e.what()};
+          }
+          auto body = ResultExport(req.matches[1], options);
+          res.SetSharedContent(body, *body, format->content_type);
+          return;
+        }
         auto html = ResultPage(req.matches[1], page, options);
         res.SetSharedContent(html, *html, "text/html; charset=utf-8");
       });

@@ -1,6 +1,7 @@
 #include "results-xml/stats/statistics.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include <algorithm>
 #include <charconv>
@@ -157,6 +158,13 @@ double Median(std::vector<double> v) {
   if (n % 2) return hi;
   const double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
   return (lo + hi) / 2;
+}
+
+std::pair<double, double> Quartiles(std::vector<double> v) {
+  if (v.empty()) return {0, 0};
+  std::sort(v.begin(), v.end());
+  return {gsl_stats_quantile_from_sorted_data(v.data(), 1, v.size(), 0.25),
+          gsl_stats_quantile_from_sorted_data(v.data(), 1, v.size(), 0.75)};
 }
 
 // GSL's inverse of the t distribution (accurate to ~2e-15 here against 40-digit arithmetic,

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "results-xml/model/result_file.h"
@@ -75,6 +76,9 @@ std::string StandardErrorLabel(const Entry& entry, double se_of_numeric_trials);
 
 // The true median (mean of the middle two for even n; PTS's own median() is off for even n).
 double Median(std::vector<double> v);
+// The first and third quartiles, interpolated between the sorted values (GSL's quantile, R's
+// type 7, as most box plots draw them); {0, 0} for no values.
+std::pair<double, double> Quartiles(std::vector<double> v);
 // Two-sided Student t quantile: t such that P(|T_df| <= t) = confidence (df >= 1).
 double StudentTQuantile(double confidence, int degrees_of_freedom);
 

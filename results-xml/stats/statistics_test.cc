@@ -130,6 +130,9 @@ TEST(Statistics, BasicsAndMedian) {
   EXPECT_DOUBLE_EQ(Mean({1, 2, 3, 4}), 2.5);
   EXPECT_DOUBLE_EQ(Median({4, 1, 3, 2}), 2.5);
   EXPECT_DOUBLE_EQ(Median({5, 1, 3}), 3);
+  // R: quantile(c(4, 1, 3, 2), c(.25, .75)) gives 1.75 and 3.25.
+  EXPECT_EQ(Quartiles({4, 1, 3, 2}), (std::pair<double, double>{1.75, 3.25}));
+  EXPECT_EQ(Quartiles({7}), (std::pair<double, double>{7, 7}));
   EXPECT_DOUBLE_EQ(SampleStandardDeviation({5}), 0);
   EXPECT_NEAR(SampleStandardDeviation({2, 4, 4, 4, 5, 5, 7, 9}), 2.138089935, 1e-9);
   EXPECT_NEAR(StandardError({2, 4, 4, 4, 5, 5, 7, 9}), 2.138089935 / std::sqrt(8.0), 1e-9);

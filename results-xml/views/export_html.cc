@@ -1,14 +1,16 @@
 #include "results-xml/views/export_html.h"
 
 #include <cstdio>
+#include <limits>
 #include <unordered_map>
 
+#include "results-xml/model/comparison_hash.h"
 #include "results-xml/stats/statistics.h"
 #include "results-xml/views/export_common.h"
 #include "results-xml/views/export_compare.h"
 #include "results-xml/views/export_html_overview.h"
+#include "results-xml/views/export_html_systems.h"
 #include "results-xml/views/export_svg.h"
-#include "results-xml/views/system_notes.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -30,7 +32,7 @@ constexpr const char* kStyle =
     "td.better{background:#dff3df}td.worse{background:#f8dddd}.hl{outline:3px solid #d89b00;outline-offset:-3px}"
     ".chg,.verdict,.nor{font-size:.85em;white-space:nowrap}.noisy{color:#a05a00}"
     "form.options fieldset{font-size:.85em;border:1px solid #ccc}form.options label{white-space:nowrap}"
-    "section{page-break-inside:avoid}"
+    "section{page-break-inside:avoid}caption{text-align:left;font-size:.9em}tr.same td{text-align:center}th.same-head{text-align:center;font-weight:normal;font-style:italic}"
     "@media (prefers-color-scheme:dark){body{background:#16181b;color:#e3e3e3}th{background:#2a2d31}"
     "th,td,form.options fieldset{border-color:#4a4d52}.meta{color:#a8a8a8}a{color:#8ab4f8}"
     "td.better{background:#1f4424}td.worse{background:#552226}.noisy{color:#f0b060}svg{background:#fff}}"
@@ -45,70 +47,6 @@ std::string Fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-void SystemsTable(std::string& out, const ResultFile& file) {
-  // Component names in first-seen order; one column per system.
-  std::vector<std::string> names;
-  std::unordered_map<std::string, size_t> row_of;
-  std::vector<std::unordered_map<size_t, std::string>> cells(file.systems.size());
-  for (size_t s = 0; s < file.systems.size(); ++s)
-    for (const std::string* text : {&file.systems[s].hardware, &file.systems[s].software})
-      for (auto& [k, v] : SplitComponents(*text)) {
-        auto [it, added] = row_of.emplace(k, names.size());
-        if (added) names.push_back(k);
-        cells[s][it->second] = v;
-      }
-  out += "<table class=\"systems\"><tr><th></th>";
-  for (const auto& s : file.systems) {
-    out += "<th>";
-    Esc(out, s.identifier);
-    out += "</th>";
-  }
-  out += "</tr>";
-  for (size_t r = 0; r < names.size(); ++r) {
-    out += "<tr><th>";
-    Esc(out, names[r]);
-    out += "</th>";
-    for (size_t s = 0; s < file.systems.size(); ++s) {
-      out += "<td>";
-      auto it = cells[s].find(r);
-      if (it != cells[s].end()) Esc(out, it->second);
-      out += "</td>";
-    }
-    out += "</tr>";
-  }
-  out += "<tr><th>Tested</th>";
-  for (const auto& s : file.systems) {
-    out += "<td>";
-    Esc(out, s.timestamp);
-    out += "</td>";
-  }
-  out += "</tr></table>";
-}
-
-// Each system's notes as PTS's HTML export words them ("Kernel Notes: ..."), after the systems
-// table; systems whose notes equal the previous one's are not repeated.
-void SystemNotes(std::string& out, const ResultFile& file) {
-  std::string section, previous;
-  for (const auto& s : file.systems) {
-    std::string notes;
-    for (const auto& [name, text] : SystemNoteSections(s)) {
-      notes += "<strong>";
-      Esc(notes, name);
-      notes += " Notes:</strong> ";
-      Esc(notes, text);
-      notes += "<br>";
-    }
-    if (notes.empty()) continue;
-    section += "<p class=\"notes\"><b>";
-    Esc(section, s.identifier);
-    section += "</b><br>";
-    section += notes == previous ? std::string("(as above)") : notes;
-    section += "</p>";
-    previous = notes;
-  }
-  if (!section.empty()) out += "<h2>System Notes</h2>" + section;
 }
 
 void ValuesTable(std::string& out, const Result& r, const std::optional<Normalized>& normalized) {
@@ -161,6 +99,80 @@ void ValuesTable(std::string& out, const Result& r, const std::optional<Normaliz
   out += "</table></div>";
 }
 
+// The result each monitor series was recorded with (npos for none): by its <Parent> hash, or, in
+// files older than <Parent> (1110088), as PTS named them: no test identifier, the test's title,
+// and the test's arguments after the monitor's name ("CPU Usage -s 1048576 -n 1000").
+constexpr size_t kNone = std::numeric_limits<size_t>::max();
+std::vector<size_t> MonitorParents(const ResultFile& file) {
+  const size_t n = file.results.size();
+  std::vector<size_t> parent(n, kNone);
+  std::unordered_map<std::string, size_t> by_hash;
+  for (size_t i = 0; i < n; ++i)
+    if (file.results[i].parent) {
+      for (size_t k = 0; k < n; ++k) by_hash.emplace(ComparisonHash(file.results[k]), k);
+      break;
+    }
+  for (size_t i = 0; i < n; ++i) {
+    const Result& m = file.results[i];
+    if (m.parent) {
+      if (auto it = by_hash.find(*m.parent); it != by_hash.end() && it->second != i) parent[i] = it->second;
+      continue;
+    }
+    if (!m.identifier.empty() || m.display_format != "LINE_GRAPH") continue;
+    size_t best_arguments = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const Result& t = file.results[k];
+      if (t.identifier.empty() || t.title != m.title || m.arguments.size() <= t.arguments.size() ||
+          !m.arguments.ends_with(t.arguments) || (parent[i] != kNone && t.arguments.size() <= best_arguments))
+        continue;
+      parent[i] = k, best_arguments = t.arguments.size();
+    }
+  }
+  return parent;
+}
+
+// A monitor series beside the result it was recorded with: min / avg / max per system.
+void MonitorTable(std::string& out, const Result& m) {
+  out += "<div class=\"scroll\"><table class=\"monitor\"><caption>";
+  Esc(out, Trim(m.description.empty() ? m.title : m.description));
+  out += " during this test";
+  if (!m.scale.empty()) {
+    out += " (";
+    Esc(out, m.scale);
+    out += ")";
+  }
+  out += "</caption><tr><th>System</th><th>Min</th><th>Avg</th><th>Max</th><th>Samples</th></tr>";
+  for (const Entry& e : m.entries) {
+    const TrialSummary st = Summarize(EntryNumbers(e));
+    out += "<tr><td>";
+    Esc(out, EntryLabel(e));
+    out += "</td>";
+    for (double v : {st.min, st.mean, st.max}) out += "<td class=\"num\">" + (st.n ? Fixed(v, 2) : "") + "</td>";
+    out += "<td class=\"num\">" + std::to_string(st.n) + "</td></tr>";
+  }
+  out += "</table></div>";
+}
+
+// The numbers of the box plots (src), so that the chart is not the only way to read them.
+void TrialsTable(std::string& out, const Result& r) {
+  out += "<details class=\"trials\"><summary>The box plots' numbers</summary><div class=\"scroll\"><table>"
+         "<tr><th>System</th><th>N</th><th>Min</th><th>Q1</th><th>Median</th><th>Q3</th><th>Max</th><th>Mean</th>"
+         "<th>95% CI of the mean</th></tr>";
+  for (const Entry& e : r.entries) {
+    if (IsSeries(e)) continue;
+    const std::vector<double> t = NumericTrials(e);
+    if (t.empty()) continue;
+    const TrialSummary st = Summarize(t);
+    const auto [q1, q3] = Quartiles(t);
+    out += "<tr><td>";
+    Esc(out, e.identifier);
+    out += "</td><td class=\"num\">" + std::to_string(st.n) + "</td>";
+    for (double v : {st.min, q1, st.median, q3, st.max, st.mean}) out += "<td class=\"num\">" + Fixed(v, 2) + "</td>";
+    out += "<td class=\"num\">" + (st.n > 1 ? Fixed(st.ci95_low, 2) + " – " + Fixed(st.ci95_high, 2) : "") + "</td></tr>";
+  }
+  out += "</table></div></details>";
+}
+
 }  // namespace
 
 std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
@@ -192,14 +204,14 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
   }
   if (view.form) AppendOptionsForm(out, file, view);
   AppendOverview(out, file, view);
-  out += "<h2>Systems</h2><div class=\"scroll\">";
-  SystemsTable(out, file);
-  out += "</div>";
-  SystemNotes(out, file);
+  AppendSystemsHtml(out, file, view.options.detailed_systems);
   SvgOptions svg;
   svg.xml_declaration = false;
+  const std::vector<size_t> monitor_parent = MonitorParents(file);
+  const std::string norm_base = view.options.normalize ? NormalizationBase(file, view.options) : "";
   for (size_t i = 0; i < file.results.size(); ++i) {
     const Result& r = file.results[i];
+    if (monitor_parent[i] != kNone) continue;  // shown with its test
     out += "<section id=\"r" + std::to_string(i + 1) + "\"><h2>";
     Esc(out, Trim(r.title + " " + r.app_version));
     if (!r.description.empty()) {
@@ -211,10 +223,29 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
     if (auto noisy = NoisyPercent(r))
       out += "<p class=\"noisy\">Noisy by PTS's cut: a system's trials vary by " + Fixed(*noisy, 1) +
              " % of their mean (SD), above 6 %; hnr hides such results.</p>";
+    const std::optional<Normalized> normalized = view.options.normalize ? NormalizeResult(r, norm_base) : std::nullopt;
+    SvgOptions chart = svg;
+    if (normalized) chart.relative = &normalized->values, chart.relative_decimals = normalized->decimals;
     out += "<div class=\"chart\">";
-    AppendResultSvg(out, r, svg);
+    AppendResultSvg(out, r, chart);
     out += "</div>";
-    ValuesTable(out, r, view.options.normalize ? NormalizeResult(r, NormalizationBase(file, view.options)) : std::nullopt);
+    if (view.options.confidence_charts) {
+      std::string trials;
+      if (AppendTrialsSvg(trials, r, svg) > 0) {
+        out += "<div class=\"chart trials\">" + trials + "</div>";
+        TrialsTable(out, r);
+      }
+    }
+    ValuesTable(out, r, normalized);
+    // The monitor series recorded with this test: its chart and min / avg / max, here rather than
+    // in sections of their own that a reader has to match to their test by title.
+    for (size_t k = 0; k < file.results.size(); ++k)
+      if (monitor_parent[k] == i) {
+        out += "<div class=\"chart monitor\">";
+        AppendResultSvg(out, file.results[k], svg);
+        out += "</div>";
+        MonitorTable(out, file.results[k]);
+      }
     out += "</section>";
   }
   // The verdicts, in the same words as compare-results (issue 50).

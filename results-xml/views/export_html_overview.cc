@@ -10,6 +10,7 @@
 #include "results-xml/views/export_svg.h"
 #include "results-xml/stats/runs_verdict.h"
 #include "results-xml/stats/verdict.h"
+#include "results-xml/stats/wins_losses.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -34,6 +35,13 @@ std::string Plus(std::string s) {
 // the full sentence (runs, what would decide it) goes in the cell's title.
 struct CellVerdict {
   std::string shown, full;
+  VerdictKind kind = VerdictKind::kUnknown;
+  double ratio = 1;  // the system's value over the base's
+};
+
+// Per system, what its verdicts against the base decided: a win is "different" the better way.
+struct Decided {
+  int wins = 0, losses = 0, same = 0, unknown = 0;
 };
 
 // V: a Verdict (instance pairs) or a RunsVerdict (separate runs), which carry the same fields;
@@ -44,6 +52,8 @@ CellVerdict Cell(const V& v, const std::string& sentence, const VerdictSettings&
   c.shown = Plus(VerdictWord(v.kind, v.ratio, "", settings)) +
             (v.has_interval ? Printf(", x%.3f [%.3f, %.3f]", v.ratio, v.ci_low, v.ci_high) : Printf(", x%.3f", v.ratio));
   c.full = Plus(sentence);
+  c.kind = v.kind;
+  c.ratio = v.ratio;
   return c;
 }
 
@@ -88,6 +98,7 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
   const std::string& base = file.systems.front().identifier;
   const std::string norm_base = NormalizationBase(file, view.options);
   const GeometricMeans g = view.geometric_means ? *view.geometric_means : GeometricMeanOfResults(file);
+  std::vector<Decided> decided(file.systems.size());
 
   out += "<section id=\"overview\"><h2>Overview</h2><p class=\"meta\">Each value against <b>";
   Esc(out, base);
@@ -98,7 +109,21 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
          "decided: different, same within \u00b15 % or unknown, with the ratio and its 95 % interval, from the code "
          "compare-results uses";
   out += by_pairs ? " (by instance pairs: the trials were run in rounds across targets)." : " (by runs).";
-  out += "</p><div class=\"scroll\"><table class=\"overview\"><tr><th>Result</th><th>Unit</th>";
+  out += "</p>";
+  if (view.options.notable) {
+    // spr: PTS's notable results, the largest spreads between best and worst.
+    out += "<div id=\"notable\"><h3>Notable results</h3><p class=\"meta\">spr, as PTS picks them: the "
+           "min(results/4, 10) with the largest spread between best and worst value (noisy ones last).</p><ol>";
+    for (size_t i : NotableResults(file)) {
+      const Result& r = file.results[i];
+      out += "<li><a href=\"#r" + std::to_string(i + 1) + "\">";
+      Esc(out, r.title + (r.description.empty() ? "" : " - " + r.description));
+      const double spread = Spread(r);
+      out += "</a>" + (spread > 0 ? Printf(" (best/worst %.2f)", spread) : std::string(" (noisy)")) + "</li>";
+    }
+    out += "</ol></div>";
+  }
+  out += "<div class=\"scroll\"><table class=\"overview\"><tr><th>Result</th><th>Unit</th>";
   for (const auto& s : file.systems) {
     out += "<th data-system=\"";
     Esc(out, s.identifier);
@@ -188,6 +213,13 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
       } else if (row && s < row->values.size() && row->values[s].runs) {
         verdict = Cell(*row->values[s].runs, RunsVerdictText(*row->values[s].runs, settings), settings);
       }
+      if (verdict && !r.identifier.empty()) {  // a test's result, not a mean sgm or shm added
+        Decided& d = decided[s];
+        if (verdict->kind == VerdictKind::kSame) ++d.same;
+        else if (verdict->kind == VerdictKind::kUnknown) ++d.unknown;
+        else if (r.proportion == "HIB" || r.proportion == "LIB") ++((verdict->ratio > 1) == (r.proportion == "HIB") ? d.wins : d.losses);
+        else ++d.unknown;  // decided, but the result says no way is better
+      }
       if (verdict) {
         out += "<br><span class=\"verdict\" title=\"";
         Esc(out, verdict->full);
@@ -206,6 +238,9 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
   out += g.counted == g.comparable ? " (over all " + std::to_string(g.counted) + " results)"
                                    : " (over " + std::to_string(g.counted) + " of " + std::to_string(g.comparable) +
                                          " results: those every system has)";
+  if (!g.values.empty())
+    out += g.low.empty() ? "<br><span class=\"meta\">no interval: some value has fewer than 2 trials</span>"
+                         : "<br><span class=\"meta\">[95 % interval from the trials]</span>";
   out += "</th><td>lower-is-better as 100/x; \u2191 more is better</td>";
   for (size_t s = 0; s < file.systems.size(); ++s) {
     size_t k = 0;
@@ -220,16 +255,63 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
     out += "\">";
     if (has) {
       out += "<span class=\"v\">" + Printf("%.3f", g.values[k]) + "</span>";
+      if (k < g.low.size())
+        out += "<br><span class=\"gm-ci\" title=\"95 % interval of the geometric mean from each value's trials (delta "
+               "method on the log scale)\">[" + Printf("%.3f, %.3f", g.low[k], g.high[k]) + "]</span>";
       if (s > 0 && base_has) {
         out += "<br>";
         AppendChange(out, g.values[k], g.values[0], "HIB");
+        if (k < g.ratio_low.size()) {
+          const bool apart = g.ratio_low[k] > 1 || g.ratio_high[k] < 1;
+          out += "<br><span class=\"gm-ratio\" title=\"against the base, with its 95 % interval from the trials; "
+                 "'apart by trials' when it leaves out 1. Trials within one run leave out the run-to-run spread: "
+                 "not a verdict\">";
+          out += Printf("x%.3f [%.3f, %.3f]", g.values[k] / g.values[0], g.ratio_low[k], g.ratio_high[k]);
+          out += apart ? " apart by trials</span>" : " overlaps 1</span>";
+        }
       }
     } else if (s == 0) {
       out += "<span class=\"meta\">fewer than 2 results in common</span>";
     }
     out += "</td>";
   }
-  out += "</tr></table></div></section>";
+  out += "</tr>";
+  // Wins and losses that count only what a verdict decided ("different"), against the base.
+  out += "<tr class=\"decided\"><th>Decided wins / losses against the base</th><td>counted only where the "
+         "verdict is \"different\" (results on this page); PTS's swl counts every first and last place, "
+         "however small the gap</td>";
+  for (size_t s = 0; s < file.systems.size(); ++s) {
+    out += "<td class=\"num\" data-system=\"";
+    Esc(out, file.systems[s].identifier);
+    out += "\">";
+    if (s == 0) out += "<span class=\"meta\">base</span>";
+    else {
+      const Decided& d = decided[s];
+      out += "<span class=\"wl\">" + std::to_string(d.wins) + " won, " + std::to_string(d.losses) + " lost</span><br>"
+             "<span class=\"meta\">" + std::to_string(d.same) + " same, " + std::to_string(d.unknown) + " unknown</span>";
+    }
+    out += "</td>";
+  }
+  out += "</tr>";
+  if (view.options.wins_losses) {
+    // swl: PTS's raw counts, for comparison with ours.
+    const WinsLosses wl = CountWinsLosses(file);
+    auto count = [](const std::vector<std::pair<std::string, int>>& v, const std::string& id) {
+      for (const auto& [name, n] : v)
+        if (name == id) return n;
+      return 0;
+    };
+    out += "<tr class=\"swl\"><th>swl: PTS's wins / losses (over " + std::to_string(wl.counted) + " of " +
+           std::to_string(wl.possible) + " results)</th><td>first / last place per result, no margin, no verdict</td>";
+    for (const auto& sys : file.systems) {
+      out += "<td class=\"num\" data-system=\"";
+      Esc(out, sys.identifier);
+      out += "\">" + std::to_string(count(wl.wins, sys.identifier)) + " first, " +
+             std::to_string(count(wl.losses, sys.identifier)) + " last</td>";
+    }
+    out += "</tr>";
+  }
+  out += "</table></div></section>";
 }
 
 void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView& view) {
@@ -245,6 +327,12 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
   box("hlc", o.hide_little_change, "hide little change");
   box("hni", o.hide_incomplete, "hide incomplete");
   box("sgm", o.geometric_mean, "geometric mean chart");
+  box("src", o.confidence_charts, "every trial (box plots)");
+  box("sdt", o.detailed_systems, "full systems table");
+  box("shm", o.harmonic_means, "harmonic means of rates");
+  box("spr", o.notable, "notable results");
+  box("swl", o.wins_losses, "PTS's wins/losses beside ours");
+  box("rro", o.reverse_systems, "reverse each result's order");
   const std::vector<std::string> systems = [&] {
     if (!view.all_systems.empty()) return view.all_systems;
     std::vector<std::string> v;
@@ -278,6 +366,54 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
     Esc(out, joined);
     out += "\"></label>";
   };
+  auto pick = [&](const char* name, const std::string& chosen, const char* what) {
+    out += std::string("<label>") + name + ": " + what + " <select name=\"" + name + "\"><option value=\"\">(none)</option>";
+    for (const auto& s : systems) {
+      out += "<option value=\"";
+      Esc(out, s);
+      out += s == chosen ? "\" selected>" : "\">";
+      Esc(out, s);
+      out += "</option>";
+    }
+    out += "</select></label> ";
+  };
+  out += "<br>";
+  pick("ftt", o.faster, "only results where");
+  pick("ftb", o.slower, "is faster than");
+  out += "<label>ftd: and decidedly, by at least <input name=\"ftd\" size=\"4\" value=\"";
+  if (o.decided_by_percent) out += Printf("%g", *o.decided_by_percent);
+  out += "\"> % (ours: the verdict by runs)</label>";
+  // The orders and exports as links: each is one name in the query, as on OpenBenchmarking.
+  auto link = [&](const ViewerOptions& v, const char* name, const std::string& what, bool current) {
+    out += " <a class=\"opt\" data-opt=\"" + std::string(name) + "\" href=\"?";
+    Esc(out, v.ToQuery());
+    out += current ? "\"><b>" + what + "</b></a>" : "\">" + what + "</a>";
+  };
+  // One link per value of an order option, the current one in bold.
+  auto orders = [&](const char* label, auto ViewerOptions::*field, const auto& choices) {
+    out += label;
+    for (const auto& [order, what] : choices) {
+      ViewerOptions v = o;
+      v.*field = order;
+      link(v, what, what, o.*field == order);
+    }
+  };
+  const std::pair<ResultOrder, const char*> result_orders[] = {{ResultOrder::kFile, "file order"},
+                                                              {ResultOrder::kSpread, "spread (grs)"},
+                                                              {ResultOrder::kTitle, "title (grt)"},
+                                                              {ResultOrder::kUnit, "unit (gru)"}};
+  orders("<br>Results by:", &ViewerOptions::result_order, result_orders);
+  const std::pair<SystemOrder, const char*> system_orders[] = {{SystemOrder::kFile, "file order"},
+                                                              {SystemOrder::kIdentifier, "identifier (sro)"},
+                                                              {SystemOrder::kPerformance, "performance (sor)"},
+                                                              {SystemOrder::kRunDate, "run date (rdt)"}};
+  orders("<br>Values by:", &ViewerOptions::system_order, system_orders);
+  out += "<br>Export this view:";
+  for (const char* format : {"txt", "csv", "csv-all", "json", "xml", "html"}) {
+    ViewerOptions v = o;
+    v.export_format = format;
+    link(v, format, format, false);
+  }
   text("oss", o.only_show, "only results matching (comma list)");
   text("noss", o.hide_matching, "hide results matching");
   out += "<br><button>Show</button> <a id=\"view-link\" href=\"?";

@@ -59,7 +59,16 @@ void Text(std::string& out, double x, double y, std::string_view text, const cha
   out += "</text>";
 }
 
-void Header(std::string& out, const Result& r, int width, int height, const SvgOptions& o, bool more_is_better_line) {
+// "<scale>, More Is Better" as PTS words it under the title.
+std::string ScaleLine(const Result& r) {
+  if (r.scale.empty()) return "";
+  std::string line = r.scale;
+  if (r.proportion == "HIB") line += ", More Is Better";
+  else if (r.proportion == "LIB") line += ", Fewer Is Better";
+  return line;
+}
+
+void Header(std::string& out, const Result& r, int width, int height, const SvgOptions& o, const std::string& scale_line) {
   if (o.xml_declaration) out += "<?xml version=\"1.0\"?>\n";
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"";
   if (o.y_offset >= 0) out += " x=\"0\" y=\"" + Num(o.y_offset) + "\"";
@@ -70,12 +79,7 @@ void Header(std::string& out, const Result& r, int width, int height, const SvgO
          "\" fill=\"#FEFEFE\" stroke=\"#757575\"/>";
   Text(out, 6, 19, Trim(r.title + " " + r.app_version), "font-size=\"17\" font-weight=\"bold\" fill=\"#231f20\"");
   Text(out, 6, 36, r.description, "font-size=\"11\" font-weight=\"bold\" fill=\"#231f20\"");
-  if (more_is_better_line && !r.scale.empty()) {
-    std::string line = r.scale;
-    if (r.proportion == "HIB") line += ", More Is Better";
-    else if (r.proportion == "LIB") line += ", Fewer Is Better";
-    Text(out, 6, 54, line, "font-size=\"9\" font-weight=\"bold\" fill=\"#065695\"");
-  }
+  if (!scale_line.empty()) Text(out, 6, 54, scale_line, "font-size=\"9\" font-weight=\"bold\" fill=\"#065695\"");
 }
 
 // Room the stand-in footnotes of `r` take at the bottom of its chart.
@@ -93,6 +97,7 @@ void Footer(std::string& out, const Result& r, int width, int height) {
 struct Bar {
   const Entry* entry;
   double value;
+  std::string label;  // at the bar's end
 };
 
 int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, const SvgOptions& o) {
@@ -105,7 +110,8 @@ int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, co
   label_width = std::min(label_width + 12, width * 0.45);
   const double x0 = label_width, x1 = width - 16.0, top = 64, row = 46, bar_height = 30;
   const int height = static_cast<int>(top + row * static_cast<double>(bars.size()) + 36) + FootnoteHeight(r);
-  Header(out, r, width, height, o, true);
+  Header(out, r, width, height, o,
+         o.relative ? "Relative to the base (= 1), More Is Better; each system's own value in brackets" : ScaleLine(r));
 
   double max = 0;
   for (const auto& b : bars) max = std::max(max, b.value);
@@ -138,7 +144,7 @@ int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, co
          "font-size=\"11\" font-weight=\"bold\" fill=\"#231f20\" text-anchor=\"end\"");
     const std::string se = StandardErrorLabel(*b.entry);
     if (!se.empty()) Text(out, x0 - 5, y + bar_height - 1, se, "font-size=\"8\" fill=\"#065695\" text-anchor=\"end\"");
-    const std::string& label = b.entry->value;
+    const std::string& label = b.label;
     if (TextWidth(label, 10) + 10 < w)
       Text(out, x0 + w - 5, y + bar_height / 2 + 4, label,
            "font-size=\"10\" font-weight=\"bold\" fill=\"#FFFFFF\" text-anchor=\"end\"");
@@ -160,7 +166,7 @@ int LineChart(std::string& out, const Result& r, const std::vector<Series>& seri
   const double x0 = 56, x1 = width - 16.0, top = 64, plot_height = 180;
   const double bottom = top + plot_height;
   const int height = static_cast<int>(bottom + 28 + 16 * static_cast<double>(series.size()) + 16) + FootnoteHeight(r);
-  Header(out, r, width, height, o, true);
+  Header(out, r, width, height, o, ScaleLine(r));
 
   double lo = 0, hi = 0;
   size_t longest = 1;
@@ -209,7 +215,7 @@ int LineChart(std::string& out, const Result& r, const std::vector<Series>& seri
 int ValueList(std::string& out, const Result& r, const SvgOptions& o) {
   const int width = std::max(o.width, 300);
   const int height = 64 + 16 * static_cast<int>(r.entries.size()) + 24 + FootnoteHeight(r);
-  Header(out, r, width, height, o, false);
+  Header(out, r, width, height, o, "");
   double y = 72;
   for (const auto& e : r.entries) {
     Text(out, 16, y, EntryLabel(e) + ": " + (e.value.empty() ? "(no result)" : e.value), "font-size=\"11\" fill=\"#231f20\"");
@@ -237,17 +243,108 @@ void AppendXmlEscaped(std::string& out, std::string_view text) {
 int AppendResultSvg(std::string& out, const Result& r, const SvgOptions& o) {
   std::vector<Series> series;
   std::vector<Bar> bars;
-  for (const auto& e : r.entries) {
+  const bool relative = o.relative && o.relative->size() == r.entries.size();
+  for (size_t k = 0; k < r.entries.size(); ++k) {
+    const Entry& e = r.entries[k];
     if (IsSeries(e) || (r.display_format == "LINE_GRAPH" && PhpIsNumeric(e.value))) {
       Series s{&e, EntryNumbers(e)};
       if (!s.values.empty()) series.push_back(std::move(s));
-    } else if (auto n = NumericValue(e.value)) {
-      bars.push_back({&e, *n});
+    } else if (!relative) {
+      if (auto n = NumericValue(e.value)) bars.push_back({&e, *n, e.value});
+    } else if (const auto& rel = (*o.relative)[k]) {
+      // The base (relative 1) says what 1 stands for; the others keep their own value beside.
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%.*f", o.relative_decimals, *rel);
+      bars.push_back({&e, *rel, *rel == 1.0 ? std::string(buf) + " = " + Trim(e.value + " " + r.scale)
+                                            : std::string(buf) + " (" + e.value + ")"});
     }
   }
   if (!series.empty()) return LineChart(out, r, series, o);
   if (!bars.empty() && r.display_format != "PASS_FAIL") return BarChart(out, r, bars, o);
   return ValueList(out, r, o);
+}
+
+int AppendTrialsSvg(std::string& out, const Result& r, const SvgOptions& o) {
+  struct Row {
+    const Entry* entry;
+    std::vector<double> trials;
+    TrialSummary st;
+    std::pair<double, double> quartiles;
+  };
+  std::vector<Row> rows;
+  bool any_spread = false;
+  double lo = 0, hi = 0;
+  for (const auto& e : r.entries) {
+    if (IsSeries(e)) continue;
+    std::vector<double> t = NumericTrials(e);
+    if (t.empty()) continue;
+    any_spread = any_spread || t.size() >= 2;
+    Row row{&e, t, Summarize(t), Quartiles(t)};
+    const double row_lo = std::min(row.st.min, row.st.ci95_low), row_hi = std::max(row.st.max, row.st.ci95_high);
+    lo = rows.empty() ? row_lo : std::min(lo, row_lo);
+    hi = rows.empty() ? row_hi : std::max(hi, row_hi);
+    rows.push_back(std::move(row));
+  }
+  if (!any_spread) return 0;
+  const int width = std::max(o.width, 300);
+  double label_width = 60;
+  for (const auto& row : rows) label_width = std::max(label_width, TextWidth(EntryLabel(*row.entry), 11));
+  label_width = std::min(label_width + 12, width * 0.45);
+  const double x0 = label_width, x1 = width - 16.0, top = 64, row_height = 44;
+  const double bottom = top + row_height * static_cast<double>(rows.size());
+  const int height = static_cast<int>(bottom + 48) + FootnoteHeight(r);
+  Header(out, r, width, height, o, ScaleLine(r) + (ScaleLine(r).empty() ? "" : "; ") + "every trial");
+  // An axis fitted to the trials (not from 0): the spread is what this chart is for.
+  const double step = NiceAxis(hi > lo ? hi - lo : std::max(std::abs(hi), 1.0)).second;
+  const double axis_lo = std::floor(lo / step) * step, axis_hi = std::max(std::ceil(hi / step) * step, axis_lo + step);
+  auto xpos = [&](double v) { return x0 + (v - axis_lo) / (axis_hi - axis_lo) * (x1 - x0); };
+  // Ticks counted, not stepped: at 1e15 a step of 1e-3 would not move a double.
+  const double steps = (axis_hi - axis_lo) / step;
+  const int ticks = std::isfinite(steps) ? static_cast<int>(std::min(50.0, std::round(steps))) : 0;
+  out += "<g stroke=\"" + std::string(kGrid) + "\" stroke-width=\"1\">";
+  for (int k = 0; k <= ticks; ++k) {
+    const double x = xpos(axis_lo + static_cast<double>(k) * step);
+    out += "<line x1=\"" + Num(x) + "\" y1=\"" + Num(top) + "\" x2=\"" + Num(x) + "\" y2=\"" + Num(bottom) +
+           "\" stroke-dasharray=\"5,5\"/>";
+  }
+  out += "</g><g font-size=\"10\" fill=\"#065695\" text-anchor=\"middle\">";
+  for (int k = 0; k <= ticks; ++k) {
+    const double t = axis_lo + static_cast<double>(k) * step;
+    Text(out, xpos(t), bottom + 14, TickLabel(t, step), "");
+  }
+  out += "</g>";
+  double y = top;
+  for (const auto& row : rows) {
+    const TrialSummary& st = row.st;
+    const double mid = y + 16, box_top = mid - 8, box_height = 16;
+    out += "<g class=\"box\" data-system=\"";
+    AppendXmlEscaped(out, row.entry->identifier);
+    out += "\">";
+    Text(out, x0 - 5, mid + 4, EntryLabel(*row.entry), "font-size=\"11\" font-weight=\"bold\" fill=\"#231f20\" text-anchor=\"end\"");
+    // Whiskers from min to max, with caps.
+    out += "<path d=\"M" + Num(xpos(st.min)) + " " + Num(mid) + "H" + Num(xpos(st.max)) + "M" + Num(xpos(st.min)) + " " +
+           Num(box_top + 3) + "v10M" + Num(xpos(st.max)) + " " + Num(box_top + 3) + "v10\" stroke=\"#231f20\" fill=\"none\"/>";
+    out += "<rect x=\"" + Num(xpos(row.quartiles.first)) + "\" y=\"" + Num(box_top) + "\" width=\"" +
+           Num(std::max(1.0, xpos(row.quartiles.second) - xpos(row.quartiles.first))) + "\" height=\"" + Num(box_height) +
+           "\" fill=\"#cfe3f7\" stroke=\"#231f20\"/>";
+    out += "<line x1=\"" + Num(xpos(st.median)) + "\" y1=\"" + Num(box_top) + "\" x2=\"" + Num(xpos(st.median)) + "\" y2=\"" +
+           Num(box_top + box_height) + "\" stroke=\"#231f20\" stroke-width=\"3\"/>";
+    // A dot per trial, spread over three heights so that equal trials stay countable.
+    for (size_t i = 0; i < row.trials.size(); ++i)
+      out += "<circle class=\"trial\" cx=\"" + Num(xpos(row.trials[i])) + "\" cy=\"" + Num(mid - 4 + 4.0 * static_cast<double>(i % 3)) +
+             "\" r=\"2.5\" fill=\"#e53935\" fill-opacity=\"0.8\"/>";
+    // The mean and its 95 % interval under the box.
+    if (st.n >= 2)
+      out += "<path class=\"ci\" d=\"M" + Num(xpos(st.ci95_low)) + " " + Num(mid + 15) + "H" + Num(xpos(st.ci95_high)) + "M" +
+             Num(xpos(st.ci95_low)) + " " + Num(mid + 12) + "v6M" + Num(xpos(st.ci95_high)) + " " + Num(mid + 12) +
+             "v6\" stroke=\"#065695\" fill=\"none\"/>";
+    out += "<path class=\"mean\" d=\"M" + Num(xpos(st.mean)) + " " + Num(mid + 11) + "l4 4l-4 4l-4 -4z\" fill=\"#065695\"/></g>";
+    y += row_height;
+  }
+  Text(out, 6, bottom + 30, "Box: quartiles; thick bar: median; whiskers: min to max; dots: each trial; "
+       "diamond with bar: the mean and its 95 % interval", "font-size=\"9\" fill=\"#231f20\"");
+  Footer(out, r, width, height);
+  return height;
 }
 
 std::string ResultToSvg(const Result& result, const SvgOptions& options) {

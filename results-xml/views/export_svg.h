@@ -8,7 +8,9 @@
 // drawn by our own simpler code, not pixel-identical.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "results-xml/model/result_file.h"
 
@@ -18,12 +20,22 @@ struct SvgOptions {
   int width = 600;
   bool xml_declaration = true;  // false when the chart is inlined into HTML
   double y_offset = -1;         // >= 0: x/y attributes on the root, for nesting in another <svg>
+  // A normalized bar chart (the viewer's nor): one value per entry relative to the base (nullopt
+  // where there is none), drawn as the bars; each bar's label keeps the entry's own value, so the
+  // base's value is on the chart too.
+  const std::vector<std::optional<double>>* relative = nullptr;
+  int relative_decimals = 3;
 };
 
 // One chart for one result.
 std::string ResultToSvg(const Result& result, const SvgOptions& options = {});
 // Appends the chart and returns its height in pixels.
 int AppendResultSvg(std::string& out, const Result& result, const SvgOptions& options);
+
+// Every trial of each system as a horizontal box plot (whiskers min to max, box the quartiles, a
+// bar the median, a dot per trial) and under it the mean with its 95 % interval, on an axis
+// fitted to the trials. Appends nothing and returns 0 when no system has two numeric trials.
+int AppendTrialsSvg(std::string& out, const Result& result, const SvgOptions& options);
 
 // Every result of the file stacked into one SVG document (charts as nested <svg> elements).
 std::string ResultFileToSvg(const ResultFile& file, const SvgOptions& options = {});

@@ -83,17 +83,97 @@ TEST(ExportSvg, EscapesTextAndStacksAllCharts) {
   EXPECT_EQ(Count(svg, "<svg "), 1u + f.results.size());
 }
 
+// src: a box per system with a dot for every trial, and the mean's interval; well-formed SVG.
+TEST(ExportSvg, TrialsChartHasABoxAndADotPerTrial) {
+  const Result bar = test::SmallResultFile().results[0];
+  std::string svg;
+  ASSERT_GT(AppendTrialsSvg(svg, bar, {}), 0);
+  EXPECT_TRUE(WellFormed(svg)) << svg;
+  EXPECT_EQ(Count(svg, "<g class=\"box\""), 2u);
+  EXPECT_EQ(Count(svg, "<g class=\"box\" data-system=\"Baseline\">"), 1u);
+  EXPECT_EQ(Count(svg, "<circle class=\"trial\""), 6u);
+  EXPECT_EQ(Count(svg, "class=\"ci\""), 2u);
+  EXPECT_EQ(Count(svg, "class=\"mean\""), 2u);
+  // One trial per system leaves no spread to draw.
+  Result single = bar;
+  for (auto& e : single.entries) e.raw_string = e.value;
+  std::string none;
+  EXPECT_EQ(AppendTrialsSvg(none, single, {}), 0);
+  EXPECT_TRUE(none.empty());
+  // A spread far below the values' magnitude, and equal trials: a finite axis with its ticks.
+  Result tiny = bar;
+  tiny.entries[0].raw_string = "1000000000000000:1000000000000000.125";
+  tiny.entries[1].raw_string = "1000000000000000:1000000000000000";
+  std::string far;
+  ASSERT_GT(AppendTrialsSvg(far, tiny, {}), 0);
+  EXPECT_TRUE(WellFormed(far));
+  EXPECT_EQ(far.find("nan"), std::string::npos);
+  EXPECT_LE(Count(far, "stroke-dasharray"), 51u);
+}
+
+// nor: the bars are relative to the base, and the labels keep each system's own value, the
+// base's as what 1 stands for.
+TEST(ExportSvg, NormalizedBarsKeepTheBasesOwnValue) {
+  const Result bar = test::SmallResultFile().results[0];
+  const std::vector<std::optional<double>> relative = {1.0, 123.11 / 124.13};
+  SvgOptions o;
+  o.relative = &relative;
+  const std::string svg = ResultToSvg(bar, o);
+  EXPECT_NE(svg.find(">1.000 = 124.13 MB/s<"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">0.992 (123.11)<"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("Relative to the base (= 1)"), std::string::npos);
+  EXPECT_EQ(svg.find("MB/s, More Is Better"), std::string::npos);
+}
+
+TEST(ExportHtml, SrcAddsTheTrialsChartAndItsTable) {
+  HtmlView view;
+  view.options.confidence_charts = true;
+  const std::string html = ResultFileToHtml(test::SmallResultFile(), view);
+  // Every result with a system of two or more trials: not the monitor series.
+  EXPECT_EQ(Count(html, "<div class=\"chart trials\">"), 3u);
+  EXPECT_EQ(Count(html, "<summary>The box plots' numbers</summary>"), 3u);
+  EXPECT_NE(html.find("<td>Baseline</td><td class=\"num\">3</td><td class=\"num\">121.99</td>"), std::string::npos) << html;
+  EXPECT_EQ(ResultFileToHtml(test::SmallResultFile()).find("chart trials"), std::string::npos);
+}
+
+// A monitor series is a min / avg / max table in its test's section, also in files older than
+// <Parent> (1110088: no identifier, the test's title, "CPU Usage " before the test's arguments).
+TEST(ExportHtml, MonitorSeriesBesideTheTestItWasRecordedWith) {
+  ResultFile f = test::SmallResultFile();
+  f.results[1].parent.reset();
+  f.results[1].arguments = "CPU Usage --bs=4k";
+  f.results[1].description = "CPU Usage Monitor";
+  for (const ResultFile& file : {test::SmallResultFile(), f}) {
+    const std::string html = ResultFileToHtml(file);
+    const size_t test = html.find("<section id=\"r1\">"), table = html.find("<table class=\"monitor\">");
+    ASSERT_NE(table, std::string::npos);
+    EXPECT_LT(test, table);
+    EXPECT_LT(table, html.find("</section>", test));
+    EXPECT_LT(html.find("<polyline"), table);
+    EXPECT_LT(test, html.find("<polyline"));
+    EXPECT_EQ(html.find("<section id=\"r2\">"), std::string::npos);  // no section of its own
+    EXPECT_NE(html.find("<td>Tuned</td><td class=\"num\">50.50</td><td class=\"num\">73.45</td><td class=\"num\">100.00</td>"
+                        "<td class=\"num\">7</td>"), std::string::npos) << html;
+  }
+  // A series of the whole run (no test of its title) keeps its own section.
+  f.results[1].title = "CPU Usage Monitor";
+  EXPECT_NE(ResultFileToHtml(f).find("<section id=\"r2\">"), std::string::npos);
+}
+
 TEST(ExportHtml, SelfContained) {
   const std::string html = ResultFileToHtml(test::SmallResultFile());
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(Count(html, "<svg "), 4u);  // one chart per result
+  // One chart per result, the monitor series' in its test's section with a min / avg / max table.
+  EXPECT_EQ(Count(html, "<svg "), 4u);
+  EXPECT_EQ(Count(html, "<table class=\"monitor\">"), 1u);
   for (const char* external : {"<script", "<link", " src=", "url(", "@import"})
     EXPECT_EQ(html.find(external), std::string::npos) << external;
   // Links only within the page (the overview's rows to their results).
   EXPECT_EQ(Count(html, "href="), Count(html, "href=\"#"));
   // Only the SVG namespace URI mentions a scheme.
   EXPECT_EQ(Count(html, "http"), Count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
-  EXPECT_NE(html.find("<th>Processor</th><td>AMD EPYC (2 Cores)</td><td>AMD EPYC (2 Cores)</td>"), std::string::npos);
+  // A component both systems share is one cell across their columns.
+  EXPECT_NE(html.find("<th>Processor</th><td colspan=\"2\">AMD EPYC (2 Cores)</td>"), std::string::npos);
   EXPECT_NE(html.find("(failed)"), std::string::npos);
 }
 

@@ -32,8 +32,12 @@ TEST(SystemNotes, GoldenSystemAsPtsGroupsIt) {
     ASSERT_NE(at, std::string::npos) << section;
     EXPECT_NE(pts_html.find("- " + text.substr(0, 25), at), std::string::npos) << section;
   }
-  // Ours shows them under "System Notes", as PTS's HTML report words them.
-  const std::string ours = ResultFileToHtml(f);
+  // Ours shows them under "System Notes", as PTS's HTML report words them, with the full systems
+  // table (sdt); the compact one makes them rows of the systems table.
+  EXPECT_NE(ResultFileToHtml(f).find("<th>Kernel Notes</th>"), std::string::npos);
+  HtmlView detailed;
+  detailed.options.detailed_systems = true;
+  const std::string ours = ResultFileToHtml(f, detailed);
   EXPECT_NE(ours.find("<h2>System Notes</h2><p class=\"notes\"><b>Baseline</b><br><strong>Kernel Notes:</strong> "
                       "Transparent Huge Pages: madvise<br><strong>Environment Notes:</strong> NVPL_BLAS_DEBUG_CPU_TYPE=1<br>"),
             std::string::npos);

@@ -4,11 +4,13 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "results-xml/model/comparison_hash.h"
 #include "results-xml/views/export_common.h"
+#include "results-xml/stats/runs_verdict.h"
 #include "results-xml/stats/statistics.h"
 #include "runner/common/strings.h"
 
@@ -129,6 +131,67 @@ std::string GroupOf(const std::string& identifier) {
   return Trim(at == std::string::npos ? identifier : identifier.substr(0, at));
 }
 
+// The entries in the order of `systems` (entries of other identifiers last, in their order).
+void SortEntriesBySystems(Result& r, const std::vector<System>& systems) {
+  auto rank = [&](const Entry& e) {
+    size_t i = 0;
+    while (i < systems.size() && systems[i].identifier != e.identifier) ++i;
+    return i;
+  };
+  std::stable_sort(r.entries.begin(), r.entries.end(), [&](const Entry& a, const Entry& b) { return rank(a) < rank(b); });
+}
+
+// sort_results_by_performance: by value (non-numeric last), higher-is-better reversed: best first.
+void SortEntriesBestFirst(Result& r) {
+  auto value = [](const Entry& e) {
+    const auto v = NumericValue(e.value);
+    return v ? *v : std::nan("");
+  };
+  const bool hib = r.proportion == "HIB";
+  std::stable_sort(r.entries.begin(), r.entries.end(), [&](const Entry& a, const Entry& b) {
+    const double x = value(a), y = value(b);
+    if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+    return hib ? x > y : x < y;
+  });
+}
+
+// ftt/ftb: PTS keeps a result when both systems have a value that is true for PHP (neither "" nor
+// "0") and `faster`'s beats `slower`'s by the result's direction (higher for HIB, lower otherwise),
+// compared as PHP 8 compares two strings: as numbers when both are numeric, else byte by byte (so
+// a monitor child's series are compared as text, as in PTS).
+bool FasterThan(const Result& r, const std::string& faster, const std::string& slower) {
+  const Entry *a = nullptr, *b = nullptr;
+  for (const auto& e : r.entries) {
+    if (!a && e.identifier == faster) a = &e;
+    if (!b && e.identifier == slower) b = &e;
+  }
+  auto truthy = [](const Entry* e) { return e && !e->value.empty() && e->value != "0"; };
+  if (!truthy(a) || !truthy(b)) return false;
+  int cmp;
+  if (PhpIsNumeric(a->value) && PhpIsNumeric(b->value)) {
+    const double x = PhpToNumber(a->value), y = PhpToNumber(b->value);
+    cmp = x < y ? -1 : x > y ? 1 : 0;
+  } else {
+    cmp = a->value.compare(b->value);
+  }
+  return r.proportion == "HIB" ? cmp > 0 : cmp < 0;
+}
+
+// ftd: the verdict by runs of `faster`'s set-up against `slower`'s ("NAME", "NAME run 2", ...)
+// is "different" and its interval lies at least `percent` % on the better side of 1.
+bool DecidedlyFaster(const Result& r, const std::string& faster, const std::string& slower, double percent) {
+  if (r.proportion != "HIB" && r.proportion != "LIB") return false;
+  std::vector<std::vector<double>> reference, other;
+  for (const auto& e : r.entries) {
+    if (SetUpOf(e.identifier) == SetUpOf(slower)) reference.push_back(NumericTrials(e));
+    else if (SetUpOf(e.identifier) == SetUpOf(faster)) other.push_back(NumericTrials(e));
+  }
+  const RunsVerdict v = DecideRunsVerdict(reference, other, VerdictSettings{});
+  if (v.kind != VerdictKind::kDifferent || !v.has_interval) return false;
+  const double k = 1 + percent / 100;
+  return r.proportion == "HIB" ? v.ci_low >= k : v.ci_high <= 1 / k;
+}
+
 }  // namespace
 
 bool ViewerOptions::Any() const { return !ToQuery().empty(); }
@@ -141,6 +204,23 @@ std::string ViewerOptions::ToQuery() const {
   if (hide_little_change) add("hlc");
   if (hide_incomplete) add("hni");
   if (geometric_mean) add("sgm");
+  if (confidence_charts) add("src");
+  if (detailed_systems) add("sdt");
+  if (harmonic_means) add("shm");
+  if (notable) add("spr");
+  if (wins_losses) add("swl");
+  static const char* kResultOrders[] = {"", "grs", "grt", "gru"};
+  if (result_order != ResultOrder::kFile) add(kResultOrders[static_cast<int>(result_order)]);
+  static const char* kSystemOrders[] = {"", "sro", "sor", "rdt"};
+  if (system_order != SystemOrder::kFile) add(kSystemOrders[static_cast<int>(system_order)]);
+  if (reverse_systems) add("rro");
+  if (!faster.empty() && !slower.empty()) add("ftt=" + UrlEncode(faster) + "&ftb=" + UrlEncode(slower));
+  if (!faster.empty() && !slower.empty() && decided_by_percent) {
+    char k[32];
+    std::snprintf(k, sizeof k, "%g", *decided_by_percent);
+    add(std::string("ftd=") + k);
+  }
+  if (!export_format.empty()) add("export=" + UrlEncode(export_format));
   for (const auto& h : highlight) add("hgv%5B%5D=" + UrlEncode(h));
   for (const auto& h : hide_systems) add("rmm%5B%5D=" + UrlEncode(h));
   if (invert_hidden && !hide_systems.empty()) add("rmmi");
@@ -199,10 +279,45 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
   o.hide_incomplete = get("hni") != nullptr;
   o.geometric_mean = get("sgm") != nullptr;
   o.invert_hidden = get("rmmi") != nullptr;
+  o.confidence_charts = get("src") != nullptr;
+  o.detailed_systems = get("sdt") != nullptr;
   o.highlight = names("hgv");
   o.hide_systems = names("rmm");
   o.only_show = words("oss");
   o.hide_matching = words("noss");
+  o.harmonic_means = get("shm") != nullptr;
+  o.notable = get("spr") != nullptr;
+  o.wins_losses = get("swl") != nullptr;
+  o.reverse_systems = get("rro") != nullptr;
+  // PTS tests the result orders in this order, the first present wins (grw, grr: not offered).
+  if (get("grs")) o.result_order = ResultOrder::kSpread;
+  else if (get("grt")) o.result_order = ResultOrder::kTitle;
+  else if (get("gru")) o.result_order = ResultOrder::kUnit;
+  // rdt reorders the systems; sor and sro order each result's values (sro applied last wins).
+  if (get("sro")) o.system_order = SystemOrder::kIdentifier;
+  else if (get("sor")) o.system_order = SystemOrder::kPerformance;
+  else if (get("rdt")) o.system_order = SystemOrder::kRunDate;
+  // ftt/ftb: both one system's name, else no filter (PTS: both non-empty strings).
+  auto one = [&](const std::string& name) {
+    std::string joined;
+    if (const auto* v = get(name))
+      for (const auto& s : *v) joined += (joined.empty() ? "" : ",") + s;
+    return joined;
+  };
+  o.faster = one("ftt");
+  o.slower = one("ftb");
+  if (o.faster.empty() || o.slower.empty()) o.faster.clear(), o.slower.clear();
+  if (const std::string k = one("ftd"); !o.faster.empty() && !k.empty()) {
+    // A number of percent, 0 to 1000, kept to what "%g" writes back (a link reads back the same).
+    char* end = nullptr;
+    const double v = std::strtod(k.c_str(), &end);
+    if (end && *end == '\0' && v >= 0 && v <= 1000) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", v);
+      o.decided_by_percent = std::strtod(buf, nullptr);
+    }
+  }
+  o.export_format = ToLower(one("export"));
   return o;
 }
 
@@ -231,29 +346,30 @@ std::optional<double> NoisyPercent(const Result& r) {
   return std::nullopt;
 }
 
-bool LittleChange(const Result& r) {
-  // get_spread(false): best / worst by the result's direction, -1 when it has none.
-  double spread = -1;
-  if (!r.parent && (r.proportion == "HIB" || r.proportion == "LIB")) {
-    // The buffer's min and max as PTS tracks them (a min of 0 is replaced by the next value).
-    double min = 0, max = 0;
-    bool has_min = false, has_max = false;
-    for (const auto& e : r.entries) {
-      double lo = 0, hi = 0;
-      if (auto v = NumericValue(e.value)) lo = hi = *v;
-      else if (IsSeries(e) && ParseSeries(e.value).all_numeric) lo = ParseSeries(e.value).min, hi = ParseSeries(e.value).max;
-      else continue;
-      if (lo < min || min == 0) min = lo, has_min = true;
-      if (hi > max) max = hi, has_max = true;
-    }
-    if (has_min && has_max) {
-      const double best = r.proportion == "HIB" ? max : min, worst = r.proportion == "HIB" ? min : max;
-      if (worst != 0) {
-        spread = best / worst;
-        if (r.proportion == "LIB" && spread != 0) spread = 1 / spread;
-      }
-    }
+double Spread(const Result& r, bool noisy_check) {
+  if (noisy_check && NoisyPercent(r)) return -1;
+  if (r.parent || (r.proportion != "HIB" && r.proportion != "LIB")) return -1;
+  // The buffer's min and max as PTS tracks them (a min of 0 is replaced by the next value).
+  double min = 0, max = 0;
+  bool has_min = false, has_max = false;
+  for (const auto& e : r.entries) {
+    double lo = 0, hi = 0;
+    if (auto v = NumericValue(e.value)) lo = hi = *v;
+    else if (IsSeries(e) && ParseSeries(e.value).all_numeric) lo = ParseSeries(e.value).min, hi = ParseSeries(e.value).max;
+    else continue;
+    if (lo < min || min == 0) min = lo, has_min = true;
+    if (hi > max) max = hi, has_max = true;
   }
+  if (!has_min || !has_max) return -1;
+  const double best = r.proportion == "HIB" ? max : min, worst = r.proportion == "HIB" ? min : max;
+  if (worst == 0) return -1;
+  double spread = best / worst;
+  if (r.proportion == "LIB" && spread != 0) spread = 1 / spread;
+  return spread;
+}
+
+bool LittleChange(const Result& r) {
+  const double spread = Spread(r, false);
   constexpr double kDistance = 0.03;
   if (spread < 1 + kDistance) return true;
   std::vector<double> values;
@@ -284,11 +400,13 @@ GeometricMeans GeometricMeanOfResults(const ResultFile& file) {
   GeometricMeans g;
   for (const auto& s : file.systems) g.systems.push_back(s.identifier);
   std::vector<double> log_sum(file.systems.size(), 0);
+  // Each system's sum of (SD/mean)^2 / n over the counted values (NaN once one has < 2 trials).
+  std::vector<double> log_var(file.systems.size(), 0);
   for (const auto& r : file.results) {
     if (r.identifier.empty() || r.display_format != "BAR_GRAPH") continue;
     ++g.comparable;
     if (r.entries.size() < file.systems.size()) continue;
-    std::vector<double> logs(file.systems.size(), std::nan(""));
+    std::vector<double> logs(file.systems.size(), std::nan("")), vars(file.systems.size(), std::nan(""));
     bool usable = true;
     for (size_t s = 0; s < file.systems.size() && usable; ++s) {
       usable = false;
@@ -299,17 +417,108 @@ GeometricMeans GeometricMeanOfResults(const ResultFile& file) {
             const double hib = r.proportion == "LIB" ? 100 / *v : *v;
             logs[s] = std::log(hib);
             usable = hib > 0;
+            const std::vector<double> trials = NumericTrials(e);
+            const double mean = Mean(trials);
+            if (trials.size() >= 2 && mean > 0) {
+              const double cv = SampleStandardDeviation(trials) / mean;
+              vars[s] = cv * cv / static_cast<double>(trials.size());
+            }
           }
           break;
         }
     }
     if (!usable) continue;
     ++g.counted;
-    for (size_t s = 0; s < logs.size(); ++s) log_sum[s] += logs[s];
+    for (size_t s = 0; s < logs.size(); ++s) log_sum[s] += logs[s], log_var[s] += vars[s];
   }
   if (g.counted < 2 || file.systems.empty()) return g;
-  for (double l : log_sum) g.values.push_back(std::exp(l / static_cast<double>(g.counted)));
+  const double k = static_cast<double>(g.counted);
+  for (double l : log_sum) g.values.push_back(std::exp(l / k));
+  bool all_known = true;
+  for (double v : log_var) all_known = all_known && !std::isnan(v);
+  if (!all_known) return g;
+  constexpr double kZ = 1.959964;  // the normal's 97.5 % point
+  for (size_t s = 0; s < log_sum.size(); ++s) {
+    const double se = std::sqrt(log_var[s]) / k, ratio_se = std::sqrt(log_var[s] + log_var[0]) / k;
+    const double log_ratio = (log_sum[s] - log_sum[0]) / k;
+    g.low.push_back(g.values[s] * std::exp(-kZ * se));
+    g.high.push_back(g.values[s] * std::exp(kZ * se));
+    g.ratio_low.push_back(std::exp(log_ratio - kZ * ratio_se));
+    g.ratio_high.push_back(std::exp(log_ratio + kZ * ratio_se));
+  }
   return g;
+}
+
+std::vector<Result> HarmonicMeanResults(const ResultFile& file) {
+  // Per unit, in order of first appearance: each system's values in order of first appearance.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::vector<double>>>>> units;
+  for (const auto& r : file.results) {
+    if (r.identifier.empty() || r.display_format != "BAR_GRAPH" || r.proportion == "LIB" ||
+        r.entries.size() < file.systems.size())
+      continue;
+    const std::string& unit = r.scale;
+    const std::string lower = ToLower(unit);
+    if (unit.find('/') == std::string::npos && lower.find(" per ") == std::string::npos &&
+        lower.find("fps") == std::string::npos && lower.find("bps") == std::string::npos &&
+        lower.find("iops") == std::string::npos)
+      continue;  // a harmonic mean is for rates
+    bool numeric = true;
+    for (const auto& e : r.entries) numeric = numeric && PhpIsNumeric(e.value);
+    if (!numeric) continue;
+    auto u = std::find_if(units.begin(), units.end(), [&](const auto& x) { return x.first == unit; });
+    if (u == units.end()) u = units.insert(units.end(), {unit, {}});
+    for (const auto& e : r.entries) {
+      auto sys = std::find_if(u->second.begin(), u->second.end(), [&](const auto& x) { return x.first == e.identifier; });
+      if (sys == u->second.end()) sys = u->second.insert(u->second.end(), {e.identifier, {}});
+      sys->second.push_back(PhpToNumber(e.value));
+    }
+  }
+  std::vector<Result> out;
+  for (const auto& [unit, systems] : units) {
+    std::vector<std::pair<std::string, double>> means;
+    for (const auto& [id, values] : systems) {
+      if (values.size() < 4) continue;  // too little data, as PTS judges it
+      double inverse_sum = 0;
+      for (double v : values) inverse_sum += 1 / v;
+      means.emplace_back(id, static_cast<double>(values.size()) / inverse_sum);
+    }
+    if (means.size() < 2) continue;
+    bool multi_way = true;
+    for (const auto& [id, v] : means) multi_way = multi_way && std::count(id.begin(), id.end(), ':') == 1;
+    if (!multi_way) std::stable_sort(means.begin(), means.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    Result r;
+    r.title = "Harmonic Mean Of " + unit + " Test Results";
+    r.description = "Harmonic Mean";
+    r.arguments = "Harmonic-Mean - " + unit;
+    r.scale = unit;
+    r.proportion = "HIB";
+    r.display_format = "BAR_GRAPH";
+    for (const auto& [id, v] : means) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.3f", v);
+      r.entries.push_back({id, buf, std::nullopt, std::nullopt});
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<size_t> NotableResults(const ResultFile& file) {
+  // The means sgm and shm add are not results of the file: neither listed nor counted.
+  auto added = [](const Result& r) {
+    return r.identifier.empty() && !r.parent &&
+           (r.arguments == "Geometric-Mean" || r.arguments.rfind("Harmonic-Mean - ", 0) == 0);
+  };
+  std::vector<std::pair<double, size_t>> spreads;
+  for (size_t i = 0; i < file.results.size(); ++i)
+    if (!added(file.results[i])) spreads.emplace_back(Spread(file.results[i]), i);
+  const size_t results = spreads.size();
+  // arsort: largest first, ties in file order.
+  std::stable_sort(spreads.begin(), spreads.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  spreads.resize(std::min<size_t>({results, results / 4, 10}));
+  std::vector<size_t> out;
+  for (const auto& [spread, i] : spreads) out.push_back(i);
+  return out;
 }
 
 std::optional<Normalized> NormalizeResult(const Result& r, const std::string& base) {
@@ -353,8 +562,17 @@ std::string NormalizationBase(const ResultFile& file, const ViewerOptions& optio
 }
 
 void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
+  if (o.system_order == SystemOrder::kRunDate) {
+    // reorder_runs(get_system_identifiers_by_date()): the values follow their systems.
+    std::stable_sort(file.systems.begin(), file.systems.end(),
+                     [](const System& a, const System& b) { return a.timestamp < b.timestamp; });
+    for (auto& r : file.results) SortEntriesBySystems(r, file.systems);
+  }
   if (!o.only_show.empty()) RemoveResults(file, [&](const Result& r) { return !Matches(r, o.only_show); });
   if (!o.hide_matching.empty()) RemoveResults(file, [&](const Result& r) { return Matches(r, o.hide_matching); });
+  if (!o.faster.empty()) RemoveResults(file, [&](const Result& r) { return !FasterThan(r, o.faster, o.slower); });
+  if (o.decided_by_percent)
+    RemoveResults(file, [&](const Result& r) { return !DecidedlyFaster(r, o.faster, o.slower, *o.decided_by_percent); });
   if (o.hide_little_change) RemoveResults(file, [](const Result& r) { return LittleChange(r); });
   if (o.hide_noisy) RemoveResults(file, [](const Result& r) { return NoisyPercent(r).has_value(); });
   if (o.hide_incomplete) {
@@ -367,6 +585,35 @@ void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
     std::erase_if(file.systems, [&](const System& s) { return hidden(s.identifier); });
     for (auto& r : file.results) std::erase_if(r.entries, [&](const Entry& e) { return hidden(e.identifier); });
   }
+  switch (o.result_order) {
+    case ResultOrder::kFile: break;
+    case ResultOrder::kSpread: {
+      // uasort by strcmp of the spreads as PHP writes them (so 10.5 sorts below 2.1), reversed.
+      auto key = [](const Result& r) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.14G", Spread(r));
+        return std::string(buf);
+      };
+      std::vector<std::pair<std::string, Result>> keyed;
+      for (auto& r : file.results) keyed.emplace_back(key(r), std::move(r));
+      std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      file.results.clear();
+      for (auto it = keyed.rbegin(); it != keyed.rend(); ++it) file.results.push_back(std::move(it->second));
+      break;
+    }
+    case ResultOrder::kTitle:
+      std::stable_sort(file.results.begin(), file.results.end(), [](const Result& a, const Result& b) {
+        return ToLower(a.title) + " " + a.app_version < ToLower(b.title) + " " + b.app_version;
+      });
+      break;
+    case ResultOrder::kUnit:
+      std::stable_sort(file.results.begin(), file.results.end(), [](const Result& a, const Result& b) {
+        return a.proportion + " " + ToLower(a.scale) + " " < b.proportion + " " + ToLower(b.scale) + " ";
+      });
+      break;
+  }
+  if (o.harmonic_means)
+    for (auto& r : HarmonicMeanResults(file)) file.results.push_back(std::move(r));
   if (o.geometric_mean) {
     const GeometricMeans g = GeometricMeanOfResults(file);
     if (!g.values.empty()) {
@@ -383,6 +630,14 @@ void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
       }
       file.results.push_back(std::move(r));
     }
+  }
+  // The order of each result's values, as PTS's graphs draw them: sor best first, sro by
+  // identifier, then rro reversed.
+  for (auto& r : file.results) {
+    if (o.system_order == SystemOrder::kPerformance) SortEntriesBestFirst(r);
+    if (o.system_order == SystemOrder::kIdentifier)
+      std::stable_sort(r.entries.begin(), r.entries.end(), [](const Entry& a, const Entry& b) { return a.identifier < b.identifier; });
+    if (o.reverse_systems) std::reverse(r.entries.begin(), r.entries.end());
   }
   const std::string base = NormalizationBase(file, o);
   if (!base.empty()) {

@@ -2,7 +2,10 @@
 // pts_result_viewer_embed::process_request_to_attributes), so that a view is a link: `nor`
 // normalize, `hgv[]`/`hgv` highlight (one highlighted system is also the normalization base),
 // `hnr` hide noisy, `hlc` hide little change, `hni` hide incomplete, `rmm[]`/`rmm` hide systems
-// (`rmmi` inverts), `sgm` geometric mean, `oss`/`noss` only show / hide results matching a title.
+// (`rmmi` inverts), `sgm` geometric mean, `shm` harmonic means, `oss`/`noss` only show / hide
+// results matching a title, `ftt`/`ftb` only results where one system is faster than another,
+// `spr` notable results, `swl` PTS's wins/losses, the result orders `grs`/`grt`/`gru`, the
+// system orders `sor`/`sro`/`rdt` (`rro` reverses) and `export=`.
 // Each `obr_` form is accepted too (old OpenBenchmarking links; PTS reads those only on
 // openbenchmarking.org itself), and in values longer than 5 characters `_DD_` stands for '.'.
 //
@@ -21,6 +24,11 @@
 
 namespace ptsn::results {
 
+// grs: by spread, largest first; grt: by title; gru: by direction and unit (PTS's orders).
+enum class ResultOrder { kFile, kSpread, kTitle, kUnit };
+// sro: by identifier; sor: each result's values best first; rdt: by the systems' run dates.
+enum class SystemOrder { kFile, kIdentifier, kPerformance, kRunDate };
+
 struct ViewerOptions {
   bool normalize = false;           // nor
   bool hide_noisy = false;          // hnr
@@ -28,6 +36,19 @@ struct ViewerOptions {
   bool hide_incomplete = false;     // hni
   bool geometric_mean = false;      // sgm
   bool invert_hidden = false;       // rmmi: hide every system but those of rmm
+  bool confidence_charts = false;   // src: every trial as a box plot
+  bool detailed_systems = false;    // sdt: the full systems table
+  bool harmonic_means = false;      // shm
+  bool notable = false;             // spr
+  bool wins_losses = false;         // swl: PTS's first/last-place counts beside ours
+  bool reverse_systems = false;     // rro
+  ResultOrder result_order = ResultOrder::kFile;
+  SystemOrder system_order = SystemOrder::kFile;
+  std::string faster, slower;  // ftt, ftb: only results where `faster` beats `slower`
+  // ftd=K (ours, with ftt/ftb): ... and decidedly: the verdict by runs (runs_verdict.h) between
+  // their set-ups is "different" and its whole interval is at least K % the better way (K >= 0).
+  std::optional<double> decided_by_percent;
+  std::string export_format;     // export: txt, csv, csv-all, json, xml, html, pdf ("" none)
   std::vector<std::string> highlight;      // hgv
   std::vector<std::string> hide_systems;   // rmm
   std::vector<std::string> only_show;      // oss (comma list, case-insensitive substrings)
@@ -71,6 +92,14 @@ struct GeometricMeans {
   std::vector<double> values;        // one per system; empty when fewer than two results count
   size_t counted = 0;
   size_t comparable = 0;  // test results (identifier, BAR_GRAPH) in the file
+  // Ours, not PTS's: each system's 95 % interval (low, high; empty when some counted value has
+  // fewer than two trials) and its ratio to the first system's mean with the ratio's interval.
+  // Delta method on the log scale: each counted value is a mean of n trials, so the variance of
+  // its log is about (SD/mean)^2 / n; the log of the mean is the average of k such logs, so its
+  // variance is their sum over k^2; the ratio's log adds the first system's variance
+  // (independent runs). exp(log +- 1.96 SE): a normal approximation (optimistic with few trials).
+  std::vector<double> low, high;
+  std::vector<double> ratio_low, ratio_high;  // against systems[0]; empty as above
 };
 GeometricMeans GeometricMeanOfResults(const ResultFile& file);
 
@@ -85,13 +114,30 @@ struct Normalized {
 };
 std::optional<Normalized> NormalizeResult(const Result& r, const std::string& base);
 
+// pts_result_file_analyzer::generate_harmonic_mean_result: per result unit that is a rate (a '/',
+// " per ", FPS, bps or IOPS in it), over the higher-is-better BAR_GRAPH test results every system
+// has with numeric values, each system's harmonic mean when it has at least 4 such results; one
+// "Harmonic Mean Of UNIT Test Results" result per unit with at least two systems, values to 3
+// decimals, best first (file order in a multi-way comparison).
+std::vector<Result> HarmonicMeanResults(const ResultFile& file);
+
+// pts_test_result::get_spread: best / worst by the result's direction; -1 for a noisy result
+// (when `noisy_check`), a monitor child, no direction or a worst of 0.
+double Spread(const Result& r, bool noisy_check = true);
+
+// spr: the indexes of the notable results, PTS's way: the min(results / 4, 10) largest spreads
+// (monitor children counted in "results"; the means sgm and shm add are not results), largest
+// first; a spread of -1 (noisy) can still be listed when too few others are left, as in PTS.
+std::vector<size_t> NotableResults(const ResultFile& file);
+
 // The base of the comparison: the one highlighted system (hgv with one name) when some system's
 // identifier contains it, else "".
 std::string NormalizationBase(const ResultFile& file, const ViewerOptions& options);
 
-// The options applied to `file` in PTS's order: oss, noss, hlc, hnr, hni (each removed result
-// takes its monitor children with it), then rmm; with sgm a "Geometric Mean Of All Test Results"
-// result is added as PTS adds it. The normalization base, when there is one, becomes the first
+// The options applied to `file` in PTS's order: rdt, oss, noss, ftt/ftb (values compared as PHP
+// compares them), hlc, hnr, hni (each removed result takes its monitor children with it), rmm,
+// the result order, then shm's and sgm's results added as PTS adds them, then the order of each
+// result's values (sor, sro, rro). The normalization base, when there is one, becomes the first
 // system, so that every comparison (colours, verdicts) is against it.
 void ApplyViewerOptions(ResultFile& file, const ViewerOptions& options);
 

@@ -8,7 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "results-xml/views/export_html.h"
+#include "results-xml/views/view_export.h"
+#include "runner/common/error.h"
 #include "results-xml/model/result_xml.h"
 #include "results-xml/model/test_support.h"
 
@@ -243,6 +247,269 @@ TEST(ViewerHtml, OverviewHasEveryResultBySystemWithWordsBesideColour) {
   // One run of each: the verdict is unknown, with its ratio (the CLI's words).
   EXPECT_NE(table.find("class=\"verdict\""), std::string::npos);
   EXPECT_NE(table.find("unknown, x"), std::string::npos);
+}
+
+// ---- the options this slice adds --------------------------------------------------------------
+
+TEST(ViewerOptions, OrdersFiltersAndExportReadBackAsTheSameView) {
+  const ViewerOptions o = ParseViewerQuery("obr_shm&spr&swl&grt&grs&sor&rro&ftt=Home+Encryption&ftb=No+Encryption&export=CSV");
+  EXPECT_TRUE(o.harmonic_means);
+  EXPECT_TRUE(o.notable);
+  EXPECT_TRUE(o.wins_losses);
+  EXPECT_TRUE(o.reverse_systems);
+  EXPECT_EQ(o.result_order, ResultOrder::kSpread) << "PTS tests grs before grt";
+  EXPECT_EQ(o.system_order, SystemOrder::kPerformance);
+  EXPECT_EQ(o.faster, "Home Encryption");
+  EXPECT_EQ(o.slower, "No Encryption");
+  EXPECT_EQ(o.export_format, "csv");
+  const ViewerOptions back = ParseViewerQuery(o.ToQuery());
+  EXPECT_EQ(back.ToQuery(), o.ToQuery());
+  EXPECT_EQ(back.result_order, o.result_order);
+  EXPECT_EQ(back.faster, o.faster);
+  // ftt without ftb is no filter, as in PTS.
+  EXPECT_TRUE(ParseViewerQuery("ftt=A").faster.empty());
+  EXPECT_EQ(ParseViewerQuery("gru&rdt").system_order, SystemOrder::kRunDate);
+  EXPECT_EQ(ParseViewerQuery("gru&rdt").result_order, ResultOrder::kUnit);
+}
+
+TEST(ViewerFigures, HarmonicMeansArePts) {
+  PTSN_REQUIRE_REFERENCE();
+  // PTS's shm on Ubuntu 13.04: one result, "Harmonic Mean Of MB/s Test Results", best first.
+  const std::vector<Result> b = HarmonicMeanResults(Seed(kUbuntu));
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].title, "Harmonic Mean Of MB/s Test Results");
+  ASSERT_EQ(b[0].entries.size(), 3u);
+  const std::pair<const char*, const char*> pts[] = {
+      {"No Encryption", "268.657"}, {"Full-Disk Encryption", "99.075"}, {"Home Encryption", "79.334"}};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(b[0].entries[i].identifier, pts[i].first);
+    EXPECT_EQ(b[0].entries[i].value, pts[i].second);
+  }
+  // 1110088: no unit has 4 results: none, as in PTS.
+  EXPECT_TRUE(HarmonicMeanResults(Seed(k1110088)).empty());
+  ResultFile f = Seed(kUbuntu);
+  ViewerOptions o;
+  o.harmonic_means = true;
+  ApplyViewerOptions(f, o);
+  EXPECT_EQ(f.results.back().title, "Harmonic Mean Of MB/s Test Results");
+}
+
+TEST(ViewerFigures, NotableResultsArePts) {
+  PTSN_REQUIRE_REFERENCE();
+  // PTS's spr (process_helper_html): 15 results / 4 = 3 on 1110088, 26 / 4 = 6 on Ubuntu.
+  auto notable = [](const ResultFile& f) {
+    std::vector<std::string> out;
+    for (size_t i : NotableResults(f)) out.push_back(f.results[i].title + " / " + f.results[i].description);
+    return out;
+  };
+  EXPECT_EQ(notable(Seed(k1110088)),
+            (std::vector<std::string>{"Dbench / Client Count: 12",
+                                      "Threaded I/O Tester / Test: Random Write - Size Per Thread: 64MB - Thread Count: 8",
+                                      "SQLite / Test Target: Default Test Directory"}));
+  EXPECT_EQ(notable(Seed(kUbuntu)),
+            (std::vector<std::string>{"PostMark / Disk Transaction Performance",
+                                      "IOzone / Record Size: 1MB - File Size: 8GB - Disk Test: Write Performance",
+                                      "Compile Bench / Test: Compile", "Compile Bench / Test: Initial Create",
+                                      "FS-Mark / Test: 4000 Files, 32 Sub Dirs, 1MB Size",
+                                      "FS-Mark / Test: 1000 Files, 1MB Size"}));
+  // The means shm and sgm add are neither listed nor counted.
+  ResultFile with_means = Seed(kUbuntu);
+  ApplyViewerOptions(with_means, ParseViewerQuery("shm&sgm"));
+  EXPECT_EQ(notable(with_means), notable(Seed(kUbuntu)));
+  // get_spread: PostMark on 1110088 is noisy (-1); Dbench's best/worst as PTS prints it.
+  for (const auto& r : Seed(k1110088).results) {
+    if (r.title == "Dbench" && !r.parent) {
+      EXPECT_NEAR(Spread(r), 2.5941965587635, 1e-9);
+    }
+    if (r.title == "PostMark" && !r.parent) {
+      EXPECT_EQ(Spread(r), -1);
+    }
+  }
+}
+
+TEST(ViewerFigures, FasterThanKeepsWhatPtsKeeps) {
+  PTSN_REQUIRE_REFERENCE();
+  // PTS: ftt=Home Encryption&ftb=Full-Disk Encryption keeps 8 of 26 (monitor series compared as text).
+  ResultFile f = Seed(kUbuntu);
+  ApplyViewerOptions(f, ParseViewerQuery("ftt=Home+Encryption&ftb=Full-Disk+Encryption"));
+  EXPECT_EQ(Titles(f), (std::vector<std::string>{
+                           "FS-Mark / Test: 5000 Files, 1MB Size, 4 Threads", "FS-Mark / CPU Usage Monitor",
+                           "Flexible IO Tester / Test: Intel IOMeter File Server Access Pattern",
+                           "Flexible IO Tester / CPU Usage Monitor", "Compile Bench / Test: Compile",
+                           "IOzone / Record Size: 1MB - File Size: 8GB - Disk Test: Write Performance",
+                           "IOzone / CPU Usage Monitor", "BlogBench / Test: Read"}));
+  // A system not in the file: nothing is left (PTS: no value, removed).
+  ResultFile g = Seed(k1110088);
+  ApplyViewerOptions(g, ParseViewerQuery("ftt=EXT4: Stock&ftb=LVM: Stock"));
+  EXPECT_TRUE(g.results.empty());
+}
+
+TEST(ViewerFigures, ResultOrdersArePts) {
+  PTSN_REQUIRE_REFERENCE();
+  auto first = [](const char* query, size_t n) {
+    ResultFile f = Seed(kUbuntu);
+    ApplyViewerOptions(f, ParseViewerQuery(query));
+    std::vector<std::string> t = Titles(f);
+    t.resize(n);
+    return t;
+  };
+  // grs: by spread, largest first; the -1s (monitors) after them, last in file order first.
+  EXPECT_EQ(first("grs", 4), (std::vector<std::string>{
+                                 "PostMark / Disk Transaction Performance",
+                                 "IOzone / Record Size: 1MB - File Size: 8GB - Disk Test: Write Performance",
+                                 "Compile Bench / Test: Compile", "Compile Bench / Test: Initial Create"}));
+  EXPECT_EQ(first("grs", 14)[13], "CPU Usage Monitor / Phoronix Test Suite System Monitoring");
+  EXPECT_EQ(first("grt", 3), (std::vector<std::string>{"BlogBench / Test: Read", "BlogBench / CPU Usage Monitor",
+                                                       "Compile Bench / Test: Initial Create"}));
+  // gru: by direction ("" < HIB < LIB), then unit.
+  const auto u = first("gru", 26);
+  EXPECT_EQ(u[0], "CPU Usage Monitor / Phoronix Test Suite System Monitoring");
+  EXPECT_EQ(u[4], "BlogBench / Test: Read");
+  EXPECT_EQ(u[12], "PostMark / Disk Transaction Performance");
+  EXPECT_EQ(u[25], "Flexible IO Tester / Test: Intel IOMeter File Server Access Pattern");
+}
+
+TEST(ViewerFigures, ValueOrdersFollowTheOptions) {
+  PTSN_REQUIRE_REFERENCE();
+  auto order = [](const char* query) {
+    ResultFile f = Seed(kUbuntu);
+    ApplyViewerOptions(f, ParseViewerQuery(query));
+    std::vector<std::string> ids;
+    for (const auto& r : f.results)
+      if (r.title == "BlogBench" && !r.parent)
+        for (const auto& e : r.entries) ids.push_back(e.identifier);
+    return ids;
+  };
+  // BlogBench Read: 291645 / 760809 / 358969, higher is better.
+  EXPECT_EQ(order("sor"), (std::vector<std::string>{"Home Encryption", "Full-Disk Encryption", "No Encryption"}));
+  EXPECT_EQ(order("sro"), (std::vector<std::string>{"Full-Disk Encryption", "Home Encryption", "No Encryption"}));
+  EXPECT_EQ(order("sor&rro"), (std::vector<std::string>{"No Encryption", "Full-Disk Encryption", "Home Encryption"}));
+}
+
+// Two systems, two results: X's first value has trials 90/100/110, the rest have no spread.
+ResultFile TwoByTwo() {
+  ResultFile f;
+  f.systems = {{.identifier = "X"}, {.identifier = "Y"}};
+  Result a;
+  a.identifier = "pts/a-1.0.0";
+  a.title = "A";
+  a.scale = "MB/s";
+  a.proportion = "HIB";
+  a.entries = {{"X", "100", "90:100:110", std::nullopt}, {"Y", "50", "50:50:50", std::nullopt}};
+  Result b = a;
+  b.identifier = "pts/b-1.0.0";
+  b.title = "B";
+  b.proportion = "LIB";
+  b.entries = {{"X", "0.5", "0.5:0.5:0.5", std::nullopt}, {"Y", "0.5", "0.5:0.5:0.5", std::nullopt}};
+  f.results = {a, b};
+  return f;
+}
+
+TEST(ViewerFigures, GeometricMeanIntervalIsTheDeltaMethodOnTheLogScale) {
+  const GeometricMeans g = GeometricMeanOfResults(TwoByTwo());
+  ASSERT_EQ(g.values.size(), 2u);
+  EXPECT_NEAR(g.values[0], std::sqrt(100.0 * 200.0), 1e-9) << "LIB as 100/x";
+  // Var(log X's mean) = (SD/mean)^2 / n = 0.1^2 / 3 for result A, 0 for B; over k = 2 results.
+  const double se = std::sqrt(0.01 / 3) / 2;
+  ASSERT_EQ(g.low.size(), 2u);
+  EXPECT_NEAR(g.low[0], g.values[0] * std::exp(-1.959964 * se), 1e-6);
+  EXPECT_NEAR(g.high[0], g.values[0] * std::exp(1.959964 * se), 1e-6);
+  EXPECT_EQ(g.low[1], g.values[1]) << "no spread in Y's trials";
+  // Y against X: only X's variance.
+  EXPECT_NEAR(g.ratio_low[1], g.values[1] / g.values[0] * std::exp(-1.959964 * se), 1e-9);
+  EXPECT_NEAR(g.ratio_low[0], 1 * std::exp(-1.959964 * se * std::sqrt(2.0)), 1e-9);
+  // A value without trials: no interval.
+  ResultFile f = TwoByTwo();
+  f.results[1].entries[0].raw_string.reset();
+  f.results[1].entries[0].value = "0.5";
+  EXPECT_TRUE(GeometricMeanOfResults(f).low.empty());
+  EXPECT_EQ(GeometricMeanOfResults(f).values.size(), 2u) << "the mean itself stays";
+}
+
+// Runs of two set-ups ("A", "A run 2", "B", "B run 2"): B decidedly ahead on HIB, behind on LIB.
+ResultFile TwoSetUpsTwoRuns() {
+  ResultFile f;
+  for (const char* id : {"A", "A run 2", "B", "B run 2"}) f.systems.push_back({.identifier = id});
+  Result hib;
+  hib.identifier = "pts/h-1.0.0";
+  hib.title = "H";
+  hib.scale = "MB/s";
+  hib.proportion = "HIB";
+  hib.entries = {{"A", "100", "99:100:101", std::nullopt},
+                 {"A run 2", "100.5", "100:100.5:101", std::nullopt},
+                 {"B", "150", "149:150:151", std::nullopt},
+                 {"B run 2", "150.5", "150:150.5:151", std::nullopt}};
+  Result lib = hib;
+  lib.identifier = "pts/l-1.0.0";
+  lib.title = "L";
+  lib.scale = "Seconds";
+  lib.proportion = "LIB";
+  f.results = {hib, lib};
+  return f;
+}
+
+TEST(ViewerFigures, FasterDecidedlyKeepsOnlyWhatTheVerdictDecides) {
+  // B's runs are 1.5 times A's: better on H (HIB), worse on L (LIB).
+  auto kept = [](const char* query) {
+    ResultFile f = TwoSetUpsTwoRuns();
+    ApplyViewerOptions(f, ParseViewerQuery(query));
+    return Titles(f);
+  };
+  EXPECT_EQ(kept("ftt=B&ftb=A"), (std::vector<std::string>{"H / "})) << "PTS's ftt/ftb alone";
+  EXPECT_EQ(kept("ftt=B&ftb=A&ftd=10"), (std::vector<std::string>{"H / "}));
+  EXPECT_TRUE(kept("ftt=B&ftb=A&ftd=60").empty()) << "x1.5 is not 60 % better";
+  EXPECT_EQ(kept("ftt=A&ftb=B&ftd=0"), (std::vector<std::string>{"L / "}));
+  // One run of each set-up decides nothing: nothing is kept, where PTS's ftt keeps H.
+  ResultFile one = TwoSetUpsTwoRuns();
+  for (auto& r : one.results)
+    std::erase_if(r.entries, [](const Entry& e) { return e.identifier.find("run 2") != std::string::npos; });
+  ApplyViewerOptions(one, ParseViewerQuery("ftt=B&ftb=A&ftd=0"));
+  EXPECT_TRUE(one.results.empty());
+  // The link keeps it; without ftt/ftb it means nothing.
+  EXPECT_EQ(ParseViewerQuery("ftt=B&ftb=A&ftd=12.5").ToQuery(), "ftt=B&ftb=A&ftd=12.5");
+  EXPECT_FALSE(ParseViewerQuery("ftd=5").decided_by_percent);
+  EXPECT_FALSE(ParseViewerQuery("ftt=B&ftb=A&ftd=-1").decided_by_percent);
+}
+
+TEST(ViewerHtml, DecidedWinsAndLossesCountOnlyDifferentVerdictsAndSwlShowsPts) {
+  ResultFile f = TwoSetUpsTwoRuns();
+  HtmlView view;
+  view.options = ParseViewerQuery("swl");
+  const std::string html = ResultFileToHtml(f, view);
+  const size_t row = html.find("<tr class=\"decided\">");
+  ASSERT_NE(row, std::string::npos);
+  const std::string decided = html.substr(row, html.find("</tr>", row) - row);
+  // B and B run 2: "different" both times, better on H (HIB), worse on L (LIB).
+  EXPECT_NE(decided.find("data-system=\"B\"><span class=\"wl\">1 won, 1 lost</span>"), std::string::npos) << decided;
+  const size_t swl = html.find("<tr class=\"swl\">");
+  ASSERT_NE(swl, std::string::npos);
+  const std::string pts = html.substr(swl, html.find("</tr>", swl) - swl);
+  // PTS: B run 2 is first on H and last on L, A first on L and last on H; no verdict asked.
+  EXPECT_NE(pts.find("data-system=\"B run 2\">1 first, 1 last"), std::string::npos) << pts;
+  EXPECT_NE(pts.find("data-system=\"A\">1 first, 1 last"), std::string::npos) << pts;
+  // The geometric mean row has its interval.
+  EXPECT_NE(html.find("class=\"gm-ci\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"gm-ratio\""), std::string::npos);
+}
+
+TEST(ViewExport, EachFormatAndPdfRefusedWithWhatToDo) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = Seed(kUbuntu);
+  ViewerOptions o = ParseViewerQuery("oss=BlogBench&export=csv");
+  ApplyViewerOptions(f, o);
+  const std::string csv = ExportView(f, o);
+  EXPECT_NE(csv.find("BlogBench"), std::string::npos);
+  EXPECT_EQ(csv.find("PostMark"), std::string::npos) << "the view, not the file";
+  EXPECT_STREQ(FindExportFormat("csv-all").content_type, "text/csv; charset=utf-8");
+  o.export_format = "xml";
+  EXPECT_EQ(ParseResultFile(ExportView(f, o), "export").results.size(), f.results.size());
+  try {
+    FindExportFormat("pdf");
+    FAIL() << "pdf is refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("print it to PDF"), std::string::npos);
+  }
+  EXPECT_THROW(FindExportFormat("docx"), Error);
 }
 
 }  // namespace

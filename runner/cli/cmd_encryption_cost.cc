@@ -159,14 +159,21 @@ std::string ColdCaches() {
 }
 
 // The set-ups as the answer knows them: each set-up the run named (a TEST_RESULTS_IDENTIFIER
-// prefixes them) with the spec it was built from.
+// prefixes them) with the spec it was built from, and how its built targets served O_DIRECT as
+// the kernel said (their System Notes).
 std::vector<reproduce::CostSetup> AnswerSetups(const std::vector<std::string>& kinds,
-                                               const std::vector<targets::TargetSpec>& specs) {
+                                               const std::vector<targets::TargetSpec>& specs,
+                                               const std::vector<run::TestPlace>& places) {
   std::vector<reproduce::CostSetup> out;
   for (const auto& kind : kinds) {
     reproduce::CostSetup setup{kind};
     for (const auto& spec : specs)
       if (kind == spec.Identifier() || EndsWith(kind, ": " + spec.Identifier())) setup = reproduce::DescribeSetup(spec, kind);
+    for (const auto& place : places)
+      if (results::ParseInstanceName(place.system.identifier).kind == kind) {
+        reproduce::ConfirmDirectIo(setup, place.system.notes.value_or(""));
+        break;
+      }
     out.push_back(setup);
   }
   return out;
@@ -185,9 +192,10 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   reproduce::CostPlan plan;
   const auto probe = targets::ProbeEncryption(targets::RootedProbeFiles("/"), CryptsetupVersion(*sys));
   plan.probe = targets::ProbeLines(probe);
-  plan.unoffered = targets::UnofferedChoices(probe);
+  plan.options = targets::OptionChoices(probe);
   std::vector<targets::TargetSpec> buildable;
-  auto setup_texts = args.Value("--setups") ? Split(*args.Value("--setups"), ',') : reproduce::DefaultSetups();
+  auto setup_texts = args.Value("--setups") ? Split(*args.Value("--setups"), ',')
+                                            : reproduce::DefaultSetups(probe.inline_crypto, &plan.left_out);
   plan.setups = PlanSetups(*sys, setup_texts, buildable);
 
   std::vector<reproduce::WorkloadLabel> labels;
@@ -253,10 +261,10 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   std::error_code ec;
   if (kinds.size() >= 2 && outcome.summary.saved && std::filesystem::exists(outcome.summary.composite_path, ec)) {
     auto file = results::ReadResultFile(outcome.summary.composite_path);
+    const auto setups = AnswerSetups(std::vector<std::string>(kinds.begin() + 1, kinds.end()), buildable, outcome.places);
     std::cout << "\n"
-              << reproduce::CostAnswerText(file, kinds.front(),
-                                           AnswerSetups(std::vector<std::string>(kinds.begin() + 1, kinds.end()), buildable),
-                                           labels, {s.GetDouble("run.same_within"), 0.95});
+              << reproduce::CostAnswerText(file, kinds.front(), setups, labels, {s.GetDouble("run.same_within"), 0.95})
+              << reproduce::DirectIoSourceText(setups);
   }
   return outcome.ExitCode();
 }
@@ -281,7 +289,12 @@ std::vector<Command> EncryptionCostCommands() {
        "line for dm-crypt. Targets are sized for the workloads. Workloads: rand-read-4k-qd1,\n"
        "rand-read-4k-qd32, seq-write-1m, many-files (the default), rand-write-4k-qd1, rand-write-4k-qd32,\n"
        "seq-read-1m, or any profile, suite or directory. Set-ups: --targets specs (docs/targets.md);\n"
-       "default: every kind at its defaults, fscrypt:adiantum, dm-crypt:plain, dm-crypt:loopaes.\n"
+       "default: every kind at its defaults, fscrypt:adiantum, fscrypt:inlinecrypt (where the kernel's\n"
+       "config says whether it has inline encryption), dm-crypt:no-read-workqueue:no-write-workqueue,\n"
+       "dm-crypt:sector-size=4096, dm-crypt:plain (dm-crypt:loopaes only when named). An option this\n"
+       "kernel or cryptsetup lacks is refused with the reason; one the kernel did not apply once built\n"
+       "(cryptsetup status, the mount's options) fails that set-up. How each set-up served O_DIRECT is\n"
+       "the kernel's word (statx STATX_DIOALIGN) where it gives one.\n"
        "--dry-run prints the probe and the plan and builds nothing. See docs/encryption-cost.md."},
   };
 }

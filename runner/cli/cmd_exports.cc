@@ -21,6 +21,7 @@
 #include "results-xml/views/export_json.h"
 #include "results-xml/views/export_svg.h"
 #include "results-xml/views/export_text.h"
+#include "results-xml/views/view_export.h"
 #include "runner/cli/command.h"
 #include "runner/common/args.h"
 #include "runner/common/atomic_file.h"
@@ -240,6 +241,8 @@ int ToHtml(const std::vector<std::string>& argv) {
                        ResultFile shown = f;
                        view.results_before_options = shown.results.size();
                        results::ApplyViewerOptions(shown, view.options);
+                       // export=csv and the like: the view in that format instead (view_export.h).
+                       if (!view.options.export_format.empty()) return results::ExportView(shown, view.options);
                        return results::ResultFileToHtml(shown, view);
                      });
 }
@@ -296,7 +299,7 @@ std::vector<Command> ExportCommands() {
       {"result-file-to-html", {"to-html"}, "Results", "FILE [-o PATH] [--view QUERY]",
        "self-contained HTML report: an overview against the base system (verdicts, geometric mean), systems table, "
        "one inline SVG chart and statistics table per result; --view 'nor&hnr&hgv[]=NAME': OpenBenchmarking's view "
-       "options (docs/result-viewer.md)",
+       "options (docs/result-viewer.md); with export=txt|csv|csv-all|json|xml the view in that format",
        ToHtml},
       {"compare-results", {"compare"}, "Results", "A B [...] [-o PATH] [--paired]\nFILE [-o PATH] [--paired]",
        "side-by-side table: change vs the first system and the verdict by runs (systems NAME, NAME #2 ... are "

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "runner/common/strings.h"
+#include "runner/targets/encryption_options.h"
 
 namespace ptsn::reproduce {
 
@@ -63,7 +64,7 @@ const Workload* FindWorkload(const std::string& name) {
 
 DirectIo DirectIoOf(const targets::TargetSpec& spec) {
   switch (spec.kind) {
-    case targets::Kind::kFscrypt: return DirectIo::kBuffered;  // no inlinecrypt option yet: always the crypto API
+    case targets::Kind::kFscrypt: return spec.inlinecrypt ? DirectIo::kDirect : DirectIo::kBuffered;
     case targets::Kind::kEcryptfs: return DirectIo::kRefused;
     default: return DirectIo::kDirect;
   }
@@ -73,6 +74,27 @@ bool IsDirectWorkload(const std::string& arguments) {
   for (const auto& word : Split(arguments, ' '))
     if (word == "--direct") return true;
   return false;
+}
+
+void ConfirmDirectIo(CostSetup& setup, const std::string& system_notes) {
+  const std::string key = "Direct I/O: ";
+  const size_t at = system_notes.find(key);
+  if (at == std::string::npos) return;
+  const std::string said = system_notes.substr(at + key.size());
+  if (StartsWith(said, "yes")) setup.direct_io = DirectIo::kDirect;
+  else if (StartsWith(said, "no:")) setup.direct_io = setup.direct_io == DirectIo::kRefused ? DirectIo::kRefused : DirectIo::kBuffered;
+  else return;
+  setup.direct_io_checked = true;
+}
+
+std::string DirectIoSourceText(const std::vector<CostSetup>& setups) {
+  std::vector<std::string> checked, by_kind;
+  for (const auto& s : setups) (s.direct_io_checked ? checked : by_kind).push_back(s.identifier);
+  std::string out = "O_DIRECT, direct or buffered:";
+  if (!checked.empty()) out += " the kernel's word (statx STATX_DIOALIGN on the built target) for " + Join(checked, ", ") + ";";
+  if (!by_kind.empty()) out += " the rule by kind (the kernel did not say: before Linux 6.1, or not this file system) for " + Join(by_kind, ", ") + ";";
+  out.back() = '\n';
+  return out;
 }
 
 CostSetup DescribeSetup(const targets::TargetSpec& spec, const std::string& identifier) {
@@ -98,31 +120,53 @@ CostSetup DescribeSetup(const targets::TargetSpec& spec, const std::string& iden
   }
   const int key_bits = spec.key_bits ? spec.key_bits : 512;
   const std::string bits = std::to_string(key_bits);
+  // The options as the target set them: cryptsetup's --perf-* on open (crypttab's options of the
+  // same names), the sector size in the LUKS2 header or, for plain mode, on open and in crypttab.
+  std::string perf, crypttab;
+  for (const auto& option : spec.dm_flags) {
+    perf += std::string(" --perf-") + targets::FindDmFlag(option)->table_flag;
+    if (option != "high-priority") crypttab += "," + option;  // not a crypttab option (systemd 257)
+  }
+  const std::string sector = spec.sector_size ? " --sector-size " + std::to_string(spec.sector_size) : "";
   if (spec.dm_format == "luks2") {
     c.protects = "the whole device, with a LUKS2 header (key slots: passphrases can change; the header says it is encrypted)";
-    c.dm_crypt_how = "cryptsetup luksFormat --type luks2 --cipher " + cipher + " --key-size " + bits +
+    c.dm_crypt_how = "cryptsetup luksFormat --type luks2 --cipher " + cipher + " --key-size " + bits + sector +
                      " /dev/DEVICE\n"
-                     "cryptsetup open /dev/DEVICE NAME\n"
-                     "/etc/crypttab: NAME UUID=<cryptsetup luksUUID /dev/DEVICE> none luks\n";
+                     "cryptsetup open" + perf + " /dev/DEVICE NAME\n"
+                     "/etc/crypttab: NAME UUID=<cryptsetup luksUUID /dev/DEVICE> none luks" + crypttab + "\n";
   } else {
     c.protects = "the whole device, plain mode: no header (nothing on disk says it is encrypted; a wrong key opens "
                  "garbage without an error; no key slots)";
     // As the target opened it: a random key of key-size bytes from a file, the cipher named (not
     // Debian 12's aes-cbc-essiv default).
     const std::string key_bytes = std::to_string(key_bits / 8);
-    c.dm_crypt_how = "cryptsetup open --type plain --cipher " + cipher + " --key-size " + bits + " --key-file KEYFILE --keyfile-size " +
-                     key_bytes + " /dev/disk/by-id/DEVICE NAME\n"
+    if (spec.sector_size) crypttab += ",sector-size=" + std::to_string(spec.sector_size);
+    c.dm_crypt_how = "cryptsetup open --type plain --cipher " + cipher + " --key-size " + bits + sector + perf +
+                     " --key-file KEYFILE --keyfile-size " + key_bytes + " /dev/disk/by-id/DEVICE NAME\n"
                      "/etc/crypttab: NAME /dev/disk/by-id/DEVICE KEYFILE plain,cipher=" + cipher + ",size=" + bits +
-                     ",keyfile-size=" + key_bytes + "\n";
+                     ",keyfile-size=" + key_bytes + crypttab + "\n";
   }
   return c;
 }
 
-std::vector<std::string> DefaultSetups() {
+std::vector<std::string> DefaultSetups(const std::string& inline_encryption, std::vector<std::string>* left_out) {
   // Each kind at its defaults, then the choices that change what a kind costs: fscrypt's
   // Adiantum, dm-crypt's plain mode (no header; cipher given explicitly, not Debian 12's
-  // aes-cbc-essiv default) and loop-AES volumes, eCryptfs.
-  return {"plain", "fscrypt", "fscrypt:adiantum", "dm-crypt", "dm-crypt:plain", "dm-crypt:loopaes", "ecryptfs"};
+  // aes-cbc-essiv default), eCryptfs. Then the options that are the question itself ("do the
+  // flags help?", "512 or 4096?", "inlinecrypt?"), each refused in the plan, with the reason,
+  // where this kernel or cryptsetup lacks it. Not loop-AES volumes (dm-crypt:loopaes): a format
+  // kept for existing volumes, not a choice for a new one, and each set-up adds to the run time.
+  std::vector<std::string> out = {"plain", "fscrypt", "fscrypt:adiantum", "fscrypt:inlinecrypt", "dm-crypt",
+                                  "dm-crypt:no-read-workqueue:no-write-workqueue", "dm-crypt:sector-size=4096",
+                                  "dm-crypt:plain", "ecryptfs"};
+  if (inline_encryption != "yes" && inline_encryption != "no") {
+    std::erase(out, "fscrypt:inlinecrypt");
+    if (left_out)
+      left_out->push_back("fscrypt:inlinecrypt: whether this kernel has inline encryption is not known (no "
+                          "/boot/config-*); --setups fscrypt:inlinecrypt tries it, and it fails once built if the "
+                          "kernel ignores it");
+  }
+  return out;
 }
 
 BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int instances, double budget_seconds,
@@ -204,9 +248,13 @@ std::string CostPlanText(const CostPlan& plan) {
   }
   out += "Will build (" + std::to_string(buildable) + "):\n" + (build.empty() ? "  nothing\n" : build);
   if (!cannot.empty()) out += "Cannot build here:\n" + cannot;
-  if (!plan.unoffered.empty()) {
-    out += "Not compared (no target option yet):\n";
-    for (const auto& u : plan.unoffered) out += "  " + u + "\n";
+  if (!plan.left_out.empty()) {
+    out += "Left out of the default set-ups:\n";
+    for (const auto& l : plan.left_out) out += "  " + l + "\n";
+  }
+  if (!plan.options.empty()) {
+    out += "Target options this kernel and cryptsetup can apply (each checked in the kernel's report after building):\n";
+    for (const auto& u : plan.options) out += "  " + u + "\n";
   }
   out += "Workloads (" + std::to_string(plan.workloads.size()) + "):\n";
   for (const auto& w : plan.workloads) out += "  " + w.line + "\n";

@@ -30,11 +30,16 @@ std::vector<std::string> DefaultWorkloadNames();
 const Workload* FindWorkload(const std::string& name);
 
 // The encryption set-ups the target kinds build, as --targets specs (plain, the reference, first).
-std::vector<std::string> DefaultSetups();
+// `inline_encryption`: the probe's word on CONFIG_BLK_INLINE_ENCRYPTION ("yes", "no", "unknown").
+// Where it is unknown, fscrypt:inlinecrypt is left out (a kernel that ignores it is found only
+// once it is built, and a set-up that fails to build stops the run): `left_out` says so.
+std::vector<std::string> DefaultSetups(const std::string& inline_encryption, std::vector<std::string>* left_out = nullptr);
 
 // How a set-up serves a workload's O_DIRECT: as asked (plain, dm-crypt: beneath the file
-// system), through the page cache (fscrypt without inline encryption: ext4 falls back to
-// buffered I/O for encrypted files), or not at all (eCryptfs: open gives EINVAL).
+// system; fscrypt with inlinecrypt: blk-crypto), through the page cache (fscrypt without inline
+// encryption: ext4 falls back to buffered I/O for encrypted files), or not at all (eCryptfs:
+// open gives EINVAL). This is the rule by kind, for the plan; once built, the kernel's own word
+// (ConfirmDirectIo) replaces it.
 enum class DirectIo { kDirect, kBuffered, kRefused };
 DirectIo DirectIoOf(const targets::TargetSpec& spec);
 
@@ -49,9 +54,17 @@ struct CostSetup {
   int protection = 0;        // 2 the whole device, 1 files above a file system, 0 nothing or not known
   std::string protects;      // "the whole device, with a LUKS2 header (key slots: ...)"
   std::string dm_crypt_how;  // dm-crypt only: the cryptsetup command and /etc/crypttab line
+  bool direct_io_checked = false;  // direct_io is the kernel's word on the built target, not the kind's rule
 };
 // `identifier`: the set-up's System identifier in the result (TEST_RESULTS_IDENTIFIER may prefix it).
 CostSetup DescribeSetup(const targets::TargetSpec& spec, const std::string& identifier);
+
+// The built set-up's "Direct I/O: " note (its System Notes: statx STATX_DIOALIGN on a file where
+// its tests ran, runner/targets/encryption_options.h) in place of the kind's rule: "yes" is
+// direct, "no" buffered (or refused, where the kind refuses it); not reported keeps the rule.
+void ConfirmDirectIo(CostSetup& setup, const std::string& system_notes);
+// One line saying, set-up by set-up, where its O_DIRECT verdict came from.
+std::string DirectIoSourceText(const std::vector<CostSetup>& setups);
 
 // One set-up of the plan: its spec and why it cannot be built here ("" = it can).
 struct PlannedSetup {
@@ -90,7 +103,8 @@ BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int i
 
 struct CostPlan {
   std::vector<std::string> probe;      // targets::ProbeLines
-  std::vector<std::string> unoffered;  // targets::UnofferedChoices
+  std::vector<std::string> options;    // targets::OptionChoices
+  std::vector<std::string> left_out;   // default set-ups left out, each with why (DefaultSetups)
   std::vector<PlannedSetup> setups;
   std::vector<PlannedWorkload> workloads;
   std::string target_size;             // reproduce::TargetSizing's text: the workloads that do not fit ("" = all fit)

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "results-xml/stats/statistics.h"
 #include "runner/common/strings.h"
 
@@ -53,13 +55,27 @@ TEST(EncryptionCost, TheDefaultWorkloadsExistAndCoverDepthOneAndThirtyTwo) {
   EXPECT_NE(FindWorkload("rand-read-4k-qd1")->presets.find("iodepth=1;"), std::string::npos);
   EXPECT_NE(FindWorkload("rand-read-4k-qd32")->presets.find("iodepth=32;"), std::string::npos);
   EXPECT_EQ(FindWorkload("nonesuch"), nullptr);
-  EXPECT_EQ(DefaultSetups().front(), "plain");
+  EXPECT_EQ(DefaultSetups("yes").front(), "plain");
+  // The options' variants are in; inlinecrypt only where the kernel's config says (a "no" is
+  // refused in the plan with the reason, an unknown is left out and said).
+  const auto with = DefaultSetups("no");
+  EXPECT_NE(std::find(with.begin(), with.end(), "dm-crypt:no-read-workqueue:no-write-workqueue"), with.end());
+  EXPECT_NE(std::find(with.begin(), with.end(), "fscrypt:inlinecrypt"), with.end());
+  std::vector<std::string> left_out;
+  const auto without = DefaultSetups("unknown", &left_out);
+  EXPECT_EQ(without.size() + 1, with.size());
+  EXPECT_EQ(std::find(without.begin(), without.end(), "fscrypt:inlinecrypt"), without.end());
+  ASSERT_EQ(left_out.size(), 1u);
+  EXPECT_EQ(left_out[0].rfind("fscrypt:inlinecrypt: whether this kernel has inline encryption is not known", 0), 0u);
+  CostPlan plan;
+  plan.left_out = left_out;
+  EXPECT_NE(CostPlanText(plan).find("Left out of the default set-ups:\n  fscrypt:inlinecrypt: "), std::string::npos);
 }
 
 TEST(EncryptionCost, ThePlanSaysWhatItBuildsWhatItCannotAndHowLong) {
   CostPlan plan;
   plan.probe = {"kernel: 6.1.0-13-amd64"};
-  plan.unoffered = {"dm-crypt high_priority: needs Linux 6.10, this is 6.1; no target option for it yet"};
+  plan.options = {"dm-crypt high-priority: no, needs Linux 6.10 (this is 6.1)"};
   plan.setups = {{"plain", "plain ext4", ""},
                  {"fscrypt", "fscrypt AES-256-XTS ext4", ""},
                  {"ecryptfs", "ecryptfs ext4", "ecryptfs-add-passphrase not found (Debian package ecryptfs-utils)"}};
@@ -70,8 +86,8 @@ TEST(EncryptionCost, ThePlanSaysWhatItBuildsWhatItCannotAndHowLong) {
             "This machine:\n  kernel: 6.1.0-13-amd64\n"
             "Will build (2):\n  plain ext4  (the reference)  [plain]\n  fscrypt AES-256-XTS ext4  [fscrypt]\n"
             "Cannot build here:\n  ecryptfs: ecryptfs-add-passphrase not found (Debian package ecryptfs-utils)\n"
-            "Not compared (no target option yet):\n"
-            "  dm-crypt high_priority: needs Linux 6.10, this is 6.1; no target option for it yet\n"
+            "Target options this kernel and cryptsetup can apply (each checked in the kernel's report after building):\n"
+            "  dm-crypt high-priority: no, needs Linux 6.10 (this is 6.1)\n"
             "Workloads (1):\n  rand-read-4k-qd1: 4 KiB random reads\n"
             "Estimated run time: about 4m 10s; extra rounds of each test stop at run.time_budget (10m 00s)\n");
 }
@@ -262,9 +278,36 @@ TEST(EncryptionCost, EachKindServesODirectAsTheKernelDoes) {
   EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("dm-crypt:plain")), DirectIo::kDirect);
   EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("fscrypt:adiantum")), DirectIo::kBuffered);
   EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("ecryptfs")), DirectIo::kRefused);
+  EXPECT_EQ(DirectIoOf(targets::ParseTargetSpec("fscrypt:inlinecrypt")), DirectIo::kDirect);
   EXPECT_TRUE(IsDirectWorkload("--size 64m --direct --fsync end"));
   EXPECT_FALSE(IsDirectWorkload("--size 64m --fsync end"));
   EXPECT_FALSE(IsDirectWorkload("--directory x"));
+}
+
+// Once built, the kernel's word (statx STATX_DIOALIGN, in the target's System Notes) replaces the
+// kind's rule; where it said nothing, the rule stands and the answer says which was used.
+TEST(EncryptionCost, TheBuiltTargetsDirectIoReplacesTheRuleByKind) {
+  CostSetup inline_crypt = DescribeSetup(targets::ParseTargetSpec("fscrypt:inlinecrypt"), "f");
+  ConfirmDirectIo(inline_crypt, "pts-native target f (fscrypt). Direct I/O: no: O_DIRECT is not supported on its files "
+                                "(statx STATX_DIOALIGN: 0). Inline Encryption: x.");
+  EXPECT_EQ(inline_crypt.direct_io, DirectIo::kBuffered);
+  EXPECT_TRUE(inline_crypt.direct_io_checked);
+  CostSetup fscrypt = DescribeSetup(targets::ParseTargetSpec("fscrypt"), "g");
+  ConfirmDirectIo(fscrypt, "pts-native target g (fscrypt). Direct I/O: yes (statx STATX_DIOALIGN: memory 4096, offset 4096 bytes).");
+  EXPECT_EQ(fscrypt.direct_io, DirectIo::kDirect);
+  // eCryptfs reports nothing of its own: the rule (refused) stands; "no" never makes it buffered.
+  CostSetup ecryptfs = DescribeSetup(targets::ParseTargetSpec("ecryptfs"), "e");
+  ConfirmDirectIo(ecryptfs, "pts-native target e (ecryptfs). Direct I/O: not reported (statx ...).");
+  EXPECT_EQ(ecryptfs.direct_io, DirectIo::kRefused);
+  EXPECT_FALSE(ecryptfs.direct_io_checked);
+  ConfirmDirectIo(ecryptfs, "Direct I/O: no: O_DIRECT is not supported.");
+  EXPECT_EQ(ecryptfs.direct_io, DirectIo::kRefused);
+  CostSetup old = DescribeSetup(targets::ParseTargetSpec("dm-crypt"), "d");
+  ConfirmDirectIo(old, "pts-native target d (dm-crypt).");  // results from before the check
+  EXPECT_FALSE(old.direct_io_checked);
+  EXPECT_EQ(DirectIoSourceText({fscrypt, old}),
+            "O_DIRECT, direct or buffered: the kernel's word (statx STATX_DIOALIGN on the built target) for g; the rule "
+            "by kind (the kernel did not say: before Linux 6.1, or not this file system) for d\n");
 }
 
 // Per set-up and workload: which direct workloads a set-up serves buffered or refuses; and the
@@ -341,6 +384,18 @@ TEST(EncryptionCost, DmCryptSetUpsSayHowToMakeOneLikeThem) {
             "/dev/disk/by-id/DEVICE NAME\n"
             "/etc/crypttab: NAME /dev/disk/by-id/DEVICE KEYFILE plain,cipher=aes-cbc-essiv:sha256,size=256,keyfile-size=32\n");
   EXPECT_EQ(DescribeSetup(targets::ParseTargetSpec("dm-crypt:loopaes"), "l").dm_crypt_how, "");
+  // The options as the target set them: the flags on open and in crypttab, the sector size in the
+  // LUKS2 header or, for plain mode, on open and in crypttab.
+  EXPECT_EQ(DescribeSetup(targets::ParseTargetSpec("dm-crypt:no-read-workqueue:no-write-workqueue:sector-size=4096"), "w")
+                .dm_crypt_how,
+            "cryptsetup luksFormat --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096 /dev/DEVICE\n"
+            "cryptsetup open --perf-no_read_workqueue --perf-no_write_workqueue /dev/DEVICE NAME\n"
+            "/etc/crypttab: NAME UUID=<cryptsetup luksUUID /dev/DEVICE> none luks,no-read-workqueue,no-write-workqueue\n");
+  EXPECT_EQ(DescribeSetup(targets::ParseTargetSpec("dm-crypt:plain:same-cpu-crypt:sector-size=4096"), "q").dm_crypt_how,
+            "cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 --sector-size 4096 --perf-same_cpu_crypt "
+            "--key-file KEYFILE --keyfile-size 64 /dev/disk/by-id/DEVICE NAME\n"
+            "/etc/crypttab: NAME /dev/disk/by-id/DEVICE KEYFILE plain,cipher=aes-xts-plain64,size=512,keyfile-size=64,"
+            "same-cpu-crypt,sector-size=4096\n");
   EXPECT_EQ(DescribeSetup(targets::ParseTargetSpec("fscrypt"), "f").protection, 1);
   EXPECT_NE(DescribeSetup(targets::ParseTargetSpec("fscrypt"), "f").protects.find("in the clear"), std::string::npos);
   EXPECT_NE(DescribeSetup(targets::ParseTargetSpec("ecryptfs"), "e").protects.find("over another file system"), std::string::npos);

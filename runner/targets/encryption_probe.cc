@@ -8,6 +8,7 @@
 
 #include "runner/common/strings.h"
 #include "runner/targets/crypto_info.h"
+#include "runner/targets/encryption_options.h"
 
 namespace fs = std::filesystem;
 
@@ -119,25 +120,20 @@ std::vector<std::string> ProbeLines(const EncryptionProbe& p) {
   };
 }
 
-std::vector<std::string> UnofferedChoices(const EncryptionProbe& p) {
-  // What the kernel must be for each, from the kernel's history (encryption-cost-facts.md).
-  struct Gate {
-    const char* choice;
-    int major, minor;
-  };
-  const Gate gates[] = {{"dm-crypt no_read_workqueue/no_write_workqueue", 5, 9},
-                        {"dm-crypt high_priority", 6, 10},
-                        {"fscrypt direct I/O (inlinecrypt)", 5, 18}};
+std::vector<std::string> OptionChoices(const EncryptionProbe& p) {
   std::vector<std::string> out;
-  for (const auto& g : gates) {
-    std::string need = "Linux " + std::to_string(g.major) + "." + std::to_string(g.minor);
-    std::string state = p.kernel_major == 0 ? "kernel version unknown (needs " + need + ")"
-                        : KernelAtLeast(p, g.major, g.minor)
-                            ? "the kernel has it (" + need + "+)"
-                            : "needs " + need + ", this is " + std::to_string(p.kernel_major) + "." + std::to_string(p.kernel_minor);
-    out.push_back(std::string(g.choice) + ": " + state + "; no target option for it yet");
-  }
-  out.push_back("dm-crypt same_cpu_crypt, submit_from_crypt_cpus, sector-size 4096: no target option for them yet");
+  auto add = [&](const std::string& spec, const std::string& option) {
+    const std::string why = WhyOptionsUnavailable(ParseTargetSpec(spec), p.kernel_release, p.cryptsetup_version, p.inline_crypto);
+    out.push_back(option + ": " + (!why.empty()            ? "no, " + why.substr(why.find(": ") + 2)
+                                   : p.kernel_major == 0 ? std::string("not known (the kernel's version is unreadable)")
+                                                         : std::string("yes")));
+  };
+  for (const auto& f : DmFlags()) add(std::string("dm-crypt:") + f.option, std::string("dm-crypt ") + f.option);
+  add("dm-crypt:sector-size=4096", "dm-crypt sector-size=4096");
+  add("fscrypt:inlinecrypt", "fscrypt inlinecrypt");
+  if (p.inline_crypto == "unknown" && EndsWith(out.back(), ": yes"))
+    out.back() = "fscrypt inlinecrypt: not known (no /boot/config-" + p.kernel_release +
+                 " to say whether the kernel has inline encryption): checked once built";
   return out;
 }
 

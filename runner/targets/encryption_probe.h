@@ -45,9 +45,9 @@ bool KernelAtLeast(const EncryptionProbe& p, int major, int minor);
 // The probe as lines for people: "kernel: 6.1.0-13-amd64", "device-mapper: yes (targets: crypt)".
 std::vector<std::string> ProbeLines(const EncryptionProbe& p);
 
-// The dm-crypt and fscrypt choices the target kinds do not offer yet, each with what this kernel
-// says about it ("dm-crypt no_read_workqueue/no_write_workqueue: the kernel has them (Linux 5.9+);
-// no target option for them yet", or "...: needs Linux 5.9, this is 5.4").
-std::vector<std::string> UnofferedChoices(const EncryptionProbe& p);
+// The target options gated by the kernel or cryptsetup (encryption_options.h), each with whether
+// this machine can apply it: "dm-crypt no-read-workqueue: yes", "dm-crypt high-priority: no,
+// needs Linux 6.10 (this is 6.1)". Each is checked again against the kernel after building.
+std::vector<std::string> OptionChoices(const EncryptionProbe& p);
 
 }  // namespace ptsn::targets

@@ -114,18 +114,24 @@ TEST_F(EncryptionProbeTest, AnOldKernelLacksTheWorkqueueFlags) {
   auto p = Probe();
   EXPECT_TRUE(KernelAtLeast(p, 5, 4));
   EXPECT_FALSE(KernelAtLeast(p, 5, 9));
-  auto choices = UnofferedChoices(p);
-  ASSERT_FALSE(choices.empty());
-  EXPECT_EQ(choices[0], "dm-crypt no_read_workqueue/no_write_workqueue: needs Linux 5.9, this is 5.4; no target option for it yet");
+  auto choices = OptionChoices(p);
+  ASSERT_EQ(choices.size(), 7u);
+  EXPECT_EQ(choices[0], "dm-crypt no-read-workqueue: no, needs Linux 5.9 (this is 5.4)");
+  EXPECT_EQ(choices[2], "dm-crypt same-cpu-crypt: yes");
+  EXPECT_EQ(choices[6], "fscrypt inlinecrypt: no, ext4's needs Linux 5.9 (this is 5.4)");
 }
 
-TEST_F(EncryptionProbeTest, ANewKernelHasThemAndAnUnreadableOneIsUnknown) {
+TEST_F(EncryptionProbeTest, ANewKernelHasThemAndAnUnreadableOneIsNotRefused) {
   Write("/proc/sys/kernel/osrelease", "6.10.2\n");
-  auto choices = UnofferedChoices(Probe());
-  EXPECT_EQ(choices[1], "dm-crypt high_priority: the kernel has it (Linux 6.10+); no target option for it yet");
+  auto choices = OptionChoices(Probe("cryptsetup 2.7.0"));
+  EXPECT_EQ(choices[0], "dm-crypt no-read-workqueue: yes");
+  EXPECT_EQ(choices[4], "dm-crypt high-priority: no, needs cryptsetup 2.8.0 (this is 2.7.0)");
+  // No /boot/config here: whether inlinecrypt applies is known only once it is built.
+  EXPECT_EQ(choices[6], "fscrypt inlinecrypt: not known (no /boot/config-6.10.2 to say whether the kernel has inline "
+                        "encryption): checked once built");
   fs::remove_all(root_);
-  EXPECT_EQ(UnofferedChoices(Probe())[0],
-            "dm-crypt no_read_workqueue/no_write_workqueue: kernel version unknown (needs Linux 5.9); no target option for it yet");
+  // Unknown versions refuse nothing: the check after building decides.
+  EXPECT_EQ(OptionChoices(Probe(""))[4], "dm-crypt high-priority: not known (the kernel's version is unreadable)");
 }
 
 }  // namespace

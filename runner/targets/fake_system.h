@@ -97,7 +97,7 @@ class FakeSystem : public TargetSystem {
   std::optional<Mounted> MountAt(const std::string& dir) override {
     auto it = mounts.find(dir);
     if (it == mounts.end()) return std::nullopt;
-    return Mounted{it->second, "ext4", "rw,relatime"};
+    return Mounted{it->second, "ext4", inlinecrypt_mounts.count(dir) ? "rw,relatime,inlinecrypt" : "rw,relatime"};
   }
   std::vector<std::string> MountsUnder(const std::string& dir) override {
     std::vector<std::string> out;
@@ -156,6 +156,11 @@ class FakeSystem : public TargetSystem {
     Step(Join(argv, " "));
     inputs.push_back(input);
     if (argv[0] == "cryptsetup" && argv.size() > 1 && argv[1] == "open") mappings.insert(argv.back());
+    if (argv[0] == "cryptsetup" && argv.size() > 1 && (argv[1] == "open" || argv[1] == "luksFormat"))
+      for (size_t i = 2; i < argv.size(); ++i) {
+        if (StartsWith(argv[i], "--perf-")) dm_flags += argv[i].substr(7) + " ";
+        if (argv[i] == "--sector-size" && i + 1 < argv.size()) dm_sector_size = argv[i + 1];
+      }
     if (argv[0] == "cryptsetup" && argv.size() > 1 && argv[1] == "close") mappings.erase(argv.back());
     if (argv[0] == "mdadm" && argv.size() > 2 && argv[1] == "--create") md_arrays.insert(argv[2]);
     if (argv[0] == "mdadm" && argv.size() > 2 && argv[1] == "--stop") md_arrays.erase(argv[2]);
@@ -174,9 +179,20 @@ class FakeSystem : public TargetSystem {
       texts["/var/lib/nfs/etab"] = kept;
     }
   }
+  // What `cryptsetup status` reports: the flags and sector size the last format/open asked for,
+  // unless the "kernel" ignores the flags.
+  bool kernel_ignores_flags = false;
+  std::string dm_flags, dm_sector_size = "512";
+  DirectIoAlignment dio{true, 512, 512};  // every file's statx(STATX_DIOALIGN)
   std::string ProgramOutput(const std::vector<std::string>& argv) override {
     Step(Join(argv, " "));
-    return "  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  sector size:  512\n";
+    if (argv.size() > 1 && argv[1] == "--version") return "cryptsetup 2.6.1 flags: UDEV BLKID KEYRING\n";
+    return "  cipher:  aes-xts-plain64\n  keysize: 512 bits\n  sector size:  " + dm_sector_size + "\n" +
+           (dm_flags.empty() || kernel_ignores_flags ? "" : "  flags:   " + dm_flags + "\n");
+  }
+  DirectIoAlignment DirectIoAlignmentOf(const std::string& path) override {
+    Step("statx " + path);
+    return dio;
   }
   // Daemons "run" until stopped: pid -> argv; their start time is "T<pid>".
   std::map<int, std::string> daemons;
@@ -198,12 +214,17 @@ class FakeSystem : public TargetSystem {
     Step("write " + path + " " + text);
     texts[path] = text;
   }
-  void Mount(const std::string& device, const std::string& dir, const std::string& fstype, const std::string&) override {
-    Step("mount " + device + " " + dir + " " + fstype);
+  // A kernel without CONFIG_FS_ENCRYPTION_INLINE_CRYPT mounts without inlinecrypt and says nothing.
+  bool kernel_ignores_inlinecrypt = false;
+  std::set<std::string> inlinecrypt_mounts;
+  void Mount(const std::string& device, const std::string& dir, const std::string& fstype, const std::string& options) override {
+    Step("mount " + device + " " + dir + " " + fstype + (options == "inlinecrypt" ? " -o inlinecrypt" : ""));
     mounts[dir] = device;
+    if (options == "inlinecrypt" && !kernel_ignores_inlinecrypt) inlinecrypt_mounts.insert(dir);
   }
   void Unmount(const std::string& dir, bool* lazily) override {
     Step("umount " + dir);
+    inlinecrypt_mounts.erase(dir);
     if (lazily) *lazily = false;
     mounts.erase(dir);
     for (auto it = keys.begin(); it != keys.end();) it = it->second == dir ? keys.erase(it) : std::next(it);

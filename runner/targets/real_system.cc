@@ -224,6 +224,16 @@ class RealSystem : public TargetSystem {
     if (child > 0) waitpid(child, nullptr, 0);
   }
 
+  DirectIoAlignment DirectIoAlignmentOf(const std::string& path) override {
+    struct statx st {};
+    if (statx(AT_FDCWD, path.c_str(), 0, STATX_DIOALIGN, &st) != 0) throw Error("statx " + path + ": " + Errno(errno));
+    DirectIoAlignment dio;
+    dio.reported = (st.stx_mask & STATX_DIOALIGN) != 0;  // kernels before 6.1 and some file systems leave it out
+    dio.memory = st.stx_dio_mem_align;
+    dio.offset = st.stx_dio_offset_align;
+    return dio;
+  }
+
   std::optional<Mounted> MountAt(const std::string& dir) override {
     auto text = ReadText("/proc/self/mountinfo");
     if (!text) return std::nullopt;

@@ -43,6 +43,14 @@ struct LoopOptions {
   bool direct_io = true; // bypass the page cache of `backing` (the target's own cache is the one tested)
 };
 
+// statx(STATX_DIOALIGN) of a file (Linux 6.1+): whether the kernel reported it, and the
+// alignments; memory 0 means the file does not support O_DIRECT (the kernel serves it buffered,
+// or refuses it).
+struct DirectIoAlignment {
+  bool reported = false;
+  uint32_t memory = 0, offset = 0;
+};
+
 struct Mounted {
   std::string device, fstype, options;  // from /proc/self/mountinfo (mount + super options)
 };
@@ -75,6 +83,8 @@ class TargetSystem {
   // grandchild still writing on a target) runs in it; the mount check keeps a namespace number
   // the kernel has since given to someone else from being taken for the run's.
   virtual int KillProcessesHolding(const std::string& ns, const std::string& dir, double seconds) = 0;
+  // statx(STATX_DIOALIGN) of `path`; throws when it cannot be statted.
+  virtual DirectIoAlignment DirectIoAlignmentOf(const std::string& path) = 0;
   // The mount at exactly `dir`, nullopt when `dir` is not a mount point.
   virtual std::optional<Mounted> MountAt(const std::string& dir) = 0;
   // Mount points at or below `dir`, deepest first.

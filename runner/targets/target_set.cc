@@ -9,6 +9,8 @@
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
 #include "runner/targets/crypto_info.h"
+#include "runner/targets/encryption_options.h"
+#include "runner/targets/encryption_probe.h"
 
 namespace ptsn::targets {
 
@@ -209,7 +211,7 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   Record({ResourceType::kMount, t.mount_dir, t.device, t.identifier});
   // btrfs discards freed space by default where the device can (discard=async): on a loop device
   // that punches holes into the preallocated file, and writes after it allocate again.
-  std::string mount_options = spec.fs == "btrfs" ? "nodiscard" : "";
+  std::string mount_options = spec.fs == "btrfs" ? "nodiscard" : spec.inlinecrypt ? "inlinecrypt" : "";
   sys_.Mount(t.device, t.mount_dir, spec.fs, mount_options);
   t.work_dir = t.mount_dir;
   std::string top = t.mount_dir;  // the mount the tests see
@@ -228,6 +230,29 @@ void TargetSet::CreatePlain(Target& t, size_t index) {
   t.notes.push_back({"Mount Options", mounted ? mounted->options : "(not found in /proc/self/mountinfo)"});
   t.notes.push_back({"Device", where});
   if (!spec.nfs_version.empty()) ExportOverNfs(t, base + "/" + slug + "-nfs");
+  CheckDirectIo(t, mounted ? mounted->options : "");
+}
+
+// Whether the tests' files take O_DIRECT, as the kernel says of a file where they run (statx
+// STATX_DIOALIGN), for the System Notes and the answer of encryption-cost; and for inlinecrypt,
+// whether blk-crypto encrypts them (fscrypt allows O_DIRECT only then): if not, the set-up fails.
+void TargetSet::CheckDirectIo(Target& t, const std::string& mount_options) {
+  const std::string probe = t.work_dir + "/.ptsn-direct-io";
+  sys_.AllocateFile(probe, 4096);
+  DirectIoAlignment dio;
+  try {
+    dio = sys_.DirectIoAlignmentOf(probe);
+  } catch (const Error&) {
+    sys_.RemoveFile(probe);
+    throw;
+  }
+  sys_.RemoveFile(probe);
+  t.notes.push_back({"Direct I/O", DirectIoNote(dio)});
+  if (!t.spec.inlinecrypt) return;
+  const bool hardware = sys_.Exists(SysBlock(t.device, "queue/crypto"));
+  InlineCryptCheck check = CheckInlineCrypt(mount_options, dio, hardware, t.device);
+  if (!check.error.empty()) throw Error(check.error);
+  t.notes.push_back({"Inline Encryption", check.note});
 }
 
 namespace {
@@ -411,24 +436,42 @@ std::string TargetSet::OpenDmCrypt(Target& t, size_t index) {
   // (Argon2's default benchmark alone would take ~2 s of the set-up).
   Secret key = sys_.RandomKey(static_cast<size_t>(bits / 8));
   std::string bits_text = std::to_string(bits);
+  // The sector size goes in the LUKS2 header (luksFormat) or, for plain mode, to open; the
+  // performance flags go to open only (activation flags, never stored in the header).
+  std::vector<std::string> sector_size;
+  if (spec.sector_size) sector_size = {"--sector-size", std::to_string(spec.sector_size)};
+  const std::vector<std::string> flags = DmFlagArguments(spec);
+  auto with = [](std::vector<std::string> argv, const std::vector<std::string>& more, size_t at) {
+    argv.insert(argv.begin() + static_cast<long>(at), more.begin(), more.end());
+    return argv;
+  };
   if (spec.dm_format == "luks2") {
-    sys_.RunProgram({"cryptsetup", "luksFormat", "--type", "luks2", "--batch-mode", "--cipher", cipher, "--key-size",
-                     bits_text, "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000", "--hash", "sha256",
-                     "--key-file", "-", t.loop_device},
+    sys_.RunProgram(with({"cryptsetup", "luksFormat", "--type", "luks2", "--batch-mode", "--cipher", cipher, "--key-size",
+                          bits_text, "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000", "--hash", "sha256",
+                          "--key-file", "-", t.loop_device},
+                         sector_size, 4),
                     key.bytes());
     Record({ResourceType::kDmMapping, name, "", t.identifier});
-    sys_.RunProgram({"cryptsetup", "open", "--type", "luks2", "--key-file", "-", t.loop_device, name}, key.bytes());
+    sys_.RunProgram(with({"cryptsetup", "open", "--type", "luks2", "--key-file", "-", t.loop_device, name}, flags, 4),
+                    key.bytes());
   } else {
     Record({ResourceType::kDmMapping, name, "", t.identifier});
-    sys_.RunProgram({"cryptsetup", "open", "--type", "plain", "--cipher", cipher, "--key-size", bits_text,
-                     "--keyfile-size", std::to_string(bits / 8), "--key-file", "-", t.loop_device, name},
+    sys_.RunProgram(with(with({"cryptsetup", "open", "--type", "plain", "--cipher", cipher, "--key-size", bits_text,
+                               "--keyfile-size", std::to_string(bits / 8), "--key-file", "-", t.loop_device, name},
+                              sector_size, 4),
+                         flags, 4),
                     key.bytes());
   }
+  // The live table as the kernel reports it (cryptsetup status reads it back through the DM
+  // ioctl): an option it lacks was not applied, and the set-up must not be measured as if it were.
   std::string status = sys_.ProgramOutput({"cryptsetup", "status", name});
+  if (std::string missing = DmStatusMismatch(spec, status); !missing.empty()) throw Error(missing);
   std::string sector = StatusField(status, "sector size");
+  std::string table_flags = StatusField(status, "flags");
   t.notes.push_back({"Encryption", std::string("dm-crypt ") + (spec.dm_format == "luks2" ? "LUKS2" : "plain") +
                                        ", cipher " + cipher + ", " + bits_text + "-bit key (random per run)" +
-                                       (sector.empty() ? "" : ", sector size " + sector)});
+                                       (sector.empty() ? "" : ", sector size " + sector) +
+                                       (table_flags.empty() ? "" : ", flags " + table_flags + " (the kernel's table)")});
   // The kernel instantiated the cipher when the mapping was made: its driver is listed now.
   auto after = Crypto(sys_);
   std::string algorithm = CryptoApiName(cipher);
@@ -644,6 +687,17 @@ std::string WhyUnavailable(TargetSystem& sys, const TargetSpec& spec) {
       return "impl=aesni: no AES-NI driver in /proc/crypto (aes cipher drivers here: " + AesCipherDrivers(crypto) +
              "; the aesni_intel module is not loaded or the CPU has no AES-NI)";
     }
+  }
+  if (!spec.dm_flags.empty() || spec.sector_size || spec.inlinecrypt) {
+    // What the kernel and cryptsetup must be for the options (encryption_options.h).
+    std::string cryptsetup;
+    if (spec.kind == Kind::kDmCrypt && sys.FindProgram("cryptsetup"))
+      cryptsetup = Split(sys.ProgramOutput({"cryptsetup", "--version"}), '\n')[0];
+    const EncryptionProbe probe = ProbeEncryption(
+        {[&](const std::string& path) { return sys.ReadText(path); }, [&](const std::string& path) { return sys.Exists(path); }},
+        cryptsetup);
+    if (std::string why = WhyOptionsUnavailable(spec, probe.kernel_release, cryptsetup, probe.inline_crypto); !why.empty())
+      return why;
   }
   if (spec.kind == Kind::kDmCrypt) {
     if (std::string why = MissingProgram(sys, "cryptsetup"); !why.empty()) return why;

@@ -93,6 +93,7 @@ class TargetSet {
   std::string SectorSizesOf(const std::string& device);
   std::string SchedulerOf(const std::string& device);
   void MakeFileSystem(Target& t, const std::string& device);
+  void CheckDirectIo(Target& t, const std::string& mount_options);
 
   TargetSystem& sys_;
   Ledger& ledger_;

@@ -43,13 +43,17 @@ TEST_F(TargetSetTest, PlainIsAFileALoopDeviceAFileSystemAndAMount) {
         "mkdir /t", "mkdir " + Base(), "allocate " + Base() + "/t1-plain.img 536870912",
         "attach " + Base() + "/t1-plain.img offset 0 size 536870912",
         "mkfs.ext4 -F -q -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 /dev/loop0", "mkdir " + Base() + "/t1-plain",
-        "mount /dev/loop0 " + Base() + "/t1-plain ext4"};
+        "mount /dev/loop0 " + Base() + "/t1-plain ext4",
+        // whether its files take O_DIRECT, as the kernel says of one
+        "allocate " + Base() + "/t1-plain/.ptsn-direct-io 4096", "statx " + Base() + "/t1-plain/.ptsn-direct-io",
+        "rm " + Base() + "/t1-plain/.ptsn-direct-io"};
     EXPECT_EQ(sys_.log, expected);
     EXPECT_EQ(ledger_.resources().size(), 5u);  // mount namespace, run directory, file, loop, mount
     EXPECT_EQ(t.NotesText(),
               "pts-native target plain ext4 (plain). Encryption: none. File System: ext4 (mkfs.ext4 -F -q -b 4096 -E "
               "nodiscard,lazy_itable_init=0,lazy_journal_init=0). Mount Options: rw,relatime. Device: /dev/loop0 (loop "
-              "device over a 512 MiB file in /t, direct I/O on).");
+              "device over a 512 MiB file in /t, direct I/O on). Direct I/O: yes (statx STATX_DIOALIGN: memory 512, "
+              "offset 512 bytes).");
     sys_.log.clear();
     EXPECT_TRUE(set.RemoveAll().empty());
     expected = {"umount " + Base() + "/t1-plain", "detach /dev/loop0", "rm " + Base() + "/t1-plain.img",
@@ -138,6 +142,92 @@ TEST_F(TargetSetTest, DmCryptLuks2FormatsOpensAndClosesWithTheKeyOnStdin) {
   std::vector<std::string> expected = {"umount " + Base() + "/t1-dm-crypt", "cryptsetup close " + name,
                                        "detach /dev/loop0", "rm " + Base() + "/t1-dm-crypt.img", "rm -r " + Base()};
   EXPECT_EQ(sys_.log, expected);
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, DmCryptFlagsAndSectorSizeGoToCryptsetupAndAreCheckedInTheKernelsTable) {
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("dm-crypt:no-write-workqueue:no-read-workqueue:sector-size=4096"));
+  const std::string name = "ptsn-" + Pid() + "-1";
+  auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
+  EXPECT_TRUE(has("cryptsetup --version"));  // the refusal before building asks cryptsetup its version
+  EXPECT_TRUE(has("cryptsetup luksFormat --type luks2 --sector-size 4096 --batch-mode --cipher aes-xts-plain64 --key-size 512 "
+                  "--pbkdf pbkdf2 --pbkdf-force-iterations 1000 --hash sha256 --key-file - /dev/loop0"));
+  EXPECT_TRUE(has("cryptsetup open --type luks2 --perf-no_read_workqueue --perf-no_write_workqueue --key-file - /dev/loop0 " + name));
+  EXPECT_NE(t.NotesText().find("sector size 4096, flags no_read_workqueue no_write_workqueue (the kernel's table)"),
+            std::string::npos)
+      << t.NotesText();
+  // Plain mode: the sector size and flags both on open.
+  Target& p = set.Create(ParseTargetSpec("dm-crypt:plain:same-cpu-crypt:sector-size=4096"));
+  EXPECT_TRUE(has("cryptsetup open --type plain --perf-same_cpu_crypt --sector-size 4096 --cipher aes-xts-plain64 --key-size 512 "
+                  "--keyfile-size 64 --key-file - /dev/loop1 ptsn-" + Pid() + "-2"));
+  EXPECT_EQ(p.identifier, "dm-crypt plain AES-256-XTS same-cpu-crypt sector 4096 ext4");
+  set.RemoveAll();
+  EXPECT_TRUE(sys_.Clean());
+}
+
+// A kernel that opened the mapping without a flag asked for: the set-up fails with the reason and
+// nothing of it is left.
+TEST_F(TargetSetTest, AFlagTheKernelDidNotApplyFailsTheSetUp) {
+  sys_.kernel_ignores_flags = true;
+  TargetSet set(sys_, ledger_, Options());
+  try {
+    set.Create(ParseTargetSpec("dm-crypt:no-read-workqueue"));
+    FAIL() << "created";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "dm-crypt LUKS2 AES-256-XTS no-read-wq ext4: no-read-workqueue was asked for, but the kernel's "
+                           "dm-crypt table has no no_read_workqueue (cryptsetup status flags: none)");
+  }
+  EXPECT_TRUE(sys_.Clean());
+  EXPECT_TRUE(sys_.mappings.empty());
+}
+
+TEST_F(TargetSetTest, OptionsThisKernelLacksAreRefusedBeforeBuilding) {
+  sys_.texts["/proc/sys/kernel/osrelease"] = "5.4.0-150-generic\n";
+  EXPECT_EQ(WhyUnavailable(sys_, ParseTargetSpec("dm-crypt:no-read-workqueue")),
+            "no-read-workqueue: needs Linux 5.9 (this is 5.4)");
+  sys_.texts["/proc/sys/kernel/osrelease"] = "6.1.0-13-amd64\n";
+  sys_.texts["/boot/config-6.1.0-13-amd64"] = "# CONFIG_BLK_INLINE_ENCRYPTION is not set\n";
+  EXPECT_NE(WhyUnavailable(sys_, ParseTargetSpec("fscrypt:inlinecrypt")).find("no inline encryption"), std::string::npos);
+  EXPECT_EQ(WhyUnavailable(sys_, ParseTargetSpec("dm-crypt:high-priority")), "high-priority: needs Linux 6.10 (this is 6.1)");
+  EXPECT_EQ(WhyUnavailable(sys_, ParseTargetSpec("dm-crypt:no-read-workqueue")), "");
+}
+
+// Every target says whether its files take O_DIRECT, as statx tells of a file where the tests run.
+TEST_F(TargetSetTest, DirectIoIsWhatTheKernelSaysOfAFileWhereTheTestsRun) {
+  TargetSet set(sys_, ledger_, Options());
+  sys_.dio = {true, 0, 0};
+  Target& t = set.Create(ParseTargetSpec("fscrypt"));
+  auto has = [&](const std::string& line) { return std::find(sys_.log.begin(), sys_.log.end(), line) != sys_.log.end(); };
+  EXPECT_TRUE(has("statx " + t.work_dir + "/.ptsn-direct-io"));
+  EXPECT_TRUE(has("rm " + t.work_dir + "/.ptsn-direct-io"));
+  EXPECT_NE(t.NotesText().find("Direct I/O: no: O_DIRECT is not supported on its files (statx STATX_DIOALIGN: 0)."),
+            std::string::npos)
+      << t.NotesText();
+  set.RemoveAll();
+  EXPECT_TRUE(sys_.Clean());
+}
+
+TEST_F(TargetSetTest, InlinecryptIsMountedAndMustBeWhatEncryptsTheFiles) {
+  sys_.dio = {true, 4096, 4096};
+  sys_.missing_paths = {"/sys/block/loop0/queue/crypto"};
+  TargetSet set(sys_, ledger_, Options());
+  Target& t = set.Create(ParseTargetSpec("fscrypt:inlinecrypt"));
+  EXPECT_NE(std::find(sys_.log.begin(), sys_.log.end(), "mount /dev/loop0 " + Base() + "/t1-fscrypt ext4 -o inlinecrypt"),
+            sys_.log.end());
+  EXPECT_NE(t.NotesText().find("Inline Encryption: blk-crypto: blk-crypto-fallback"), std::string::npos) << t.NotesText();
+  set.RemoveAll();
+  // Silently mounted without it: the set-up fails, naming what the kernel does instead.
+  sys_.kernel_ignores_inlinecrypt = true;
+  sys_.dio = {true, 0, 0};
+  try {
+    set.Create(ParseTargetSpec("fscrypt:inlinecrypt"));
+    FAIL() << "created";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("inlinecrypt was asked for, but the mount's options lack it (rw,relatime)"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_TRUE(sys_.Clean());
 }
 

@@ -1,10 +1,12 @@
 #include "runner/targets/target_spec.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
 #include "runner/common/error.h"
 #include "runner/common/strings.h"
+#include "runner/targets/encryption_options.h"
 
 namespace ptsn::targets {
 
@@ -43,6 +45,9 @@ std::string DefaultIdentifier(const TargetSpec& s) {
   if (s.kind == Kind::kFscrypt) id += s.fscrypt_mode == "adiantum" ? " Adiantum" : " AES-256-XTS";
   if (s.kind == Kind::kDmCrypt)
     id += std::string(s.dm_format == "plain" ? " plain " : s.dm_format == "loopaes" ? " loop-AES " : " LUKS2 ") + DmCipherLabel(s);
+  for (const auto& option : s.dm_flags) id += std::string(" ") + FindDmFlag(option)->label;
+  if (s.sector_size) id += " sector " + std::to_string(s.sector_size);
+  if (s.inlinecrypt) id += " inlinecrypt";
   if (s.kind == Kind::kEcryptfs) id += " AES-" + std::to_string(s.ecryptfs_key_bytes * 8);
   if (!s.impl.empty()) id += " " + (s.impl == "generic" ? std::string("aes-generic") : s.impl);
   if (!s.raid_level.empty()) id += " RAID" + s.raid_level + "x" + std::to_string(s.raid_members);
@@ -93,6 +98,7 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       else if (key == "aes-256-xts" || key == "adiantum") key = "mode";
       else if (key == "luks2" || key == "plain" || key == "loopaes") key = "format";
       else if (key == "nfs") value = "4.2";
+      else if (FindDmFlag(key) || key == "inlinecrypt") value = "";
       else Fail(text, "unknown option '" + value + "'");
     }
     value = key == "cipher" || key == "impl" ? value : ToLower(value);
@@ -133,6 +139,19 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       long bits = std::strtol(value.c_str(), &end, 10);
       if (*end || bits < 128 || bits > 1024 || bits % 8) Fail(text, "key-size " + value + " (expected bits: 256, 512...)");
       s.key_bits = static_cast<int>(bits);
+    } else if (FindDmFlag(key)) {
+      if (s.kind != Kind::kDmCrypt) Fail(text, key + " is a dm-crypt option");
+      if (!value.empty()) Fail(text, key + " takes no value");
+      s.dm_flags.push_back(key);
+    } else if (key == "sector-size") {
+      if (s.kind != Kind::kDmCrypt) Fail(text, "sector-size is a dm-crypt option");
+      if (value != "512" && value != "1024" && value != "2048" && value != "4096")
+        Fail(text, "sector-size " + value + " (expected 512, 1024, 2048 or 4096 bytes)");
+      s.sector_size = std::atoi(value.c_str());
+    } else if (key == "inlinecrypt") {
+      if (s.kind != Kind::kFscrypt) Fail(text, "inlinecrypt is an fscrypt option (a mount option of its ext4)");
+      if (!value.empty()) Fail(text, "inlinecrypt takes no value");
+      s.inlinecrypt = true;
     } else if (key == "key-bytes") {
       if (s.kind != Kind::kEcryptfs) Fail(text, "key-bytes is an ecryptfs option (dm-crypt: key-size=BITS)");
       if (value != "16" && value != "24" && value != "32") Fail(text, "key-bytes " + value + " (expected 16, 24 or 32)");
@@ -161,7 +180,14 @@ TargetSpec ParseTargetSpec(const std::string& text) {
       Fail(text, "a loop-AES volume is AES in CBC with its own IVs (aes:64-cbc-lmk): no cipher= or impl=");
     if (s.key_bits && s.key_bits != 128 && s.key_bits != 192 && s.key_bits != 256)
       Fail(text, "loop-AES keys are 128, 192 or 256 bits, not " + std::to_string(s.key_bits));
+    if (!s.dm_flags.empty() || s.sector_size)
+      Fail(text, "the performance flags and sector-size= are offered for LUKS2 and plain mode, not loop-AES");
   }
+  // One order whatever the spec's, so the identifier names the same set-up the same way.
+  std::vector<std::string> flags;
+  for (const auto& f : DmFlags())
+    if (std::find(s.dm_flags.begin(), s.dm_flags.end(), f.option) != s.dm_flags.end()) flags.push_back(f.option);
+  s.dm_flags = flags;
   if (s.raid_level.empty() && (s.raid_members || s.raid_chunk_kib)) Fail(text, "members= and chunk= go with raid=");
   if (!s.raid_level.empty()) {
     const int least = s.raid_level == "5" ? 3 : s.raid_level == "10" ? 4 : 2;

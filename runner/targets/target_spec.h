@@ -24,6 +24,13 @@
 //           nfs | nfs=4.2 | 4.1 | 4.0                  the tests run on an NFS client's mount of
 //                                                      the target, exported by the kernel's NFS
 //                                                      server over loopback (plain and dm-crypt)
+//           no-read-workqueue | no-write-workqueue     dm-crypt's performance flags (cryptsetup
+//           same-cpu-crypt | submit-from-crypt-cpus    --perf-*; LUKS2 and plain), each checked in
+//           high-priority                              the kernel's table after it is built
+//           sector-size=512|1024|2048|4096             dm-crypt's encryption sector (default:
+//                                                      cryptsetup's choice; LUKS2 and plain)
+//           inlinecrypt                                fscrypt: mount with -o inlinecrypt (blk-crypto,
+//                                                      hardware or blk-crypto-fallback), checked after
 //           cipher=CIPHER                              dm-crypt cipher as cryptsetup takes it
 //                                                      (aes-xts-plain64, capi:xts(aes)-plain64);
 //                                                      must come last: it may contain ':'
@@ -51,6 +58,10 @@ struct TargetSpec {
   std::string dm_format = "luks2";  // or "plain", "loopaes"
   std::string cipher;               // cryptsetup --cipher; "" = aes-xts-plain64 (or from impl)
   int key_bits = 0;                 // 0 = 512 (AES-256-XTS)
+  std::vector<std::string> dm_flags;  // performance flags as options name them, in DmFlags() order
+  int sector_size = 0;              // 0 = cryptsetup's choice
+  // fscrypt: mount with inlinecrypt
+  bool inlinecrypt = false;
   // eCryptfs
   int ecryptfs_key_bytes = 16;      // AES-128, as Ubuntu's encrypted home directories
   // "" = whatever the kernel picks (the highest-priority driver); otherwise "generic", "aesni"

@@ -6,6 +6,7 @@
 #include "results-xml/store/merge.h"
 #include "results-xml/views/export_html.h"
 #include "results-xml/views/export_svg.h"
+#include "results-xml/views/view_export.h"
 #include "server/http/http.h"
 
 namespace ptsn::server {
@@ -31,15 +32,28 @@ std::string HtmlEscape(const std::string& s) {
   return out;
 }
 
-std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& stored, PageWindow window,
-                             const results::ViewerOptions& options) {
-  // One result is shown as it is; several are merged as merge-results (and OpenBenchmarking's
-  // /result/A,B) does, so their systems appear side by side in every chart.
+namespace {
+
+// One result as it is; several merged as merge-results (and OpenBenchmarking's /result/A,B) does,
+// so their systems appear side by side in every chart.
+results::ResultFile StoredFile(const std::vector<std::shared_ptr<const StoredResult>>& stored) {
   std::vector<results::MergeInput> inputs;
   for (const auto& r : stored) inputs.push_back({r->id, results::ParseResultFile(r->xml, r->id)});
-  results::ResultFile file = inputs.size() == 1 ? std::move(inputs[0].file)
-                                                : results::MergeResultFiles(std::move(inputs)).merged;
-  inputs.clear();
+  return inputs.size() == 1 ? std::move(inputs[0].file) : results::MergeResultFiles(std::move(inputs)).merged;
+}
+
+}  // namespace
+
+std::string RenderResultExport(const std::vector<std::shared_ptr<const StoredResult>>& stored,
+                               const results::ViewerOptions& options) {
+  results::ResultFile file = StoredFile(stored);
+  results::ApplyViewerOptions(file, options);
+  return results::ExportView(file, options);
+}
+
+std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& stored, PageWindow window,
+                             const results::ViewerOptions& options) {
+  results::ResultFile file = StoredFile(stored);
   results::HtmlView view;
   view.options = options;
   view.form = true;

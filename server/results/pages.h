@@ -26,6 +26,10 @@ struct PageWindow {
 // the overview's geometric mean is over every page, its rows are this page's results.
 std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResult>>& results, PageWindow window = {},
                              const results::ViewerOptions& options = {});
+// export=: the view (the results with the options applied, not paged) in the format the options
+// name (results-xml/views/view_export.h; the caller checks the name with FindExportFormat).
+std::string RenderResultExport(const std::vector<std::shared_ptr<const StoredResult>>& results,
+                               const results::ViewerOptions& options);
 std::string RenderListPage(const std::vector<ListedResult>& results, const SearchQuery& query);
 std::string RenderErrorPage(int status, const std::string& message);
 // The pages' frame (style, title) around `body_html`, for other pages of the server (fleet_pages).

@@ -107,6 +107,21 @@ TEST_F(ExportsE2E, HtmlViewOptionsFromTheCommandLine) {
   EXPECT_NE(view.output.find("rel 0.839"), std::string::npos) << "FS-Mark, multi-way normalized as PTS";
 }
 
+// export= in --view: the view (options applied) in another format, as the server's page gives it.
+TEST_F(ExportsE2E, HtmlViewExportWritesTheViewInThatFormat) {
+  REQUIRE_GOLDEN();
+  const std::string seed = Golden("seed-results/1110088-AR-1110066AR56/composite.xml");
+  auto csv = ptsn::test::RunPtsNative("result-file-to-html " + seed + " --view 'hnr&export=csv'", "", false);
+  ASSERT_EQ(csv.exit_code, 0) << csv.output;
+  EXPECT_EQ(csv.output.rfind("Title,Description,Scale,Proportion,", 0), 0u) << csv.output.substr(0, 200);
+  EXPECT_NE(csv.output.find("FS-Mark"), std::string::npos);
+  EXPECT_EQ(csv.output.find("PostMark"), std::string::npos) << "the view: noisy PostMark hidden";
+  auto pdf = ptsn::test::RunPtsNative("result-file-to-html " + seed + " --view 'export=pdf'");
+  EXPECT_NE(pdf.exit_code, 0);
+  EXPECT_NE(pdf.output.find("export=pdf is not offered: open export=html and print it to PDF"), std::string::npos)
+      << pdf.output;
+}
+
 // The merged golden file's results repeated (arguments made distinct) to at least `min_bytes`.
 std::string BigResultFile(size_t min_bytes) {
   const std::string golden = ptsn::ReadFile(Golden("pts-output/merged/composite.xml"));

@@ -3,7 +3,8 @@
 // hold one SVG chart per result with a bar per system (bar charts) or a line per system (the
 // monitor's line charts); with OpenBenchmarking's view options in the URL (issue 49) it must show
 // the overview's cells, a normalized value, no noisy result, the highlight, and the page's own
-// link to the view must show the same view. Screenshots are kept under the build's
+// link to the view must show the same view; the systems table must lead with what differs and
+// show a shared component once; with src a box plot must have a dot per trial. Screenshots are kept under the build's
 // Testing/artifacts/ (wide, and 360 px in dark mode). Loopback only; Chromium runs with every
 // background network feature off. Skips when chromium is absent.
 #include <gtest/gtest.h>
@@ -156,6 +157,19 @@ class PageBrowserTest : public ::testing::Test {
     return token;
   }
 
+  // Uploads the seed result NAME (../shared/reference/seed-results/NAME) with `token`; its ID, or
+  // "" (with a test failure) when the server did not take it.
+  std::string UploadSeed(httplib::Client& http, const std::string& token, const std::string& name) {
+    const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / name / "composite.xml";
+    auto res = http.Post("/api/v1/results?name=" + name, {{"Authorization", "Bearer " + token}},
+                         ReadFile(seed.string()), "application/xml");
+    if (!res || res->status != 201) {
+      ADD_FAILURE() << "upload of " << name << ": " << (res ? res->body : "no answer");
+      return "";
+    }
+    return res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  }
+
   std::string chromium_, dir_;
   fs::path golden_, artifacts_;
 };
@@ -190,12 +204,8 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   ASSERT_FALSE(token.empty());
   ServerProcess server({"--data", dir_ + "/data"});
   httplib::Client http("127.0.0.1", server.port());
-  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "1110088-AR-1110066AR56";
-  std::string xml = ReadFile((seed / "composite.xml").string());
-  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
-  ASSERT_TRUE(res);
-  ASSERT_EQ(res->status, 201) << res->body;
-  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  const std::string id = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_FALSE(id.empty());
 
   // Normalized against the highlighted "Encrypted LVM (dmcrypt): Stock", noisy results hidden.
   const std::string base = "Encrypted LVM (dmcrypt): Stock";
@@ -224,14 +234,16 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   // The geometric mean row says over how many results.
   EXPECT_NE(overview.find("Geometric mean (over all 6 results)"), std::string::npos) << "7 tests, PostMark hidden";
 
-  // PostMark is noisy by PTS's cut: hidden everywhere, with its monitor child.
+  // PostMark is noisy by PTS's cut: hidden everywhere, with its monitor child. Of the 13 results
+  // left, 6 are CPU usage series shown in their test's section: 7 sections.
   EXPECT_EQ(dom.find("PostMark"), std::string::npos);
-  EXPECT_EQ(Count(dom, "<section id=\"r"), 13u);
+  EXPECT_EQ(Count(dom, "<section id=\"r"), 7u);
+  EXPECT_EQ(Count(dom, "<table class=\"monitor\">"), 6u);
   // Without hnr it is there, flagged with its spread.
   const std::string unfiltered = Dom(server.url() + "/result/" + id);
   EXPECT_NE(unfiltered.find("PostMark"), std::string::npos);
   EXPECT_NE(unfiltered.find("class=\"noisy\""), std::string::npos);
-  EXPECT_EQ(Count(unfiltered, "<section id=\"r"), 15u);
+  EXPECT_EQ(Count(unfiltered, "<section id=\"r"), 8u);
 
   // The page's link to its view reproduces it.
   const std::string link_tag = Between(dom, "<a id=\"view-link\" href=\"", "\">");
@@ -242,7 +254,7 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   EXPECT_EQ(href.rfind("?nor&hnr&hgv", 0), 0u) << href;
   const std::string again = Dom(server.url() + "/result/" + id + href);
   EXPECT_EQ(Between(again, "<section id=\"overview\">", "</section>"), overview);
-  EXPECT_EQ(Count(again, "<section id=\"r"), 13u);
+  EXPECT_EQ(Count(again, "<section id=\"r"), 7u);
 
   // Screenshots: wide, and a phone's 360 px in dark mode.
   for (const auto& [name, window] : std::vector<std::pair<std::string, std::string>>{
@@ -253,6 +265,136 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
     ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", window), 0) << ReadFile(dir_ + "/chromium.log");
     EXPECT_TRUE(fs::exists(shot)) << shot;
   }
+}
+
+// Pages for people (issue 49) on the 1110088 seed: the systems table leads with what differs (the
+// notes' SpeedStep sentence and the test dates) and shows each shared component once, across the
+// four columns; with src every trial is a dot on its system's box plot, with the numbers in a table.
+TEST_F(PageBrowserTest, SystemsTableLeadsWithDifferencesAndSrcDrawsEveryTrial) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
+  ServerProcess server({"--data", dir_ + "/data"});
+  httplib::Client http("127.0.0.1", server.port());
+  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "1110088-AR-1110066AR56";
+  std::string xml = ReadFile((seed / "composite.xml").string());
+  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 201) << res->body;
+  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+  const std::string url = server.url() + "/result/" + id + "?src";
+  const std::string dom = Dom(url);
+  ASSERT_NE(dom.find("</html>"), std::string::npos) << "no page loaded from " << url;
+
+  // Chromium's DOM adds <tbody>; the rows are what matters.
+  const std::string systems = Between(dom, "<table class=\"systems\">", "</table>");
+  ASSERT_FALSE(systems.empty());
+  std::vector<std::string> rows;
+  for (size_t at = 0; (at = systems.find("<tr", at)) != std::string::npos; at += 3)
+    rows.push_back(systems.substr(at, systems.find("</tr>", at) - at));
+  ASSERT_GE(rows.size(), 4u);
+  // Header, then the rows that differ: the notes' differing part, the test dates.
+  EXPECT_NE(rows[1].find("class=\"differs\""), std::string::npos) << rows[1];
+  EXPECT_NE(rows[1].find("<th>System Notes</th><td>Intel SpeedStep was enabled.</td>"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[2].find("<th>Tested</th>"), std::string::npos) << rows[2];
+  // The processor once, one cell across the four columns, after the differences.
+  EXPECT_EQ(Count(systems, "Intel Core i5-2520M"), 1u);
+  EXPECT_NE(systems.find("<th>Processor</th><td colspan=\"4\">Intel Core i5-2520M @ 2.50GHz (4 Cores)</td>"),
+            std::string::npos) << systems;
+  EXPECT_NE(systems.find("<td colspan=\"4\">Disk Scheduler: CFQ. Compiz was running on this system.</td>"),
+            std::string::npos) << systems;
+  // sdt: the full table, the processor in every column.
+  const std::string full = Between(Dom(url + "&sdt"), "<table class=\"systems\">", "</table>");
+  EXPECT_EQ(Count(full, "Intel Core i5-2520M"), 4u);
+
+  // FS-Mark: 3, 3, 3 and 6 trials, a dot each on its system's box plot, and the table behind it.
+  const std::string fs_mark = Between(dom, "FS-Mark 3.3 — Test: 1000 Files", "</section>");
+  ASSERT_FALSE(fs_mark.empty());
+  const std::string trials = Between(fs_mark, "<div class=\"chart trials\">", "</svg>");
+  ASSERT_FALSE(trials.empty()) << "no box plot with src";
+  const std::vector<std::pair<std::string, size_t>> expected = {{"Encrypted Home (eCryptfs): Stock", 3},
+                                                                 {"Encrypted Home (eCryptfs): AES-NI Intel", 3},
+                                                                 {"Encrypted LVM (dmcrypt): Stock", 3},
+                                                                 {"Encrypted LVM (dmcrypt): AES-NI Intel", 6}};
+  for (const auto& [system, n] : expected) {
+    const std::string box = Between(trials, "<g class=\"box\" data-system=\"" + system + "\">", "</g>");
+    ASSERT_FALSE(box.empty()) << system;
+    EXPECT_EQ(Count(box, "<circle class=\"trial\""), n) << system;
+    EXPECT_EQ(Count(box, "<rect"), 1u) << system << ": the quartiles' box";
+    EXPECT_EQ(Count(box, "class=\"ci\""), 1u) << system << ": the mean's interval";
+  }
+  EXPECT_NE(fs_mark.find("<summary>The box plots' numbers</summary>"), std::string::npos);
+  EXPECT_NE(fs_mark.find("<td>Encrypted LVM (dmcrypt): AES-NI Intel</td><td class=\"num\">6</td><td class=\"num\">59.62</td>"),
+            std::string::npos) << fs_mark;
+  // Its CPU usage series in the same section.
+  EXPECT_NE(fs_mark.find("<table class=\"monitor\">"), std::string::npos);
+  // Without src, no box plots.
+  EXPECT_EQ(Dom(server.url() + "/result/" + id).find("chart trials"), std::string::npos);
+
+  fs::path shot = artifacts_ / "viewer-systems-src.png";
+  fs::remove(shot);
+  ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", "--window-size=1280,3000"), 0) << ReadFile(dir_ + "/chromium.log");
+  EXPECT_TRUE(fs::exists(shot)) << shot;
+}
+
+// Issue 49's figures: wins and losses that count only decided differences beside PTS's swl, the
+// geometric mean's interval, PTS's notable results and harmonic mean, and the view as CSV.
+TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
+  ServerProcess server({"--data", dir_ + "/data"});
+  httplib::Client http("127.0.0.1", server.port());
+  const std::string id = UploadSeed(http, token, "ubuntu-1304-disk-encryption");
+  ASSERT_FALSE(id.empty());
+
+  const std::string url = server.url() + "/result/" + id + "?swl&spr&shm";
+  const std::string dom = Dom(url);
+  const std::string overview = Between(dom, "<section id=\"overview\">", "</section>");
+  ASSERT_FALSE(overview.empty()) << "no overview on " << url;
+  // One run of each system: no verdict is "different", so nothing is won or lost by ours, while
+  // PTS's swl gives No Encryption first place in most results.
+  const std::string decided = Between(overview, "<tr class=\"decided\">", "</tr>");
+  EXPECT_NE(Cell(decided, "Home Encryption").find("0 won, 0 lost"), std::string::npos) << decided;
+  const std::string swl = Between(overview, "<tr class=\"swl\">", "</tr>");
+  ASSERT_FALSE(swl.empty());
+  EXPECT_NE(swl.find("data-system=\"No Encryption\">11 first"), std::string::npos) << swl;
+  // The geometric mean (PTS's 146.690 for Home Encryption): this file keeps no trials, so no
+  // interval, and the page says why.
+  const std::string geomean = Between(overview, "<tr class=\"geomean\">", "</tr>");
+  EXPECT_NE(Cell(geomean, "Home Encryption").find("146.690"), std::string::npos) << geomean;
+  EXPECT_NE(geomean.find("no interval: some value has fewer than 2 trials"), std::string::npos) << geomean;
+  // spr: PTS's six notable results, PostMark first; shm: PTS's harmonic mean added as a result.
+  const std::string notable = Between(overview, "<div id=\"notable\">", "</div>");
+  EXPECT_EQ(Count(notable, "<li>"), 6u) << notable;
+  EXPECT_NE(notable.find("PostMark"), std::string::npos);
+  EXPECT_NE(dom.find("Harmonic Mean Of MB/s Test Results"), std::string::npos);
+  // The form offers the new options, and its export link gives the view as CSV.
+  EXPECT_NE(dom.find("name=\"shm\" checked"), std::string::npos);
+  EXPECT_NE(dom.find("name=\"ftt\""), std::string::npos);
+  auto csv = http.Get("/result/" + id + "?oss=BlogBench&export=csv");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(csv->status, 200);
+  EXPECT_EQ(csv->get_header_value("Content-Type"), "text/csv; charset=utf-8");
+  EXPECT_NE(csv->body.find("BlogBench"), std::string::npos);
+  EXPECT_EQ(csv->body.find("PostMark"), std::string::npos) << "the view, not the whole file";
+  auto pdf = http.Get("/result/" + id + "?export=pdf");
+  ASSERT_TRUE(pdf);
+  EXPECT_EQ(pdf->status, 400);
+  EXPECT_NE(pdf->body.find("print it to PDF"), std::string::npos);
+  // 1110088 keeps its trials: the geometric mean of "Encrypted Home (eCryptfs): AES-NI Intel"
+  // (PTS's 32.354) with its interval, and its ratio to the base with the ratio's interval.
+  const std::string id2 = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_FALSE(id2.empty());
+  const std::string dom2 = Dom(server.url() + "/result/" + id2);
+  const std::string geomean2 = Between(Between(dom2, "<section id=\"overview\">", "</section>"), "<tr class=\"geomean\">", "</tr>");
+  const std::string aes = Cell(geomean2, "Encrypted Home (eCryptfs): AES-NI Intel");
+  EXPECT_NE(aes.find("32.354"), std::string::npos) << geomean2;
+  EXPECT_NE(aes.find("class=\"gm-ci\""), std::string::npos) << aes;
+  EXPECT_NE(aes.find(">[32.172, 32.536]</span>"), std::string::npos) << aes;
+  EXPECT_NE(aes.find("class=\"gm-ratio\""), std::string::npos) << aes;
+  EXPECT_NE(aes.find("x0.956 [0.946, 0.967] apart by trials"), std::string::npos) << aes;
+  fs::path shot = artifacts_ / "viewer-wins-geomean.png";
+  fs::remove(shot);
+  ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", "--window-size=1280,2400"), 0);
 }
 
 TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {

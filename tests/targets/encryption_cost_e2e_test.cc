@@ -36,7 +36,8 @@ TEST_F(EncryptionCostE2E, DryRunPrintsTheProbeAndThePlanAndBuildsNothing) {
   for (const char* line : {"This machine:\n  kernel: ", "  CPU AES instructions: ", "  cryptsetup: ", "Will build (",
                            "  plain ext4  (the reference)  [plain]\n", "  fscrypt AES-256-XTS ext4  [fscrypt]\n",
                            "Cannot build here:\n", "  nonesuch=dm-crypt:impl=no-such-driver: ",
-                           "Not compared (no target option yet):\n  dm-crypt no_read_workqueue/no_write_workqueue: ",
+                           "Target options this kernel and cryptsetup can apply (each checked in the kernel's report "
+                           "after building):\n  dm-crypt no-read-workqueue: ",
                            "Workloads (4):\n  rand-read-4k-qd1: 4 KiB random reads, queue depth 1, O_DIRECT (native/disk-rand-read: ",
                            "IO Depth: 1 - Direct I/O: Yes)\n", "  rand-read-4k-qd32: ", "  seq-write-1m: ", "  many-files: ",
                            "Estimated run time: about ", "Dry run: nothing is built, run or saved.\n",
@@ -137,6 +138,12 @@ TEST_F(EncryptionCostE2E, ANamedWorkloadRunsTheBundledProfileWithItsOptions) {
   EXPECT_NE(r.output.find("\n  Unknown against direct I/O: fscrypt AES-256-XTS ext4 (its O_DIRECT went through the page cache)"),
             std::string::npos)
       << r.output;
+  // How each served O_DIRECT was the kernel's word on the built target (this kernel has statx's
+  // STATX_DIOALIGN): fscrypt's files said no, plain's yes, as the rows above are marked.
+  EXPECT_NE(r.output.find("O_DIRECT, direct or buffered: the kernel's word (statx STATX_DIOALIGN on the built target) for "
+                          "fscrypt AES-256-XTS ext4, other\n"),
+            std::string::npos)
+      << r.output;
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
   ASSERT_FALSE(file.results.empty());
   EXPECT_EQ(file.results[0].arguments.find("--iodepth 1") != std::string::npos, true) << file.results[0].arguments;
@@ -173,6 +180,29 @@ TEST_F(EncryptionCostE2E, ANamedWorkloadRunsTheBundledProfileWithItsOptions) {
                 std::string::npos)
           << system.identifier;
   }
+}
+
+// This kernel (6.18, no CONFIG_BLK_INLINE_ENCRYPTION) mounts ext4 without inlinecrypt when asked
+// and says so only in its log: the set-up fails with the reason, and nothing of it is left. Each
+// target notes whether its files take O_DIRECT, as statx says of one.
+TEST_F(EncryptionCostE2E, AnOptionTheKernelSilentlyDroppedFailsItsSetUp) {
+  if (!fs::exists("/sys/fs/ext4/features/encryption")) GTEST_SKIP() << "the kernel's ext4 has no encryption";
+  auto r = RunPtsNative("targets --check P=plain,F=fscrypt,IC=fscrypt:inlinecrypt --target-size 64m", Env());
+  if (r.output.find("IC: set up in") != std::string::npos) {
+    // A kernel with inline encryption: it must then say which blk-crypto encrypts the files.
+    EXPECT_NE(r.output.find("  Inline Encryption: blk-crypto: "), std::string::npos) << r.output;
+    return;
+  }
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("IC: inlinecrypt was asked for, but the mount's options lack it ("), std::string::npos) << r.output;
+  const size_t plain = r.output.find("P: set up in"), fscrypt = r.output.find("F: set up in");
+  ASSERT_NE(plain, std::string::npos) << r.output;
+  ASSERT_NE(fscrypt, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  Direct I/O: yes (statx STATX_DIOALIGN: memory ", plain), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  Direct I/O: no: O_DIRECT is not supported on its files (statx STATX_DIOALIGN: 0)", fscrypt),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("not released"), std::string::npos) << r.output;
 }
 
 }  // namespace
