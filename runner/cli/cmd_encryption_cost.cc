@@ -3,6 +3,8 @@
 // takes, then runs exactly as `batch-run WORKLOADS --targets plain,SETUPS` does (the run session:
 // instance pairs in randomized rounds), and ends with each set-up's cost against plain and the
 // one that costs least (runner/reproduce/encryption_cost).
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 
@@ -13,6 +15,7 @@
 #include "runner/common/atomic_file.h"
 #include "runner/common/error.h"
 #include "runner/common/pts_variables.h"
+#include "runner/common/settings.h"
 #include "runner/common/strings.h"
 #include "runner/common/terminal.h"
 #include "runner/profile/options.h"
@@ -86,6 +89,13 @@ std::vector<run::RunItem> WorkloadItems(Context& ctx, const std::vector<std::str
   return items;
 }
 
+// A test's name in the plan: its workload's, else its title and options.
+std::string TestName(const run::PlannedTest& t, const std::vector<reproduce::WorkloadLabel>& labels) {
+  for (const auto& l : labels)
+    if (l.identifier == t.profile.identifier && l.arguments == t.option.arguments) return l.name;
+  return t.profile.title + " [" + t.option.description + "]";
+}
+
 // The targets' size, as `run <ID>` sizes them (reproduce/target_size.h): --target-size as
 // given, else large enough for what each workload writes where the backing folder has room;
 // the workloads that do not fit are named with the --target-size that would hold them.
@@ -97,10 +107,7 @@ reproduce::TargetSizing SizeForWorkloads(const Args& args, const Settings& s, co
   if (args.Value("--device") || args.Value("--destroy-data-on")) return {given.value_or(default_size), {}, 0, ""};
   std::vector<reproduce::TestNeed> needs;
   for (const auto& t : tests) {
-    std::string label = t.profile.title + " [" + t.option.description + "]";
-    for (const auto& l : labels)
-      if (l.identifier == t.profile.identifier && l.arguments == t.option.arguments) label = l.name;
-    needs.push_back({label, reproduce::TestSpaceNeed(t.profile.identifier, t.option.arguments,
+    needs.push_back({TestName(t, labels), reproduce::TestSpaceNeed(t.profile.identifier, t.option.arguments,
                                                       t.profile.environment_testing_size)});
   }
   // The backing files go under the test directory (made when the run starts): its nearest folder.
@@ -111,6 +118,44 @@ reproduce::TargetSizing SizeForWorkloads(const Args& args, const Settings& s, co
     folder = folder.parent_path();
   const size_t instances = static_cast<size_t>(run::PlanInstances(s, targets).max);
   return reproduce::SizeTargets(needs, given, FreeBytes(folder.string()), targets * instances, default_size, test_dir);
+}
+
+// Keeps each test's scheduled rounds on every instance of every set-up within run.time_budget
+// (reproduce::FitToBudget): fewer rounds (the test's TimesToRun), fewer instances
+// (run.target_instances for this run), tests dropped. Returns what was trimmed and why.
+std::vector<std::string> FitTestsToBudget(std::vector<run::PlannedTest>& tests, const std::vector<reproduce::WorkloadLabel>& labels,
+                                          const run::RunConfig& config, size_t setups, double budget_seconds) {
+  const run::InstancePlan instances = run::PlanInstances(GlobalSettings(), setups);
+  std::vector<reproduce::BudgetTest> budget;
+  for (const auto& t : tests) {
+    auto e = run::EstimateTest(t, config.install_root, config.overrides, config.settle_seconds);
+    budget.push_back({TestName(t, labels), t.profile.test_type == "Disk" ? e.seconds_per_trial : 0, e.trials});
+  }
+  const reproduce::BudgetFit fit =
+      reproduce::FitToBudget(budget, setups, instances.start, budget_seconds, config.overrides.force_times_to_run.has_value());
+  if (fit.instances != instances.start)
+    MutableGlobalSettings().SetFromCommandLine("run.target_instances", std::to_string(fit.instances));
+  std::vector<run::PlannedTest> kept;
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (fit.rounds[i] == 0) continue;
+    if (fit.rounds[i] != budget[i].rounds) tests[i].profile.times_to_run = fit.rounds[i];
+    kept.push_back(std::move(tests[i]));
+  }
+  tests = std::move(kept);
+  return fit.said;
+}
+
+// Cold caches for every disk trial (run.drop_caches) when this is root and the setting was left
+// at its default; the plan's line says which it is.
+std::string ColdCaches() {
+  const SettingValue& v = GlobalSettings().GetWithOrigin("run.drop_caches");
+  if (v.origin == SettingOrigin::kDefault && geteuid() == 0) MutableGlobalSettings().SetFromCommandLine("run.drop_caches", "true");
+  if (GlobalSettings().GetBool("run.drop_caches"))
+    return "Caches: dropped before every trial (run.drop_caches: sync; echo 3 > /proc/sys/vm/drop_caches),\n"
+           "  so no trial reads what the one before left (a buffered set-up still caches within a trial)";
+  return std::string("Caches: not dropped between trials (") + (geteuid() != 0 ? "not root" : "run.drop_caches=false") +
+         "): buffered results (many-files,\n  O_DIRECT served buffered) may be partly the page cache's; "
+         "the disk workloads still drop their files' pages";
 }
 
 // The set-ups as the answer knows them: each set-up the run named (a TEST_RESULTS_IDENTIFIER
@@ -158,11 +203,14 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   auto items = WorkloadItems(ctx, workload_names, plan.workloads, labels);
   auto tests = ctx.session->Plan(items, true);
 
-  // How long: batch-run's estimate of each test on every instance of every target.
+  // How long: batch-run's estimate of each test on every instance of every target, trimmed to
+  // keep each within run.time_budget.
   run::RunConfig config;
   config.install_root = s.Get("install.directory");
   config.overrides = run::ReadRunCountOverrides(ProcessEnvironment());
   config.settle_seconds = s.GetDouble("run.settle_seconds");
+  plan.time_budget_seconds = s.GetDouble("run.time_budget");
+  plan.trimmed = FitTestsToBudget(tests, labels, config, buildable.size(), plan.time_budget_seconds);
   const run::InstancePlan instances = run::PlanInstances(s, buildable.size());
   std::vector<double> seconds;
   for (const auto& t : tests) {
@@ -171,7 +219,7 @@ int EncryptionCost(const std::vector<std::string>& argv) {
   }
   plan.estimate = run::DescribeEstimate(seconds);
   plan.instances = run::InstancesCostText(tests, config, buildable.size(), instances);
-  plan.time_budget_seconds = s.GetDouble("run.time_budget");
+  plan.caches = ColdCaches();
   const reproduce::TargetSizing sizing = SizeForWorkloads(args, s, tests, labels, buildable.size());
   plan.target_size = sizing.text;
   std::cout << reproduce::CostPlanText(plan) << std::flush;
@@ -231,11 +279,14 @@ std::vector<Command> EncryptionCostCommands() {
        EncryptionCost,
        "Probes the kernel (version, device-mapper, /proc/crypto drivers, AES instructions, cryptsetup,\n"
        "fscrypt, eCryptfs), lists what it will build and what it cannot (and why) and how long it will\n"
-       "take, then runs as `batch-run WORKLOADS --targets plain,SETUPS` (instance pairs in random rounds)\n"
-       "and prints each set-up's ratio to plain per workload with its interval and verdict, and the\n"
-       "set-up that costs least (geometric mean over workloads; a set-up serving O_DIRECT buffered is\n"
-       "not ranked with direct I/O), then in words: what it protects, the cryptsetup command and\n"
-       "/etc/crypttab line for dm-crypt. Targets are sized for the workloads. Workloads: rand-read-4k-qd1,\n"
+       "take (each workload kept within run.time_budget: fewer rounds, then instances, then workloads,\n"
+       "each trim said), then runs as `batch-run WORKLOADS --targets plain,SETUPS` (instance pairs in\n"
+       "random rounds; as root, caches dropped before every trial: run.drop_caches) and prints each\n"
+       "set-up's ratio to plain per workload with its interval and verdict, then latency (p50, p99) and\n"
+       "the machine's CPU user/system/softirq seconds per GiB the same way, and the set-up that costs\n"
+       "least (geometric mean of speed over workloads; a set-up serving O_DIRECT buffered is not ranked\n"
+       "with direct I/O), then in words: what it protects, the cryptsetup command and /etc/crypttab\n"
+       "line for dm-crypt. Targets are sized for the workloads. Workloads: rand-read-4k-qd1,\n"
        "rand-read-4k-qd32, seq-write-1m, many-files (the default), rand-write-4k-qd1, rand-write-4k-qd32,\n"
        "seq-read-1m, or any profile, suite or directory. Set-ups: --targets specs (docs/targets.md);\n"
        "default: every kind at its defaults, fscrypt:adiantum, fscrypt:inlinecrypt (where the kernel's\n"

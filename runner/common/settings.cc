@@ -54,6 +54,7 @@ const std::vector<SettingSpec>& SettingsTable() {
       {"run.trial_timeout", "PTS_NATIVE_TRIAL_TIMEOUT", "0", "seconds before a trial is killed; 0 = from the profile's estimate"},
       {"run.timeout_factor", "PTS_NATIVE_TIMEOUT_FACTOR", "5", "trial timeout = estimated run time x this factor (minimum 60 s)"},
       {"run.settle_seconds", "PTS_NATIVE_SETTLE_SECONDS", "0", "sync and wait this long between trials and tests (PTS sleeps)"},
+      {"run.drop_caches", "PTS_NATIVE_DROP_CACHES", "false", "before every trial of a disk test: sync and drop the page, dentry and inode caches (echo 3 > /proc/sys/vm/drop_caches; root only: a trial that cannot fails and says why), so no trial reads what the one before left in memory"},
       {"run.dynamic_run_count", "PTS_NATIVE_DYNAMIC_RUNS", "true", "add runs while results are noisy (PTS DynamicRunCount)"},
       {"run.sd_threshold", "PTS_NATIVE_SD_THRESHOLD", "2.5", "percent standard deviation that triggers extra runs"},
       {"run.max_runs", "PTS_NATIVE_MAX_RUNS", "20", "cap on the total trials of one test, extra runs included"},

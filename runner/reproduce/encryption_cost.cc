@@ -169,6 +169,61 @@ std::vector<std::string> DefaultSetups(const std::string& inline_encryption, std
   return out;
 }
 
+BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int instances, double budget_seconds,
+                      bool rounds_fixed) {
+  BudgetFit fit{instances, {}, {}};
+  for (const auto& t : tests) fit.rounds.push_back(t.rounds);
+  auto seconds = [&](size_t i) { return fit.rounds[i] * static_cast<double>(setups) * fit.instances * tests[i].seconds_per_trial; };
+  auto over = [&](size_t i) { return fit.rounds[i] > 0 && seconds(i) > budget_seconds; };
+  auto why = [&](size_t i) {
+    return "(" + std::to_string(fit.rounds[i]) + " rounds x " + std::to_string(setups) + " set-ups x " +
+           std::to_string(fit.instances) + " instances x " + FormatDuration(tests[i].seconds_per_trial) + " = " +
+           FormatDuration(seconds(i)) + ")";
+  };
+  auto fewer_rounds = [&](int floor) {
+    if (rounds_fixed) return;
+    for (size_t i = 0; i < tests.size(); ++i) {
+      if (!over(i) || fit.rounds[i] <= floor) continue;
+      const std::string was = why(i);
+      const int fits = static_cast<int>(budget_seconds / (static_cast<double>(setups) * fit.instances * tests[i].seconds_per_trial));
+      const int rounds = std::max(floor, fits);
+      fit.said.push_back(tests[i].name + ": " + std::to_string(fit.rounds[i]) + " rounds -> " + std::to_string(rounds) + " " + was);
+      fit.rounds[i] = rounds;
+    }
+  };
+  fewer_rounds(2);
+  // Instances are the run's, not a workload's: as few as the slowest over-budget workload needs.
+  int needed = fit.instances;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (over(i)) needed = std::min(needed, std::max(2, static_cast<int>(budget_seconds / (fit.rounds[i] * static_cast<double>(setups) *
+                                                                                          tests[i].seconds_per_trial))));
+  if (needed < fit.instances) {
+    std::string names;
+    for (size_t i = 0; i < tests.size(); ++i)
+      if (over(i)) names += (names.empty() ? "" : ", ") + tests[i].name;
+    fit.said.push_back("instances of each set-up: " + std::to_string(fit.instances) + " -> " + std::to_string(needed) + ", for " +
+                       names + " (over with " + std::to_string(fit.instances) + ")");
+    fit.instances = needed;
+  }
+  fewer_rounds(1);
+  // Last, the slowest workloads go, until what is left fits; the fastest one always stays.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < tests.size(); ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tests[a].seconds_per_trial > tests[b].seconds_per_trial; });
+  size_t kept = tests.size();
+  for (size_t i : order) {
+    if (!over(i)) continue;
+    if (kept == 1) {
+      fit.said.push_back(tests[i].name + ": kept, the only workload left, although over " + why(i));
+      break;
+    }
+    fit.said.push_back(tests[i].name + ": dropped " + why(i));
+    fit.rounds[i] = 0;
+    --kept;
+  }
+  return fit;
+}
+
 std::string CostPlanText(const CostPlan& plan) {
   std::string out = "This machine:\n";
   for (const auto& line : plan.probe) out += "  " + line + "\n";
@@ -203,7 +258,13 @@ std::string CostPlanText(const CostPlan& plan) {
   }
   out += "Workloads (" + std::to_string(plan.workloads.size()) + "):\n";
   for (const auto& w : plan.workloads) out += "  " + w.line + "\n";
+  if (!plan.caches.empty()) out += plan.caches + "\n";
   out += plan.target_size;
+  if (!plan.trimmed.empty()) {
+    out += "Trimmed to keep each workload within run.time_budget (" + FormatDuration(plan.time_budget_seconds) +
+           "; a longer one keeps more):\n";
+    for (const auto& line : plan.trimmed) out += "  " + line + "\n";
+  }
   if (!plan.instances.empty()) out += plan.instances + "\n";
   out += "Estimated run time: " + plan.estimate + "; extra rounds of each test stop at run.time_budget (" +
          FormatDuration(plan.time_budget_seconds) + ")\n";
@@ -228,14 +289,25 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
   std::map<std::string, std::vector<double>> speeds;  // set-up -> its like-for-like speed against plain, per workload
   std::vector<const results::Result*> measured;
   std::set<std::string> tests_seen;  // identifier and arguments of the results counted in `speeds`
+  std::map<std::string, std::string> first_description;  // by identifier and arguments: the first result's
+  std::map<std::string, std::set<std::string>> failed;  // by identifier and arguments: set-ups without values
   std::set<std::string> with_value;
   for (const auto& r : file.results) {
     if (r.identifier.empty() || r.display_format != "BAR_GRAPH") continue;
-    std::string workload = r.title + (r.description.empty() ? "" : " - " + r.description);
+    const std::string test_key = r.identifier + "\n" + r.arguments;
+    const bool first_of_test = tests_seen.insert(test_key).second;
+    if (first_of_test) first_description[test_key] = r.description;
+    // A later lower-is-better result of the test (latency, CPU per GiB) is a cost row, named by
+    // what its parser appended to the description ("p50 Latency"), else its unit.
+    const bool cost = !first_of_test && r.proportion == "LIB";
+    const std::string& base = first_description[test_key];
+    const std::string appended = StartsWith(r.description, base + " - ") ? r.description.substr(base.size() + 3) : "";
+    const std::string& description = cost && !appended.empty() ? base : r.description;
+    std::string workload = r.title + (description.empty() ? "" : " - " + description);
     for (const auto& l : labels)
       if (l.identifier == r.identifier && l.arguments == r.arguments) workload = l.name;
-    std::string label = workload + (r.scale.empty() ? "" : " (" + r.scale + ")");
-    const bool first_of_test = tests_seen.insert(r.identifier + "\n" + r.arguments).second;
+    const std::string label = cost ? workload : workload + (r.scale.empty() ? "" : " (" + r.scale + ")");
+    const std::string measure = !cost ? "" : !appended.empty() ? appended : r.scale;
     const auto trials = results::ResultSystemTrials(file, r);
     std::vector<std::string> kinds{reference};
     kinds.insert(kinds.end(), names.begin(), names.end());
@@ -245,13 +317,20 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
       // A set-up whose every trial failed (eCryptfs refuses O_DIRECT, a target too small) has no
       // ratio: it is neither cheap nor dear, and never the answer.
       if (kv.verdict.instances == 0) {
-        t.rows.push_back({kv.kind, label, "no values: its trials failed (the run above says why)"});
+        // A cost figure of a set-up that has values in the test's first result is there but 0
+        // (CPU time in ticks), not failed.
+        if (first_of_test) failed[test_key].insert(kv.kind);
+        t.rows.push_back({kv.kind, label,
+                          cost && !failed[test_key].count(kv.kind)
+                              ? "no ratio: no round with a value above 0 on both sides (CPU time counts in 10 ms ticks)"
+                              : "no values: its trials failed (the run above says why)",
+                          cost, measure});
         continue;
       }
       with_value.insert(kv.kind);
       any = true;
       if (buffered_in(kv.kind, r)) {
-        t.rows.push_back({kv.kind, label, "buffered: not ranked with direct I/O; " + results::VerdictText(kv.verdict, level)});
+        t.rows.push_back({kv.kind, label, "buffered: not ranked with direct I/O; " + results::VerdictText(kv.verdict, level), cost, measure});
         if (first_of_test) {
           auto it = std::find_if(t.buffered.begin(), t.buffered.end(), [&](const auto& b) { return b.first == kv.kind; });
           if (it == t.buffered.end()) t.buffered.push_back({kv.kind, {workload}});
@@ -259,7 +338,7 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
         }
         continue;
       }
-      t.rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level)});
+      t.rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level), cost, measure});
       if (first_of_test && kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
     }
     if (any && first_of_test) measured.push_back(&r);
@@ -302,12 +381,28 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
 
 std::string CostTableText(const CostTable& t) {
   if (t.rows.empty()) return "";
-  size_t w_setup = 6, w_workload = 8;
-  for (const auto& row : t.rows) w_setup = std::max(w_setup, row.setup.size() + 2), w_workload = std::max(w_workload, row.workload.size() + 2);
+  size_t w_setup = 6, w_workload = 8, w_cost = 8;
+  for (const auto& row : t.rows) {
+    if (row.cost) w_cost = std::max(w_cost, row.measure.size() + 2);
+    else w_setup = std::max(w_setup, row.setup.size() + 2), w_workload = std::max(w_workload, row.workload.size() + 2);
+  }
   std::string out = "Encryption cost here against " + t.reference + " (each value over plain's; " +
                     Fixed("%g %%", t.confidence * 100) + Fixed(" interval; same within +-%g %%):\n", t.same_within_percent) +
                     "  " + Pad("set-up", w_setup) + Pad("workload", w_workload) + "verdict: ratio [interval]\n";
-  for (const auto& row : t.rows) out += "  " + Pad(row.setup, w_setup) + Pad(row.workload, w_workload) + row.verdict + "\n";
+  for (const auto& row : t.rows)
+    if (!row.cost) out += "  " + Pad(row.setup, w_setup) + Pad(row.workload, w_workload) + row.verdict + "\n";
+  // Latency and CPU time per GiB: a block of their own, set-up by set-up, so each line stays
+  // short; above 1 costs more than plain. Not ranked: the ranking is by speed.
+  std::string costs, shown_setup, shown_workload;
+  for (const auto& row : t.rows) {
+    if (!row.cost) continue;
+    if (row.setup != shown_setup) costs += "  " + row.setup + "\n", shown_setup = row.setup, shown_workload.clear();
+    if (row.workload != shown_workload) costs += "    " + row.workload + "\n", shown_workload = row.workload;
+    costs += "      " + Pad(row.measure, w_cost) + row.verdict + "\n";
+  }
+  if (!costs.empty())
+    out += "Latency and CPU time per GiB against " + t.reference + " (each over plain's; above 1 costs more):\n" +
+           "  (CPU: all CPUs' user, system and softirq time from /proc/stat over each trial's timed phase)\n" + costs;
   std::string not_ranked;
   for (const auto& [setup, workloads] : t.buffered) not_ranked += (not_ranked.empty() ? "" : ", ") + setup + " (" + Join(workloads, ", ") + ")";
   if (t.best.empty())

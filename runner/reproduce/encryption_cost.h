@@ -81,6 +81,26 @@ struct PlannedWorkload {
   bool direct = false;
 };
 
+// Keeping to run.time_budget. The setting bounds what one test may spend on added rounds and
+// instance pairs; here each workload's scheduled rounds on every instance of every set-up
+// (rounds x set-ups x instances x its time per trial) are kept within it too. Over it, in this
+// order, until each fits: that workload's rounds down to 2; the instances of every set-up down to
+// 2 (the fewest that give a verdict); its rounds down to 1; last, the workload is dropped
+// (slowest first; the fastest one is always kept, and said to be over). `rounds_fixed`
+// (FORCE_TIMES_TO_RUN): the rounds are not changed.
+struct BudgetTest {
+  std::string name;
+  double seconds_per_trial = 0;  // 0 = unknown: never trimmed
+  int rounds = 0;                // scheduled
+};
+struct BudgetFit {
+  int instances = 0;                // run.target_instances to run with
+  std::vector<int> rounds;          // each test's rounds; 0 = dropped
+  std::vector<std::string> said;    // what was trimmed and why, one line each
+};
+BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int instances, double budget_seconds,
+                      bool rounds_fixed);
+
 struct CostPlan {
   std::vector<std::string> probe;      // targets::ProbeLines
   std::vector<std::string> options;    // targets::OptionChoices
@@ -91,6 +111,8 @@ struct CostPlan {
   std::string estimate;                // "about 12m" (run::DescribeEstimate)
   std::string instances;               // run::InstancesCostText ("" = none)
   double time_budget_seconds = 0;      // run.time_budget
+  std::vector<std::string> trimmed;    // BudgetFit::said
+  std::string caches;                  // how the buffered workloads are kept from the page cache
 };
 
 // The probe, what will be built and what cannot (and why), which set-up serves which direct
@@ -111,8 +133,14 @@ struct WorkloadLabel {
   std::string identifier, arguments, name;
 };
 
+// `cost`: a latency or CPU-time row (a test's later lower-is-better result: p50 and p99 latency,
+// CPU user, system and softirq seconds per GiB), shown in its own block and never ranked.
+// `measure`: a cost row's figure ("p50 Latency", "CPU system per GiB"); `workload` then is the
+// workload alone.
 struct CostRow {
   std::string setup, workload, verdict;
+  bool cost = false;
+  std::string measure;
 };
 
 // The computed table, all the words below are made from.
@@ -134,7 +162,7 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
                            const std::vector<CostSetup>& setups, const std::vector<WorkloadLabel>& labels,
                            const results::VerdictSettings& settings);
 
-// The table and the "Costs least here" line.
+// The table, the latency and CPU block (set-up by set-up) and the "Costs least here" line.
 std::string CostTableText(const CostTable& table);
 
 // The answer in words: what the best protects (and the cheapest set-up that protects more when

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "results-xml/stats/statistics.h"
+#include "runner/common/strings.h"
 
 namespace ptsn::reproduce {
 namespace {
@@ -91,6 +92,59 @@ TEST(EncryptionCost, ThePlanSaysWhatItBuildsWhatItCannotAndHowLong) {
             "Estimated run time: about 4m 10s; extra rounds of each test stop at run.time_budget (10m 00s)\n");
 }
 
+// Each workload's scheduled rounds on every instance of every set-up kept within run.time_budget:
+// rounds first, then instances (never below 2), then rounds to 1, and last the slowest workloads.
+TEST(EncryptionCost, ThePlanIsTrimmedToTheTimeBudgetRoundsThenInstancesThenWorkloads) {
+  // Within the budget: nothing changes.
+  BudgetFit fit = FitToBudget({{"a", 10, 3}, {"b", 20, 3}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 3);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 3}));
+  EXPECT_TRUE(fit.said.empty());
+
+  // b: 5 rounds x 2 x 3 x 30 s = 900 s > 600 s: 3 rounds fit (540 s); a is left alone.
+  fit = FitToBudget({{"a", 10, 5}, {"b", 30, 5}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 3);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{5, 3}));
+  EXPECT_EQ(fit.said, (std::vector<std::string>{"b: 5 rounds -> 3 (5 rounds x 2 set-ups x 3 instances x 30s = 15m 00s)"}));
+
+  // b at 2 rounds still needs 2 x 2 x 3 x 60 = 720 s: instances 3 -> 2 (480 s).
+  fit = FitToBudget({{"a", 10, 3}, {"b", 60, 3}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 2);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 2}));
+  ASSERT_EQ(fit.said.size(), 2u);
+  EXPECT_EQ(fit.said[1], "instances of each set-up: 3 -> 2, for b (over with 3)");
+
+  // c is too slow even at 1 round on 2 instances (2 x 2 x 200 = 800 s): dropped, slowest first;
+  // b fits at 1 round (2 x 2 x 120 = 480 s).
+  fit = FitToBudget({{"a", 10, 3}, {"b", 120, 3}, {"c", 200, 3}}, 2, 3, 600, false);
+  EXPECT_EQ(fit.instances, 2);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 1, 0}));
+  EXPECT_EQ(fit.said.back(), "c: dropped (1 rounds x 2 set-ups x 2 instances x 3m 20s = 13m 20s)");
+
+  // The only workload is kept and said to be over; FORCE_TIMES_TO_RUN's rounds stay.
+  fit = FitToBudget({{"c", 200, 3}}, 2, 3, 600, true);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3}));
+  EXPECT_EQ(fit.instances, 2);
+  EXPECT_EQ(fit.said.back(), "c: kept, the only workload left, although over (3 rounds x 2 set-ups x 2 instances x 3m 20s = 40m 00s)");
+
+  // An unknown trial time is never trimmed; fewer than 2 instances asked for stay as asked.
+  fit = FitToBudget({{"x", 0, 3}, {"b", 120, 3}}, 2, 1, 100, false);
+  EXPECT_EQ(fit.instances, 1);
+  EXPECT_EQ(fit.rounds, (std::vector<int>{3, 0}));
+
+  CostPlan plan;
+  plan.estimate = "about 9m";
+  plan.time_budget_seconds = 600;
+  plan.trimmed = {"b: 5 rounds -> 3 (...)"};
+  plan.caches = "Caches: dropped before every trial";
+  EXPECT_NE(CostPlanText(plan).find("Caches: dropped before every trial\n"
+                                    "Trimmed to keep each workload within run.time_budget (10m 00s; a longer one keeps more):\n"
+                                    "  b: 5 rounds -> 3 (...)\n"
+                                    "Estimated run time: about 9m;"),
+            std::string::npos)
+      << CostPlanText(plan);
+}
+
 TEST(EncryptionCost, TheAnswerRanksBySpeedOverWorkloadsWithVerdicts) {
   auto file = File({Measured("--depth 1", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}}),
                     Measured("--depth 32", {{"dm-crypt LUKS2", 0.9}, {"fscrypt", 0.7}})});
@@ -128,6 +182,69 @@ TEST(EncryptionCost, ATestsOtherResultsAreRowsButNotWorkloadsOfTheMean) {
   EXPECT_NE(text.find("\n  fscrypt         w (IOPS)   different: x0.90"), std::string::npos) << text;
   EXPECT_NE(text.find("fscrypt (x0.80"), std::string::npos) << text;
   EXPECT_NE(text.find("geometric mean over 1 workload)"), std::string::npos) << text;
+}
+
+// A disk test's later lower-is-better results (p50 and p99 latency, CPU seconds per GiB) are
+// cost rows: judged against plain by the same instance pairs, shown in their own block set-up by
+// set-up, named by what the parser appended to the description, and never ranked.
+TEST(EncryptionCost, LatencyAndCpuPerGiBAreCostRowsJudgedByInstancePairs) {
+  auto cost = [](const std::string& appended, const std::string& scale, double dm, double fs) {
+    results::Result r = Measured("a", {{"dm-crypt LUKS2", dm}, {"fscrypt", fs}}, "LIB");
+    r.description += " - " + appended;
+    r.scale = scale;
+    return r;
+  };
+  auto file = File({Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}}),
+                    cost("p50 Latency", "Microseconds", 2.0, 1.25), cost("p99 Latency", "Microseconds", 3.0, 1.0),
+                    cost("CPU system per GiB", "CPU Seconds per GiB", 4.0, 1.5)});
+  const CostTable t = ComputeCostTable(file, "plain ext4", kSetups, {{"native/disk-rand-read-1.0.0", "a", "w"}}, {5, 0.95});
+  std::vector<std::string> cost_rows;
+  for (const auto& row : t.rows)
+    if (row.cost) cost_rows.push_back(row.setup + " | " + row.workload + " | " + row.measure + " | " + row.verdict.substr(0, 16));
+  EXPECT_EQ(cost_rows, (std::vector<std::string>{
+                           "dm-crypt LUKS2 | w | p50 Latency | different: x2.00",
+                           "dm-crypt LUKS2 | w | p99 Latency | different: x3.00",
+                           "dm-crypt LUKS2 | w | CPU system per GiB | different: x4.00",
+                           "fscrypt | w | p50 Latency | different: x1.25",
+                           "fscrypt | w | p99 Latency | same within +-5 ",
+                           "fscrypt | w | CPU system per GiB | different: x1.50",
+                       }));
+  // Ranked by speed alone: the cost rows are not workloads of the mean.
+  EXPECT_EQ(t.workloads, 1u);
+  EXPECT_EQ(t.best, "fscrypt");
+  EXPECT_NEAR(t.best_mean, 0.8, 0.01);
+  const std::string text = CostTableText(t);
+  EXPECT_NE(text.find("\n  fscrypt         w (MiB/s)  different: x0.80"), std::string::npos) << text;
+  EXPECT_EQ(text.find("  fscrypt         w p50"), std::string::npos) << text;
+  const size_t block = text.find("Latency and CPU time per GiB against plain ext4 (each over plain's; above 1 costs more):\n");
+  ASSERT_NE(block, std::string::npos) << text;
+  EXPECT_NE(text.find("\n  dm-crypt LUKS2\n    w\n      p50 Latency         different: x2.000 [1.9", block), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n  fscrypt\n    w\n      p50 Latency         different: x1.250", block), std::string::npos) << text;
+  EXPECT_LT(block, text.find("Costs least here: fscrypt"));
+  for (const auto& line : Split(text, '\n')) EXPECT_LE(line.size(), 100u) << line;
+}
+
+// CPU time counts in ticks: a set-up and plain with no CPU time in a short trial have no ratio,
+// and the row says why rather than that the trials failed.
+TEST(EncryptionCost, ACostWithNoValueAboveZeroSaysWhy) {
+  results::Result softirq = Measured("a", {{"dm-crypt LUKS2", 1}, {"fscrypt", 1}}, "LIB");
+  softirq.description += " - CPU softirq per GiB";
+  for (auto& e : softirq.entries) e.value = "0", e.raw_string = "0:0:0";
+  auto file = File({Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}}), softirq});
+  const std::string text = CostTableText(ComputeCostTable(file, "plain ext4", kSetups, {}, {5, 0.95}));
+  EXPECT_NE(text.find("no ratio: no round with a value above 0 on both sides"), std::string::npos) << text;
+  EXPECT_EQ(text.find("its trials failed"), std::string::npos) << text;
+
+  // A set-up whose trials failed (no value in the test's first result either) says so in both blocks.
+  results::Result throughput = Measured("a", {{"dm-crypt LUKS2", 0.5}, {"fscrypt", 0.8}});
+  for (auto* r : {&throughput, &softirq})
+    for (auto& e : r->entries)
+      if (e.identifier.rfind("fscrypt", 0) == 0) e.value.clear(), e.raw_string.reset();
+  const std::string failed = CostTableText(ComputeCostTable(File({throughput, softirq}), "plain ext4", kSetups, {}, {5, 0.95}));
+  EXPECT_NE(failed.find("\n  fscrypt\n    Native Random Read - Block Size: 4KB\n      CPU softirq per GiB  no values: its trials failed"),
+            std::string::npos)
+      << failed;
 }
 
 TEST(EncryptionCost, SetUpsThatCannotBeToldApartAreSaid) {

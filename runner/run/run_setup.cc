@@ -75,6 +75,9 @@ RunConfig BaseRunConfig(const Settings& s, const sysinfo::SystemReader& reader, 
   c.limits = {s.GetBool("run.dynamic_run_count"), s.GetDouble("run.sd_threshold"),
               static_cast<int>(s.GetInt("run.max_runs")), s.GetDouble("run.time_budget")};
   c.settle_seconds = s.GetDouble("run.settle_seconds");
+  c.drop_caches = s.GetBool("run.drop_caches");
+  // The result says its disk trials started with cold caches (every target's notes begin with these).
+  if (c.drop_caches) c.system.notes = "Caches dropped (sync; echo 3 > /proc/sys/vm/drop_caches) before every disk trial.";
   c.trial_timeout = s.GetDouble("run.trial_timeout");
   c.timeout_factor = s.GetDouble("run.timeout_factor");
   c.minimal_test_time = s.GetDouble("run.minimal_test_time");

@@ -95,6 +95,13 @@ TEST_F(RunSetupTest, BaseRunConfigTakesSettingsEnvironmentAndThisSystem) {
   EXPECT_DOUBLE_EQ(c.trial_timeout, 90);
   EXPECT_EQ(c.exec_prepend, "nice -n 5");
   EXPECT_TRUE(c.result_dir.empty()) << "the caller names the result";
+  EXPECT_FALSE(c.drop_caches);
+  EXPECT_FALSE(c.system.notes);
+  // run.drop_caches: on in the config, and said in the System notes every target's notes begin with.
+  c = BaseRunConfig(Load({{"PTS_NATIVE_DROP_CACHES", "true"}}), *reader_,
+                    {"Box A", (root_ / "home").string(), false, 1700000000}, env);
+  EXPECT_TRUE(c.drop_caches);
+  EXPECT_EQ(c.system.notes.value_or(""), "Caches dropped (sync; echo 3 > /proc/sys/vm/drop_caches) before every disk trial.");
 }
 
 TEST_F(RunSetupTest, InstallContextUsesTheCachesAndHashSwitch) {

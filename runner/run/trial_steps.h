@@ -47,6 +47,8 @@ struct RunConfig {
   DynamicRunLimits limits;
   int warmup_runs = 0;
   double settle_seconds = 0;      // sync + sleep between trials and between tests
+  bool drop_caches = false;       // run.drop_caches: before each disk test's trial, drop the kernel's caches (root)
+  std::string drop_caches_file = "/proc/sys/vm/drop_caches";  // where "3" is written (tests point it elsewhere)
   double trial_timeout = 0;       // seconds; 0 = estimated time per run x timeout_factor (min 60 s)
   double timeout_factor = 5;
   double default_timeout = 3600;  // when the profile has no estimate
@@ -136,6 +138,10 @@ struct TestRecord {
 // first of `dirs` ("" skipped) whose file system has less than 1 MiB left; "" when all have room
 // or none can be told.
 std::string FullDiskNote(const std::vector<std::string>& dirs);
+
+// run.drop_caches: sync, then "3" into `file` (/proc/sys/vm/drop_caches: the page cache, dentries
+// and inodes). Returns why it could not ("" = dropped); only root can.
+std::string DropCaches(const std::string& file);
 
 // What a trial is worth: the monitors' values if they gave any (PTS then ignores the log), else
 // what the results parser finds in its log, added to the series' parse session. `parse` false:

@@ -191,6 +191,32 @@ TEST_F(TestStepsTest, RunTrialSaysWhyItFailed) {
   EXPECT_EQ(run.failure.rfind("crashed: killed by signal 11", 0), 0u) << run.failure;
 }
 
+// run.drop_caches: a disk test's every trial first writes "3" to the drop_caches file; a trial
+// that cannot is a failed trial that says why (its value would be the cache's); other tests are
+// left alone.
+TEST_F(TestStepsTest, RunTrialDropsCachesBeforeEachDiskTrialOrFailsSayingWhy) {
+  Script("fake", "echo \"Result: 42\" > \"$LOG_FILE\"\n");
+  const std::string drop = (root_ / "drop_caches").string();
+  config_.drop_caches = true;
+  config_.drop_caches_file = drop;
+  profile_.test_type = "Disk";
+  {
+    auto [t, env, s] = Prepare();
+    WriteFileAtomically(drop, "");
+    TrialRun run = steps_.RunTrial(t, env, *s.monitor, 1, false);
+    EXPECT_EQ(run.failure, "");
+    EXPECT_EQ(ReadFile(drop), "3");
+    fs::remove(drop);
+    run = steps_.RunTrial(t, env, *s.monitor, 2, false);
+    EXPECT_EQ(run.failure.rfind("run.drop_caches: cannot open " + drop + ": ", 0), 0u) << run.failure;
+    EXPECT_FALSE(run.log);  // the script did not run
+  }
+  profile_.test_type = "Processor";
+  auto [t, env, s] = Prepare();
+  EXPECT_EQ(steps_.RunTrial(t, env, *s.monitor, 1, false).failure, "");
+  EXPECT_FALSE(fs::exists(drop));
+}
+
 TEST_F(TestStepsTest, RunTrialTakesTheMonitorsValues) {
   profile_.results.parsers.clear();
   profile_.results.system_monitors = {{"sys.time", "", ""}};

@@ -548,8 +548,9 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
   std::latch ready(o.threads + 1), start(1);
   std::atomic<int> unfinished{o.threads};
   double cpu_end = 0;
+  std::optional<MachineCpu> machine_end;
   auto finish = [&] {
-    if (unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) cpu_end = ProcessCpuSeconds();
+    if (unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) cpu_end = ProcessCpuSeconds(), machine_end = MachineCpuSeconds();
   };
   std::vector<std::thread> workers;
   for (int t = 0; t < o.threads; ++t) {
@@ -578,11 +579,13 @@ DiskStats RunDiskWorkload(const DiskOptions& o) {
     });
   }
   ready.arrive_and_wait();
+  const std::optional<MachineCpu> machine0 = MachineCpuSeconds();
   double cpu0 = ProcessCpuSeconds();
   start.count_down();
   for (auto& w : workers) w.join();
   stats.seconds = PhaseSeconds(spans);
   stats.cpu_seconds = cpu_end - cpu0;
+  stats.machine_cpu = CpuBetween(machine0, machine_end);
   for (int t = 0; t < o.threads; ++t) {
     off_t end = lseek(fds[t], 0, SEEK_END);
     stats.file_sizes.push_back(end < 0 ? 0 : static_cast<uint64_t>(end));
@@ -620,6 +623,14 @@ void AddLatencyFields(Report& r, const LatencyHistogram& h) {
   r.Number("latency_max_us", "Latency max", h.MaxMicros(), "us");
 }
 
+void AddCpuPerGiBFields(Report& r, const std::optional<MachineCpu>& cpu, uint64_t bytes) {
+  if (!cpu || bytes == 0) return;
+  const MachineCpu per = CpuPerGiB(*cpu, bytes);
+  r.Number("cpu_user_s_per_gib", "CPU user per GiB", per.user, "s");
+  r.Number("cpu_system_s_per_gib", "CPU system per GiB", per.system, "s");
+  r.Number("cpu_softirq_s_per_gib", "CPU softirq per GiB", per.softirq, "s");
+}
+
 Report DiskReport(const DiskOptions& o, const DiskStats& s) {
   Report r;
   double secs = s.seconds > 0 ? s.seconds : 1e-9;
@@ -644,6 +655,7 @@ Report DiskReport(const DiskOptions& o, const DiskStats& s) {
   r.Number("cpu_percent", "CPU", 100.0 * s.cpu_seconds / secs, "%");
   if (s.cached_at_start) r.Integer("cached_at_start_bytes", "Cached at start", static_cast<int64_t>(*s.cached_at_start), "bytes");
   AddLatencyFields(r, s.latency);
+  AddCpuPerGiBFields(r, s.machine_cpu, s.bytes);
   return r;
 }
 

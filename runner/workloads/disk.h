@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/workloads/clocks.h"
 #include "runner/workloads/latency.h"
 #include "runner/workloads/report.h"
 
@@ -70,6 +71,9 @@ struct DiskStats {
   // (0 for a cold read, fio's default; all of it with --keep-cache on a just-written file); unset
   // when the kernel could not tell (mmap/mincore failed) or the pattern only writes.
   std::optional<uint64_t> cached_at_start;
+  // The whole machine's CPU time over the timed phase (MachineCpuSeconds), unset when /proc/stat
+  // cannot be read: the encryption's cost includes kernel threads outside this process.
+  std::optional<MachineCpu> machine_cpu;
 };
 
 // Bytes of the first `size` bytes of the open file `fd` that are in the page cache (mincore over a
@@ -94,6 +98,9 @@ Report DiskReport(const DiskOptions& options, const DiskStats& stats);
 
 // Latency percentiles as report fields "<prefix>p50_us" ... with text labels "Latency p50".
 void AddLatencyFields(Report& r, const LatencyHistogram& h);
+// The machine's CPU seconds per GiB moved, as "CPU user per GiB", "CPU system per GiB" and
+// "CPU softirq per GiB" (s); nothing when the CPU time is unknown or nothing moved.
+void AddCpuPerGiBFields(Report& r, const std::optional<MachineCpu>& cpu, uint64_t bytes);
 
 // The pseudo-random generator the workloads use for data and offsets (xoshiro256**).
 struct Rng {

@@ -43,6 +43,29 @@ TEST(Disk, SequentialWriteWritesEveryByteAndCleansUp) {
   EXPECT_NE(r.Find("iops"), nullptr);
 }
 
+// The machine's CPU time over the timed phase, per GiB moved, as three fields (what the native
+// profiles' "CPU ... per GiB" results parse); none when /proc/stat could not be read.
+TEST(Disk, ReportsTheMachinesCpuTimePerGiB) {
+  testing::TempDir tmp;
+  auto o = Small(tmp.path(), DiskPattern::kSeqWrite, 64 * 1024);
+  auto s = RunDiskWorkload(o);
+  ASSERT_TRUE(s.machine_cpu.has_value()) << "/proc/stat unreadable here";
+  EXPECT_GE(s.machine_cpu->user, 0);
+  EXPECT_GE(s.machine_cpu->system, 0);
+  // 4 MiB with 3 s user, 1.5 s system, 0.25 s softirq: 768, 384 and 64 s per GiB.
+  s.machine_cpu = MachineCpu{3, 1.5, 0.25};
+  const std::string text = DiskReport(o, s).ToText();
+  EXPECT_NE(text.find("CPU user per GiB: 768.00 s\nCPU system per GiB: 384.00 s\nCPU softirq per GiB: 64.00 s\n"),
+            std::string::npos)
+      << text;
+  s.machine_cpu.reset();
+  EXPECT_EQ(DiskReport(o, s).ToText().find("per GiB"), std::string::npos);
+  EXPECT_FALSE(CpuBetween(MachineCpu{1, 1, 1}, std::nullopt));
+  const auto spent = CpuBetween(MachineCpu{1, 2, 3}, MachineCpu{2, 4, 6});
+  ASSERT_TRUE(spent);
+  EXPECT_DOUBLE_EQ(spent->softirq, 3);
+}
+
 TEST(Disk, PhaseRunsFromTheFirstWorkerStartToTheLastEnd) {
   EXPECT_DOUBLE_EQ(PhaseSeconds({{1'000'000'000, 3'000'000'000}, {2'000'000'000, 3'500'000'000}}), 2.5);
   // A worker that failed (no end stamp) does not stretch or shrink the phase.

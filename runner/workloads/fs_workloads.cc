@@ -119,6 +119,7 @@ FsFilesStats RunFsFiles(const FsFilesOptions& o) {
     });
   }
   ready.arrive_and_wait();
+  const std::optional<MachineCpu> machine0 = MachineCpuSeconds();
   double cpu0 = ProcessCpuSeconds();
   auto start = Clock::now();
   go.store(true, std::memory_order_release);
@@ -126,6 +127,7 @@ FsFilesStats RunFsFiles(const FsFilesOptions& o) {
   FsFilesStats s;
   s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   s.cpu_seconds = ProcessCpuSeconds() - cpu0;
+  s.machine_cpu = CpuBetween(machine0, MachineCpuSeconds());
   for (const auto& p : per) {
     if (!p.error.empty()) throw Error(p.error);
     s.files_created += p.files;
@@ -153,6 +155,7 @@ Report FsFilesReport(const FsFilesOptions& o, const FsFilesStats& s) {
   r.Number("mib_per_s", "Throughput", static_cast<double>(s.bytes_written) / kMiB / secs, "MiB/s");
   r.Number("cpu_percent", "CPU", 100.0 * s.cpu_seconds / secs, "%");
   AddLatencyFields(r, s.latency);
+  AddCpuPerGiBFields(r, s.machine_cpu, s.bytes_written);
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "runner/workloads/clocks.h"
 #include "runner/workloads/latency.h"
 #include "runner/workloads/report.h"
 
@@ -26,6 +27,7 @@ struct FsFilesStats {
   uint64_t files_on_disk = 0, bytes_on_disk = 0;  // counted before cleanup
   double seconds = 0, cpu_seconds = 0;
   LatencyHistogram latency;  // per file: create + write + fsync + close
+  std::optional<MachineCpu> machine_cpu;  // the whole machine's CPU time over the timed phase
 };
 
 FsFilesStats RunFsFiles(const FsFilesOptions& options);

@@ -2,6 +2,7 @@
 // plan and builds nothing; a short real run of plain and fscrypt builds both as targets (instance
 // pairs), runs the workload on them through batch-run's session and ends with the answer.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -146,6 +147,39 @@ TEST_F(EncryptionCostE2E, ANamedWorkloadRunsTheBundledProfileWithItsOptions) {
   auto file = ptsn::results::ReadResultFile(home_ + "/test-results/n/composite.xml");
   ASSERT_FALSE(file.results.empty());
   EXPECT_EQ(file.results[0].arguments.find("--iodepth 1") != std::string::npos, true) << file.results[0].arguments;
+
+  // Cost, not only speed: p50 and p99 latency and the machine's CPU seconds per GiB, each a
+  // result of its own in the file and a row against plain in the latency and CPU block.
+  for (const char* line : {"\nLatency and CPU time per GiB against plain ext4 (each over plain's; above 1 costs more):\n",
+                           "\n  fscrypt AES-256-XTS ext4\n    rand-read-4k-qd1\n      p50 Latency ", "\n      p99 Latency ",
+                           "\n      CPU user per GiB ", "\n      CPU system per GiB ", "\n      CPU softirq per GiB ",
+                           "\n  other\n    rand-read-4k-qd1\n"})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  // Sane values on every set-up: p99 at least p50, and some CPU time for each GiB moved.
+  auto value = [&](const std::string& suffix, const std::string& system) {
+    for (const auto& result : file.results)
+      if (result.description.size() >= suffix.size() &&
+          result.description.compare(result.description.size() - suffix.size(), suffix.size(), suffix) == 0)
+        for (const auto& e : result.entries)
+          if (e.identifier == system && !e.value.empty()) return std::stod(e.value);
+    return -1.0;
+  };
+  for (const std::string system : {"plain ext4", "fscrypt AES-256-XTS ext4", "other"}) {
+    const double p50 = value(" - p50 Latency", system), p99 = value(" - p99 Latency", system);
+    EXPECT_GT(p50, 0) << system;
+    EXPECT_GE(p99, p50) << system;
+    const double cpu = value(" - CPU user per GiB", system) + value(" - CPU system per GiB", system) +
+                       value(" - CPU softirq per GiB", system);
+    EXPECT_GT(cpu, 0) << system;
+  }
+  // Run as root: caches dropped before every trial, said in the plan and in each set-up's notes.
+  if (geteuid() == 0) {
+    EXPECT_NE(r.output.find("Caches: dropped before every trial (run.drop_caches"), std::string::npos) << r.output;
+    for (const auto& system : file.systems)
+      EXPECT_NE(system.notes.value_or("").find("Caches dropped (sync; echo 3 > /proc/sys/vm/drop_caches) before every disk trial."),
+                std::string::npos)
+          << system.identifier;
+  }
 }
 
 // This kernel (6.18, no CONFIG_BLK_INLINE_ENCRYPTION) mounts ext4 without inlinecrypt when asked

@@ -80,6 +80,13 @@ done
 grep -qE "^  +ecryptfs AES-128 ext4 +rand-read-4k-qd1 \(MiB/s\) +no values: its trials failed" /out/run.log ||
   fail "no row saying eCryptfs has no values"
 expect_in /out/run.log "Costs least here: "
+# Cost, not only speed: the latency and CPU block, dm-crypt's p50 latency and CPU time per GiB
+# against plain; eCryptfs's failed trials say so there too. Caches dropped (run as root).
+expect_in /out/run.log "Latency and CPU time per GiB against plain ext4 (each over plain's; above 1 costs more):"
+grep -qE "^  dm-crypt LUKS2 AES-256-XTS ext4$" /out/run.log || fail "no latency and CPU block for dm-crypt"
+grep -qE "^      CPU system per GiB +(different|same|unknown)" /out/run.log || fail "no CPU system per GiB verdict"
+grep -qE "^      p50 Latency +no values: its trials failed" /out/run.log || fail "eCryptfs's p50 row does not say its trials failed"
+expect_in /out/run.log "Caches: dropped before every trial (run.drop_caches"
 # Honest I/O: fscrypt served the O_DIRECT workload buffered: marked, not ranked with dm-crypt.
 expect_in /out/run.log "O_DIRECT becomes buffered I/O (fscrypt without inline encryption): rand-read-4k-qd1"
 expect_in /out/run.log "O_DIRECT refused (eCryptfs has no direct I/O): rand-read-4k-qd1 will fail on it"
