@@ -227,6 +227,7 @@ BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int i
 std::string CostPlanText(const CostPlan& plan) {
   std::string out = "This machine:\n";
   for (const auto& line : plan.probe) out += "  " + line + "\n";
+  if (!plan.timing_caveat.empty()) out += plan.timing_caveat + "\n";
   std::vector<std::string> direct_workloads;
   for (const auto& w : plan.workloads)
     if (w.direct) direct_workloads.push_back(w.name);

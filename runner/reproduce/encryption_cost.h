@@ -103,6 +103,7 @@ BudgetFit FitToBudget(const std::vector<BudgetTest>& tests, size_t setups, int i
 
 struct CostPlan {
   std::vector<std::string> probe;      // targets::ProbeLines
+  std::string timing_caveat;           // targets::TimingCaveat ("" on hardware)
   std::vector<std::string> options;    // targets::OptionChoices
   std::vector<std::string> left_out;   // default set-ups left out, each with why (DefaultSetups)
   std::vector<PlannedSetup> setups;

@@ -44,6 +44,14 @@ bool CpuHasAes(const std::string& cpuinfo) {
   return false;
 }
 
+// The value of the first line of /proc/cpuinfo whose key is `key` ("" when there is none).
+std::string CpuInfoValue(const std::string& cpuinfo, const std::string& key) {
+  for (const auto& line : Split(cpuinfo, '\n'))
+    if (line.find(':') != std::string::npos && Trim(line.substr(0, line.find(':'))) == key)
+      return Trim(line.substr(line.find(':') + 1));
+  return "";
+}
+
 }  // namespace
 
 ProbeFiles RootedProbeFiles(const std::string& root) {
@@ -85,7 +93,11 @@ EncryptionProbe ProbeEncryption(const ProbeFiles& files, const std::string& cryp
   for (const auto& a : crypto)
     if (a.name == "aes" && !a.internal && a.driver != "aes-generic" && a.driver != "aes-fixed-time")
       p.aes_driver_accelerated = true;
-  p.cpu_aes = CpuHasAes(files.read("/proc/cpuinfo").value_or(""));
+  const std::string cpuinfo = files.read("/proc/cpuinfo").value_or("");
+  p.cpu_aes = CpuHasAes(cpuinfo);
+  p.cpu_model = CpuInfoValue(cpuinfo, "model name");
+  p.cpu_emulated = p.cpu_model.find("QEMU TCG") != std::string::npos;
+  p.virtual_machine = HasWord(CpuInfoValue(cpuinfo, "flags"), "hypervisor");
   p.cryptsetup_version = Trim(cryptsetup_version);
 
   p.fscrypt = files.exists("/sys/fs/ext4/features/encryption");
@@ -110,7 +122,9 @@ std::vector<std::string> ProbeLines(const EncryptionProbe& p) {
       "kernel: " + (p.kernel_release.empty() ? std::string("unknown (/proc/sys/kernel/osrelease unreadable)") : p.kernel_release),
       "device-mapper: " + yes(p.device_mapper) +
           (p.dm_targets.empty() ? " (no dm target modules found)" : " (targets: " + Join(p.dm_targets, ", ") + ")"),
-      "CPU AES instructions: " + yes(p.cpu_aes),
+      "CPU: " + (p.cpu_model.empty() ? std::string("unknown") : p.cpu_model) +
+          (p.cpu_emulated ? " (emulated)" : p.virtual_machine ? " (a virtual machine)" : "") +
+          "; AES instructions: " + yes(p.cpu_aes),
       "AES drivers (/proc/crypto): " + (p.aes_drivers.empty() ? std::string("none listed") : p.aes_drivers) +
           (p.aes_driver_accelerated ? "" : " (portable C only)") +
           (p.xts_driver.empty() ? "" : "; xts(aes) now: " + p.xts_driver),
@@ -118,6 +132,16 @@ std::vector<std::string> ProbeLines(const EncryptionProbe& p) {
       "fscrypt (ext4 encryption): " + yes(p.fscrypt) + "; inline encryption: " + p.inline_crypto + "; Adiantum: " + yes(p.adiantum),
       "eCryptfs: " + yes(p.ecryptfs),
   };
+}
+
+std::string TimingCaveat(const EncryptionProbe& p) {
+  if (p.cpu_emulated)
+    return "This CPU is emulated (" + p.cpu_model + "): the timings check only that the answer comes from the "
+           "measured data; they are not what encryption costs on hardware.";
+  if (p.virtual_machine)
+    return "This is a virtual machine (the CPU's hypervisor flag): the costs are the guest's, over its "
+           "virtual disk; the host's can differ.";
+  return "";
 }
 
 std::vector<std::string> OptionChoices(const EncryptionProbe& p) {

@@ -29,6 +29,11 @@ struct EncryptionProbe {
   std::string xts_driver;               // the driver the kernel hands out for xts(aes) now ("" = none yet)
   bool aes_driver_accelerated = false;  // an AES driver other than the portable C ones
   bool cpu_aes = false;                 // the CPU advertises AES instructions (x86 "aes", Arm "aes")
+  std::string cpu_model;                // /proc/cpuinfo's first "model name" ("" when it has none)
+  // QEMU's emulator (TCG) names its CPU "QEMU TCG ...": every instruction is translated, so the
+  // timings say whether the answer comes from the data, not what encryption costs on hardware.
+  bool cpu_emulated = false;
+  bool virtual_machine = false;         // the CPU flags include "hypervisor" (KVM, Xen, Hyper-V, TCG)
   std::string cryptsetup_version;       // "cryptsetup 2.6.1"; "" = not installed
   bool fscrypt = false;                 // ext4 offers encryption (/sys/fs/ext4/features/encryption)
   std::string inline_crypto;            // "yes", "no" or "unknown" (kernel config CONFIG_BLK_INLINE_ENCRYPTION)
@@ -44,6 +49,10 @@ bool KernelAtLeast(const EncryptionProbe& p, int major, int minor);
 
 // The probe as lines for people: "kernel: 6.1.0-13-amd64", "device-mapper: yes (targets: crypt)".
 std::vector<std::string> ProbeLines(const EncryptionProbe& p);
+
+// What the figures of a run on this CPU can say, when less than the machine's cost: an emulated
+// CPU ("the timings check only ..."), a virtual machine; "" on hardware.
+std::string TimingCaveat(const EncryptionProbe& p);
 
 // The target options gated by the kernel or cryptsetup (encryption_options.h), each with whether
 // this machine can apply it: "dm-crypt no-read-workqueue: yes", "dm-crypt high-priority: no,

@@ -86,8 +86,30 @@ TEST_F(EncryptionProbeTest, NoAesFlagAndOnlyTheGenericDriver) {
   EXPECT_FALSE(p.aes_driver_accelerated);
   EXPECT_EQ(p.xts_driver, "");
   auto lines = ProbeLines(p);
-  EXPECT_NE(std::find(lines.begin(), lines.end(), "CPU AES instructions: no"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "CPU: unknown; AES instructions: no"), lines.end());
+  EXPECT_EQ(TimingCaveat(p), "") << "no model name, no hypervisor flag: nothing to say";
   EXPECT_NE(Join(lines, "\n").find("aes-generic (portable C only)"), std::string::npos);
+}
+
+// QEMU's emulator names its CPU: every timing of a run there is the emulator's, and the plan and
+// the answer say so; a guest under KVM is only a virtual machine.
+TEST_F(EncryptionProbeTest, AnEmulatedCpuAndAVirtualMachineAreSaid) {
+  Write("/proc/cpuinfo", "processor\t: 0\nmodel name\t: QEMU TCG version 2.5+\nflags\t\t: fpu aes hypervisor\n"
+                         "processor\t: 1\nmodel name\t: QEMU TCG version 2.5+\n");
+  auto p = Probe();
+  EXPECT_TRUE(p.cpu_emulated);
+  EXPECT_TRUE(p.virtual_machine);
+  EXPECT_NE(Join(ProbeLines(p), "\n").find("CPU: QEMU TCG version 2.5+ (emulated); AES instructions: yes"), std::string::npos);
+  EXPECT_NE(TimingCaveat(p).find("This CPU is emulated (QEMU TCG version 2.5+): the timings check only"), std::string::npos);
+
+  Write("/proc/cpuinfo", "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu aes hypervisor\n");
+  p = Probe();
+  EXPECT_FALSE(p.cpu_emulated);
+  EXPECT_NE(Join(ProbeLines(p), "\n").find("CPU: AMD EPYC 7B13 (a virtual machine); AES instructions: yes"), std::string::npos);
+  EXPECT_NE(TimingCaveat(p).find("This is a virtual machine"), std::string::npos);
+
+  Write("/proc/cpuinfo", "processor\t: 0\nmodel name\t: Intel(R) Core(TM) i5-2520M\nflags\t\t: fpu aes\n");
+  EXPECT_EQ(TimingCaveat(Probe()), "");
 }
 
 TEST_F(EncryptionProbeTest, ArmFeaturesLineCountsToo) {

@@ -33,7 +33,7 @@ class EncryptionCostE2E : public ptsn::test::TargetsHomeTest {
 TEST_F(EncryptionCostE2E, DryRunPrintsTheProbeAndThePlanAndBuildsNothing) {
   auto r = RunPtsNative("encryption-cost --dry-run --setups fscrypt,dm-crypt,nonesuch=dm-crypt:impl=no-such-driver", Env());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const char* line : {"This machine:\n  kernel: ", "  CPU AES instructions: ", "  cryptsetup: ", "Will build (",
+  for (const char* line : {"This machine:\n  kernel: ", "  CPU: ", "  cryptsetup: ", "Will build (",
                            "  plain ext4  (the reference)  [plain]\n", "  fscrypt AES-256-XTS ext4  [fscrypt]\n",
                            "Cannot build here:\n", "  nonesuch=dm-crypt:impl=no-such-driver: ",
                            "Target options this kernel and cryptsetup can apply (each checked in the kernel's report "

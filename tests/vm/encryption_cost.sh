@@ -18,6 +18,9 @@ expect_in /out/plan.log "device-mapper: yes (targets: "
 expect_in /out/plan.log "crypt"
 expect_in /out/plan.log "cryptsetup: cryptsetup 2."
 expect_in /out/plan.log "eCryptfs: yes"
+# Under TCG the CPU is emulated, under KVM a virtual machine: the plan says what its timings mean.
+grep -qE "^This CPU is emulated \(QEMU TCG|^This is a virtual machine" /out/plan.log ||
+  fail "the plan does not say the timings are an emulator's or a guest's"
 expect_in /out/plan.log "Will build (7):"
 expect_in /out/plan.log "dm-crypt LUKS2 AES-256-XTS ext4  [dm-crypt]"
 expect_in /out/plan.log "Cannot build here:"
@@ -80,6 +83,8 @@ done
 grep -qE "^  +ecryptfs AES-128 ext4 +rand-read-4k-qd1 \(MiB/s\) +no values: its trials failed" /out/run.log ||
   fail "no row saying eCryptfs has no values"
 expect_in /out/run.log "Costs least here: "
+grep -qE "^This CPU is emulated \(QEMU TCG|^This is a virtual machine" /out/run.log ||
+  fail "the answer does not say the timings are an emulator's or a guest's"
 # Cost, not only speed: the latency and CPU block, dm-crypt's p50 latency and CPU time per GiB
 # against plain; eCryptfs's failed trials say so there too. Caches dropped (run as root).
 expect_in /out/run.log "Latency and CPU time per GiB against plain ext4 (each over plain's; above 1 costs more):"
