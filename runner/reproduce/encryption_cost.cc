@@ -314,7 +314,9 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
     kinds.insert(kinds.end(), names.begin(), names.end());
     const results::VerdictSettings level = results::LevelOfRun(r, settings);
     bool any = false;
+    std::set<std::string> judged;
     for (const auto& kv : results::VerdictsAgainstFirst(OfKinds(trials, kinds), level)) {
+      judged.insert(kv.kind);
       // A set-up whose every trial failed (eCryptfs refuses O_DIRECT, a target too small) has no
       // ratio: it is neither cheap nor dear, and never the answer.
       if (kv.verdict.instances == 0) {
@@ -342,6 +344,12 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
       t.rows.push_back({kv.kind, label, results::VerdictText(kv.verdict, level), cost, measure});
       if (first_of_test && kv.verdict.ratio > 0) speeds[kv.kind].push_back(Speed(kv.verdict, r));
     }
+    // A set-up whose trials all failed has no entry at all in a cost figure's result (the failed
+    // trial wrote none): its row says so, as in the speed table.
+    if (cost)
+      for (const auto& kind : names)
+        if (failed[test_key].count(kind) && !judged.count(kind))
+          t.rows.push_back({kind, label, "no values: its trials failed (the run above says why)", cost, measure});
     if (any && first_of_test) measured.push_back(&r);
   }
   t.workloads = measured.size();
