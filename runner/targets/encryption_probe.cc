@@ -34,22 +34,18 @@ bool HasWord(const std::string& text, const std::string& word) {
   return false;
 }
 
-// The CPU's feature flags: x86's "flags" line, Arm's "Features" line (the first of either).
-bool CpuHasAes(const std::string& cpuinfo) {
-  for (const auto& line : Split(cpuinfo, '\n')) {
-    std::string key = Trim(line.substr(0, line.find(':')));
-    if ((key == "flags" || key == "Features") && line.find(':') != std::string::npos)
-      return HasWord(line.substr(line.find(':') + 1), "aes");
-  }
-  return false;
-}
-
 // The value of the first line of /proc/cpuinfo whose key is `key` ("" when there is none).
 std::string CpuInfoValue(const std::string& cpuinfo, const std::string& key) {
   for (const auto& line : Split(cpuinfo, '\n'))
     if (line.find(':') != std::string::npos && Trim(line.substr(0, line.find(':'))) == key)
       return Trim(line.substr(line.find(':') + 1));
   return "";
+}
+
+// The CPU's feature flags: x86's "flags" line, else Arm's "Features" line.
+std::string CpuFlags(const std::string& cpuinfo) {
+  std::string flags = CpuInfoValue(cpuinfo, "flags");
+  return flags.empty() ? CpuInfoValue(cpuinfo, "Features") : flags;
 }
 
 }  // namespace
@@ -94,10 +90,11 @@ EncryptionProbe ProbeEncryption(const ProbeFiles& files, const std::string& cryp
     if (a.name == "aes" && !a.internal && a.driver != "aes-generic" && a.driver != "aes-fixed-time")
       p.aes_driver_accelerated = true;
   const std::string cpuinfo = files.read("/proc/cpuinfo").value_or("");
-  p.cpu_aes = CpuHasAes(cpuinfo);
+  const std::string flags = CpuFlags(cpuinfo);
+  p.cpu_aes = HasWord(flags, "aes");
   p.cpu_model = CpuInfoValue(cpuinfo, "model name");
   p.cpu_emulated = p.cpu_model.find("QEMU TCG") != std::string::npos;
-  p.virtual_machine = HasWord(CpuInfoValue(cpuinfo, "flags"), "hypervisor");
+  p.virtual_machine = HasWord(flags, "hypervisor");
   p.cryptsetup_version = Trim(cryptsetup_version);
 
   p.fscrypt = files.exists("/sys/fs/ext4/features/encryption");
