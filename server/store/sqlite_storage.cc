@@ -334,6 +334,10 @@ class SqliteStorage : public Storage {
     for (int attempt = 1;; ++attempt) {
       try {
         fn();
+        // Not cleared by any write that commits: the fleet's sweep commits every second and
+        // often writes nothing, which made /healthz say "ok" while uploads still found the disk
+        // full (a CI flake of AbuseTest.AFullDiskDegradesAndRecoversWhenSpaceIsFreed).
+        if (disk_full_ && !RoomForAWrite()) return;
         disk_full_ = false;
         return;
       } catch (const SqliteError& e) {
@@ -357,11 +361,15 @@ class SqliteStorage : public Storage {
       std::lock_guard lock(reserve_mu_);
       if (!reserve_.held() && !reserve_.Hold()) return false;
     }
-    // Room for a write of a typical upload, its copy into the database beside it.
+    return RoomForAWrite();
+  }
+
+  // Room for a write of a typical upload, its copy into the database beside it.
+  bool RoomForAWrite() const {
     try {
       return FreeBytes(path_) >= kRoomForAWrite;
     } catch (const Error&) {
-      return false;  // cannot tell: degraded until a write succeeds
+      return false;  // cannot tell: degraded until a write finds room
     }
   }
 
