@@ -196,7 +196,7 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
   out += "</p>";
   if (view.options.Any()) {
     out += "<p class=\"meta\" id=\"view\">View: <code>";
-    Esc(out, view.options.ToQuery());
+    Esc(out, view.options.ToReadableQuery());
     out += "</code>";
     if (view.results_before_options > 0)
       out += " (" + std::to_string(view.results_before_options) + " results before the options)";

@@ -136,6 +136,15 @@ TEST(ExportHtml, SrcAddsTheTrialsChartAndItsTable) {
   EXPECT_EQ(ResultFileToHtml(test::SmallResultFile()).find("chart trials"), std::string::npos);
 }
 
+TEST(ExportHtml, TheViewLineIsDecodedAndTheLinkEncoded) {
+  HtmlView view;
+  view.form = true;
+  view.options.highlight = {"No Encryption"};
+  const std::string html = ResultFileToHtml(test::SmallResultFile(), view);
+  EXPECT_NE(html.find("View: <code>hgv[]=No Encryption</code>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<a id=\"view-link\" href=\"?hgv%5B%5D=No%20Encryption\">"), std::string::npos) << html;
+}
+
 // A monitor series is a min / avg / max table in its test's section, also in files older than
 // <Parent> (1110088: no identifier, the test's title, "CPU Usage " before the test's arguments).
 TEST(ExportHtml, MonitorSeriesBesideTheTestItWasRecordedWith) {

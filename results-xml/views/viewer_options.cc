@@ -234,6 +234,8 @@ std::string ViewerOptions::ToQuery() const {
   return q;
 }
 
+std::string ViewerOptions::ToReadableQuery() const { return UrlDecode(ToQuery()); }
+
 ViewerOptions ParseViewerOptions(const QueryParams& params) {
   // The plain name wins over its obr_ form (PTS reads obr_X first, then X over it).
   std::unordered_map<std::string, std::vector<std::string>> plain, obr;

@@ -58,6 +58,8 @@ struct ViewerOptions {
   // The options as a query string under their short names ("nor&hnr&hgv%5B%5D=A%20B"), "" for
   // none: the link to a view, and the key its rendering is cached under.
   std::string ToQuery() const;
+  // ToQuery() decoded for people to read ("hgv[]=A B"); not a link (a value's '&' is ambiguous).
+  std::string ToReadableQuery() const;
 };
 
 // Decoded query parameters, in order (a name may repeat: hgv[]=A&hgv[]=B).

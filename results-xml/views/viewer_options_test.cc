@@ -64,6 +64,17 @@ TEST(ViewerOptions, TheQueryOfAViewReadsBackAsTheSameView) {
   EXPECT_TRUE(back.normalize && back.hide_noisy && back.geometric_mean && !back.hide_incomplete);
 }
 
+// The page shows the view for people: decoded, "[]" and spaces as typed; the link stays encoded.
+TEST(ViewerOptions, TheReadableQueryIsTheLinkDecoded) {
+  ViewerOptions o;
+  o.normalize = true;
+  o.highlight = {"No Encryption"};
+  o.only_show = {"a&b"};
+  EXPECT_EQ(o.ToQuery(), "nor&hgv%5B%5D=No%20Encryption&oss=a%26b");
+  EXPECT_EQ(o.ToReadableQuery(), "nor&hgv[]=No Encryption&oss=a&b");
+  EXPECT_EQ(ViewerOptions{}.ToReadableQuery(), "");
+}
+
 // A one-character oss/noss is ignored (PTS), judged on the words kept: "oss=n&oss" is "n" and an
 // empty piece, so it is ignored too, and its link reads back as the same view (fuzz_viewer_options
 // found "oss=n" written for it, which then read back as no filter).

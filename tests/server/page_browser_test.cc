@@ -245,6 +245,10 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   EXPECT_NE(unfiltered.find("class=\"noisy\""), std::string::npos);
   EXPECT_EQ(Count(unfiltered, "<section id=\"r"), 8u);
 
+  // The view is written for people (decoded); the link below stays encoded.
+  EXPECT_NE(dom.find("View: <code>nor&amp;hnr&amp;hgv[]=" + base + "</code>"), std::string::npos)
+      << Between(dom, "<p class=\"meta\" id=\"view\">", "</p>");
+
   // The page's link to its view reproduces it.
   const std::string link_tag = Between(dom, "<a id=\"view-link\" href=\"", "\">");
   ASSERT_FALSE(link_tag.empty());
