@@ -38,6 +38,7 @@ constexpr const char* kStyle =
     "td.better{background:#1f4424}td.worse{background:#552226}.noisy{color:#f0b060}svg{background:#fff}}"
     "#view code{word-break:break-all}form.options fieldset{min-width:0}form.options select,form.options input"
     "{max-width:100%}"
+    "#verdicts pre{white-space:pre-wrap;overflow-wrap:anywhere}"
     "@media (max-width:480px){body{margin:.6em auto}table{font-size:.75em}th,td{padding:.2em .3em}"
     "form.options label{white-space:normal}}";
 

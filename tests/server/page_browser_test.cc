@@ -11,6 +11,7 @@
 #include <httplib.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -269,6 +270,45 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
     ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", window), 0) << ReadFile(dir_ + "/chromium.log");
     EXPECT_TRUE(fs::exists(shot)) << shot;
   }
+}
+
+// At a phone's 360 px the verdicts at the end of the page wrap inside the viewport (their <pre>
+// kept every line whole and ran off the screen). Chromium's window is not narrower than ~480 px,
+// so the page (its style is inline) is put in a 360 px frame (srcdoc: the same origin as the frame's
+// page) with a script added that writes the widths into the outer page.
+TEST_F(PageBrowserTest, VerdictsWrapAt360Pixels) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
+  ServerProcess server({"--data", dir_ + "/data"});
+  httplib::Client http("127.0.0.1", server.port());
+  const std::string id = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_FALSE(id.empty());
+  auto page = http.Get("/result/" + id);
+  ASSERT_TRUE(page && page->status == 200);
+  std::string html = page->body;
+  const size_t end = html.rfind("</body>");
+  ASSERT_NE(end, std::string::npos);
+  ASSERT_NE(html.find("<section id=\"verdicts\">"), std::string::npos) << "no verdicts to measure";
+  html.insert(end,
+              "<script>const v = document.getElementById('verdicts'), p = parent.document.createElement('p');"
+              " p.id = 'measured'; p.textContent = [document.documentElement.clientWidth,"
+              " Math.ceil(v.getBoundingClientRect().right), v.querySelector('pre').scrollWidth].join(' ');"
+              " parent.document.body.appendChild(p);</script>");
+  std::string srcdoc;
+  for (char c : html) srcdoc += c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
+  const std::string file = dir_ + "/page.html";
+  WriteFileAtomically(file, "<!doctype html><body><iframe style=\"width:360px;height:2000px;border:0\" srcdoc=\"" +
+                                srcdoc + "\"></iframe></body>");
+  const std::string out = dir_ + "/measured.html";
+  ASSERT_EQ(Chromium("file://" + file, "--dump-dom", out), 0)
+      << ReadFile(dir_ + "/chromium.log");
+  const std::string measured = Between(ReadFile(out), "<p id=\"measured\">", "</p>");
+  ASSERT_FALSE(measured.empty()) << "the page was not measured: " << ReadFile(dir_ + "/chromium.log");
+  int viewport = 0, right = 0, text = 0;
+  ASSERT_EQ(std::sscanf(measured.c_str(), "<p id=\"measured\">%d %d %d", &viewport, &right, &text), 3) << measured;
+  EXPECT_TRUE(viewport > 300 && viewport <= 360) << viewport << ": 360 px less a scroll bar";
+  EXPECT_LE(right, viewport) << "the verdicts block runs past the screen";
+  EXPECT_LE(text, viewport) << "a verdict line runs past the screen";
 }
 
 // Pages for people (issue 49) on the 1110088 seed: the systems table leads with what differs (the
