@@ -202,6 +202,9 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
     if (view.results_before_options > 0)
       out += " (" + std::to_string(view.results_before_options) + " results before the options)";
     out += "</p>";
+    if (view.options.result_order == ResultOrder::kRunTime && !HasRunTimes(file))
+      out += "<p class=\"meta\" id=\"no-run-times\">grr: this file records no test run times, so its results "
+             "keep the file's order.</p>";
   }
   if (view.form) AppendOptionsForm(out, file, view);
   AppendOverview(out, file, view);

@@ -401,7 +401,8 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
   const std::pair<ResultOrder, const char*> result_orders[] = {{ResultOrder::kFile, "file order"},
                                                               {ResultOrder::kSpread, "spread (grs)"},
                                                               {ResultOrder::kTitle, "title (grt)"},
-                                                              {ResultOrder::kUnit, "unit (gru)"}};
+                                                              {ResultOrder::kUnit, "unit (gru)"},
+                                                              {ResultOrder::kRunTime, "run time (grr)"}};
   orders("<br>Results by:", &ViewerOptions::result_order, result_orders);
   const std::pair<SystemOrder, const char*> system_orders[] = {{SystemOrder::kFile, "file order"},
                                                               {SystemOrder::kIdentifier, "identifier (sro)"},

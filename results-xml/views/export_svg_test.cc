@@ -145,6 +145,17 @@ TEST(ExportHtml, TheViewLineIsDecodedAndTheLinkEncoded) {
   EXPECT_NE(html.find("<a id=\"view-link\" href=\"?hgv%5B%5D=No%20Encryption\">"), std::string::npos) << html;
 }
 
+// grr on a file without run times says so in one line; with them it says nothing.
+TEST(ExportHtml, RunTimeOrderSaysWhenTheFileHasNoRunTimes) {
+  HtmlView view;
+  view.options.result_order = ResultOrder::kRunTime;
+  ResultFile f = test::SmallResultFile();
+  EXPECT_EQ(ResultFileToHtml(f, view).find("id=\"no-run-times\""), std::string::npos);
+  for (auto& r : f.results)
+    for (auto& e : r.entries) e.json.reset();
+  EXPECT_NE(ResultFileToHtml(f, view).find("grr: this file records no test run times"), std::string::npos);
+}
+
 // A monitor series is a min / avg / max table in its test's section, also in files older than
 // <Parent> (1110088: no identifier, the test's title, "CPU Usage " before the test's arguments).
 TEST(ExportHtml, MonitorSeriesBesideTheTestItWasRecordedWith) {

@@ -209,7 +209,7 @@ std::string ViewerOptions::ToQuery() const {
   if (harmonic_means) add("shm");
   if (notable) add("spr");
   if (wins_losses) add("swl");
-  static const char* kResultOrders[] = {"", "grs", "grt", "gru"};
+  static const char* kResultOrders[] = {"", "grs", "grt", "gru", "grr"};
   if (result_order != ResultOrder::kFile) add(kResultOrders[static_cast<int>(result_order)]);
   static const char* kSystemOrders[] = {"", "sro", "sor", "rdt"};
   if (system_order != SystemOrder::kFile) add(kSystemOrders[static_cast<int>(system_order)]);
@@ -291,10 +291,11 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
   o.notable = get("spr") != nullptr;
   o.wins_losses = get("swl") != nullptr;
   o.reverse_systems = get("rro") != nullptr;
-  // PTS tests the result orders in this order, the first present wins (grw, grr: not offered).
+  // PTS tests the result orders in this order, the first present wins (grw: not offered).
   if (get("grs")) o.result_order = ResultOrder::kSpread;
   else if (get("grt")) o.result_order = ResultOrder::kTitle;
   else if (get("gru")) o.result_order = ResultOrder::kUnit;
+  else if (get("grr")) o.result_order = ResultOrder::kRunTime;
   // rdt reorders the systems; sor and sro order each result's values (sro applied last wins).
   if (get("sro")) o.system_order = SystemOrder::kIdentifier;
   else if (get("sor")) o.system_order = SystemOrder::kPerformance;
@@ -346,6 +347,23 @@ std::optional<double> NoisyPercent(const Result& r) {
     if (systems <= 5 || ++noisy > static_cast<size_t>(std::ceil(systems * 0.2))) return p;
   }
   return std::nullopt;
+}
+
+double RunTimeAverage(const Result& r) {
+  double sum = 0;
+  size_t counted = 0;
+  for (const Entry& e : r.entries) {
+    const std::optional<std::string> times = EntryJsonString(e, "test-run-times");
+    if (!times) continue;
+    double total = 0;
+    for (const auto& t : SplitViews(*times, ':')) total += std::strtod(std::string(t).c_str(), nullptr);
+    if (total > 0) sum += total, ++counted;
+  }
+  return counted ? sum / static_cast<double>(counted) : -1;
+}
+
+bool HasRunTimes(const ResultFile& file) {
+  return std::any_of(file.results.begin(), file.results.end(), [](const Result& r) { return RunTimeAverage(r) > 0; });
 }
 
 double Spread(const Result& r, bool noisy_check) {
@@ -612,6 +630,17 @@ void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
       std::stable_sort(file.results.begin(), file.results.end(), [](const Result& a, const Result& b) {
         return a.proportion + " " + ToLower(a.scale) + " " < b.proportion + " " + ToLower(b.scale) + " ";
       });
+      break;
+    case ResultOrder::kRunTime:
+      // A file without run times keeps its order (PTS would reverse it: all ties, then reversed);
+      // else shortest first, ties in file order, then reversed, as PTS's uasort and array_reverse.
+      if (HasRunTimes(file)) {
+        std::vector<std::pair<double, Result>> keyed;  // each key parsed once, not per comparison
+        for (auto& r : file.results) keyed.emplace_back(RunTimeAverage(r), std::move(r));
+        std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        file.results.clear();
+        for (auto it = keyed.rbegin(); it != keyed.rend(); ++it) file.results.push_back(std::move(it->second));
+      }
       break;
   }
   if (o.harmonic_means)

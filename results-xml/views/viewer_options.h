@@ -24,8 +24,9 @@
 
 namespace ptsn::results {
 
-// grs: by spread, largest first; grt: by title; gru: by direction and unit (PTS's orders).
-enum class ResultOrder { kFile, kSpread, kTitle, kUnit };
+// grs: by spread, largest first; grt: by title; gru: by direction and unit; grr: by run time,
+// longest first (PTS's orders).
+enum class ResultOrder { kFile, kSpread, kTitle, kUnit, kRunTime };
 // sro: by identifier; sor: each result's values best first; rdt: by the systems' run dates.
 enum class SystemOrder { kFile, kIdentifier, kPerformance, kRunDate };
 
@@ -82,6 +83,12 @@ std::optional<double> NoisyPercent(const Result& r);
 // monitor child or a worst of 0 counts as flat, as in PTS), or, with more than 3 systems, more
 // than 30 % of the values within ±3 % of the mean of those within 1.5 SD of the mean.
 bool LittleChange(const Result& r);
+
+// grr's key, pts_test_result::get_run_time_avg: the mean over the systems of their trials' run
+// times added up (the entries' "test-run-times"), counting only systems above 0; -1 if none.
+double RunTimeAverage(const Result& r);
+// Whether any result has a run time (files before PTS recorded them have none: grr cannot order).
+bool HasRunTimes(const ResultFile& file);
 
 // hni: fewer entries than the file has systems, or a failed (empty) entry.
 bool Incomplete(const Result& r, size_t system_count);

@@ -380,6 +380,29 @@ TEST(ViewerFigures, ResultOrdersArePts) {
   EXPECT_EQ(u[25], "Flexible IO Tester / Test: Intel IOMeter File Server Access Pattern");
 }
 
+// grr on a file PTS 10.8.6 wrote with run times (bench/pts_viewer.php on pts-output/merged, "grr"):
+// 4KB (mean of 26.63 and 26.23 s) before 1MB (23.89 and 23.90 s), then the monitor series, which
+// have no run times, in reverse file order (1MB's series first: its Baseline starts at 84.21).
+TEST(ViewerFigures, RunTimeOrderIsPts) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = ReadResultFile(test::ReferenceDir() + "/pts-output/merged/composite.xml");
+  ASSERT_EQ(f.results.size(), 4u);
+  EXPECT_NEAR(RunTimeAverage(f.results[0]), (26.63 + 26.23) / 2, 1e-9);
+  EXPECT_EQ(RunTimeAverage(f.results[1]), -1);
+  ApplyViewerOptions(f, ParseViewerQuery("grr"));
+  EXPECT_EQ(Titles(f), (std::vector<std::string>{"Sample Disk / Block Size: 4KB", "Sample Disk / Block Size: 1MB",
+                                                 "Sample Disk / CPU Usage (Summary) Monitor",
+                                                 "Sample Disk / CPU Usage (Summary) Monitor"}));
+  EXPECT_EQ(f.results[2].entries.at(0).value.substr(0, 6), "84.21,");
+  EXPECT_EQ(f.results[3].entries.at(0).value.substr(0, 7), "100.00,");
+  // The published files predate run times: grr leaves them in file order (PTS reverses them).
+  ResultFile u = Seed(kUbuntu);
+  EXPECT_FALSE(HasRunTimes(u));
+  const std::vector<std::string> before = Titles(u);
+  ApplyViewerOptions(u, ParseViewerQuery("grr"));
+  EXPECT_EQ(Titles(u), before);
+}
+
 TEST(ViewerFigures, ValueOrdersFollowTheOptions) {
   PTSN_REQUIRE_REFERENCE();
   auto order = [](const char* query) {
@@ -395,6 +418,34 @@ TEST(ViewerFigures, ValueOrdersFollowTheOptions) {
   EXPECT_EQ(order("sor"), (std::vector<std::string>{"Home Encryption", "Full-Disk Encryption", "No Encryption"}));
   EXPECT_EQ(order("sro"), (std::vector<std::string>{"Full-Disk Encryption", "Home Encryption", "No Encryption"}));
   EXPECT_EQ(order("sor&rro"), (std::vector<std::string>{"No Encryption", "Full-Disk Encryption", "Home Encryption"}));
+}
+
+// grr's key: the systems' run times added up, averaged over the systems above 0; ties keep
+// their file order before the reversal, so the later of two equal results comes first.
+TEST(ViewerOptions, RunTimeOrderIsLongestFirst) {
+  auto result = [](const std::string& title, std::vector<std::optional<std::string>> times) {
+    Result r;
+    r.identifier = "pts/" + title + "-1.0.0";
+    r.title = title;
+    for (size_t i = 0; i < times.size(); ++i) {
+      std::optional<std::string> json;
+      if (times[i]) json = "{\"test-run-times\":\"" + *times[i] + "\"}";
+      r.entries.push_back({"S" + std::to_string(i), "1", std::nullopt, json});
+    }
+    return r;
+  };
+  ResultFile f;
+  f.systems = {{.identifier = "S0"}, {.identifier = "S1"}};
+  f.results = {result("a", {"1:2", "0:0"}), result("b", {"10", std::nullopt}), result("c", {"2", "4"}),
+               result("d", {std::nullopt, std::nullopt}), result("e", {"3", "3"})};
+  EXPECT_EQ(RunTimeAverage(f.results[0]), 3);  // S1's 0 s is not counted
+  EXPECT_EQ(RunTimeAverage(f.results[3]), -1);
+  ApplyViewerOptions(f, ParseViewerQuery("grr"));
+  std::string order;
+  for (const auto& r : f.results) order += r.title;
+  EXPECT_EQ(order, "becad");
+  EXPECT_EQ(ParseViewerQuery("grr").ToQuery(), "grr");
+  EXPECT_EQ(ParseViewerQuery("gru&grr").result_order, ResultOrder::kUnit) << "PTS tests gru before grr";
 }
 
 // Two systems, two results: X's first value has trials 90/100/110, the rest have no spread.
