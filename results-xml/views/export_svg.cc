@@ -6,6 +6,7 @@
 
 #include "results-xml/stats/statistics.h"
 #include "results-xml/views/export_common.h"
+#include "results-xml/views/viewer_options.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -270,51 +271,78 @@ int AppendTrialsSvg(std::string& out, const Result& r, const SvgOptions& o) {
     std::vector<double> trials;
     TrialSummary st;
     std::pair<double, double> quartiles;
+    size_t group = 0;  // a multi-way comparison's group, in order of first appearance
   };
   std::vector<Row> rows;
   bool any_spread = false;
-  double lo = 0, hi = 0;
   for (const auto& e : r.entries) {
     if (IsSeries(e)) continue;
     std::vector<double> t = NumericTrials(e);
     if (t.empty()) continue;
     any_spread = any_spread || t.size() >= 2;
-    Row row{&e, t, Summarize(t), Quartiles(t)};
-    const double row_lo = std::min(row.st.min, row.st.ci95_low), row_hi = std::max(row.st.max, row.st.ci95_high);
-    lo = rows.empty() ? row_lo : std::min(lo, row_lo);
-    hi = rows.empty() ? row_hi : std::max(hi, row_hi);
-    rows.push_back(std::move(row));
+    rows.push_back(Row{&e, t, Summarize(t), Quartiles(t)});
   }
   if (!any_spread) return 0;
+  // A multi-way comparison's groups measure different things (PTS normalizes each on its own):
+  // each group gets its own axis, under its name, the groups in the order they first appear.
+  const bool multi_way = MultiWay(r);
+  std::vector<std::string> groups;
+  for (auto& row : rows) {
+    const std::string name = multi_way ? GroupOf(row.entry->identifier) : "";
+    row.group = static_cast<size_t>(std::find(groups.begin(), groups.end(), name) - groups.begin());
+    if (row.group == groups.size()) groups.push_back(name);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.group < b.group; });
+  const double group_title = multi_way ? 18 : 0, gap = 24;
   const int width = std::max(o.width, 300);
   double label_width = 60;
   for (const auto& row : rows) label_width = std::max(label_width, TextWidth(EntryLabel(*row.entry), 11));
   label_width = std::min(label_width + 12, width * 0.45);
   const double x0 = label_width, x1 = width - 16.0, top = 64, row_height = 44;
-  const double bottom = top + row_height * static_cast<double>(rows.size());
+  const double bottom = top + row_height * static_cast<double>(rows.size()) +
+                        (group_title + gap) * static_cast<double>(groups.size()) - gap;
   const int height = static_cast<int>(bottom + 48) + FootnoteHeight(r);
   Header(out, r, width, height, o, ScaleLine(r) + (ScaleLine(r).empty() ? "" : "; ") + "every trial");
   // An axis fitted to the trials (not from 0): the spread is what this chart is for.
-  const double step = NiceAxis(hi > lo ? hi - lo : std::max(std::abs(hi), 1.0)).second;
-  const double axis_lo = std::floor(lo / step) * step, axis_hi = std::max(std::ceil(hi / step) * step, axis_lo + step);
+  double axis_lo = 0, axis_hi = 1;
   auto xpos = [&](double v) { return x0 + (v - axis_lo) / (axis_hi - axis_lo) * (x1 - x0); };
-  // Ticks counted, not stepped: at 1e15 a step of 1e-3 would not move a double.
-  const double steps = (axis_hi - axis_lo) / step;
-  const int ticks = std::isfinite(steps) ? static_cast<int>(std::min(50.0, std::round(steps))) : 0;
-  out += "<g stroke=\"" + std::string(kGrid) + "\" stroke-width=\"1\">";
-  for (int k = 0; k <= ticks; ++k) {
-    const double x = xpos(axis_lo + static_cast<double>(k) * step);
-    out += "<line x1=\"" + Num(x) + "\" y1=\"" + Num(top) + "\" x2=\"" + Num(x) + "\" y2=\"" + Num(bottom) +
-           "\" stroke-dasharray=\"5,5\"/>";
-  }
-  out += "</g><g font-size=\"10\" fill=\"#065695\" text-anchor=\"middle\">";
-  for (int k = 0; k <= ticks; ++k) {
-    const double t = axis_lo + static_cast<double>(k) * step;
-    Text(out, xpos(t), bottom + 14, TickLabel(t, step), "");
-  }
-  out += "</g>";
+  // Draws the axis of the rows [first, end) of one group from `group_top`; returns where its rows start.
+  auto axis_for = [&](size_t first, size_t end, double group_top) {
+    if (multi_way) {
+      Text(out, 6, group_top + 12, groups[rows[first].group], "font-size=\"11\" font-weight=\"bold\" fill=\"#065695\"");
+      group_top += group_title;
+    }
+    double lo = std::min(rows[first].st.min, rows[first].st.ci95_low), hi = std::max(rows[first].st.max, rows[first].st.ci95_high);
+    for (size_t i = first; i < end; ++i)
+      lo = std::min({lo, rows[i].st.min, rows[i].st.ci95_low}), hi = std::max({hi, rows[i].st.max, rows[i].st.ci95_high});
+    const double group_bottom = group_top + row_height * static_cast<double>(end - first);
+    const double step = NiceAxis(hi > lo ? hi - lo : std::max(std::abs(hi), 1.0)).second;
+    axis_lo = std::floor(lo / step) * step, axis_hi = std::max(std::ceil(hi / step) * step, axis_lo + step);
+    // Ticks counted, not stepped: at 1e15 a step of 1e-3 would not move a double.
+    const double steps = (axis_hi - axis_lo) / step;
+    const int ticks = std::isfinite(steps) ? static_cast<int>(std::min(50.0, std::round(steps))) : 0;
+    out += "<g class=\"axis\" stroke=\"" + std::string(kGrid) + "\" stroke-width=\"1\">";
+    for (int k = 0; k <= ticks; ++k) {
+      const double x = xpos(axis_lo + static_cast<double>(k) * step);
+      out += "<line x1=\"" + Num(x) + "\" y1=\"" + Num(group_top) + "\" x2=\"" + Num(x) + "\" y2=\"" + Num(group_bottom) +
+             "\" stroke-dasharray=\"5,5\"/>";
+    }
+    out += "</g><g font-size=\"10\" fill=\"#065695\" text-anchor=\"middle\">";
+    for (int k = 0; k <= ticks; ++k) {
+      const double t = axis_lo + static_cast<double>(k) * step;
+      Text(out, xpos(t), group_bottom + 14, TickLabel(t, step), "");
+    }
+    out += "</g>";
+    return group_top;
+  };
   double y = top;
-  for (const auto& row : rows) {
+  for (size_t n = 0; n < rows.size(); ++n) {
+    const Row& row = rows[n];
+    if (n == 0 || row.group != rows[n - 1].group) {
+      size_t end = n;
+      while (end < rows.size() && rows[end].group == row.group) ++end;
+      y = axis_for(n, end, y + (n == 0 ? 0 : gap));
+    }
     const TrialSummary& st = row.st;
     const double mid = y + 16, box_top = mid - 8, box_height = 16;
     out += "<g class=\"box\" data-system=\"";

@@ -136,6 +136,32 @@ TEST(ExportHtml, SrcAddsTheTrialsChartAndItsTable) {
   EXPECT_EQ(ResultFileToHtml(test::SmallResultFile()).find("chart trials"), std::string::npos);
 }
 
+// A multi-way comparison's groups get an axis each (their values differ a thousandfold here),
+// the groups in the order they first appear and each group's boxes together.
+TEST(ExportSvg, TrialsOfAMultiWayComparisonHaveAnAxisPerGroup) {
+  Result r;
+  r.title = "T";
+  r.scale = "MB/s";
+  r.proportion = "HIB";
+  r.entries = {{"A: x", "2", "1:2:3", std::nullopt}, {"B: x", "1100", "1000:1100:1200", std::nullopt},
+               {"A: y", "3", "2:3:4", std::nullopt}};
+  std::string svg;
+  ASSERT_GT(AppendTrialsSvg(svg, r, {}), 0);
+  EXPECT_EQ(Count(svg, "<g class=\"axis\""), 2u);
+  EXPECT_LT(svg.find(">A</text>"), svg.find(">B</text>")) << svg;
+  const size_t ax = svg.find("data-system=\"A: x\""), ay = svg.find("data-system=\"A: y\""), bx = svg.find("data-system=\"B: x\"");
+  EXPECT_LT(ax, ay);
+  EXPECT_LT(ay, bx);
+  EXPECT_NE(svg.find(">1200<"), std::string::npos) << "B's own axis reaches its trials";
+  EXPECT_NE(svg.find(">4<"), std::string::npos) << "A's own axis is not B's";
+  // Not multi-way: one axis, no group names.
+  r.entries[1].identifier = "B x";
+  std::string one;
+  AppendTrialsSvg(one, r, {});
+  EXPECT_EQ(Count(one, "<g class=\"axis\""), 1u);
+  EXPECT_EQ(one.find(">A</text>"), std::string::npos);
+}
+
 TEST(ExportHtml, TheViewLineIsDecodedAndTheLinkEncoded) {
   HtmlView view;
   view.form = true;

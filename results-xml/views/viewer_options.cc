@@ -114,8 +114,8 @@ void RemoveResults(ResultFile& file, Pred drop) {
   file.results.resize(out);
 }
 
-// pts_render::multi_way_identifier_check: every identifier "A: B" with exactly one ':' (and not
-// a "0000-00-00 00:00" date).
+}  // namespace
+
 bool MultiWay(const Result& r) {
   if (r.entries.size() < 2) return false;
   for (const auto& e : r.entries) {
@@ -130,6 +130,8 @@ std::string GroupOf(const std::string& identifier) {
   const auto at = identifier.find(": ");
   return Trim(at == std::string::npos ? identifier : identifier.substr(0, at));
 }
+
+namespace {
 
 // The entries in the order of `systems` (entries of other identifiers last, in their order).
 void SortEntriesBySystems(Result& r, const std::vector<System>& systems) {

@@ -90,6 +90,11 @@ double RunTimeAverage(const Result& r);
 // Whether any result has a run time (files before PTS recorded them have none: grr cannot order).
 bool HasRunTimes(const ResultFile& file);
 
+// pts_render::multi_way_identifier_check: every identifier "A: B" with exactly one ':' (and not
+// a "0000-00-00 00:00" date); GroupOf is the part before ": " (the whole identifier without one).
+bool MultiWay(const Result& r);
+std::string GroupOf(const std::string& identifier);
+
 // hni: fewer entries than the file has systems, or a failed (empty) entry.
 bool Incomplete(const Result& r, size_t system_count);
 
