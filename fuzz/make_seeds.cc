@@ -161,6 +161,17 @@ int main(int argc, char** argv) {
                             "shm&spr&swl&grs&sor&rro&ftt=A&ftb=C+%3Cb%3E&export=csv",
                             "obr_grt&sro&rdt&ftt=B+%26+%22C%22&ftb=A&export=html",
                             "gru&export=pdf&ftt=A,B&ftb=",
+                            "cmw&obr_imw&nor&hgv=A%3A+x",
+                            // cmw and imw on a multi-way file with one test under two option sets.
+                            "obr_cmw&imw\n<?xml version=\"1.0\"?><PhoronixTestSuite><Generated><Title>t</Title></Generated>"
+                            "<System><Identifier>A: x</Identifier></System><System><Identifier>B: x</Identifier></System>"
+                            "<Result><Identifier>pts/dbench-1.0.0</Identifier><Title>Dbench</Title><Description>Client Count: 1"
+                            "</Description><Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</DisplayFormat>"
+                            "<Data><Entry><Identifier>A: x</Identifier><Value>1</Value></Entry><Entry><Identifier>B: x</Identifier>"
+                            "<Value>2</Value></Entry></Data></Result><Result><Identifier>pts/dbench-1.0.0</Identifier><Title>Dbench"
+                            "</Title><Description>Client Count: 6</Description><Scale>MB/s</Scale><Proportion>HIB</Proportion>"
+                            "<DisplayFormat>BAR_GRAPH</DisplayFormat><Data><Entry><Identifier>A: x</Identifier><Value>3</Value>"
+                            "</Entry></Data></Result></PhoronixTestSuite>",
                             "nor&hgv=A\n<?xml version=\"1.0\"?><PhoronixTestSuite><Generated><Title>t</Title></Generated>"
                             "<System><Identifier>&lt;img src=x onerror=1&gt;</Identifier></System></PhoronixTestSuite>"})
     Put(out / "viewer_options", n, query);
