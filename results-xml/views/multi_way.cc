@@ -109,7 +109,13 @@ size_t CondenseOptionSets(ResultFile& file) {
       if (option.empty() && named) option = GroupOf(part);
       values += (values.empty() ? "" : "; ") + value;
       arguments += (arguments.empty() ? "" : ", ") + r.arguments;
-      for (const auto& e : r.entries) out.entries.push_back({value + ": " + e.identifier, e.value, e.raw_string, e.json});
+      // A system already named "GROUP: NAME" (a multi-way file) as "GROUP / NAME", so that the
+      // condensed result is still a two-way comparison: option set by system.
+      for (const auto& e : r.entries) {
+        std::string system = e.identifier;
+        for (size_t at = 0; (at = system.find(": ", at)) != std::string::npos;) system.replace(at, 2, " / ");
+        out.entries.push_back({value + ": " + system, e.value, e.raw_string, e.json});
+      }
     }
     out.description = (option.empty() ? "Options" : option) + ": " + values + (best->shared.empty() ? "" : " - " + best->shared);
     out.arguments = arguments;
@@ -132,15 +138,21 @@ size_t CondenseOptionSets(ResultFile& file) {
 }
 
 size_t TransposeMultiWay(ResultFile& file) {
+  std::unordered_set<std::string> systems;
+  for (const auto& s : file.systems) systems.insert(s.identifier);
   size_t transposed = 0;
+  bool named_by_systems = false;  // some transposed result's values were the systems' (not cmw's)
   for (auto& r : file.results) {
     if (!MultiWay(r)) continue;
-    for (auto& e : r.entries) e.identifier = Swapped(e.identifier);
+    for (auto& e : r.entries) {
+      named_by_systems = named_by_systems || systems.count(e.identifier) > 0;
+      e.identifier = Swapped(e.identifier);
+    }
     ++transposed;
   }
   Result names;  // the systems' names, checked as a result's values are
   for (const auto& s : file.systems) names.entries.push_back({s.identifier, "", {}, {}});
-  if (transposed > 0 && MultiWay(names))
+  if (named_by_systems && MultiWay(names))
     for (auto& s : file.systems) s.identifier = Swapped(s.identifier);
   return transposed;
 }

@@ -26,12 +26,12 @@ std::string NameInGroup(const std::string& identifier);
 // cmw: the BAR_GRAPH results of one test (identifier, unit, direction) whose option
 // descriptions ("Client Count: 1", parts joined by " - ") differ in one part only become one
 // result in place of the first of them: its values "OPTION VALUE: SYSTEM" (a group per option
-// set, in file order), its description "OPTION: VALUE; VALUE ..." plus the parts they share.
+// set, in file order; a system named "A: B" as "A / B"), its description "OPTION: VALUE; VALUE ..." plus the parts they share.
 // The results it replaces go, with their monitor children. Returns how many results it formed.
 size_t CondenseOptionSets(ResultFile& file);
 
 // imw: every multi-way result's values renamed "B: A" (groups and names swapped); when every
-// system is named "A: B", the systems too. Returns how many results it transposed.
+// system is named "A: B" and some such result's values were the systems', the systems too. Returns how many results it transposed.
 size_t TransposeMultiWay(ResultFile& file);
 
 }  // namespace ptsn::results

@@ -563,6 +563,32 @@ TEST(ViewerMultiWay, CmwCondensesATestsOptionSetsIntoOneGroupedResult) {
   EXPECT_EQ(monitors, 4u);
 }
 
+TEST(ViewerMultiWay, CmwOnAMultiWayFileKeepsTwoWaysAndImwSwapsThem) {
+  ResultFile f;
+  for (const char* id : {"EXT4: Stock", "XFS: Stock"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  auto dbench = [](const char* clients, const char* ext4, const char* xfs) {
+    Result r;
+    r.identifier = "pts/dbench-1.0.0";
+    r.title = "Dbench";
+    r.description = std::string("Client Count: ") + clients;
+    r.scale = "MB/s";
+    r.proportion = "HIB";
+    r.entries = {{"EXT4: Stock", ext4, {}, {}}, {"XFS: Stock", xfs, {}, {}}};
+    return r;
+  };
+  f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
+  ResultFile g = f;
+  EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("cmw")).empty());
+  ASSERT_EQ(f.results.size(), 1u);
+  ASSERT_EQ(f.results[0].entries.size(), 4u);
+  EXPECT_EQ(f.results[0].entries[3].identifier, "6: XFS / Stock");
+  EXPECT_EQ(f.results[0].entries[3].value, "66");
+  EXPECT_TRUE(MultiWay(f.results[0]));
+  EXPECT_TRUE(ApplyViewerOptions(g, ParseViewerQuery("cmw&imw")).empty());
+  EXPECT_EQ(g.results[0].entries[3].identifier, "XFS / Stock: 6");
+  EXPECT_EQ(g.systems[1].identifier, "XFS: Stock") << "the systems are not all in a transposed result";
+}
+
 TEST(ViewerMultiWay, ImwTransposesAMultiWayFileAndSaysWhenThereIsNone) {
   PTSN_REQUIRE_REFERENCE();
   ResultFile f = Seed(k1110088);
