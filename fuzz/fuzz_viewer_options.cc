@@ -134,7 +134,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   view.results_before_options = file.results.size();
   for (const auto& s : file.systems) view.all_systems.push_back(s.identifier);
   view.form = true;
-  ApplyViewerOptions(file, options);
+  view.notes = ApplyViewerOptions(file, options);
   std::string page = ResultFileToHtml(file, view);
   std::transform(page.begin(), page.end(), page.begin(), [](unsigned char c) { return std::tolower(c); });
   CheckMarkup(page);

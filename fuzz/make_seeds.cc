@@ -161,6 +161,27 @@ int main(int argc, char** argv) {
                             "shm&spr&swl&grs&sor&rro&ftt=A&ftb=C+%3Cb%3E&export=csv",
                             "obr_grt&sro&rdt&ftt=B+%26+%22C%22&ftb=A&export=html",
                             "gru&export=pdf&ftt=A,B&ftb=",
+                            "cmw&obr_imw&nor&hgv=A%3A+x",
+                            // cmw and imw on a multi-way file: one test under two option sets (condensed), one
+                            // other (transposed), and the systems.
+                            "obr_cmw&imw\n"
+                            "<?xml version=\"1.0\"?><PhoronixTestSuite><Generated><Title>t</Title><LastModified>2026-01-01 00:00:00</"
+                            "LastModified><TestClient>x</TestClient><Description>d</Description></Generated><System><Identifier>A: x<"
+                            "/Identifier><Hardware>h</Hardware><Software>s</Software><User>u</User><TimeStamp>2026-01-01 00:00:00</Ti"
+                            "meStamp><TestClientVersion>10.8.6</TestClientVersion><Notes></Notes></System><System><Identifier>B: x</I"
+                            "dentifier><Hardware>h</Hardware><Software>s</Software><User>u</User><TimeStamp>2026-01-01 00:00:00</Time"
+                            "Stamp><TestClientVersion>10.8.6</TestClientVersion><Notes></Notes></System><Result><Identifier>pts/dbenc"
+                            "h-1.0.0</Identifier><Title>Dbench</Title><AppVersion>4.0</AppVersion><Arguments>a</Arguments><Descriptio"
+                            "n>Client Count: 1</Description><Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</"
+                            "DisplayFormat><Data><Entry><Identifier>A: x</Identifier><Value>1</Value></Entry><Entry><Identifier>B: x<"
+                            "/Identifier><Value>2</Value></Entry></Data></Result><Result><Identifier>pts/dbench-1.0.0</Identifier><Ti"
+                            "tle>Dbench</Title><AppVersion>4.0</AppVersion><Arguments>a</Arguments><Description>Client Count: 6</Desc"
+                            "ription><Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</DisplayFormat><Data><En"
+                            "try><Identifier>A: x</Identifier><Value>3</Value></Entry></Data></Result><Result><Identifier>pts/fs-mark"
+                            "-1.0.0</Identifier><Title>FS-Mark</Title><AppVersion>4.0</AppVersion><Arguments>a</Arguments><Descriptio"
+                            "n>Test: 1000 Files</Description><Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH<"
+                            "/DisplayFormat><Data><Entry><Identifier>A: x</Identifier><Value>4</Value></Entry><Entry><Identifier>B: x"
+                            "</Identifier><Value></Value></Entry></Data></Result></PhoronixTestSuite>",
                             "nor&hgv=A\n<?xml version=\"1.0\"?><PhoronixTestSuite><Generated><Title>t</Title></Generated>"
                             "<System><Identifier>&lt;img src=x onerror=1&gt;</Identifier></System></PhoronixTestSuite>"})
     Put(out / "viewer_options", n, query);

@@ -1,5 +1,6 @@
 #include "results-xml/views/export_html.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <unordered_map>
@@ -11,6 +12,7 @@
 #include "results-xml/views/export_html_overview.h"
 #include "results-xml/views/export_html_systems.h"
 #include "results-xml/views/export_svg.h"
+#include "results-xml/views/multi_way.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -48,6 +50,41 @@ std::string Fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
+}
+
+// A multi-way result ("GROUP: NAME" values, multi_way.h) as one table: a row per group, a column
+// per name, in the order they first appear (imw swaps the two).
+void MultiWayTable(std::string& out, const Result& r) {
+  std::vector<std::string> groups, names;
+  for (const auto& e : r.entries) {
+    for (auto [list, part] : {std::pair{&groups, GroupOf(e.identifier)}, std::pair{&names, NameInGroup(e.identifier)}})
+      if (std::find(list->begin(), list->end(), part) == list->end()) list->push_back(part);
+  }
+  out += "<div class=\"scroll\"><table class=\"multiway\"><caption>By group (rows) and name (columns); imw swaps "
+         "them</caption><tr><th></th>";
+  for (const auto& n : names) {
+    out += "<th>";
+    Esc(out, n);
+    out += "</th>";
+  }
+  out += "</tr>";
+  for (const auto& g : groups) {
+    out += "<tr><th>";
+    Esc(out, g);
+    out += "</th>";
+    for (const auto& n : names) {
+      out += "<td class=\"num\">";
+      for (const auto& e : r.entries)
+        if (GroupOf(e.identifier) == g && NameInGroup(e.identifier) == n) {
+          if (IsSeries(e)) out += "avg " + Fixed(Summarize(EntryNumbers(e)).mean, 2);
+          else Esc(out, e.value.empty() ? "(failed)" : e.value);
+          break;
+        }
+      out += "</td>";
+    }
+    out += "</tr>";
+  }
+  out += "</table></div>";
 }
 
 void ValuesTable(std::string& out, const Result& r, const std::optional<Normalized>& normalized) {
@@ -206,6 +243,11 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
       out += "<p class=\"meta\" id=\"no-run-times\">grr: this file records no test run times, so its results "
              "keep the file's order.</p>";
   }
+  for (const auto& note : view.notes) {
+    out += "<p class=\"meta\" data-note=\"option\">";
+    Esc(out, note);
+    out += "</p>";
+  }
   if (view.form) AppendOptionsForm(out, file, view);
   AppendOverview(out, file, view);
   AppendSystemsHtml(out, file, view.options.detailed_systems);
@@ -240,6 +282,9 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
         TrialsTable(out, r);
       }
     }
+    // Only when asked for, so that the pages of other views stay as they were.
+    const bool multi_way_view = view.options.condense_multi_way || view.options.transpose_multi_way;
+    if (multi_way_view && MultiWay(r)) MultiWayTable(out, r);
     ValuesTable(out, r, normalized);
     // The monitor series recorded with this test: its chart and min / avg / max, here rather than
     // in sections of their own that a reader has to match to their test by title.

@@ -23,6 +23,7 @@ struct HtmlView {
   std::optional<GeometricMeans> geometric_means;
   size_t results_before_options = 0;  // results in the file before the options hid some (0: not known)
   std::vector<std::string> all_systems;  // before rmm hid some: the form offers them all
+  std::vector<std::string> notes;  // options that had no effect (ApplyViewerOptions), one line each
   bool form = false;  // the options form (a server page, whose GET reloads the view)
 };
 

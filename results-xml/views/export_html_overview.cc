@@ -333,6 +333,8 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
   box("spr", o.notable, "notable results");
   box("swl", o.wins_losses, "PTS's wins/losses beside ours");
   box("rro", o.reverse_systems, "reverse each result's order");
+  box("cmw", o.condense_multi_way, "condense a test's option sets into one result");
+  box("imw", o.transpose_multi_way, "transpose multi-way comparisons");
   const std::vector<std::string> systems = [&] {
     if (!view.all_systems.empty()) return view.all_systems;
     std::vector<std::string> v;

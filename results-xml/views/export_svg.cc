@@ -6,6 +6,7 @@
 
 #include "results-xml/stats/statistics.h"
 #include "results-xml/views/export_common.h"
+#include "results-xml/views/multi_way.h"
 #include "results-xml/views/viewer_options.h"
 #include "runner/common/strings.h"
 

@@ -10,6 +10,7 @@
 
 #include "results-xml/model/comparison_hash.h"
 #include "results-xml/views/export_common.h"
+#include "results-xml/views/multi_way.h"
 #include "results-xml/stats/runs_verdict.h"
 #include "results-xml/stats/statistics.h"
 #include "runner/common/strings.h"
@@ -114,25 +115,6 @@ void RemoveResults(ResultFile& file, Pred drop) {
   file.results.resize(out);
 }
 
-}  // namespace
-
-bool MultiWay(const Result& r) {
-  if (r.entries.size() < 2) return false;
-  for (const auto& e : r.entries) {
-    const std::string& id = e.identifier;
-    if (std::count(id.begin(), id.end(), ':') != 1) return false;
-    if (id.size() > 14 && id[4] == '-' && id[13] == ':') return false;
-  }
-  return true;
-}
-
-std::string GroupOf(const std::string& identifier) {
-  const auto at = identifier.find(": ");
-  return Trim(at == std::string::npos ? identifier : identifier.substr(0, at));
-}
-
-namespace {
-
 // The entries in the order of `systems` (entries of other identifiers last, in their order).
 void SortEntriesBySystems(Result& r, const std::vector<System>& systems) {
   auto rank = [&](const Entry& e) {
@@ -216,6 +198,8 @@ std::string ViewerOptions::ToQuery() const {
   static const char* kSystemOrders[] = {"", "sro", "sor", "rdt"};
   if (system_order != SystemOrder::kFile) add(kSystemOrders[static_cast<int>(system_order)]);
   if (reverse_systems) add("rro");
+  if (condense_multi_way) add("cmw");
+  if (transpose_multi_way) add("imw");
   if (!faster.empty() && !slower.empty()) add("ftt=" + UrlEncode(faster) + "&ftb=" + UrlEncode(slower));
   if (!faster.empty() && !slower.empty() && decided_by_percent) {
     char k[32];
@@ -293,6 +277,8 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
   o.notable = get("spr") != nullptr;
   o.wins_losses = get("swl") != nullptr;
   o.reverse_systems = get("rro") != nullptr;
+  o.condense_multi_way = get("cmw") != nullptr;
+  o.transpose_multi_way = get("imw") != nullptr;
   // PTS tests the result orders in this order, the first present wins (grw: not offered).
   if (get("grs")) o.result_order = ResultOrder::kSpread;
   else if (get("grt")) o.result_order = ResultOrder::kTitle;
@@ -583,7 +569,8 @@ std::string NormalizationBase(const ResultFile& file, const ViewerOptions& optio
   return "";
 }
 
-void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
+std::vector<std::string> ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
+  std::vector<std::string> notes;
   if (o.system_order == SystemOrder::kRunDate) {
     // reorder_runs(get_system_identifiers_by_date()): the values follow their systems.
     std::stable_sort(file.systems.begin(), file.systems.end(),
@@ -607,6 +594,11 @@ void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
     std::erase_if(file.systems, [&](const System& s) { return hidden(s.identifier); });
     for (auto& r : file.results) std::erase_if(r.entries, [&](const Entry& e) { return hidden(e.identifier); });
   }
+  // cmw and imw before the orders and the means, which then see the condensed results.
+  if (o.condense_multi_way && CondenseOptionSets(file) == 0)
+    notes.push_back("cmw has no effect here: no test has results under more than one set of options");
+  if (o.transpose_multi_way && TransposeMultiWay(file) == 0)
+    notes.push_back("imw has no effect here: no result compares \"GROUP: NAME\" values (a multi-way comparison)");
   switch (o.result_order) {
     case ResultOrder::kFile: break;
     case ResultOrder::kSpread: {
@@ -678,6 +670,7 @@ void ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
                            [&](const System& s) { return s.identifier.find(base) != std::string::npos; });
     std::rotate(file.systems.begin(), it, it + 1);
   }
+  return notes;
 }
 
 }  // namespace ptsn::results

@@ -4,7 +4,8 @@
 // `hnr` hide noisy, `hlc` hide little change, `hni` hide incomplete, `rmm[]`/`rmm` hide systems
 // (`rmmi` inverts), `sgm` geometric mean, `shm` harmonic means, `oss`/`noss` only show / hide
 // results matching a title, `ftt`/`ftb` only results where one system is faster than another,
-// `spr` notable results, `swl` PTS's wins/losses, the result orders `grs`/`grt`/`gru`, the
+// `spr` notable results, `swl` PTS's wins/losses, `cmw`/`imw` condense / transpose a multi-way
+// comparison (multi_way.h), the result orders `grs`/`grt`/`gru`, the
 // system orders `sor`/`sro`/`rdt` (`rro` reverses) and `export=`.
 // Each `obr_` form is accepted too (old OpenBenchmarking links; PTS reads those only on
 // openbenchmarking.org itself), and in values longer than 5 characters `_DD_` stands for '.'.
@@ -43,6 +44,8 @@ struct ViewerOptions {
   bool notable = false;             // spr
   bool wins_losses = false;         // swl: PTS's first/last-place counts beside ours
   bool reverse_systems = false;     // rro
+  bool condense_multi_way = false;  // cmw: a test's option sets as one result (multi_way.h)
+  bool transpose_multi_way = false; // imw: "GROUP: NAME" values as "NAME: GROUP"
   ResultOrder result_order = ResultOrder::kFile;
   SystemOrder system_order = SystemOrder::kFile;
   std::string faster, slower;  // ftt, ftb: only results where `faster` beats `slower`
@@ -89,11 +92,6 @@ bool LittleChange(const Result& r);
 double RunTimeAverage(const Result& r);
 // Whether any result has a run time (files before PTS recorded them have none: grr cannot order).
 bool HasRunTimes(const ResultFile& file);
-
-// pts_render::multi_way_identifier_check: every identifier "A: B" with exactly one ':' (and not
-// a "0000-00-00 00:00" date); GroupOf is the part before ": " (the whole identifier without one).
-bool MultiWay(const Result& r);
-std::string GroupOf(const std::string& identifier);
 
 // hni: fewer entries than the file has systems, or a failed (empty) entry.
 bool Incomplete(const Result& r, size_t system_count);
@@ -152,7 +150,9 @@ std::string NormalizationBase(const ResultFile& file, const ViewerOptions& optio
 // compares them), hlc, hnr, hni (each removed result takes its monitor children with it), rmm,
 // the result order, then shm's and sgm's results added as PTS adds them, then the order of each
 // result's values (sor, sro, rro). The normalization base, when there is one, becomes the first
-// system, so that every comparison (colours, verdicts) is against it.
-void ApplyViewerOptions(ResultFile& file, const ViewerOptions& options);
+// system, so that every comparison (colours, verdicts) is against it. cmw and imw come before the
+// result order. Returns one line per option that had no effect on this file (cmw with nothing to
+// condense, imw with no multi-way result), for the page to say so.
+std::vector<std::string> ApplyViewerOptions(ResultFile& file, const ViewerOptions& options);
 
 }  // namespace ptsn::results

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "results-xml/views/export_html.h"
+#include "results-xml/views/multi_way.h"
 #include "results-xml/views/view_export.h"
 #include "runner/common/error.h"
 #include "results-xml/model/result_xml.h"
@@ -572,6 +573,161 @@ TEST(ViewExport, EachFormatAndPdfRefusedWithWhatToDo) {
     EXPECT_NE(std::string(e.what()).find("print it to PDF"), std::string::npos);
   }
   EXPECT_THROW(FindExportFormat("docx"), Error);
+}
+
+// ---- cmw and imw: multi-way comparisons (multi_way.h) -----------------------------------------
+
+TEST(ViewerMultiWay, CmwAndImwParseUnderBothNamesAndReadBack) {
+  const ViewerOptions o = ParseViewerQuery("obr_cmw&imw=0");
+  EXPECT_TRUE(o.condense_multi_way);
+  EXPECT_TRUE(o.transpose_multi_way);
+  EXPECT_EQ(o.ToQuery(), "cmw&imw");
+  EXPECT_EQ(ParseViewerQuery(o.ToQuery()).ToQuery(), o.ToQuery());
+  EXPECT_FALSE(ParseViewerQuery("nor").condense_multi_way);
+}
+
+const Result* FindResult(const ResultFile& f, const std::string& title, const std::string& description_prefix) {
+  for (const auto& r : f.results)
+    if (r.title == title && r.description.rfind(description_prefix, 0) == 0) return &r;
+  return nullptr;
+}
+
+TEST(ViewerMultiWay, CmwCondensesATestsOptionSetsIntoOneGroupedResult) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = Seed(kUbuntu);
+  const std::vector<std::string> notes = ApplyViewerOptions(f, ParseViewerQuery("cmw"));
+  EXPECT_TRUE(notes.empty());
+  // dbench x2, fs-mark x3, compilebench x2 and iozone x2 become one result each: 13 tests, 8 left.
+  size_t tests = 0;
+  for (const auto& r : f.results) tests += r.display_format == "BAR_GRAPH" && !r.parent;
+  EXPECT_EQ(tests, 8u);
+  const Result* dbench = FindResult(f, "Dbench", "Client Count");
+  ASSERT_NE(dbench, nullptr);
+  EXPECT_EQ(dbench->description, "Client Count: 1; 6");
+  EXPECT_TRUE(MultiWay(*dbench));
+  ASSERT_EQ(dbench->entries.size(), 6u);
+  EXPECT_EQ(dbench->entries[0].identifier, "1: No Encryption");
+  EXPECT_EQ(dbench->entries[0].value, "209.51");
+  EXPECT_EQ(dbench->entries[4].identifier, "6: Home Encryption");
+  EXPECT_EQ(dbench->entries[4].value, "268.76");
+  const Result* iozone = FindResult(f, "IOzone", "Disk Test");
+  ASSERT_NE(iozone, nullptr);
+  EXPECT_EQ(iozone->description, "Disk Test: Write Performance; Read Performance - Record Size: 1MB - File Size: 8GB");
+  EXPECT_EQ(iozone->entries[5].identifier, "Read Performance: Full-Disk Encryption");
+  EXPECT_EQ(iozone->entries[5].value, "167.60");
+  const Result* fs_mark = FindResult(f, "FS-Mark", "Test");
+  ASSERT_NE(fs_mark, nullptr);
+  EXPECT_EQ(fs_mark->entries.size(), 9u);
+  // The replaced results' monitor children went with them: of 12, those of pgbench, fio,
+  // postmark and blogbench (not condensed) stay.
+  size_t monitors = 0;
+  for (const auto& r : f.results) monitors += r.parent.has_value();
+  EXPECT_EQ(monitors, 4u);
+}
+
+TEST(ViewerMultiWay, CmwOnAMultiWayFileKeepsTwoWaysAndImwSwapsThem) {
+  ResultFile f;
+  for (const char* id : {"EXT4: Stock", "XFS: Stock"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  auto dbench = [](const char* clients, const char* ext4, const char* xfs) {
+    Result r;
+    r.identifier = "pts/dbench-1.0.0";
+    r.title = "Dbench";
+    r.description = std::string("Client Count: ") + clients;
+    r.scale = "MB/s";
+    r.proportion = "HIB";
+    r.entries = {{"EXT4: Stock", ext4, {}, {}}, {"XFS: Stock", xfs, {}, {}}};
+    return r;
+  };
+  f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
+  ResultFile g = f;
+  EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("cmw")).empty());
+  ASSERT_EQ(f.results.size(), 1u);
+  ASSERT_EQ(f.results[0].entries.size(), 4u);
+  EXPECT_EQ(f.results[0].entries[3].identifier, "6: XFS / Stock");
+  EXPECT_EQ(f.results[0].entries[3].value, "66");
+  EXPECT_TRUE(MultiWay(f.results[0]));
+  EXPECT_TRUE(ApplyViewerOptions(g, ParseViewerQuery("cmw&imw")).empty());
+  EXPECT_EQ(g.results[0].entries[3].identifier, "XFS / Stock: 6");
+  EXPECT_EQ(g.systems[1].identifier, "XFS: Stock") << "the systems are not all in a transposed result";
+}
+
+// A test run twice with the same options is not an option set: the repeat stays its own result
+// (merged, the condensed result named the group "1" twice).
+TEST(ViewerMultiWay, CmwLeavesARepeatOfTheSameOptionsOutOfTheGroup) {
+  ResultFile f;
+  f.systems.push_back({"A", "", "", "", "", "", {}, {}, {}});
+  auto dbench = [](const char* clients, const char* value) {
+    Result r;
+    r.identifier = "pts/dbench-1.0.0";
+    r.title = "Dbench";
+    r.description = std::string("Client Count: ") + clients;
+    r.scale = "MB/s";
+    r.proportion = "HIB";
+    r.entries = {{"A", value, {}, {}}};
+    return r;
+  };
+  f.results = {dbench("1", "10"), dbench("1", "12"), dbench("6", "60")};
+  EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("cmw")).empty());
+  ASSERT_EQ(f.results.size(), 2u);
+  ASSERT_EQ(f.results[0].entries.size(), 2u);
+  EXPECT_EQ(f.results[0].entries[0].identifier, "1: A");
+  EXPECT_EQ(f.results[0].entries[0].value, "10");
+  EXPECT_EQ(f.results[0].entries[1].identifier, "6: A");
+  EXPECT_EQ(f.results[0].description, "Client Count: 1; 6");
+  EXPECT_EQ(f.results[1].description, "Client Count: 1");
+  EXPECT_EQ(f.results[1].entries[0].value, "12");
+}
+
+TEST(ViewerMultiWay, ImwTransposesAMultiWayFileAndSaysWhenThereIsNone) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = Seed(k1110088);
+  EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("imw")).empty());
+  EXPECT_EQ(f.systems[0].identifier, "Stock: Encrypted Home (eCryptfs)");
+  EXPECT_EQ(f.systems[3].identifier, "AES-NI Intel: Encrypted LVM (dmcrypt)");
+  const Result* dbench = FindResult(f, "Dbench", "");
+  ASSERT_NE(dbench, nullptr);
+  EXPECT_EQ(dbench->entries[1].identifier, "AES-NI Intel: Encrypted Home (eCryptfs)");
+  EXPECT_EQ(dbench->entries[1].value, "249.75");
+
+  ResultFile single = Seed(kUbuntu);
+  const std::vector<std::string> notes = ApplyViewerOptions(single, ParseViewerQuery("imw"));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("imw has no effect here", 0), 0u);
+  ResultFile distinct = Seed(k1110088);  // every test there was run under one set of options
+  const std::vector<std::string> cmw = ApplyViewerOptions(distinct, ParseViewerQuery("cmw"));
+  ASSERT_EQ(cmw.size(), 1u);
+  EXPECT_EQ(cmw[0].rfind("cmw has no effect here", 0), 0u);
+}
+
+TEST(ViewerMultiWay, CondensedAndTransposedPagesShowTheGroupedTable) {
+  PTSN_REQUIRE_REFERENCE();
+  for (const char* query : {"cmw", "cmw&imw"}) {
+    SCOPED_TRACE(query);
+    ResultFile f = Seed(kUbuntu);
+    HtmlView view;
+    view.options = ParseViewerQuery(query);
+    view.notes = ApplyViewerOptions(f, view.options);
+    const std::string html = ResultFileToHtml(f, view);
+    const size_t table = html.find("<table class=\"multiway\">");
+    ASSERT_NE(table, std::string::npos);
+    const std::string first = html.substr(table, html.find("</table>", table) - table);
+    if (std::string(query) == "cmw") {
+      // Dbench: a row per client count, a column per system.
+      EXPECT_NE(first.find("<th>No Encryption</th><th>Home Encryption</th><th>Full-Disk Encryption</th>"), std::string::npos);
+      EXPECT_NE(first.find("<tr><th>6</th><td class=\"num\">688.60</td><td class=\"num\">268.76</td>"), std::string::npos);
+    } else {
+      EXPECT_NE(first.find("<th>1</th><th>6</th>"), std::string::npos);
+      EXPECT_NE(first.find("<tr><th>Home Encryption</th><td class=\"num\">91.33</td><td class=\"num\">268.76</td>"),
+                std::string::npos);
+    }
+  }
+  ResultFile f = Seed(kUbuntu);
+  HtmlView view;
+  view.options = ParseViewerQuery("imw");
+  view.notes = ApplyViewerOptions(f, view.options);
+  const std::string html = ResultFileToHtml(f, view);
+  EXPECT_NE(html.find("data-note=\"option\">imw has no effect here"), std::string::npos);
+  EXPECT_EQ(html.find("<table class=\"multiway\">"), std::string::npos);
 }
 
 }  // namespace

@@ -240,7 +240,7 @@ int ToHtml(const std::vector<std::string>& argv) {
                        if (!view.options.Any()) return results::ResultFileToHtml(f, view);
                        ResultFile shown = f;
                        view.results_before_options = shown.results.size();
-                       results::ApplyViewerOptions(shown, view.options);
+                       view.notes = results::ApplyViewerOptions(shown, view.options);
                        // export=csv and the like: the view in that format instead (view_export.h).
                        if (!view.options.export_format.empty()) return results::ExportView(shown, view.options);
                        return results::ResultFileToHtml(shown, view);

@@ -59,7 +59,7 @@ std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResul
   view.form = true;
   view.results_before_options = options.Any() ? file.results.size() : 0;
   for (const auto& s : file.systems) view.all_systems.push_back(s.identifier);
-  results::ApplyViewerOptions(file, options);
+  view.notes = results::ApplyViewerOptions(file, options);
   view.geometric_means = results::GeometricMeanOfResults(file);
   const std::string query = options.ToQuery();
   std::string pager;

@@ -4,7 +4,8 @@
 // monitor's line charts); with OpenBenchmarking's view options in the URL (issue 49) it must show
 // the overview's cells, a normalized value, no noisy result, the highlight, and the page's own
 // link to the view must show the same view; the systems table must lead with what differs and
-// show a shared component once; with src a box plot must have a dot per trial. Screenshots are kept under the build's
+// show a shared component once; with src a box plot must have a dot per trial; with cmw a test's
+// option sets must be one chart and one table with a row per set. Screenshots are kept under the build's
 // Testing/artifacts/ (wide, and 360 px in dark mode). Loopback only; Chromium runs with every
 // background network feature off. Skips when chromium is absent.
 #include <gtest/gtest.h>
@@ -439,6 +440,38 @@ TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
   fs::path shot = artifacts_ / "viewer-wins-geomean.png";
   fs::remove(shot);
   ASSERT_EQ(Chromium(url, "--screenshot=" + shot.string(), "", "--window-size=1280,2400"), 0);
+}
+
+TEST_F(PageBrowserTest, CmwCondensesATestsOptionSetsIntoOneGroupedChartAndTable) {
+  const std::string token = MakeToken();
+  ASSERT_FALSE(token.empty());
+  ServerProcess server({"--data", dir_ + "/data"});
+  httplib::Client http("127.0.0.1", server.port());
+  const std::string id = UploadSeed(http, token, "ubuntu-1304-disk-encryption");
+  ASSERT_FALSE(id.empty());
+  // The old OpenBenchmarking name: Dbench's two client counts become one section, one chart with
+  // a bar per client count and system, and a table with a row per client count.
+  const std::string dom = Dom(server.url() + "/result/" + id + "?obr_cmw");
+  size_t at = dom.find("Dbench 4.0 — Client Count: 1; 6</h2>");
+  ASSERT_NE(at, std::string::npos) << "no condensed Dbench section";
+  const std::string section = dom.substr(at, dom.find("</section>", at) - at);
+  EXPECT_EQ(Count(dom, "Dbench 4.0 — Client Count"), 1u) << "the two Dbench results are one";
+  const std::vector<std::string> charts = Charts(section);
+  ASSERT_FALSE(charts.empty());
+  EXPECT_EQ(Bars(charts[0]), 6u) << charts[0];
+  const std::string table = Between(section, "<table class=\"multiway\">", "</table>");
+  ASSERT_FALSE(table.empty()) << section;
+  EXPECT_NE(table.find("<th>No Encryption</th><th>Home Encryption</th><th>Full-Disk Encryption</th>"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("<tr><th>1</th><td class=\"num\">209.51</td><td class=\"num\">91.33</td><td class=\"num\">175.49</td>"),
+            std::string::npos) << table;
+  EXPECT_NE(table.find("<tr><th>6</th><td class=\"num\">688.60</td><td class=\"num\">268.76</td><td class=\"num\">378.32</td>"),
+            std::string::npos) << table;
+  // The form shows it on, its link keeps it, and imw on this single-way file says it does nothing.
+  EXPECT_NE(dom.find("name=\"cmw\" checked"), std::string::npos);
+  EXPECT_NE(Between(dom, "<a id=\"view-link\"", "</a>").find("href=\"?cmw\""), std::string::npos);
+  const std::string imw = Dom(server.url() + "/result/" + id + "?imw");
+  EXPECT_NE(imw.find("data-note=\"option\">imw has no effect here"), std::string::npos);
 }
 
 TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
