@@ -443,7 +443,8 @@ void FleetService::Machines(const http::Request& req, const FleetRespond& respon
   RequireReader(req);
   json list = json::array();
   for (const auto& m : store_.Machines())
-    list.push_back({{"name", m.name}, {"online", Online(m)}, {"last_seen", m.last_seen}, {"hardware", m.hardware},
+    list.push_back({{"name", m.name}, {"online", Online(m)}, {"waiting", waiters_.IsWaiting(m.name)},
+                    {"last_seen", m.last_seen}, {"hardware", m.hardware},
                     {"software", m.software}, {"tags", m.tags}, {"agent_version", m.agent_version},
                     {"task", m.task_id ? json({{"id", m.task_id}, {"job", m.job_id}, {"progress", m.progress}}) : json(nullptr)}});
   respond(Json(200, {{"machines", list}}));
