@@ -625,18 +625,23 @@ TEST(ViewerMultiWay, CmwCondensesATestsOptionSetsIntoOneGroupedResult) {
   EXPECT_EQ(monitors, 4u);
 }
 
+// Dbench at one client count, with these values: the test cmw condenses.
+Result Dbench(const char* clients, std::vector<Entry> entries) {
+  Result r;
+  r.identifier = "pts/dbench-1.0.0";
+  r.title = "Dbench";
+  r.description = std::string("Client Count: ") + clients;
+  r.scale = "MB/s";
+  r.proportion = "HIB";
+  r.entries = std::move(entries);
+  return r;
+}
+
 TEST(ViewerMultiWay, CmwOnAMultiWayFileKeepsTwoWaysAndImwSwapsThem) {
   ResultFile f;
   for (const char* id : {"EXT4: Stock", "XFS: Stock"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
   auto dbench = [](const char* clients, const char* ext4, const char* xfs) {
-    Result r;
-    r.identifier = "pts/dbench-1.0.0";
-    r.title = "Dbench";
-    r.description = std::string("Client Count: ") + clients;
-    r.scale = "MB/s";
-    r.proportion = "HIB";
-    r.entries = {{"EXT4: Stock", ext4, {}, {}}, {"XFS: Stock", xfs, {}, {}}};
-    return r;
+    return Dbench(clients, {{"EXT4: Stock", ext4, {}, {}}, {"XFS: Stock", xfs, {}, {}}});
   };
   f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
   ResultFile g = f;
@@ -656,16 +661,7 @@ TEST(ViewerMultiWay, CmwOnAMultiWayFileKeepsTwoWaysAndImwSwapsThem) {
 TEST(ViewerMultiWay, CmwLeavesARepeatOfTheSameOptionsOutOfTheGroup) {
   ResultFile f;
   f.systems.push_back({"A", "", "", "", "", "", {}, {}, {}});
-  auto dbench = [](const char* clients, const char* value) {
-    Result r;
-    r.identifier = "pts/dbench-1.0.0";
-    r.title = "Dbench";
-    r.description = std::string("Client Count: ") + clients;
-    r.scale = "MB/s";
-    r.proportion = "HIB";
-    r.entries = {{"A", value, {}, {}}};
-    return r;
-  };
+  auto dbench = [](const char* clients, const char* value) { return Dbench(clients, {{"A", value, {}, {}}}); };
   f.results = {dbench("1", "10"), dbench("1", "12"), dbench("6", "60")};
   EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("cmw")).empty());
   ASSERT_EQ(f.results.size(), 2u);
