@@ -30,7 +30,8 @@
 #             (RUN=bodies,renders runs only those; by default everything); `options`: 20 different
 #             pages of the same file with issue 49's view options on, `trials` the same with src, nor and
 #             sdt (every trial as a box plot) (RENDER_CASES=options only that);
-#             `figures`: the same with shm, spr, swl, grs, sor and sgm;
+#             `figures`: the same with shm, spr, swl, grs, sor and sgm; `every`: every option at
+#             once, hlc, cmw and imw too;
 #             /healthz is timed by a process at real-time priority (SCHED_FIFO, as root;
 #             PROBE_FIFO=0: at the readers' priority), as a health checker is another machine;
 #             measured 2026-12-05, the slowest /healthz for the four cases:
@@ -102,6 +103,10 @@ upload_id() {  # FILE → the new ID
 if runs renders; then
   "$BUILD/bench/gen_results" --out "$WORK/huge" --files 1 --results "$RENDER_RESULTS" --systems "$RENDER_SYSTEMS" >/dev/null
   form_body "$WORK/huge/file-001.xml" >"$WORK/huge.form"
+  # The same size with the systems 5 % apart each: the generated file's systems differ by noise
+  # only, so hlc hides all of it; this one hlc keeps whole.
+  "$BUILD/bench/gen_results" --out "$WORK/apart" --files 1 --results "$RENDER_RESULTS" --systems "$RENDER_SYSTEMS" --system-step 5 >/dev/null
+  form_body "$WORK/apart/file-001.xml" >"$WORK/apart.form"
   echo "renders: $RENDER_RESULTS results x $RENDER_SYSTEMS systems, $(($(stat -c %s "$WORK/huge/file-001.xml") / 1024)) KiB of XML"
 fi
 "$BUILD/bench/gen_results" --out "$WORK/large" --files 1 --results "${PAGE_RESULTS:-1100}" --systems 4 >/dev/null
@@ -170,11 +175,12 @@ for side in before after; do
   big=(--dedupe-seconds 0 --max-body $((64 << 20)) --max-xml $((32 << 20)))
   start "$bin" renders "${big[@]}"
   huge="$(upload_id "$WORK/huge.form")"
+  apart="$(upload_id "$WORK/apart.form")"
   ids="$huge"
   for _ in $(seq 11); do ids="$ids,$(upload_id "$WORK/huge.form")"; done
   stop
   if [ -z "$huge" ] || [ "$(echo "$ids" | tr -cd , | wc -c)" != 11 ]; then echo "renders: the uploads were refused"; else
-    same=() pages=() jsons=() compare=() options=() trials=() figures=()
+    same=() pages=() jsons=() compare=() options=() trials=() figures=() every=()
     for n in $(seq 20); do
       same+=("/result/$huge"); pages+=("/result/$huge?page=$n"); jsons+=("/api/v1/results/$huge"); compare+=("/result/$ids?page=$n")
       # Issue 49's view options, every one that keeps the pages (hlc could hide most results),
@@ -186,8 +192,12 @@ for side in before after; do
       # The figures issue 49's second slice adds: PTS's harmonic means, notable results and wins/
       # losses, results by spread and values best first, beside ours (decided wins, intervals).
       figures+=("/result/$huge?shm&spr&swl&grs&sor&sgm&page=$n")
+      # Every option at once, hlc and the multi-way ones too, on the file whose systems differ
+      # (hlc keeps it; cmw condenses it to 10 pages): 10 pages, each with sor and with sro.
+      order=sor; [ "$n" -gt 10 ] && order=sro
+      every+=("/result/$apart?nor&hnr&hni&hlc&sgm&shm&spr&swl&src&sdt&cmw&imw&grs&$order&noss=zzz&hgv%5B%5D=System%201-2&rmm%5B%5D=System%201-20&page=$(( (n - 1) % 10 + 1 ))")
     done
-    for case in ${RENDER_CASES:-same pages jsons compare options trials figures}; do
+    for case in ${RENDER_CASES:-same pages jsons compare options trials figures every}; do
       KEEP=1 start "$bin" renders "${big[@]}"
       declare -n paths="$case"
       out="$($CLIENT views "$PORT" "${paths[@]}")"

@@ -1,9 +1,11 @@
 // Generates large, realistic PTS result files for benchmarks (merge, exports):
-//   gen_results --out DIR --files N --results R [--systems S] [--trials T] [--seed X]
+//   gen_results --out DIR --files N --results R [--systems S] [--trials T] [--seed X] [--system-step P]
 // writes DIR/file-001.xml ... : each file has S systems ("System <file>-<k>") and R results
 // (BAR_GRAPH test results with T trials, RawString and run-time JSON, every 4th followed by a
 // CPU-usage monitor child with a 60-sample LINE_GRAPH series, as MONITOR=cpu.usage makes them).
-// Every file has the same R results so a merge lines them all up; values differ per system.
+// Every file has the same R results so a merge lines them all up; values differ per system by
+// noise only, unless --system-step P makes system k's values (1 + k*P/100) times the first's
+// (a file whose systems really differ, which the viewer's hlc keeps).
 #include <cstdio>
 #include <random>
 #include <string>
@@ -19,7 +21,7 @@ using namespace ptsn::results;
 
 namespace {
 
-ResultFile Generate(int file_no, int results, int systems, int trials, std::mt19937_64& rng) {
+ResultFile Generate(int file_no, int results, int systems, int trials, double system_step, std::mt19937_64& rng) {
   ResultFile f;
   f.generated.title = "Benchmark File " + std::to_string(file_no);
   f.generated.last_modified = "2026-11-30 08:00:00";
@@ -54,11 +56,13 @@ ResultFile Generate(int file_no, int results, int systems, int trials, std::mt19
     res.scale = r % 3 ? "MB/s" : "Seconds";
     res.proportion = r % 3 ? "HIB" : "LIB";
     double base = 50.0 + 7.3 * r;
-    for (const std::string& id : ids) {
+    for (size_t s = 0; s < ids.size(); ++s) {
+      const std::string& id = ids[s];
+      const double apart = 1.0 + static_cast<double>(s) * system_step / 100.0;
       std::vector<std::string> t;
       std::string times;
       for (int k = 0; k < trials; ++k) {
-        t.push_back(PhpNumberFormat(base * noise(rng), 2));
+        t.push_back(PhpNumberFormat(base * apart * noise(rng), 2));
         times += (k ? ":" : "") + PhpNumberFormat(5 + 3 * noise(rng), 2);
       }
       Entry e = MakeEntry(id, MeanValue(t), t);
@@ -94,12 +98,13 @@ ResultFile Generate(int file_no, int results, int systems, int trials, std::mt19
 int main(int argc, char** argv) {
   try {
     ptsn::Args args = ptsn::Args::Parse(std::vector<std::string>(argv + 1, argv + argc),
-                                        {{"--out", "--files", "--results", "--systems", "--trials", "--seed"}, {}});
+                                        {{"--out", "--files", "--results", "--systems", "--trials", "--seed", "--system-step"}, {}});
     std::string out = args.ValueOr("--out", "bench-results");
     int files = std::stoi(args.ValueOr("--files", "50"));
     int results = std::stoi(args.ValueOr("--results", "100"));
     int systems = std::stoi(args.ValueOr("--systems", "1"));
     int trials = std::stoi(args.ValueOr("--trials", "3"));
+    const double system_step = std::stod(args.ValueOr("--system-step", "0"));
     std::mt19937_64 rng(std::stoull(args.ValueOr("--seed", "42")));
     ptsn::MakeDirectories(out);
     SerializeOptions keep;
@@ -107,7 +112,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i <= files; ++i) {
       char name[32];
       std::snprintf(name, sizeof name, "/file-%03d.xml", i);
-      WriteResultFile(out + name, Generate(i, results, systems, trials, rng), keep);
+      WriteResultFile(out + name, Generate(i, results, systems, trials, system_step, rng), keep);
     }
     std::printf("%d files x %d results x %d systems in %s\n", files, results, systems, out.c_str());
     return 0;
