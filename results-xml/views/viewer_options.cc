@@ -193,7 +193,7 @@ std::string ViewerOptions::ToQuery() const {
   if (harmonic_means) add("shm");
   if (notable) add("spr");
   if (wins_losses) add("swl");
-  static const char* kResultOrders[] = {"", "grs", "grt", "gru", "grr"};
+  static const char* kResultOrders[] = {"", "grs", "grt", "gru", "grr", "grw"};
   if (result_order != ResultOrder::kFile) add(kResultOrders[static_cast<int>(result_order)]);
   static const char* kSystemOrders[] = {"", "sro", "sor", "rdt"};
   if (system_order != SystemOrder::kFile) add(kSystemOrders[static_cast<int>(system_order)]);
@@ -279,9 +279,10 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
   o.reverse_systems = get("rro") != nullptr;
   o.condense_multi_way = get("cmw") != nullptr;
   o.transpose_multi_way = get("imw") != nullptr;
-  // PTS tests the result orders in this order, the first present wins (grw: not offered).
+  // PTS tests the result orders in this order, the first present wins.
   if (get("grs")) o.result_order = ResultOrder::kSpread;
   else if (get("grt")) o.result_order = ResultOrder::kTitle;
+  else if (get("grw")) o.result_order = ResultOrder::kCommonSuites;
   else if (get("gru")) o.result_order = ResultOrder::kUnit;
   else if (get("grr")) o.result_order = ResultOrder::kRunTime;
   // rdt reorders the systems; sor and sro order each result's values (sro applied last wins).
@@ -601,6 +602,12 @@ std::vector<std::string> ApplyViewerOptions(ResultFile& file, const ViewerOption
     notes.push_back("imw has no effect here: no result compares \"GROUP: NAME\" values (a multi-way comparison)");
   switch (o.result_order) {
     case ResultOrder::kFile: break;
+    case ResultOrder::kCommonSuites:
+      // PTS orders by the OpenBenchmarking suites on its own disk that hold each test; a result
+      // file names none, and PTS without them reorders by a comparison that decides nothing.
+      notes.push_back("grw keeps the file's order here: a result file does not say which suites hold its tests "
+                      "(PTS orders by the OpenBenchmarking suites installed beside it)");
+      break;
     case ResultOrder::kSpread: {
       // uasort by strcmp of the spreads as PHP writes them (so 10.5 sorts below 2.1), reversed.
       auto key = [](const Result& r) {

@@ -26,8 +26,9 @@
 namespace ptsn::results {
 
 // grs: by spread, largest first; grt: by title; gru: by direction and unit; grr: by run time,
-// longest first (PTS's orders).
-enum class ResultOrder { kFile, kSpread, kTitle, kUnit, kRunTime };
+// longest first (PTS's orders); grw: by the suites holding each test, which a result file does not
+// name, so the file's order (said on the page).
+enum class ResultOrder { kFile, kSpread, kTitle, kUnit, kRunTime, kCommonSuites };
 // sro: by identifier; sor: each result's values best first; rdt: by the systems' run dates.
 enum class SystemOrder { kFile, kIdentifier, kPerformance, kRunDate };
 

@@ -449,6 +449,22 @@ TEST(ViewerOptions, RunTimeOrderIsLongestFirst) {
   EXPECT_EQ(ParseViewerQuery("gru&grr").result_order, ResultOrder::kUnit) << "PTS tests gru before grr";
 }
 
+// grw (by the suites holding each test): a result file names no suites, so the file's order stays
+// and the page says why; it still takes its place among the orders (after grt, before gru).
+TEST(ViewerOptions, CommonWorkloadsOrderKeepsTheFileOrderAndSaysWhy) {
+  PTSN_REQUIRE_REFERENCE();
+  ResultFile f = Seed(kUbuntu);
+  const std::vector<std::string> before = Titles(f);
+  const auto notes = ApplyViewerOptions(f, ParseViewerQuery("obr_grw"));
+  EXPECT_EQ(Titles(f), before);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("grw keeps the file's order here"), std::string::npos) << notes[0];
+  EXPECT_EQ(ParseViewerQuery("grw").ToQuery(), "grw");
+  EXPECT_EQ(ParseViewerQuery("grw&gru").result_order, ResultOrder::kCommonSuites) << "PTS tests grw before gru";
+  EXPECT_EQ(ParseViewerQuery("grt&grw").result_order, ResultOrder::kTitle);
+  EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("gru")).empty());
+}
+
 // Two systems, two results: X's first value has trials 90/100/110, the rest have no spread.
 ResultFile TwoByTwo() {
   ResultFile f;
