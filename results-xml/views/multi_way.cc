@@ -210,17 +210,26 @@ size_t CondenseVersions(ResultFile& file) {
   return formed.size();
 }
 
-std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const std::vector<System>& systems) {
+std::vector<std::pair<std::string, std::string>> GroupsAndSystems(const Result& r, const std::vector<System>& systems) {
   if (!MultiWay(r)) return {};
   std::map<std::string, std::string> system_of_name;
   for (const auto& s : systems) system_of_name[AsNameInGroup(s.identifier)] = s.identifier;
-  std::vector<std::pair<std::string, Result>> out;
+  std::vector<std::pair<std::string, std::string>> out;
   for (const auto& e : r.entries) {
     auto system = system_of_name.find(NameInGroup(e.identifier));
     if (system == system_of_name.end()) return {};
     for (const auto& s : systems)
       if (s.identifier == e.identifier) return {};
-    const std::string group = GroupOf(e.identifier);
+    out.emplace_back(GroupOf(e.identifier), system->second);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const std::vector<System>& systems) {
+  const auto named = GroupsAndSystems(r, systems);
+  std::vector<std::pair<std::string, Result>> out;
+  for (size_t k = 0; k < named.size(); ++k) {
+    const auto& [group, system] = named[k];
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == group; });
     if (it == out.end()) {
       Result part = r;
@@ -229,7 +238,8 @@ std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const 
       out.emplace_back(group, std::move(part));
       it = out.end() - 1;
     }
-    it->second.entries.push_back({system->second, e.value, e.raw_string, e.json});
+    const Entry& e = r.entries[k];
+    it->second.entries.push_back({system, e.value, e.raw_string, e.json});
   }
   return out;
 }

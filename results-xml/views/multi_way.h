@@ -41,10 +41,13 @@ size_t CondenseOptionSets(ResultFile& file);
 // with their monitor children. Returns how many results it formed.
 size_t CondenseVersions(ResultFile& file);
 
-// A condensed result (cmw, cmv: values "GROUP: SYSTEM") split by group, in order: each group's
-// values as a result of their own, titled "TITLE (GROUP)", named by their systems again
-// (`systems`' identifiers), for a table with a column per system. Empty when `r` is not multi-way, some value already names a
-// system, or some NAME is no system's (a transposed or a file's own multi-way result).
+// A condensed result's (cmw, cmv: values "GROUP: SYSTEM") group and system of each value, in
+// order. Empty when `r` is not multi-way, some value already names a system, or some NAME is no
+// system's (a transposed or a file's own multi-way result).
+std::vector<std::pair<std::string, std::string>> GroupsAndSystems(const Result& r, const std::vector<System>& systems);
+// A condensed result split by group, in order: each group's values as a result of their own,
+// titled "TITLE (GROUP)", named by their systems again (`systems`' identifiers), for a table with
+// a column per system. Empty as GroupsAndSystems.
 std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const std::vector<System>& systems);
 
 // "A: B" -> "B: A", the name imw gives (a name without ": " stays as it is).

@@ -9,10 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "results-xml/model/comparison_hash.h"
 #include "results-xml/views/export_csv.h"
 #include "results-xml/views/export_html.h"
+#include "results-xml/views/export_json.h"
 #include "results-xml/views/multi_way.h"
 #include "results-xml/views/view_export.h"
 #include "runner/common/error.h"
@@ -801,6 +803,18 @@ TEST(ViewerMultiWay, CondensedResultHasARowPerOptionSetInTheOverviewAndCsv) {
   EXPECT_NE(csv.find("Title,Description,Scale,Proportion,A,B: x\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("Dbench (1),Client Count: 1; 6,MB/s,HIB,10,11\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("Dbench (6),Client Count: 1; 6,MB/s,HIB,60,66\n"), std::string::npos) << csv;
+
+  // JSON keeps PTS's keys ("6: B / x") and adds the group and system of each.
+  const nlohmann::json json = nlohmann::json::parse(ResultFileToJson(f));
+  const nlohmann::json& values = json["results"].begin().value()["results"];
+  ASSERT_TRUE(values.contains("6: B / x")) << values.dump();
+  EXPECT_EQ(values["6: B / x"]["ptsn_group"], "6");
+  EXPECT_EQ(values["6: B / x"]["ptsn_system"], "B: x");
+  EXPECT_EQ(values["1: A"]["ptsn_system"], "A");
+  ResultFile plain;
+  plain.systems = f.systems;
+  plain.results = {Dbench("1", {{"A", "10", {}, {}}})};
+  EXPECT_EQ(ResultFileToJson(plain).find("ptsn_group"), std::string::npos);
 }
 
 TEST(ViewerMultiWay, ImwTransposesAMultiWayFileAndSaysWhenThereIsNone) {
