@@ -233,7 +233,8 @@ std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const 
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == group; });
     if (it == out.end()) {
       Result part = r;
-      part.title += " (" + group + ")";
+      part.title = Trim(r.title + " " + r.app_version) + " (" + group + ")";
+      part.app_version.clear();
       part.entries.clear();
       out.emplace_back(group, std::move(part));
       it = out.end() - 1;

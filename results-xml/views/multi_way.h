@@ -46,7 +46,7 @@ size_t CondenseVersions(ResultFile& file);
 // system's (a transposed or a file's own multi-way result).
 std::vector<std::pair<std::string, std::string>> GroupsAndSystems(const Result& r, const std::vector<System>& systems);
 // A condensed result split by group, in order: each group's values as a result of their own,
-// titled "TITLE (GROUP)", named by their systems again (`systems`' identifiers), for a table with
+// titled "TITLE VERSION (GROUP)", named by their systems again (`systems`' identifiers), for a table with
 // a column per system. Empty as GroupsAndSystems.
 std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const std::vector<System>& systems);
 

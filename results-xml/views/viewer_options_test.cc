@@ -786,7 +786,7 @@ TEST(ViewerMultiWay, CondensedResultHasARowPerOptionSetInTheOverviewAndCsv) {
   const auto parts = SplitByGroup(f.results[0], f.systems);
   ASSERT_EQ(parts.size(), 2u);
   EXPECT_EQ(parts[1].first, "6");
-  EXPECT_EQ(parts[1].second.title, "Dbench (6)");
+  EXPECT_EQ(parts[1].second.title, "Dbench (6)");  // (no program version in this file)
   ASSERT_EQ(parts[1].second.entries.size(), 2u);
   EXPECT_EQ(parts[1].second.entries[1].identifier, "B: x");
   EXPECT_EQ(parts[1].second.entries[1].value, "66");
