@@ -108,7 +108,8 @@ int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, bo
   // Room left of the bars for the identifier and, under it, the smaller "SE +/- x, N = n": with a
   // short identifier the SE label is the wider of the two.
   for (const auto& b : bars)
-    label_width = std::max({label_width, TextWidth(EntryLabel(*b.entry), 11), TextWidth(StandardErrorLabel(*b.entry), 8)});
+    label_width = std::max({label_width, TextWidth(grouped ? NameInGroup(b.entry->identifier) : EntryLabel(*b.entry), 11),
+                            TextWidth(StandardErrorLabel(*b.entry), 8)});
   label_width = std::min(label_width + 12, width * 0.45);
   const double x0 = label_width, x1 = width - 16.0, top = 64, row = 46, bar_height = 30;
   // Grouped (AppendResultSvg sorted the bars by group): a title row above each group's cluster.

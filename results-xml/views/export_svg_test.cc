@@ -198,6 +198,14 @@ TEST(ExportSvg, GroupedMultiWayBarsClusterByGroupWithAColourPerName) {
   const std::string plain = ResultToSvg(r);
   EXPECT_EQ(Count(plain, "<g class=\"group\">"), 0u);
   EXPECT_LT(plain.find(">6: A</text>"), plain.find(">1: B</text>"));
+  // The label column fits the names, not "GROUP: NAME": the bars start further left.
+  r.entries = {{"Record Size 4KB: Home", "13", {}, {}}, {"Record Size 1MB: Home", "63", {}, {}}};
+  const std::string long_grouped = ResultToSvg(r, grouped), long_plain = ResultToSvg(r);
+  static const std::regex bar_x(R"re(<rect x="([0-9.]+)" y="[0-9.]+" width="[0-9.]+" height="30")re");
+  std::smatch grouped_x, plain_x;
+  ASSERT_TRUE(std::regex_search(long_grouped, grouped_x, bar_x));
+  ASSERT_TRUE(std::regex_search(long_plain, plain_x, bar_x));
+  EXPECT_LT(std::stod(grouped_x[1]), std::stod(plain_x[1]));
 }
 
 TEST(ExportHtml, TheViewLineIsDecodedAndTheLinkEncoded) {
