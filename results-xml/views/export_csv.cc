@@ -4,6 +4,7 @@
 
 #include "results-xml/stats/statistics.h"
 #include "results-xml/views/export_common.h"
+#include "results-xml/views/multi_way.h"
 
 namespace ptsn::results {
 
@@ -50,6 +51,7 @@ namespace {
 class CsvView : public StreamingView {
  public:
   void Head(const ResultFile& head) override {
+    systems_ = head.systems;
     for (const auto& s : head.systems)
       if (column_of_.emplace(s.identifier, columns_.size()).second) columns_.push_back(s.identifier);
     out_ += "Title,Description,Scale,Proportion";
@@ -61,6 +63,16 @@ class CsvView : public StreamingView {
     row_.resize(columns_.size());
   }
   void OnResult(const Result& r) override {
+    // A condensed result (cmw, cmv) as a row per option set or version, a column per system.
+    const auto parts = SplitByGroup(r, systems_);
+    if (parts.empty()) Row(r);
+    for (const auto& part : parts) Row(part.second);
+  }
+  std::string& Pending() override { return out_; }
+  void Finish() override {}
+
+ private:
+  void Row(const Result& r) {
     std::fill(row_.begin(), row_.end(), nullptr);
     for (const auto& e : r.entries) {
       auto it = column_of_.find(e.identifier);
@@ -75,10 +87,8 @@ class CsvView : public StreamingView {
     }
     out_ += '\n';
   }
-  std::string& Pending() override { return out_; }
-  void Finish() override {}
 
- private:
+  std::vector<System> systems_;
   std::vector<std::string> columns_;
   std::unordered_map<std::string, size_t> column_of_;
   std::vector<const Entry*> row_;

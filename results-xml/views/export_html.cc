@@ -270,7 +270,11 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
       out += "<p class=\"noisy\">Noisy by PTS's cut: a system's trials vary by " + Fixed(*noisy, 1) +
              " % of their mean (SD), above 6 %; hnr hides such results.</p>";
     const std::optional<Normalized> normalized = view.options.normalize ? NormalizeResult(r, norm_base) : std::nullopt;
+    // Only when asked for, so that the pages of other views stay as they were.
+    const bool multi_way_view =
+        view.options.condense_multi_way || view.options.condense_versions || view.options.transpose_multi_way;
     SvgOptions chart = svg;
+    chart.grouped = multi_way_view;
     if (normalized) chart.relative = &normalized->values, chart.relative_decimals = normalized->decimals;
     out += "<div class=\"chart\">";
     AppendResultSvg(out, r, chart);
@@ -282,8 +286,6 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
         TrialsTable(out, r);
       }
     }
-    // Only when asked for, so that the pages of other views stay as they were.
-    const bool multi_way_view = view.options.condense_multi_way || view.options.transpose_multi_way;
     if (multi_way_view && MultiWay(r)) MultiWayTable(out, r);
     ValuesTable(out, r, normalized);
     // The monitor series recorded with this test: its chart and min / avg / max, here rather than

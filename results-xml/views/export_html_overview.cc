@@ -8,6 +8,7 @@
 #include "results-xml/views/export_common.h"
 #include "results-xml/views/export_compare.h"
 #include "results-xml/views/export_svg.h"
+#include "results-xml/views/multi_way.h"
 #include "results-xml/stats/runs_verdict.h"
 #include "results-xml/stats/verdict.h"
 #include "results-xml/stats/wins_losses.h"
@@ -58,7 +59,7 @@ CellVerdict Cell(const V& v, const std::string& sentence, const VerdictSettings&
 }
 
 bool Highlighted(const std::string& identifier, const ViewerOptions& o) {
-  for (const auto& h : o.highlight)
+  for (const auto& h : HighlightedNames(o))
     if (identifier.find(h) != std::string::npos) return true;
   return false;
 }
@@ -133,15 +134,32 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
     out += "</th>";
   }
   out += "</tr>";
+  // A condensed result (cmw, cmv) as a row per option set or version, its values under their
+  // systems; without verdicts (those are the whole result's, by its "GROUP: SYSTEM" names).
+  struct Row {
+    size_t index;
+    const Result* result;
+    std::string group;  // "" for a result's own row
+  };
+  std::vector<Row> rows;
+  std::vector<std::vector<std::pair<std::string, Result>>> parts(file.results.size());
   for (size_t i = 0; i < file.results.size(); ++i) {
-    const Result& r = file.results[i];
+    parts[i] = SplitByGroup(file.results[i], file.systems);
+    if (parts[i].empty()) rows.push_back({i, &file.results[i], ""});
+    for (const auto& [group, part] : parts[i]) rows.push_back({i, &part, group});
+  }
+  for (const Row& each : rows) {
+    const size_t i = each.index;
+    const Result& r = *each.result;
+    const std::string& group = each.group;
     bool numeric = false;
     for (const auto& e : r.entries) numeric = numeric || (!IsSeries(e) && NumericValue(e.value));
     if (!numeric) continue;
     const std::string label = Trim(r.title + " " + r.app_version) + (r.description.empty() ? "" : " - " + r.description);
-    const ComparedResult* row = row_of_result[i] < c.results.size() ? &c.results[row_of_result[i]] : nullptr;
+    const ComparedResult* row =
+        group.empty() && row_of_result[i] < c.results.size() ? &c.results[row_of_result[i]] : nullptr;
     std::unordered_map<std::string, CellVerdict> pair_verdicts;
-    if (by_pairs) {
+    if (by_pairs && group.empty()) {
       const VerdictSettings level = LevelOfRun(r, settings);
       for (const auto& kv : VerdictsAgainstFirst(ResultSystemTrials(file, r), level))
         pair_verdicts[kv.kind] = Cell(kv.verdict, VerdictText(kv.verdict, level), level);
@@ -151,7 +169,13 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
     std::optional<double> base_value;
     for (const auto& e : r.entries)
       if (e.identifier == base && !IsSeries(e)) base_value = NumericValue(e.value);
-    out += "<tr data-result=\"r" + std::to_string(i + 1) + "\"><th><a href=\"#r" + std::to_string(i + 1) + "\">";
+    out += "<tr data-result=\"r" + std::to_string(i + 1) + "\"";
+    if (!group.empty()) {
+      out += " data-group=\"";
+      Esc(out, group);
+      out += "\"";
+    }
+    out += "><th><a href=\"#r" + std::to_string(i + 1) + "\">";
     Esc(out, label);
     out += "</a></th><td>";
     Esc(out, r.scale);
@@ -333,7 +357,8 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
   box("spr", o.notable, "notable results");
   box("swl", o.wins_losses, "PTS's wins/losses beside ours");
   box("rro", o.reverse_systems, "reverse each result's order");
-  box("cmw", o.condense_multi_way, "condense a test's option sets into one result");
+  box("cmw", o.condense_multi_way, "condense a test's option sets into one result (PTS's cts)");
+  box("cmv", o.condense_versions, "condense a test's versions into one result");
   box("imw", o.transpose_multi_way, "transpose multi-way comparisons");
   const std::vector<std::string> systems = [&] {
     if (!view.all_systems.empty()) return view.all_systems;

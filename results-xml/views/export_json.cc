@@ -9,6 +9,7 @@
 #include "results-xml/stats/statistics.h"
 #include "results-xml/views/export_common.h"
 #include "results-xml/views/export_compare.h"
+#include "results-xml/views/multi_way.h"
 
 namespace ptsn::results {
 
@@ -386,7 +387,8 @@ void EntryBody(PhpJsonWriter& w, const Entry& e, const JsonOptions& options) {
     }
 }
 
-void ResultBody(PhpJsonWriter& w, const Result& r, const JsonOptions& options) {
+// `systems`: the file's, to name a condensed result's (cmw, cmv) values by group and system.
+void ResultBody(PhpJsonWriter& w, const Result& r, const JsonOptions& options, const std::vector<System>& systems) {
   StringIfTruthy(w, "identifier", r.identifier);
   StringIfTruthy(w, "title", r.title);
   StringIfTruthy(w, "app_version", r.app_version);
@@ -399,12 +401,22 @@ void ResultBody(PhpJsonWriter& w, const Result& r, const JsonOptions& options) {
   StringIfTruthy(w, "parent", r.parent.value_or(""));
   if (r.entries.empty()) return;
   const KeyedOrder order = OrderByKey(r.entries.size(), [&](size_t i) { return std::string_view(r.entries[i].identifier); });
+  // Ours: a condensed result's "GROUP: SYSTEM" keys also as two fields, so that a tool need not split them.
+  const auto named = options.lossless() ? GroupsAndSystems(r, systems) : std::vector<std::pair<std::string, std::string>>{};
+  auto group_and_system = [&](size_t i) {
+    if (named.empty()) return;
+    w.Key("ptsn_group");
+    w.String(named[i].first);
+    w.Key("ptsn_system");
+    w.String(named[i].second);
+  };
   w.Key("results");
   w.BeginObject();
   for (size_t i : order.emit) {
     w.Key(r.entries[i].identifier);
     w.BeginObject();
     EntryBody(w, r.entries[i], options);
+    group_and_system(i);
     w.EndObject();
   }
   w.EndObject();
@@ -416,6 +428,7 @@ void ResultBody(PhpJsonWriter& w, const Result& r, const JsonOptions& options) {
       w.Key("ptsn_key");
       w.String(r.entries[i].identifier);
       EntryBody(w, r.entries[i], options);
+      group_and_system(i);
       w.EndObject();
     }
     w.EndArray();
@@ -485,10 +498,11 @@ void WriteTrailer(PhpJsonWriter& w, const ResultFile& file) {
   w.EndObject();
 }
 
-void WriteKeyedResult(PhpJsonWriter& w, const std::string& hash, const Result& r, const JsonOptions& options) {
+void WriteKeyedResult(PhpJsonWriter& w, const std::string& hash, const Result& r, const JsonOptions& options,
+                      const std::vector<System>& systems) {
   w.Key(hash);
   w.BeginObject();
-  ResultBody(w, r, options);
+  ResultBody(w, r, options, systems);
   w.EndObject();
 }
 
@@ -500,6 +514,7 @@ class JsonView : public StreamingView {
   explicit JsonView(const JsonOptions& options) : options_(options), w_(out_) {}
   void Head(const ResultFile& head) override {
     if (options_.statistics()) throw NeedsWholeFile{};  // the verdicts need every result
+    systems_ = head.systems;
     for (size_t i : WriteHead(w_, head)) shadowed_systems_.push_back(head.systems[i]);
   }
   void OnResult(const Result& r) override {
@@ -510,7 +525,7 @@ class JsonView : public StreamingView {
       w_.BeginObject();
       results_open_ = true;
     }
-    WriteKeyedResult(w_, hash, r, options_);
+    WriteKeyedResult(w_, hash, r, options_, systems_);
   }
   std::string& Pending() override { return out_; }
   void Finish() override {
@@ -527,6 +542,7 @@ class JsonView : public StreamingView {
 
  private:
   JsonOptions options_;
+  std::vector<System> systems_;
   bool results_open_ = false;
   std::string out_;
   PhpJsonWriter w_;
@@ -554,7 +570,7 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
     w.EndArray();
   } else {
     w.BeginObject();
-    for (size_t i : results.emit) WriteKeyedResult(w, hashes[i], file.results[i], options);
+    for (size_t i : results.emit) WriteKeyedResult(w, hashes[i], file.results[i], options, file.systems);
     w.EndObject();
   }
 
@@ -567,7 +583,7 @@ std::string ResultFileToJson(const ResultFile& file, const JsonOptions& options)
         w.BeginObject();
         w.Key("ptsn_key");
         w.String(hashes[i]);
-        ResultBody(w, file.results[i], options);
+        ResultBody(w, file.results[i], options, file.systems);
         w.EndObject();
       }
       w.EndArray();

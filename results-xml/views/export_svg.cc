@@ -102,16 +102,27 @@ struct Bar {
   std::string label;  // at the bar's end
 };
 
-int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, const SvgOptions& o) {
+int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, bool grouped, const SvgOptions& o) {
   const int width = std::max(o.width, 300);
   double label_width = 60;
   // Room left of the bars for the identifier and, under it, the smaller "SE +/- x, N = n": with a
   // short identifier the SE label is the wider of the two.
   for (const auto& b : bars)
-    label_width = std::max({label_width, TextWidth(EntryLabel(*b.entry), 11), TextWidth(StandardErrorLabel(*b.entry), 8)});
+    label_width = std::max({label_width, TextWidth(grouped ? NameInGroup(b.entry->identifier) : EntryLabel(*b.entry), 11),
+                            TextWidth(StandardErrorLabel(*b.entry), 8)});
   label_width = std::min(label_width + 12, width * 0.45);
   const double x0 = label_width, x1 = width - 16.0, top = 64, row = 46, bar_height = 30;
-  const int height = static_cast<int>(top + row * static_cast<double>(bars.size()) + 36) + FootnoteHeight(r);
+  // Grouped (AppendResultSvg sorted the bars by group): a title row above each group's cluster.
+  std::vector<std::string> names;  // grouped: each NAME once, for its colour
+  size_t group_count = 0;
+  for (size_t k = 0; grouped && k < bars.size(); ++k) {
+    group_count += k == 0 || GroupOf(bars[k].entry->identifier) != GroupOf(bars[k - 1].entry->identifier);
+    const std::string name = NameInGroup(bars[k].entry->identifier);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  const double group_title = 20;
+  const double bottom = top + row * static_cast<double>(bars.size()) + group_title * static_cast<double>(group_count);
+  const int height = static_cast<int>(bottom + 36) + FootnoteHeight(r);
   Header(out, r, width, height, o,
          o.relative ? "Relative to the base (= 1), More Is Better; each system's own value in brackets" : ScaleLine(r));
 
@@ -119,7 +130,6 @@ int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, co
   for (const auto& b : bars) max = std::max(max, b.value);
   auto [axis_max, step] = NiceAxis(max);
   const double plot = x1 - x0;
-  const double bottom = top + row * static_cast<double>(bars.size());
   out += "<g stroke=\"" + std::string(kGrid) + "\" stroke-width=\"1\">";
   for (double t = step; t <= axis_max + step / 1000; t += step) {
     const double x = x0 + t / axis_max * plot;
@@ -134,15 +144,28 @@ int BarChart(std::string& out, const Result& r, const std::vector<Bar>& bars, co
          Num(bottom) + "\" stroke=\"#757575\"/>";
 
   double y = top + (row - bar_height) / 2;
-  for (const auto& b : bars) {
+  for (size_t k = 0; k < bars.size(); ++k) {
+    const Bar& b = bars[k];
+    const std::string group = grouped ? GroupOf(b.entry->identifier) : "";
+    if (grouped && (k == 0 || group != GroupOf(bars[k - 1].entry->identifier))) {
+      out += "<g class=\"group\">";
+      Text(out, 6, y + 10, group, "font-size=\"12\" font-weight=\"bold\" fill=\"#065695\"");
+      out += "</g>";
+      y += group_title;
+    }
+    const std::string name = grouped ? NameInGroup(b.entry->identifier) : "";
     const std::string color = [&] {
+      if (grouped) {
+        const size_t n = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+        return std::string(kPalette[n % std::size(kPalette)]);
+      }
       std::string c = BrandColor(b.entry->identifier);
       return c.empty() ? std::string(kDefaultBar) : c;
     }();
     const double w = std::max(1.0, b.value / axis_max * plot);
     out += "<rect x=\"" + Num(x0) + "\" y=\"" + Num(y) + "\" width=\"" + Num(w) + "\" height=\"" + Num(bar_height) +
            "\" fill=\"" + color + "\" stroke=\"#949494\"/>";
-    Text(out, x0 - 5, y + bar_height / 2 + 2, EntryLabel(*b.entry),
+    Text(out, x0 - 5, y + bar_height / 2 + 2, grouped ? name : EntryLabel(*b.entry),
          "font-size=\"11\" font-weight=\"bold\" fill=\"#231f20\" text-anchor=\"end\"");
     const std::string se = StandardErrorLabel(*b.entry);
     if (!se.empty()) Text(out, x0 - 5, y + bar_height - 1, se, "font-size=\"8\" fill=\"#065695\" text-anchor=\"end\"");
@@ -262,8 +285,17 @@ int AppendResultSvg(std::string& out, const Result& r, const SvgOptions& o) {
     }
   }
   if (!series.empty()) return LineChart(out, r, series, o);
-  if (!bars.empty() && r.display_format != "PASS_FAIL") return BarChart(out, r, bars, o);
-  return ValueList(out, r, o);
+  if (bars.empty() || r.display_format == "PASS_FAIL") return ValueList(out, r, o);
+  // Grouped: the bars by group, the groups in the order they first appear.
+  const bool grouped = o.grouped && MultiWay(r);
+  if (grouped) {
+    std::vector<std::string> groups;
+    auto rank = [&](const Bar& b) { return std::find(groups.begin(), groups.end(), GroupOf(b.entry->identifier)) - groups.begin(); };
+    for (const auto& b : bars)
+      if (rank(b) == static_cast<std::ptrdiff_t>(groups.size())) groups.push_back(GroupOf(b.entry->identifier));
+    std::stable_sort(bars.begin(), bars.end(), [&](const Bar& a, const Bar& b) { return rank(a) < rank(b); });
+  }
+  return BarChart(out, r, bars, grouped, o);
 }
 
 int AppendTrialsSvg(std::string& out, const Result& r, const SvgOptions& o) {

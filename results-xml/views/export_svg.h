@@ -25,6 +25,10 @@ struct SvgOptions {
   // base's value is on the chart too.
   const std::vector<std::optional<double>>* relative = nullptr;
   int relative_decimals = 3;
+  // A multi-way result ("GROUP: NAME" values, multi_way.h) drawn as PTS draws one: its bars in a
+  // cluster per group under the group's name, each bar labelled and coloured by its NAME (the
+  // same colour for a name in every group). Off, every value is a bar of its own, in file order.
+  bool grouped = false;
 };
 
 // One chart for one result.

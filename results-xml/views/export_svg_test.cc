@@ -162,6 +162,52 @@ TEST(ExportSvg, TrialsOfAMultiWayComparisonHaveAnAxisPerGroup) {
   EXPECT_EQ(one.find(">A</text>"), std::string::npos);
 }
 
+// Grouped (the viewer's cmw, cmv, imw): a cluster of bars per group under its name, each bar
+// labelled by its system and coloured by it, the groups in the order they first appear.
+TEST(ExportSvg, GroupedMultiWayBarsClusterByGroupWithAColourPerName) {
+  Result r;
+  r.title = "Dbench";
+  r.scale = "MB/s";
+  r.proportion = "HIB";
+  r.display_format = "BAR_GRAPH";
+  r.entries = {{"1: A", "13", {}, {}}, {"6: A", "63", {}, {}}, {"1: B", "17", {}, {}}, {"6: B", "67", {}, {}}};
+  SvgOptions grouped;
+  grouped.grouped = true;
+  const std::string svg = ResultToSvg(r, grouped);
+  EXPECT_TRUE(WellFormed(svg)) << svg;
+  EXPECT_EQ(Count(svg, "<g class=\"group\">"), 2u);
+  const size_t one = svg.find(">1</text>"), six = svg.find(">6</text>");
+  ASSERT_NE(one, std::string::npos);
+  ASSERT_NE(six, std::string::npos);
+  // Group 1 holds 13 and 17 (A then B), group 6 holds 63 and 67.
+  EXPECT_LT(one, svg.find(">13</text>"));
+  EXPECT_LT(svg.find(">17</text>"), six);
+  EXPECT_LT(six, svg.find(">63</text>"));
+  EXPECT_EQ(Count(svg, ">A</text>"), 2u);
+  EXPECT_EQ(svg.find(">1: A</text>"), std::string::npos);
+  // A's bars share a colour, B's another.
+  static const std::regex fill(R"re(<rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="30" fill="(#[0-9a-f]+)")re");
+  std::vector<std::string> fills;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), fill); it != std::sregex_iterator(); ++it)
+    fills.push_back((*it)[1]);
+  ASSERT_EQ(fills.size(), 4u) << svg;
+  EXPECT_EQ(fills[0], fills[2]);
+  EXPECT_EQ(fills[1], fills[3]);
+  EXPECT_NE(fills[0], fills[1]);
+  // Not asked for: a bar per value in file order, under its full name.
+  const std::string plain = ResultToSvg(r);
+  EXPECT_EQ(Count(plain, "<g class=\"group\">"), 0u);
+  EXPECT_LT(plain.find(">6: A</text>"), plain.find(">1: B</text>"));
+  // The label column fits the names, not "GROUP: NAME": the bars start further left.
+  r.entries = {{"Record Size 4KB: Home", "13", {}, {}}, {"Record Size 1MB: Home", "63", {}, {}}};
+  const std::string long_grouped = ResultToSvg(r, grouped), long_plain = ResultToSvg(r);
+  static const std::regex bar_x(R"re(<rect x="([0-9.]+)" y="[0-9.]+" width="[0-9.]+" height="30")re");
+  std::smatch grouped_x, plain_x;
+  ASSERT_TRUE(std::regex_search(long_grouped, grouped_x, bar_x));
+  ASSERT_TRUE(std::regex_search(long_plain, plain_x, bar_x));
+  EXPECT_LT(std::stod(grouped_x[1]), std::stod(plain_x[1]));
+}
+
 TEST(ExportHtml, TheViewLineIsDecodedAndTheLinkEncoded) {
   HtmlView view;
   view.form = true;

@@ -198,7 +198,8 @@ std::string ViewerOptions::ToQuery() const {
   static const char* kSystemOrders[] = {"", "sro", "sor", "rdt"};
   if (system_order != SystemOrder::kFile) add(kSystemOrders[static_cast<int>(system_order)]);
   if (reverse_systems) add("rro");
-  if (condense_multi_way) add("cmw");
+  if (condense_multi_way) add("cmw");  // cts reads back as cmw: one name for one view
+  if (condense_versions) add("cmv");
   if (transpose_multi_way) add("imw");
   if (!faster.empty() && !slower.empty()) add("ftt=" + UrlEncode(faster) + "&ftb=" + UrlEncode(slower));
   if (!faster.empty() && !slower.empty() && decided_by_percent) {
@@ -277,7 +278,8 @@ ViewerOptions ParseViewerOptions(const QueryParams& params) {
   o.notable = get("spr") != nullptr;
   o.wins_losses = get("swl") != nullptr;
   o.reverse_systems = get("rro") != nullptr;
-  o.condense_multi_way = get("cmw") != nullptr;
+  o.condense_multi_way = get("cmw") != nullptr || get("cts") != nullptr;
+  o.condense_versions = get("cmv") != nullptr;
   o.transpose_multi_way = get("imw") != nullptr;
   // PTS tests the result orders in this order, the first present wins.
   if (get("grs")) o.result_order = ResultOrder::kSpread;
@@ -565,9 +567,20 @@ std::optional<Normalized> NormalizeResult(const Result& r, const std::string& ba
 
 std::string NormalizationBase(const ResultFile& file, const ViewerOptions& options) {
   if (options.highlight.size() != 1) return "";
-  for (const auto& s : file.systems)
-    if (s.identifier.find(options.highlight[0]) != std::string::npos) return options.highlight[0];
+  // Under imw the name as the file had it ("A: B", as the form offers it) names the same system
+  // after the swap ("B: A").
+  for (const std::string& name : HighlightedNames(options))
+    for (const auto& s : file.systems)
+      if (s.identifier.find(name) != std::string::npos) return name;
   return "";
+}
+
+std::vector<std::string> HighlightedNames(const ViewerOptions& options) {
+  std::vector<std::string> out = options.highlight;
+  if (options.transpose_multi_way)
+    for (const auto& h : options.highlight)
+      if (Swapped(h) != h) out.push_back(Swapped(h));
+  return out;
 }
 
 std::vector<std::string> ApplyViewerOptions(ResultFile& file, const ViewerOptions& o) {
@@ -595,9 +608,11 @@ std::vector<std::string> ApplyViewerOptions(ResultFile& file, const ViewerOption
     std::erase_if(file.systems, [&](const System& s) { return hidden(s.identifier); });
     for (auto& r : file.results) std::erase_if(r.entries, [&](const Entry& e) { return hidden(e.identifier); });
   }
-  // cmw and imw before the orders and the means, which then see the condensed results.
+  // cmw, cmv (PTS's order) and imw before the orders and the means, which then see the condensed results.
   if (o.condense_multi_way && CondenseOptionSets(file) == 0)
     notes.push_back("cmw has no effect here: no test has results under more than one set of options");
+  if (o.condense_versions && CondenseVersions(file) == 0)
+    notes.push_back("cmv has no effect here: no test has results from more than one of its versions");
   if (o.transpose_multi_way && TransposeMultiWay(file) == 0)
     notes.push_back("imw has no effect here: no result compares \"GROUP: NAME\" values (a multi-way comparison)");
   switch (o.result_order) {

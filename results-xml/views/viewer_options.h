@@ -4,9 +4,10 @@
 // `hnr` hide noisy, `hlc` hide little change, `hni` hide incomplete, `rmm[]`/`rmm` hide systems
 // (`rmmi` inverts), `sgm` geometric mean, `shm` harmonic means, `oss`/`noss` only show / hide
 // results matching a title, `ftt`/`ftb` only results where one system is faster than another,
-// `spr` notable results, `swl` PTS's wins/losses, `cmw`/`imw` condense / transpose a multi-way
-// comparison (multi_way.h), the result orders `grs`/`grt`/`gru`, the
-// system orders `sor`/`sro`/`rdt` (`rro` reverses) and `export=`.
+// `spr` notable results, `swl` PTS's wins/losses, `cmw` (or PTS's `cts`) / `cmv` / `imw`
+// condense option sets / condense versions / transpose a multi-way comparison (multi_way.h), the
+// result orders `grs`/`grt`/`gru`, the system orders `sor`/`sro`/`rdt` (`rro` reverses) and
+// `export=`.
 // Each `obr_` form is accepted too (old OpenBenchmarking links; PTS reads those only on
 // openbenchmarking.org itself), and in values longer than 5 characters `_DD_` stands for '.'.
 //
@@ -45,7 +46,8 @@ struct ViewerOptions {
   bool notable = false;             // spr
   bool wins_losses = false;         // swl: PTS's first/last-place counts beside ours
   bool reverse_systems = false;     // rro
-  bool condense_multi_way = false;  // cmw: a test's option sets as one result (multi_way.h)
+  bool condense_multi_way = false;  // cmw (PTS's cts): a test's option sets as one result (multi_way.h)
+  bool condense_versions = false;   // cmv: a test's versions as one result (multi_way.h)
   bool transpose_multi_way = false; // imw: "GROUP: NAME" values as "NAME: GROUP"
   ResultOrder result_order = ResultOrder::kFile;
   SystemOrder system_order = SystemOrder::kFile;
@@ -144,16 +146,20 @@ double Spread(const Result& r, bool noisy_check = true);
 std::vector<size_t> NotableResults(const ResultFile& file);
 
 // The base of the comparison: the one highlighted system (hgv with one name) when some system's
-// identifier contains it, else "".
+// identifier contains it (under imw, contains it or its swap: see HighlightedNames), else "".
+// `file` as ApplyViewerOptions left it.
 std::string NormalizationBase(const ResultFile& file, const ViewerOptions& options);
+// hgv's names and, under imw, each "A: B" of them swapped ("B: A"): a reader picks a system by the
+// name the file gave it (the form lists those) or by the name imw shows; both highlight it.
+std::vector<std::string> HighlightedNames(const ViewerOptions& options);
 
 // The options applied to `file` in PTS's order: rdt, oss, noss, ftt/ftb (values compared as PHP
 // compares them), hlc, hnr, hni (each removed result takes its monitor children with it), rmm,
 // the result order, then shm's and sgm's results added as PTS adds them, then the order of each
 // result's values (sor, sro, rro). The normalization base, when there is one, becomes the first
-// system, so that every comparison (colours, verdicts) is against it. cmw and imw come before the
-// result order. Returns one line per option that had no effect on this file (cmw with nothing to
-// condense, imw with no multi-way result), for the page to say so.
+// system, so that every comparison (colours, verdicts) is against it. cmw, cmv and imw come before the
+// result order. Returns one line per option that had no effect on this file (cmw or cmv with
+// nothing to condense, imw with no multi-way result), for the page to say so.
 std::vector<std::string> ApplyViewerOptions(ResultFile& file, const ViewerOptions& options);
 
 }  // namespace ptsn::results

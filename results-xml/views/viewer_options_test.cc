@@ -9,8 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
+#include "results-xml/model/comparison_hash.h"
+#include "results-xml/views/export_csv.h"
 #include "results-xml/views/export_html.h"
+#include "results-xml/views/export_json.h"
 #include "results-xml/views/multi_way.h"
 #include "results-xml/views/view_export.h"
 #include "runner/common/error.h"
@@ -688,6 +692,145 @@ TEST(ViewerMultiWay, CmwLeavesARepeatOfTheSameOptionsOutOfTheGroup) {
   EXPECT_EQ(f.results[0].description, "Client Count: 1; 6");
   EXPECT_EQ(f.results[1].description, "Client Count: 1");
   EXPECT_EQ(f.results[1].entries[0].value, "12");
+}
+
+// cts is PTS's name for what cmw does here: the same view, whose link says cmw.
+TEST(ViewerMultiWay, CtsCondensesAsCmwAndReadsBackAsCmw) {
+  for (const char* query : {"cts", "obr_cts"}) {
+    SCOPED_TRACE(query);
+    const ViewerOptions o = ParseViewerQuery(query);
+    EXPECT_TRUE(o.condense_multi_way);
+    EXPECT_EQ(o.ToQuery(), "cmw");
+  }
+  ResultFile f;
+  f.systems.push_back({"A", "", "", "", "", "", {}, {}, {}});
+  f.results = {Dbench("1", {{"A", "10", {}, {}}}), Dbench("6", {{"A", "60", {}, {}}})};
+  EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("cts")).empty());
+  ASSERT_EQ(f.results.size(), 1u);
+  EXPECT_EQ(f.results[0].entries[1].identifier, "6: A");
+}
+
+// Dbench in test profile `version`, program version `app`, at one client count.
+Result DbenchVersion(const char* version, const char* app, std::vector<Entry> entries) {
+  Result r = Dbench("1", std::move(entries));
+  r.identifier = std::string("pts/dbench-") + version;
+  r.app_version = app;
+  return r;
+}
+
+TEST(ViewerMultiWay, CmvCondensesATestsVersionsIntoOneResultWithoutTheirMonitors) {
+  EXPECT_TRUE(ParseViewerQuery("obr_cmv").condense_versions);
+  EXPECT_EQ(ParseViewerQuery("cmv&cts").ToQuery(), "cmw&cmv");
+  ResultFile f;
+  for (const char* id : {"A", "B"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  Result monitor;
+  monitor.title = "CPU Usage";
+  monitor.display_format = "LINE_GRAPH";
+  f.results = {DbenchVersion("1.0.0", "4.0", {{"A", "10", {}, {}}, {"B", "11", {}, {}}}),
+               Dbench("6", {{"A", "60", {}, {}}, {"B", "66", {}, {}}}),
+               DbenchVersion("1.0.2", "4.1", {{"A", "20", {}, {}}, {"B", "22", {}, {}}})};
+  monitor.parent = ComparisonHash(f.results[2]);
+  monitor.entries = {{"A", "1,2", {}, {}}};
+  f.results.push_back(monitor);
+  EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("cmv")).empty());
+  ASSERT_EQ(f.results.size(), 2u) << "the monitor went with the 1.0.2 result";
+  const Result& v = f.results[0];
+  EXPECT_EQ(v.description, "Version Comparison (Client Count: 1)");
+  EXPECT_EQ(v.title, "Dbench");
+  EXPECT_TRUE(v.identifier.empty());
+  ASSERT_EQ(v.entries.size(), 4u);
+  EXPECT_EQ(v.entries[0].identifier, "4.0: A");
+  EXPECT_EQ(v.entries[3].identifier, "4.1: B");
+  EXPECT_EQ(v.entries[3].value, "22");
+  EXPECT_TRUE(MultiWay(v));
+  EXPECT_EQ(f.results[1].description, "Client Count: 6");
+
+  // The same program version in both profiles: the profiles' versions name the groups.
+  ResultFile same;
+  same.systems = f.systems;
+  same.results = {DbenchVersion("1.0.0", "4.0", {{"A", "10", {}, {}}}), DbenchVersion("1.0.2", "4.0", {{"A", "20", {}, {}}})};
+  ResultFile none = same;
+  ApplyViewerOptions(same, ParseViewerQuery("cmv"));
+  ASSERT_EQ(same.results.size(), 1u);
+  EXPECT_EQ(same.results[0].entries[1].identifier, "1.0.2: A");
+
+  // Another unit, or a test in one version only: nothing to condense.
+  none.results[1].scale = "ms";
+  const std::vector<std::string> notes = ApplyViewerOptions(none, ParseViewerQuery("cmv"));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("cmv has no effect here", 0), 0u);
+  EXPECT_EQ(none.results.size(), 2u);
+}
+
+// hgv names a system by the name the form lists (the file's); under imw that system is named
+// "B: A": it is still the one highlighted and the base (and so is the swapped name itself).
+TEST(ViewerMultiWay, HgvFollowsImwsSwapOfTheSystemsNames) {
+  ResultFile f;
+  for (const char* id : {"EXT4: Stock", "XFS: Stock"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  f.results = {Dbench("1", {{"EXT4: Stock", "10", {}, {}}, {"XFS: Stock", "20", {}, {}}})};
+  for (const char* query : {"imw&nor&hgv=XFS: Stock", "imw&nor&hgv=Stock: XFS"}) {
+    SCOPED_TRACE(query);
+    ResultFile g = f;
+    HtmlView view;
+    view.options = ParseViewerQuery(query);
+    view.notes = ApplyViewerOptions(g, view.options);
+    ASSERT_EQ(g.systems[1].identifier, "Stock: EXT4");  // (not yet the base)
+    ASSERT_EQ(g.systems[0].identifier, "Stock: XFS") << "the base comes first";
+    EXPECT_EQ(NormalizationBase(g, view.options), "Stock: XFS");
+    const auto n = NormalizeResult(g.results[0], NormalizationBase(g, view.options));
+    ASSERT_TRUE(n);
+    EXPECT_DOUBLE_EQ(*n->values[0], 0.5);  // EXT4 against XFS
+    const std::string html = ResultFileToHtml(g, view);
+    EXPECT_NE(html.find("<th data-system=\"Stock: XFS\" class=\"hl\">"), std::string::npos);
+    EXPECT_NE(html.find("<th data-system=\"Stock: EXT4\">"), std::string::npos);
+  }
+}
+
+// A condensed result's values are "GROUP: SYSTEM": the overview and the CSV export give it a row
+// per option set, its values under their systems.
+TEST(ViewerMultiWay, CondensedResultHasARowPerOptionSetInTheOverviewAndCsv) {
+  ResultFile f;
+  for (const char* id : {"A", "B: x"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  auto dbench = [](const char* clients, const char* a, const char* b) {
+    return Dbench(clients, {{"A", a, {}, {}}, {"B: x", b, {}, {}}});
+  };
+  f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
+  HtmlView view;
+  view.options = ParseViewerQuery("cmw");
+  view.notes = ApplyViewerOptions(f, view.options);
+  ASSERT_EQ(f.results.size(), 1u);
+  const auto parts = SplitByGroup(f.results[0], f.systems);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[1].first, "6");
+  EXPECT_EQ(parts[1].second.title, "Dbench (6)");  // (no program version in this file)
+  ASSERT_EQ(parts[1].second.entries.size(), 2u);
+  EXPECT_EQ(parts[1].second.entries[1].identifier, "B: x");
+  EXPECT_EQ(parts[1].second.entries[1].value, "66");
+  EXPECT_TRUE(SplitByGroup(f.results[0], {}).empty()) << "names that are no system's";
+
+  const std::string html = ResultFileToHtml(f, view);
+  const size_t row = html.find("<tr data-result=\"r1\" data-group=\"6\">");
+  ASSERT_NE(row, std::string::npos) << html;
+  const std::string cells = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_NE(cells.find("Dbench (6) - Client Count: 1; 6"), std::string::npos);
+  EXPECT_NE(cells.find("data-system=\"B: x\"><span class=\"v\">66</span>"), std::string::npos) << cells;
+
+  const std::string csv = ResultFileToCsv(f);
+  EXPECT_NE(csv.find("Title,Description,Scale,Proportion,A,B: x\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("Dbench (1),Client Count: 1; 6,MB/s,HIB,10,11\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("Dbench (6),Client Count: 1; 6,MB/s,HIB,60,66\n"), std::string::npos) << csv;
+
+  // JSON keeps PTS's keys ("6: B / x") and adds the group and system of each.
+  const nlohmann::json json = nlohmann::json::parse(ResultFileToJson(f));
+  const nlohmann::json& values = json["results"].begin().value()["results"];
+  ASSERT_TRUE(values.contains("6: B / x")) << values.dump();
+  EXPECT_EQ(values["6: B / x"]["ptsn_group"], "6");
+  EXPECT_EQ(values["6: B / x"]["ptsn_system"], "B: x");
+  EXPECT_EQ(values["1: A"]["ptsn_system"], "A");
+  ResultFile plain;
+  plain.systems = f.systems;
+  plain.results = {Dbench("1", {{"A", "10", {}, {}}})};
+  EXPECT_EQ(ResultFileToJson(plain).find("ptsn_group"), std::string::npos);
 }
 
 TEST(ViewerMultiWay, ImwTransposesAMultiWayFileAndSaysWhenThereIsNone) {

@@ -472,6 +472,16 @@ TEST_F(PageBrowserTest, CmwCondensesATestsOptionSetsIntoOneGroupedChartAndTable)
   EXPECT_NE(Between(dom, "<a id=\"view-link\"", "</a>").find("href=\"?cmw\""), std::string::npos);
   const std::string imw = Dom(server.url() + "/result/" + id + "?imw");
   EXPECT_NE(imw.find("data-note=\"option\">imw has no effect here"), std::string::npos);
+  // The chart draws a cluster of bars per client count (as PTS draws a multi-way result); the
+  // overview has a row per client count, its values under their systems.
+  EXPECT_EQ(Count(charts[0], "<g class=\"group\">"), 2u) << charts[0];
+  const std::string row = Between(dom, "data-group=\"6\">", "</tr>");
+  EXPECT_NE(row.find("Dbench 4.0 (6) - Client Count: 1; 6"), std::string::npos) << row;
+  EXPECT_NE(row.find("data-system=\"Home Encryption\"><span class=\"v\">268.76</span>"), std::string::npos) << row;
+  // cts, PTS's name for it, is the same view; its link says cmw.
+  const std::string cts = Dom(server.url() + "/result/" + id + "?cts");
+  EXPECT_NE(cts.find("Dbench 4.0 — Client Count: 1; 6</h2>"), std::string::npos);
+  EXPECT_NE(Between(cts, "<a id=\"view-link\"", "</a>").find("href=\"?cmw\""), std::string::npos);
 }
 
 TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
