@@ -615,6 +615,7 @@ TEST(ViewerHtml, DecidedWinsAndLossesCountOnlyDifferentVerdictsAndSwlShowsPts) {
   const size_t row = html.find("<tr class=\"decided\">");
   ASSERT_NE(row, std::string::npos);
   const std::string decided = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_NE(decided.find("against the base (over the 2 test results)</th>"), std::string::npos) << decided;
   // B and B run 2: "different" both times, better on H (HIB), worse on L (LIB).
   EXPECT_NE(decided.find("data-system=\"B\"><span class=\"wl\">1 won, 1 lost</span>"), std::string::npos) << decided;
   const size_t swl = html.find("<tr class=\"swl\">");

@@ -77,6 +77,7 @@ std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResul
     page.reserve(paged[window.index].size());
     for (size_t k : paged[window.index]) page.push_back(std::move(file.results[k]));
     file.results = std::move(page);
+    view.paged = true;
     pager = "<p class=\"pager\">Results " + std::to_string(first + 1) + "&ndash;" + std::to_string(end) +
             " (page " + std::to_string(window.index + 1) + " of " + std::to_string(pages) + "):";
     for (size_t p = 0; p < pages; ++p) {

@@ -95,7 +95,11 @@ TEST(ResultPage, AMonitorSeriesIsOnItsTestsPage) {
     EXPECT_LT(monitor, html.find("</section>", section)) << "the series is in its test's section";
     EXPECT_EQ(html.find("<section id=\"r2\">"), std::string::npos) << "no section of its own on page " << page + 1;
   }
-  EXPECT_NE(RenderResultPage({result}, {1, 3}).find("Results 3&ndash;4 (page 2 of 3)"), std::string::npos);
+  const std::string second = RenderResultPage({result}, {1, 3});
+  EXPECT_NE(second.find("Results 3&ndash;4 (page 2 of 3)"), std::string::npos);
+  // The decided wins / losses count this page's results only, and say so; unpaged, all of them.
+  EXPECT_NE(second.find("against the base (over the 1 test result on this page, not the whole view)"), std::string::npos);
+  EXPECT_NE(RenderResultPage({result}).find("against the base (over the 3 test results)</th>"), std::string::npos);
   EXPECT_THROW(RenderResultPage({result}, {3, 3}), HttpError);
 }
 
