@@ -199,6 +199,14 @@ std::vector<SystemTrials> ResultSystemTrials(const ResultFile& file, const Resul
   return systems;
 }
 
+std::vector<SystemTrials> TrialsOfKinds(const std::vector<SystemTrials>& systems, const std::vector<std::string>& kinds) {
+  std::vector<SystemTrials> out;
+  for (const auto& kind : kinds)
+    for (const auto& s : systems)
+      if (ParseInstanceName(s.identifier).kind == kind) out.push_back(s);
+  return out;
+}
+
 std::string VerdictView(const ResultFile& file, const VerdictSettings& settings) {
   if (file.systems.size() < 2) return "";
   char head[160];

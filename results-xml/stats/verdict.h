@@ -99,6 +99,9 @@ struct KindVerdict {
 std::vector<KindVerdict> VerdictsAgainstFirst(const std::vector<SystemTrials>& systems, const VerdictSettings& settings);
 // The trials of `r` of each System of `file` that has an entry in it, in the file's System order.
 std::vector<SystemTrials> ResultSystemTrials(const ResultFile& file, const Result& r);
+// The instances of `kinds` among `systems`, kind by kind in that order: VerdictsAgainstFirst on
+// them judges each other kind against kinds[0], whichever System comes first in the file.
+std::vector<SystemTrials> TrialsOfKinds(const std::vector<SystemTrials>& systems, const std::vector<std::string>& kinds);
 
 // Each result's verdicts, every other kind against the first System's kind; with one instance of
 // each ("NAME" without "NAME #2") every verdict is unknown and says what one instance pair cannot

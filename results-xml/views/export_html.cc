@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
-#include <unordered_map>
 
-#include "results-xml/model/comparison_hash.h"
 #include "results-xml/stats/statistics.h"
 #include "results-xml/views/export_common.h"
 #include "results-xml/views/export_compare.h"
 #include "results-xml/views/export_html_overview.h"
 #include "results-xml/views/export_html_systems.h"
 #include "results-xml/views/export_svg.h"
+#include "results-xml/views/monitor_parents.h"
 #include "results-xml/views/multi_way.h"
 #include "runner/common/strings.h"
 
@@ -137,38 +135,6 @@ void ValuesTable(std::string& out, const Result& r, const std::optional<Normaliz
   out += "</table></div>";
 }
 
-// The result each monitor series was recorded with (npos for none): by its <Parent> hash, or, in
-// files older than <Parent> (1110088), as PTS named them: no test identifier, the test's title,
-// and the test's arguments after the monitor's name ("CPU Usage -s 1048576 -n 1000").
-constexpr size_t kNone = std::numeric_limits<size_t>::max();
-std::vector<size_t> MonitorParents(const ResultFile& file) {
-  const size_t n = file.results.size();
-  std::vector<size_t> parent(n, kNone);
-  std::unordered_map<std::string, size_t> by_hash;
-  for (size_t i = 0; i < n; ++i)
-    if (file.results[i].parent) {
-      for (size_t k = 0; k < n; ++k) by_hash.emplace(ComparisonHash(file.results[k]), k);
-      break;
-    }
-  for (size_t i = 0; i < n; ++i) {
-    const Result& m = file.results[i];
-    if (m.parent) {
-      if (auto it = by_hash.find(*m.parent); it != by_hash.end() && it->second != i) parent[i] = it->second;
-      continue;
-    }
-    if (!m.identifier.empty() || m.display_format != "LINE_GRAPH") continue;
-    size_t best_arguments = 0;
-    for (size_t k = 0; k < n; ++k) {
-      const Result& t = file.results[k];
-      if (t.identifier.empty() || t.title != m.title || m.arguments.size() <= t.arguments.size() ||
-          !m.arguments.ends_with(t.arguments) || (parent[i] != kNone && t.arguments.size() <= best_arguments))
-        continue;
-      parent[i] = k, best_arguments = t.arguments.size();
-    }
-  }
-  return parent;
-}
-
 // A monitor series beside the result it was recorded with: min / avg / max per system.
 void MonitorTable(std::string& out, const Result& m) {
   out += "<div class=\"scroll\"><table class=\"monitor\"><caption>";
@@ -257,7 +223,7 @@ std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view) {
   const std::string norm_base = view.options.normalize ? NormalizationBase(file, view.options) : "";
   for (size_t i = 0; i < file.results.size(); ++i) {
     const Result& r = file.results[i];
-    if (monitor_parent[i] != kNone) continue;  // shown with its test
+    if (monitor_parent[i] != kNoMonitorParent) continue;  // shown with its test
     out += "<section id=\"r" + std::to_string(i + 1) + "\"><h2>";
     Esc(out, Trim(r.title + " " + r.app_version));
     if (!r.description.empty()) {

@@ -25,6 +25,7 @@ struct HtmlView {
   std::vector<std::string> all_systems;  // before rmm hid some: the form offers them all
   std::vector<std::string> notes;  // options that had no effect (ApplyViewerOptions), one line each
   bool form = false;  // the options form (a server page, whose GET reloads the view)
+  bool paged = false;  // `file` is one page of a longer view (the server's ?page=): the overview says so
 };
 
 std::string ResultFileToHtml(const ResultFile& file, const HtmlView& view = {});

@@ -100,6 +100,7 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
   const std::string norm_base = NormalizationBase(file, view.options);
   const GeometricMeans g = view.geometric_means ? *view.geometric_means : GeometricMeanOfResults(file);
   std::vector<Decided> decided(file.systems.size());
+  size_t decided_over = 0;  // the test results the decided row counts over
 
   out += "<section id=\"overview\"><h2>Overview</h2><p class=\"meta\">Each value against <b>";
   Esc(out, base);
@@ -155,6 +156,7 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
     bool numeric = false;
     for (const auto& e : r.entries) numeric = numeric || (!IsSeries(e) && NumericValue(e.value));
     if (!numeric) continue;
+    if (!r.identifier.empty()) ++decided_over;
     const std::string label = Trim(r.title + " " + r.app_version) + (r.description.empty() ? "" : " - " + r.description);
     const ComparedResult* row =
         group.empty() && row_of_result[i] < c.results.size() ? &c.results[row_of_result[i]] : nullptr;
@@ -301,8 +303,9 @@ void AppendOverview(std::string& out, const ResultFile& file, const HtmlView& vi
   }
   out += "</tr>";
   // Wins and losses that count only what a verdict decided ("different"), against the base.
-  out += "<tr class=\"decided\"><th>Decided wins / losses against the base</th><td>counted only where the "
-         "verdict is \"different\" (results on this page); PTS's swl counts every first and last place, "
+  out += "<tr class=\"decided\"><th>Decided wins / losses against the base (over the " + std::to_string(decided_over) +
+         (decided_over == 1 ? " test result" : " test results") + (view.paged ? " on this page, not the whole view)" : ")") +
+         "</th><td>counted only where the verdict is \"different\"; PTS's swl counts every first and last place, "
          "however small the gap</td>";
   for (size_t s = 0; s < file.systems.size(); ++s) {
     out += "<td class=\"num\" data-system=\"";
@@ -409,7 +412,7 @@ void AppendOptionsForm(std::string& out, const ResultFile& file, const HtmlView&
   pick("ftb", o.slower, "is faster than");
   out += "<label>ftd: and decidedly, by at least <input name=\"ftd\" size=\"4\" value=\"";
   if (o.decided_by_percent) out += Printf("%g", *o.decided_by_percent);
-  out += "\"> % (ours: the verdict by runs)</label>";
+  out += "\"> % (ours: by the overview's verdict)</label>";
   // The orders and exports as links: each is one name in the query, as on OpenBenchmarking.
   auto link = [&](const ViewerOptions& v, const char* name, const std::string& what, bool current) {
     out += " <a class=\"opt\" data-opt=\"" + std::string(name) + "\" href=\"?";

@@ -13,6 +13,7 @@
 #include "results-xml/views/multi_way.h"
 #include "results-xml/stats/runs_verdict.h"
 #include "results-xml/stats/statistics.h"
+#include "results-xml/stats/verdict.h"
 #include "runner/common/strings.h"
 
 namespace ptsn::results {
@@ -161,19 +162,34 @@ bool FasterThan(const Result& r, const std::string& faster, const std::string& s
   return r.proportion == "HIB" ? cmp > 0 : cmp < 0;
 }
 
-// ftd: the verdict by runs of `faster`'s set-up against `slower`'s ("NAME", "NAME run 2", ...)
-// is "different" and its interval lies at least `percent` % on the better side of 1.
-bool DecidedlyFaster(const Result& r, const std::string& faster, const std::string& slower, double percent) {
+// ftd: the verdict of `faster`'s set-up against `slower`'s is "different" and its interval lies at
+// least `percent` % on the better side of 1. The verdict is the one the overview's cells give: by
+// instance pairs ("NAME", "NAME #2", ...) at the result's level for a run across targets
+// (`by_pairs`), else by runs ("NAME", "NAME run 2", ...), so the two never disagree on a pair.
+bool DecidedlyFaster(const ResultFile& file, const Result& r, bool by_pairs, const std::string& faster,
+                     const std::string& slower, double percent) {
   if (r.proportion != "HIB" && r.proportion != "LIB") return false;
-  std::vector<std::vector<double>> reference, other;
-  for (const auto& e : r.entries) {
-    if (SetUpOf(e.identifier) == SetUpOf(slower)) reference.push_back(NumericTrials(e));
-    else if (SetUpOf(e.identifier) == SetUpOf(faster)) other.push_back(NumericTrials(e));
+  VerdictKind kind = VerdictKind::kUnknown;
+  double low = 0, high = 0;
+  if (by_pairs) {
+    const auto v = VerdictsAgainstFirst(
+        TrialsOfKinds(ResultSystemTrials(file, r), {ParseInstanceName(slower).kind, ParseInstanceName(faster).kind}),
+        LevelOfRun(r, VerdictSettings{}));
+    if (v.empty() || !v.front().verdict.has_interval) return false;
+    kind = v.front().verdict.kind, low = v.front().verdict.ci_low, high = v.front().verdict.ci_high;
+  } else {
+    std::vector<std::vector<double>> reference, other;
+    for (const auto& e : r.entries) {
+      if (SetUpOf(e.identifier) == SetUpOf(slower)) reference.push_back(NumericTrials(e));
+      else if (SetUpOf(e.identifier) == SetUpOf(faster)) other.push_back(NumericTrials(e));
+    }
+    const RunsVerdict v = DecideRunsVerdict(reference, other, VerdictSettings{});
+    if (!v.has_interval) return false;
+    kind = v.kind, low = v.ci_low, high = v.ci_high;
   }
-  const RunsVerdict v = DecideRunsVerdict(reference, other, VerdictSettings{});
-  if (v.kind != VerdictKind::kDifferent || !v.has_interval) return false;
+  if (kind != VerdictKind::kDifferent) return false;
   const double k = 1 + percent / 100;
-  return r.proportion == "HIB" ? v.ci_low >= k : v.ci_high <= 1 / k;
+  return r.proportion == "HIB" ? low >= k : high <= 1 / k;
 }
 
 }  // namespace
@@ -594,8 +610,12 @@ std::vector<std::string> ApplyViewerOptions(ResultFile& file, const ViewerOption
   if (!o.only_show.empty()) RemoveResults(file, [&](const Result& r) { return !Matches(r, o.only_show); });
   if (!o.hide_matching.empty()) RemoveResults(file, [&](const Result& r) { return Matches(r, o.hide_matching); });
   if (!o.faster.empty()) RemoveResults(file, [&](const Result& r) { return !FasterThan(r, o.faster, o.slower); });
-  if (o.decided_by_percent)
-    RemoveResults(file, [&](const Result& r) { return !DecidedlyFaster(r, o.faster, o.slower, *o.decided_by_percent); });
+  if (o.decided_by_percent) {
+    const bool by_pairs = TrialsInterleaved(file);
+    RemoveResults(file, [&](const Result& r) {
+      return !DecidedlyFaster(file, r, by_pairs, o.faster, o.slower, *o.decided_by_percent);
+    });
+  }
   if (o.hide_little_change) RemoveResults(file, [](const Result& r) { return LittleChange(r); });
   if (o.hide_noisy) RemoveResults(file, [](const Result& r) { return NoisyPercent(r).has_value(); });
   if (o.hide_incomplete) {

@@ -52,8 +52,9 @@ struct ViewerOptions {
   ResultOrder result_order = ResultOrder::kFile;
   SystemOrder system_order = SystemOrder::kFile;
   std::string faster, slower;  // ftt, ftb: only results where `faster` beats `slower`
-  // ftd=K (ours, with ftt/ftb): ... and decidedly: the verdict by runs (runs_verdict.h) between
-  // their set-ups is "different" and its whole interval is at least K % the better way (K >= 0).
+  // ftd=K (ours, with ftt/ftb): ... and decidedly: the verdict between their set-ups that the
+  // overview's cells use (by instance pairs, verdict.h, for a run across targets; else by runs,
+  // runs_verdict.h) is "different" and its whole interval is at least K % the better way (K >= 0).
   std::optional<double> decided_by_percent;
   std::string export_format;     // export: txt, csv, csv-all, json, xml, html, pdf ("" none)
   std::vector<std::string> highlight;      // hgv

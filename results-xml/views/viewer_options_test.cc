@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "results-xml/model/comparison_hash.h"
@@ -17,6 +19,9 @@
 #include "results-xml/views/export_json.h"
 #include "results-xml/views/multi_way.h"
 #include "results-xml/views/view_export.h"
+#include "results-xml/stats/runs_verdict.h"
+#include "results-xml/stats/statistics.h"
+#include "results-xml/stats/verdict.h"
 #include "runner/common/error.h"
 #include "results-xml/model/result_xml.h"
 #include "results-xml/model/test_support.h"
@@ -554,6 +559,74 @@ TEST(ViewerFigures, FasterDecidedlyKeepsOnlyWhatTheVerdictDecides) {
   EXPECT_FALSE(ParseViewerQuery("ftt=B&ftb=A&ftd=-1").decided_by_percent);
 }
 
+// A run across targets: instances "A", "A #2", "B", "B #2", trials in rounds ("interleaved").
+// The two instances of A differ by 2x (where each target's files lie), but within each instance
+// pair B is 1.50 and 1.52 times A, round by round: the instance pairs decide "different", the
+// runs (A: 100 and 200, B: 150 and 304, judged as separate runs) cannot.
+ResultFile TargetsRun() {
+  ResultFile f;
+  for (const char* id : {"A", "A #2", "B", "B #2"}) f.systems.push_back({.identifier = id});
+  const std::string rounds = "{\"interleaved\":true}";
+  Result hib;
+  hib.identifier = "pts/h-1.0.0";
+  hib.title = "H";
+  hib.scale = "MB/s";
+  hib.proportion = "HIB";
+  hib.entries = {{"A", "100", "99:100:101", rounds},
+                 {"A #2", "200", "199:200:201", rounds},
+                 {"B", "150", "148.5:150:151.5", rounds},
+                 {"B #2", "304", "302.48:304:305.52", rounds}};
+  Result lib = hib;
+  lib.identifier = "pts/l-1.0.0";
+  lib.title = "L";
+  lib.scale = "Seconds";
+  lib.proportion = "LIB";
+  f.results = {hib, lib};
+  return f;
+}
+
+TEST(ViewerFigures, FasterDecidedlyInARunAcrossTargetsFollowsTheInstancePairsAsTheOverviewDoes) {
+  const ResultFile f = TargetsRun();
+  ASSERT_TRUE(TrialsInterleaved(f));
+  const Result& h = f.results[0];
+  // The premise: the verdicts disagree here. By runs unknown, by instance pairs different.
+  std::vector<std::vector<double>> a, b;
+  for (const auto& e : h.entries) (e.identifier[0] == 'A' ? a : b).push_back(NumericTrials(e));
+  EXPECT_EQ(DecideRunsVerdict(a, b, {}).kind, VerdictKind::kUnknown);
+  const auto pairs = VerdictsAgainstFirst(ResultSystemTrials(f, h), LevelOfRun(h, {}));
+  ASSERT_EQ(pairs.size(), 1u);
+  ASSERT_EQ(pairs[0].verdict.kind, VerdictKind::kDifferent);
+  EXPECT_GT(pairs[0].verdict.ci_low, 1.1);
+  EXPECT_LT(pairs[0].verdict.ci_low, 1.5);
+
+  auto kept = [](ResultFile file, const char* query) {
+    ApplyViewerOptions(file, ParseViewerQuery(query));
+    return Titles(file);
+  };
+  EXPECT_EQ(kept(f, "ftt=B&ftb=A&ftd=10"), (std::vector<std::string>{"H / "})) << "the pairs decide it";
+  EXPECT_EQ(kept(f, "ftt=A&ftb=B&ftd=10"), (std::vector<std::string>{"L / "}));
+  EXPECT_TRUE(kept(f, "ftt=B&ftb=A&ftd=60").empty()) << "the pairs' interval does not reach x1.6";
+  // ftb's set-up is the reference whichever comes first in the file.
+  ResultFile b_first = f;
+  std::rotate(b_first.systems.begin(), b_first.systems.begin() + 2, b_first.systems.end());
+  EXPECT_EQ(kept(b_first, "ftt=B&ftb=A&ftd=10"), (std::vector<std::string>{"H / "}));
+  // Without the rounds the same values are separate runs: unknown, nothing kept.
+  ResultFile runs = f;
+  for (auto& r : runs.results)
+    for (auto& e : r.entries) e.json.reset();
+  EXPECT_TRUE(kept(runs, "ftt=B&ftb=A&ftd=10").empty());
+
+  // The overview's cell for B on H says the same verdict that ftd kept it by.
+  const std::string html = ResultFileToHtml(f, {});
+  const size_t row = html.find("<tr data-result=\"r1\">");
+  ASSERT_NE(row, std::string::npos);
+  const std::string cells = html.substr(row, html.find("</tr>", row) - row);
+  char shown[64];
+  std::snprintf(shown, sizeof shown, "different, x%.3f [%.3f, %.3f]", pairs[0].verdict.ratio, pairs[0].verdict.ci_low,
+                pairs[0].verdict.ci_high);
+  EXPECT_NE(cells.find(shown), std::string::npos) << cells;
+}
+
 TEST(ViewerHtml, DecidedWinsAndLossesCountOnlyDifferentVerdictsAndSwlShowsPts) {
   ResultFile f = TwoSetUpsTwoRuns();
   HtmlView view;
@@ -562,6 +635,7 @@ TEST(ViewerHtml, DecidedWinsAndLossesCountOnlyDifferentVerdictsAndSwlShowsPts) {
   const size_t row = html.find("<tr class=\"decided\">");
   ASSERT_NE(row, std::string::npos);
   const std::string decided = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_NE(decided.find("against the base (over the 2 test results)</th>"), std::string::npos) << decided;
   // B and B run 2: "different" both times, better on H (HIB), worse on L (LIB).
   EXPECT_NE(decided.find("data-system=\"B\"><span class=\"wl\">1 won, 1 lost</span>"), std::string::npos) << decided;
   const size_t swl = html.find("<tr class=\"swl\">");

@@ -21,15 +21,6 @@ std::string Fixed(const char* format, double v) {
 
 std::string Pad(const std::string& s, size_t width) { return s + std::string(width > s.size() ? width - s.size() : 1, ' '); }
 
-// The trials of the instances of `kinds` (in that order) in `all`.
-std::vector<results::SystemTrials> OfKinds(const std::vector<results::SystemTrials>& all, const std::vector<std::string>& kinds) {
-  std::vector<results::SystemTrials> out;
-  for (const auto& kind : kinds)
-    for (const auto& s : all)
-      if (results::ParseInstanceName(s.identifier).kind == kind) out.push_back(s);
-  return out;
-}
-
 // A verdict's ratio as speed relative to the other side: a lower-is-better value inverted.
 double Speed(const results::Verdict& v, const results::Result& r) { return r.proportion == "LIB" ? 1 / v.ratio : v.ratio; }
 
@@ -315,7 +306,7 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
     const results::VerdictSettings level = results::LevelOfRun(r, settings);
     bool any = false;
     std::set<std::string> judged;
-    for (const auto& kv : results::VerdictsAgainstFirst(OfKinds(trials, kinds), level)) {
+    for (const auto& kv : results::VerdictsAgainstFirst(results::TrialsOfKinds(trials, kinds), level)) {
       judged.insert(kv.kind);
       // A set-up whose every trial failed (eCryptfs refuses O_DIRECT, a target too small) has no
       // ratio: it is neither cheap nor dear, and never the answer.
@@ -374,7 +365,7 @@ CostTable ComputeCostTable(const results::ResultFile& file, const std::string& r
     if (other == t.best || !t.means.count(other)) continue;
     bool ahead = false, behind = false, all_same = true;
     for (const auto* r : measured) {
-      auto v = results::VerdictsAgainstFirst(OfKinds(results::ResultSystemTrials(file, *r), {t.best, other}),
+      auto v = results::VerdictsAgainstFirst(results::TrialsOfKinds(results::ResultSystemTrials(file, *r), {t.best, other}),
                                              results::LevelOfRun(*r, settings));
       if (v.empty()) continue;
       const results::Verdict& verdict = v.front().verdict;

@@ -6,6 +6,7 @@
 #include "results-xml/store/merge.h"
 #include "results-xml/views/export_html.h"
 #include "results-xml/views/export_svg.h"
+#include "results-xml/views/monitor_parents.h"
 #include "results-xml/views/view_export.h"
 #include "server/http/http.h"
 
@@ -64,13 +65,19 @@ std::string RenderResultPage(const std::vector<std::shared_ptr<const StoredResul
   const std::string query = options.ToQuery();
   std::string pager;
   if (window.size > 0 && (file.results.size() > window.size || window.index > 0)) {
-    const size_t pages = (file.results.size() + window.size - 1) / window.size;
+    // Pages of tests with their monitor series: a series goes on its test's page, in its section.
+    const std::vector<std::vector<size_t>> paged = results::ResultPages(file, window.size);
+    const size_t pages = paged.size();
     if (window.index >= pages)
       throw HttpError{404, "no page " + std::to_string(window.index + 1) + ": this result has " + std::to_string(pages)};
-    const size_t first = window.index * window.size;
-    const size_t end = std::min(first + window.size, file.results.size());
-    file.results.erase(file.results.begin() + static_cast<std::ptrdiff_t>(end), file.results.end());
-    file.results.erase(file.results.begin(), file.results.begin() + static_cast<std::ptrdiff_t>(first));
+    size_t first = 0;
+    for (size_t p = 0; p < window.index; ++p) first += paged[p].size();
+    const size_t end = first + paged[window.index].size();
+    std::vector<results::Result> page;
+    page.reserve(paged[window.index].size());
+    for (size_t k : paged[window.index]) page.push_back(std::move(file.results[k]));
+    file.results = std::move(page);
+    view.paged = true;
     pager = "<p class=\"pager\">Results " + std::to_string(first + 1) + "&ndash;" + std::to_string(end) +
             " (page " + std::to_string(window.index + 1) + " of " + std::to_string(pages) + "):";
     for (size_t p = 0; p < pages; ++p) {
