@@ -214,15 +214,21 @@ std::vector<std::pair<std::string, std::string>> GroupsAndSystems(const Result& 
   if (!MultiWay(r)) return {};
   std::map<std::string, std::string> system_of_name;
   for (const auto& s : systems) system_of_name[AsNameInGroup(s.identifier)] = s.identifier;
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& e : r.entries) {
-    auto system = system_of_name.find(NameInGroup(e.identifier));
-    if (system == system_of_name.end()) return {};
+  for (const auto& e : r.entries)
     for (const auto& s : systems)
       if (s.identifier == e.identifier) return {};
-    out.emplace_back(GroupOf(e.identifier), system->second);
+  // "GROUP: SYSTEM" as cmw and cmv name the values, else "SYSTEM: GROUP" as imw leaves them.
+  for (const bool transposed : {false, true}) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& e : r.entries) {
+      const std::string group = transposed ? NameInGroup(e.identifier) : GroupOf(e.identifier);
+      auto system = system_of_name.find(transposed ? GroupOf(e.identifier) : NameInGroup(e.identifier));
+      if (system == system_of_name.end()) break;
+      out.emplace_back(group, system->second);
+    }
+    if (out.size() == r.entries.size()) return out;
   }
-  return out;
+  return {};
 }
 
 std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const std::vector<System>& systems) {

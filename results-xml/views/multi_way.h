@@ -41,9 +41,9 @@ size_t CondenseOptionSets(ResultFile& file);
 // with their monitor children. Returns how many results it formed.
 size_t CondenseVersions(ResultFile& file);
 
-// A condensed result's (cmw, cmv: values "GROUP: SYSTEM") group and system of each value, in
-// order. Empty when `r` is not multi-way, some value already names a system, or some NAME is no
-// system's (a transposed or a file's own multi-way result).
+// A condensed result's (cmw, cmv: values "GROUP: SYSTEM"; after imw "SYSTEM: GROUP") group and
+// system of each value, in order. Empty when `r` is not multi-way, some value already names a
+// system (a file's own multi-way result), or neither half names a system throughout.
 std::vector<std::pair<std::string, std::string>> GroupsAndSystems(const Result& r, const std::vector<System>& systems);
 // A condensed result split by group, in order: each group's values as a result of their own,
 // titled "TITLE VERSION (GROUP)", named by their systems again (`systems`' identifiers), for a table with

@@ -907,6 +907,33 @@ TEST(ViewerMultiWay, CondensedResultHasARowPerOptionSetInTheOverviewAndCsv) {
   EXPECT_EQ(ResultFileToJson(plain).find("ptsn_group"), std::string::npos);
 }
 
+// After imw a condensed result's values are "SYSTEM: GROUP": still a row per option set in the
+// overview and the CSV export, its values under their systems (the grouped table is transposed).
+TEST(ViewerMultiWay, CondensedAndTransposedResultKeepsItsRowsPerOptionSet) {
+  ResultFile f;
+  for (const char* id : {"A", "B: x"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  auto dbench = [](const char* clients, const char* a, const char* b) {
+    return Dbench(clients, {{"A", a, {}, {}}, {"B: x", b, {}, {}}});
+  };
+  f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
+  ApplyViewerOptions(f, ParseViewerQuery("cmw&imw"));
+  ASSERT_EQ(f.results.size(), 1u);
+  ASSERT_EQ(f.results[0].entries.at(3).identifier, "B / x: 6");
+  const auto parts = SplitByGroup(f.results[0], f.systems);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[1].first, "6");
+  ASSERT_EQ(parts[1].second.entries.size(), 2u);
+  EXPECT_EQ(parts[1].second.entries[1].identifier, "B: x");
+  EXPECT_EQ(parts[1].second.entries[1].value, "66");
+  const std::string csv = ResultFileToCsv(f);
+  EXPECT_NE(csv.find("Dbench (6),Client Count: 1; 6,MB/s,HIB,60,66\n"), std::string::npos) << csv;
+  // A file's own multi-way result (its values are its systems' names) is no condensed one.
+  ResultFile own;
+  for (const char* id : {"EXT4: Stock", "XFS: Stock"}) own.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  own.results = {Dbench("1", {{"EXT4: Stock", "10", {}, {}}, {"XFS: Stock", "20", {}, {}}})};
+  EXPECT_TRUE(SplitByGroup(own.results[0], own.systems).empty());
+}
+
 TEST(ViewerMultiWay, ImwTransposesAMultiWayFileAndSaysWhenThereIsNone) {
   PTSN_REQUIRE_REFERENCE();
   ResultFile f = Seed(k1110088);
