@@ -731,13 +731,17 @@ Result Dbench(const char* clients, std::vector<Entry> entries) {
   return r;
 }
 
-TEST(ViewerMultiWay, CmwOnAMultiWayFileKeepsTwoWaysAndImwSwapsThem) {
+// Two systems `a` and `b` and Dbench at 1 client (10 and 11) and at 6 (60 and 66): a test under
+// two option sets, for cmw.
+ResultFile DbenchTwoOptionSets(const char* a, const char* b) {
   ResultFile f;
-  for (const char* id : {"EXT4: Stock", "XFS: Stock"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
-  auto dbench = [](const char* clients, const char* ext4, const char* xfs) {
-    return Dbench(clients, {{"EXT4: Stock", ext4, {}, {}}, {"XFS: Stock", xfs, {}, {}}});
-  };
-  f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
+  for (const char* id : {a, b}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
+  f.results = {Dbench("1", {{a, "10", {}, {}}, {b, "11", {}, {}}}), Dbench("6", {{a, "60", {}, {}}, {b, "66", {}, {}}})};
+  return f;
+}
+
+TEST(ViewerMultiWay, CmwOnAMultiWayFileKeepsTwoWaysAndImwSwapsThem) {
+  ResultFile f = DbenchTwoOptionSets("EXT4: Stock", "XFS: Stock");
   ResultFile g = f;
   EXPECT_TRUE(ApplyViewerOptions(f, ParseViewerQuery("cmw")).empty());
   ASSERT_EQ(f.results.size(), 1u);
@@ -863,12 +867,7 @@ TEST(ViewerMultiWay, HgvFollowsImwsSwapOfTheSystemsNames) {
 // A condensed result's values are "GROUP: SYSTEM": the overview and the CSV export give it a row
 // per option set, its values under their systems.
 TEST(ViewerMultiWay, CondensedResultHasARowPerOptionSetInTheOverviewAndCsv) {
-  ResultFile f;
-  for (const char* id : {"A", "B: x"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
-  auto dbench = [](const char* clients, const char* a, const char* b) {
-    return Dbench(clients, {{"A", a, {}, {}}, {"B: x", b, {}, {}}});
-  };
-  f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
+  ResultFile f = DbenchTwoOptionSets("A", "B: x");
   HtmlView view;
   view.options = ParseViewerQuery("cmw");
   view.notes = ApplyViewerOptions(f, view.options);
@@ -910,12 +909,7 @@ TEST(ViewerMultiWay, CondensedResultHasARowPerOptionSetInTheOverviewAndCsv) {
 // After imw a condensed result's values are "SYSTEM: GROUP": still a row per option set in the
 // overview and the CSV export, its values under their systems (the grouped table is transposed).
 TEST(ViewerMultiWay, CondensedAndTransposedResultKeepsItsRowsPerOptionSet) {
-  ResultFile f;
-  for (const char* id : {"A", "B: x"}) f.systems.push_back({id, "", "", "", "", "", {}, {}, {}});
-  auto dbench = [](const char* clients, const char* a, const char* b) {
-    return Dbench(clients, {{"A", a, {}, {}}, {"B: x", b, {}, {}}});
-  };
-  f.results = {dbench("1", "10", "11"), dbench("6", "60", "66")};
+  ResultFile f = DbenchTwoOptionSets("A", "B: x");
   ApplyViewerOptions(f, ParseViewerQuery("cmw&imw"));
   ASSERT_EQ(f.results.size(), 1u);
   ASSERT_EQ(f.results[0].entries.at(3).identifier, "B / x: 6");
