@@ -235,7 +235,8 @@ std::vector<std::pair<std::string, Result>> SplitByGroup(const Result& r, const 
   const auto named = GroupsAndSystems(r, systems);
   std::vector<std::pair<std::string, Result>> out;
   for (size_t k = 0; k < named.size(); ++k) {
-    const auto& [group, system] = named[k];
+    const std::string& group = named[k].first;  // (not a structured binding: clang's lambdas can't capture one)
+    const std::string& system = named[k].second;
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == group; });
     if (it == out.end()) {
       Result part = r;
