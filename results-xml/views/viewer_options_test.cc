@@ -514,19 +514,17 @@ TEST(ViewerFigures, GeometricMeanIntervalIsTheDeltaMethodOnTheLogScale) {
   EXPECT_EQ(GeometricMeanOfResults(f).values.size(), 2u) << "the mean itself stays";
 }
 
-// Runs of two set-ups ("A", "A run 2", "B", "B run 2"): B decidedly ahead on HIB, behind on LIB.
-ResultFile TwoSetUpsTwoRuns() {
+// A file whose systems are the entries' identifiers and whose two results, H (MB/s, higher is
+// better) and L (Seconds, lower is better), both hold `entries`.
+ResultFile HibAndLib(const std::vector<Entry>& entries) {
   ResultFile f;
-  for (const char* id : {"A", "A run 2", "B", "B run 2"}) f.systems.push_back({.identifier = id});
+  for (const auto& e : entries) f.systems.push_back({.identifier = e.identifier});
   Result hib;
   hib.identifier = "pts/h-1.0.0";
   hib.title = "H";
   hib.scale = "MB/s";
   hib.proportion = "HIB";
-  hib.entries = {{"A", "100", "99:100:101", std::nullopt},
-                 {"A run 2", "100.5", "100:100.5:101", std::nullopt},
-                 {"B", "150", "149:150:151", std::nullopt},
-                 {"B run 2", "150.5", "150:150.5:151", std::nullopt}};
+  hib.entries = entries;
   Result lib = hib;
   lib.identifier = "pts/l-1.0.0";
   lib.title = "L";
@@ -534,6 +532,14 @@ ResultFile TwoSetUpsTwoRuns() {
   lib.proportion = "LIB";
   f.results = {hib, lib};
   return f;
+}
+
+// Runs of two set-ups ("A", "A run 2", "B", "B run 2"): B decidedly ahead on HIB, behind on LIB.
+ResultFile TwoSetUpsTwoRuns() {
+  return HibAndLib({{"A", "100", "99:100:101", std::nullopt},
+                    {"A run 2", "100.5", "100:100.5:101", std::nullopt},
+                    {"B", "150", "149:150:151", std::nullopt},
+                    {"B run 2", "150.5", "150:150.5:151", std::nullopt}});
 }
 
 TEST(ViewerFigures, FasterDecidedlyKeepsOnlyWhatTheVerdictDecides) {
@@ -564,25 +570,11 @@ TEST(ViewerFigures, FasterDecidedlyKeepsOnlyWhatTheVerdictDecides) {
 // pair B is 1.50 and 1.52 times A, round by round: the instance pairs decide "different", the
 // runs (A: 100 and 200, B: 150 and 304, judged as separate runs) cannot.
 ResultFile TargetsRun() {
-  ResultFile f;
-  for (const char* id : {"A", "A #2", "B", "B #2"}) f.systems.push_back({.identifier = id});
   const std::string rounds = "{\"interleaved\":true}";
-  Result hib;
-  hib.identifier = "pts/h-1.0.0";
-  hib.title = "H";
-  hib.scale = "MB/s";
-  hib.proportion = "HIB";
-  hib.entries = {{"A", "100", "99:100:101", rounds},
-                 {"A #2", "200", "199:200:201", rounds},
-                 {"B", "150", "148.5:150:151.5", rounds},
-                 {"B #2", "304", "302.48:304:305.52", rounds}};
-  Result lib = hib;
-  lib.identifier = "pts/l-1.0.0";
-  lib.title = "L";
-  lib.scale = "Seconds";
-  lib.proportion = "LIB";
-  f.results = {hib, lib};
-  return f;
+  return HibAndLib({{"A", "100", "99:100:101", rounds},
+                    {"A #2", "200", "199:200:201", rounds},
+                    {"B", "150", "148.5:150:151.5", rounds},
+                    {"B #2", "304", "302.48:304:305.52", rounds}});
 }
 
 TEST(ViewerFigures, FasterDecidedlyInARunAcrossTargetsFollowsTheInstancePairsAsTheOverviewDoes) {

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -97,6 +98,8 @@ class PageBrowserTest : public ::testing::Test {
     fs::create_directories(artifacts_);
   }
   void TearDown() override {
+    http_.reset();
+    server_.reset();  // stopped before its data goes
     if (!dir_.empty()) fs::remove_all(dir_);
   }
 
@@ -159,12 +162,19 @@ class PageBrowserTest : public ::testing::Test {
     return token;
   }
 
-  // Uploads the seed result NAME (../shared/reference/seed-results/NAME) with `token`; its ID, or
-  // "" (with a test failure) when the server did not take it.
-  std::string UploadSeed(httplib::Client& http, const std::string& token, const std::string& name) {
-    const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / name / "composite.xml";
-    auto res = http.Post("/api/v1/results?name=" + name, {{"Authorization", "Bearer " + token}},
-                         ReadFile(seed.string()), "application/xml");
+  // A server on this test's data with a token made for it, and a client of it (ASSERT_NO_FATAL_FAILURE).
+  void StartServer() {
+    token_ = MakeToken();
+    ASSERT_FALSE(token_.empty());
+    server_ = std::make_unique<ServerProcess>(std::vector<std::string>{"--data", dir_ + "/data"});
+    http_ = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
+  }
+
+  // Uploads `xml` under `name` with the token; its ID, or "" (with a test failure) when the server
+  // did not take it.
+  std::string Upload(const std::string& name, const std::string& xml) {
+    auto res = http_->Post("/api/v1/results?name=" + name, {{"Authorization", "Bearer " + token_}}, xml,
+                           "application/xml");
     if (!res || res->status != 201) {
       ADD_FAILURE() << "upload of " << name << ": " << (res ? res->body : "no answer");
       return "";
@@ -172,8 +182,16 @@ class PageBrowserTest : public ::testing::Test {
     return res->body.substr(res->body.find("\"id\":\"") + 6, 22);
   }
 
-  std::string chromium_, dir_;
+  // Uploads the seed result NAME (../shared/reference/seed-results/NAME).
+  std::string UploadSeed(const std::string& name) {
+    const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / name / "composite.xml";
+    return Upload(name, ReadFile(seed.string()));
+  }
+
+  std::string chromium_, dir_, token_;
   fs::path golden_, artifacts_;
+  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<httplib::Client> http_;
 };
 
 // The text of the element that starts at `open` in `dom` up to its closing tag `close`.
@@ -202,16 +220,13 @@ std::string Cell(const std::string& row, const std::string& system) {
 }
 
 TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) {
-  const std::string token = MakeToken();
-  ASSERT_FALSE(token.empty());
-  ServerProcess server({"--data", dir_ + "/data"});
-  httplib::Client http("127.0.0.1", server.port());
-  const std::string id = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const std::string id = UploadSeed("1110088-AR-1110066AR56");
   ASSERT_FALSE(id.empty());
 
   // Normalized against the highlighted "Encrypted LVM (dmcrypt): Stock", noisy results hidden.
   const std::string base = "Encrypted LVM (dmcrypt): Stock";
-  const std::string url = server.url() + "/result/" + id + "?nor&hnr&hgv=Encrypted%20LVM%20(dmcrypt):%20Stock";
+  const std::string url = server_->url() + "/result/" + id + "?nor&hnr&hgv=Encrypted%20LVM%20(dmcrypt):%20Stock";
   const std::string dom = Dom(url);
   ASSERT_NE(dom.find("</html>"), std::string::npos) << "no page loaded from " << url;
   const std::string overview = Between(dom, "<section id=\"overview\">", "</section>");
@@ -242,7 +257,7 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   EXPECT_EQ(Count(dom, "<section id=\"r"), 7u);
   EXPECT_EQ(Count(dom, "<table class=\"monitor\">"), 6u);
   // Without hnr it is there, flagged with its spread.
-  const std::string unfiltered = Dom(server.url() + "/result/" + id);
+  const std::string unfiltered = Dom(server_->url() + "/result/" + id);
   EXPECT_NE(unfiltered.find("PostMark"), std::string::npos);
   EXPECT_NE(unfiltered.find("class=\"noisy\""), std::string::npos);
   EXPECT_EQ(Count(unfiltered, "<section id=\"r"), 8u);
@@ -258,7 +273,7 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
   href.resize(href.size() - 2);
   for (size_t at = 0; (at = href.find("&amp;", at)) != std::string::npos;) href.replace(at, 5, "&");
   EXPECT_EQ(href.rfind("?nor&hnr&hgv", 0), 0u) << href;
-  const std::string again = Dom(server.url() + "/result/" + id + href);
+  const std::string again = Dom(server_->url() + "/result/" + id + href);
   EXPECT_EQ(Between(again, "<section id=\"overview\">", "</section>"), overview);
   EXPECT_EQ(Count(again, "<section id=\"r"), 7u);
 
@@ -278,13 +293,10 @@ TEST_F(PageBrowserTest, ViewOptionsInTheUrlShowTheirViewAndItsLinkShowsItAgain) 
 // so the page (its style is inline) is put in a 360 px frame (srcdoc: the same origin as the frame's
 // page) with a script added that writes the widths into the outer page.
 TEST_F(PageBrowserTest, VerdictsWrapAt360Pixels) {
-  const std::string token = MakeToken();
-  ASSERT_FALSE(token.empty());
-  ServerProcess server({"--data", dir_ + "/data"});
-  httplib::Client http("127.0.0.1", server.port());
-  const std::string id = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const std::string id = UploadSeed("1110088-AR-1110066AR56");
   ASSERT_FALSE(id.empty());
-  auto page = http.Get("/result/" + id);
+  auto page = http_->Get("/result/" + id);
   ASSERT_TRUE(page && page->status == 200);
   std::string html = page->body;
   const size_t end = html.rfind("</body>");
@@ -316,17 +328,10 @@ TEST_F(PageBrowserTest, VerdictsWrapAt360Pixels) {
 // notes' SpeedStep sentence and the test dates) and shows each shared component once, across the
 // four columns; with src every trial is a dot on its system's box plot, with the numbers in a table.
 TEST_F(PageBrowserTest, SystemsTableLeadsWithDifferencesAndSrcDrawsEveryTrial) {
-  const std::string token = MakeToken();
-  ASSERT_FALSE(token.empty());
-  ServerProcess server({"--data", dir_ + "/data"});
-  httplib::Client http("127.0.0.1", server.port());
-  const fs::path seed = fs::path(::ptsn::SharedDir()) / "reference" / "seed-results" / "1110088-AR-1110066AR56";
-  std::string xml = ReadFile((seed / "composite.xml").string());
-  auto res = http.Post("/api/v1/results?name=seed", {{"Authorization", "Bearer " + token}}, xml, "application/xml");
-  ASSERT_TRUE(res);
-  ASSERT_EQ(res->status, 201) << res->body;
-  const std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
-  const std::string url = server.url() + "/result/" + id + "?src";
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const std::string id = UploadSeed("1110088-AR-1110066AR56");
+  ASSERT_FALSE(id.empty());
+  const std::string url = server_->url() + "/result/" + id + "?src";
   const std::string dom = Dom(url);
   ASSERT_NE(dom.find("</html>"), std::string::npos) << "no page loaded from " << url;
 
@@ -373,7 +378,7 @@ TEST_F(PageBrowserTest, SystemsTableLeadsWithDifferencesAndSrcDrawsEveryTrial) {
   // Its CPU usage series in the same section.
   EXPECT_NE(fs_mark.find("<table class=\"monitor\">"), std::string::npos);
   // Without src, no box plots.
-  EXPECT_EQ(Dom(server.url() + "/result/" + id).find("chart trials"), std::string::npos);
+  EXPECT_EQ(Dom(server_->url() + "/result/" + id).find("chart trials"), std::string::npos);
 
   fs::path shot = artifacts_ / "viewer-systems-src.png";
   fs::remove(shot);
@@ -384,14 +389,11 @@ TEST_F(PageBrowserTest, SystemsTableLeadsWithDifferencesAndSrcDrawsEveryTrial) {
 // Issue 49's figures: wins and losses that count only decided differences beside PTS's swl, the
 // geometric mean's interval, PTS's notable results and harmonic mean, and the view as CSV.
 TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
-  const std::string token = MakeToken();
-  ASSERT_FALSE(token.empty());
-  ServerProcess server({"--data", dir_ + "/data"});
-  httplib::Client http("127.0.0.1", server.port());
-  const std::string id = UploadSeed(http, token, "ubuntu-1304-disk-encryption");
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const std::string id = UploadSeed("ubuntu-1304-disk-encryption");
   ASSERT_FALSE(id.empty());
 
-  const std::string url = server.url() + "/result/" + id + "?swl&spr&shm";
+  const std::string url = server_->url() + "/result/" + id + "?swl&spr&shm";
   const std::string dom = Dom(url);
   const std::string overview = Between(dom, "<section id=\"overview\">", "</section>");
   ASSERT_FALSE(overview.empty()) << "no overview on " << url;
@@ -415,21 +417,21 @@ TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
   // The form offers the new options, and its export link gives the view as CSV.
   EXPECT_NE(dom.find("name=\"shm\" checked"), std::string::npos);
   EXPECT_NE(dom.find("name=\"ftt\""), std::string::npos);
-  auto csv = http.Get("/result/" + id + "?oss=BlogBench&export=csv");
+  auto csv = http_->Get("/result/" + id + "?oss=BlogBench&export=csv");
   ASSERT_TRUE(csv);
   EXPECT_EQ(csv->status, 200);
   EXPECT_EQ(csv->get_header_value("Content-Type"), "text/csv; charset=utf-8");
   EXPECT_NE(csv->body.find("BlogBench"), std::string::npos);
   EXPECT_EQ(csv->body.find("PostMark"), std::string::npos) << "the view, not the whole file";
-  auto pdf = http.Get("/result/" + id + "?export=pdf");
+  auto pdf = http_->Get("/result/" + id + "?export=pdf");
   ASSERT_TRUE(pdf);
   EXPECT_EQ(pdf->status, 400);
   EXPECT_NE(pdf->body.find("print it to PDF"), std::string::npos);
   // 1110088 keeps its trials: the geometric mean of "Encrypted Home (eCryptfs): AES-NI Intel"
   // (PTS's 32.354) with its interval, and its ratio to the base with the ratio's interval.
-  const std::string id2 = UploadSeed(http, token, "1110088-AR-1110066AR56");
+  const std::string id2 = UploadSeed("1110088-AR-1110066AR56");
   ASSERT_FALSE(id2.empty());
-  const std::string dom2 = Dom(server.url() + "/result/" + id2);
+  const std::string dom2 = Dom(server_->url() + "/result/" + id2);
   const std::string geomean2 = Between(Between(dom2, "<section id=\"overview\">", "</section>"), "<tr class=\"geomean\">", "</tr>");
   const std::string aes = Cell(geomean2, "Encrypted Home (eCryptfs): AES-NI Intel");
   EXPECT_NE(aes.find("32.354"), std::string::npos) << geomean2;
@@ -443,15 +445,12 @@ TEST_F(PageBrowserTest, WinsLossesTheGeometricMeanIntervalAndTheExportOfAView) {
 }
 
 TEST_F(PageBrowserTest, CmwCondensesATestsOptionSetsIntoOneGroupedChartAndTable) {
-  const std::string token = MakeToken();
-  ASSERT_FALSE(token.empty());
-  ServerProcess server({"--data", dir_ + "/data"});
-  httplib::Client http("127.0.0.1", server.port());
-  const std::string id = UploadSeed(http, token, "ubuntu-1304-disk-encryption");
+  ASSERT_NO_FATAL_FAILURE(StartServer());
+  const std::string id = UploadSeed("ubuntu-1304-disk-encryption");
   ASSERT_FALSE(id.empty());
   // The old OpenBenchmarking name: Dbench's two client counts become one section, one chart with
   // a bar per client count and system, and a table with a row per client count.
-  const std::string dom = Dom(server.url() + "/result/" + id + "?obr_cmw");
+  const std::string dom = Dom(server_->url() + "/result/" + id + "?obr_cmw");
   size_t at = dom.find("Dbench 4.0 — Client Count: 1; 6</h2>");
   ASSERT_NE(at, std::string::npos) << "no condensed Dbench section";
   const std::string section = dom.substr(at, dom.find("</section>", at) - at);
@@ -470,7 +469,7 @@ TEST_F(PageBrowserTest, CmwCondensesATestsOptionSetsIntoOneGroupedChartAndTable)
   // The form shows it on, its link keeps it, and imw on this single-way file says it does nothing.
   EXPECT_NE(dom.find("name=\"cmw\" checked"), std::string::npos);
   EXPECT_NE(Between(dom, "<a id=\"view-link\"", "</a>").find("href=\"?cmw\""), std::string::npos);
-  const std::string imw = Dom(server.url() + "/result/" + id + "?imw");
+  const std::string imw = Dom(server_->url() + "/result/" + id + "?imw");
   EXPECT_NE(imw.find("data-note=\"option\">imw has no effect here"), std::string::npos);
   // The chart draws a cluster of bars per client count (as PTS draws a multi-way result); the
   // overview has a row per client count, its values under their systems.
@@ -479,25 +478,19 @@ TEST_F(PageBrowserTest, CmwCondensesATestsOptionSetsIntoOneGroupedChartAndTable)
   EXPECT_NE(row.find("Dbench 4.0 (6) - Client Count: 1; 6"), std::string::npos) << row;
   EXPECT_NE(row.find("data-system=\"Home Encryption\"><span class=\"v\">268.76</span>"), std::string::npos) << row;
   // cts, PTS's name for it, is the same view; its link says cmw.
-  const std::string cts = Dom(server.url() + "/result/" + id + "?cts");
+  const std::string cts = Dom(server_->url() + "/result/" + id + "?cts");
   EXPECT_NE(cts.find("Dbench 4.0 — Client Count: 1; 6</h2>"), std::string::npos);
   EXPECT_NE(Between(cts, "<a id=\"view-link\"", "</a>").find("href=\"?cmw\""), std::string::npos);
 }
 
 TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
-  const std::string token = MakeToken();
-  ASSERT_FALSE(token.empty());
-  ServerProcess server({"--data", dir_ + "/data"});
-  httplib::Client http("127.0.0.1", server.port());
+  ASSERT_NO_FATAL_FAILURE(StartServer());
   std::vector<std::string> ids;
   std::vector<results::MergeInput> inputs;
   for (const char* name : {"result-a", "result-b"}) {
     std::string xml = ReadFile((golden_ / name / "composite.xml").string());
-    auto res = http.Post(std::string("/api/v1/results?name=") + name, {{"Authorization", "Bearer " + token}}, xml,
-                         "application/xml");
-    ASSERT_TRUE(res);
-    ASSERT_EQ(res->status, 201) << res->body;
-    std::string id = res->body.substr(res->body.find("\"id\":\"") + 6, 22);
+    std::string id = Upload(name, xml);
+    ASSERT_FALSE(id.empty());
     ids.push_back(id);
     inputs.push_back({id, results::ParseResultFile(xml, name)});
   }
@@ -506,9 +499,9 @@ TEST_F(PageBrowserTest, ResultAndComparisonPagesRenderEveryChart) {
   for (const auto& r : inputs[0].file.results) monitor = monitor || r.display_format == "LINE_GRAPH";
   ASSERT_TRUE(monitor) << "the page test wants a monitor (line graph) result";
 
-  CheckPage(server.url() + "/result/" + ids[0], inputs[0].file, "result-page.png");
+  CheckPage(server_->url() + "/result/" + ids[0], inputs[0].file, "result-page.png");
   auto merged = results::MergeResultFiles(inputs).merged;
-  CheckPage(server.url() + "/result/" + ids[0] + "," + ids[1], merged, "comparison-page.png");
+  CheckPage(server_->url() + "/result/" + ids[0] + "," + ids[1], merged, "comparison-page.png");
 }
 
 }  // namespace
